@@ -1,0 +1,57 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { AccessPath as _gateway_v1_AccessPath, AccessPath__Output as _gateway_v1_AccessPath__Output } from './gateway/v1/AccessPath';
+import type { Catalogue as _gateway_v1_Catalogue, Catalogue__Output as _gateway_v1_Catalogue__Output } from './gateway/v1/Catalogue';
+import type { CatalogueDefaults as _gateway_v1_CatalogueDefaults, CatalogueDefaults__Output as _gateway_v1_CatalogueDefaults__Output } from './gateway/v1/CatalogueDefaults';
+import type { ControlEvent as _gateway_v1_ControlEvent, ControlEvent__Output as _gateway_v1_ControlEvent__Output } from './gateway/v1/ControlEvent';
+import type { ControlPlaneClient as _gateway_v1_ControlPlaneClient, ControlPlaneDefinition as _gateway_v1_ControlPlaneDefinition } from './gateway/v1/ControlPlane';
+import type { GetCatalogueRequest as _gateway_v1_GetCatalogueRequest, GetCatalogueRequest__Output as _gateway_v1_GetCatalogueRequest__Output } from './gateway/v1/GetCatalogueRequest';
+import type { Heartbeat as _gateway_v1_Heartbeat, Heartbeat__Output as _gateway_v1_Heartbeat__Output } from './gateway/v1/Heartbeat';
+import type { KeyRevoked as _gateway_v1_KeyRevoked, KeyRevoked__Output as _gateway_v1_KeyRevoked__Output } from './gateway/v1/KeyRevoked';
+import type { Model as _gateway_v1_Model, Model__Output as _gateway_v1_Model__Output } from './gateway/v1/Model';
+import type { Price as _gateway_v1_Price, Price__Output as _gateway_v1_Price__Output } from './gateway/v1/Price';
+import type { ProjectChanged as _gateway_v1_ProjectChanged, ProjectChanged__Output as _gateway_v1_ProjectChanged__Output } from './gateway/v1/ProjectChanged';
+import type { ProjectLimits as _gateway_v1_ProjectLimits, ProjectLimits__Output as _gateway_v1_ProjectLimits__Output } from './gateway/v1/ProjectLimits';
+import type { ReleaseRequest as _gateway_v1_ReleaseRequest, ReleaseRequest__Output as _gateway_v1_ReleaseRequest__Output } from './gateway/v1/ReleaseRequest';
+import type { ReleaseResponse as _gateway_v1_ReleaseResponse, ReleaseResponse__Output as _gateway_v1_ReleaseResponse__Output } from './gateway/v1/ReleaseResponse';
+import type { ReserveRequest as _gateway_v1_ReserveRequest, ReserveRequest__Output as _gateway_v1_ReserveRequest__Output } from './gateway/v1/ReserveRequest';
+import type { ReserveResponse as _gateway_v1_ReserveResponse, ReserveResponse__Output as _gateway_v1_ReserveResponse__Output } from './gateway/v1/ReserveResponse';
+import type { SettleRequest as _gateway_v1_SettleRequest, SettleRequest__Output as _gateway_v1_SettleRequest__Output } from './gateway/v1/SettleRequest';
+import type { SettleResponse as _gateway_v1_SettleResponse, SettleResponse__Output as _gateway_v1_SettleResponse__Output } from './gateway/v1/SettleResponse';
+import type { SubscribeRequest as _gateway_v1_SubscribeRequest, SubscribeRequest__Output as _gateway_v1_SubscribeRequest__Output } from './gateway/v1/SubscribeRequest';
+import type { ValidateKeyRequest as _gateway_v1_ValidateKeyRequest, ValidateKeyRequest__Output as _gateway_v1_ValidateKeyRequest__Output } from './gateway/v1/ValidateKeyRequest';
+import type { ValidateKeyResponse as _gateway_v1_ValidateKeyResponse, ValidateKeyResponse__Output as _gateway_v1_ValidateKeyResponse__Output } from './gateway/v1/ValidateKeyResponse';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  gateway: {
+    v1: {
+      AccessPath: MessageTypeDefinition<_gateway_v1_AccessPath, _gateway_v1_AccessPath__Output>
+      Catalogue: MessageTypeDefinition<_gateway_v1_Catalogue, _gateway_v1_Catalogue__Output>
+      CatalogueDefaults: MessageTypeDefinition<_gateway_v1_CatalogueDefaults, _gateway_v1_CatalogueDefaults__Output>
+      ControlEvent: MessageTypeDefinition<_gateway_v1_ControlEvent, _gateway_v1_ControlEvent__Output>
+      ControlPlane: SubtypeConstructor<typeof grpc.Client, _gateway_v1_ControlPlaneClient> & { service: _gateway_v1_ControlPlaneDefinition }
+      GetCatalogueRequest: MessageTypeDefinition<_gateway_v1_GetCatalogueRequest, _gateway_v1_GetCatalogueRequest__Output>
+      Heartbeat: MessageTypeDefinition<_gateway_v1_Heartbeat, _gateway_v1_Heartbeat__Output>
+      KeyRevoked: MessageTypeDefinition<_gateway_v1_KeyRevoked, _gateway_v1_KeyRevoked__Output>
+      Model: MessageTypeDefinition<_gateway_v1_Model, _gateway_v1_Model__Output>
+      Price: MessageTypeDefinition<_gateway_v1_Price, _gateway_v1_Price__Output>
+      ProjectChanged: MessageTypeDefinition<_gateway_v1_ProjectChanged, _gateway_v1_ProjectChanged__Output>
+      ProjectLimits: MessageTypeDefinition<_gateway_v1_ProjectLimits, _gateway_v1_ProjectLimits__Output>
+      ReleaseRequest: MessageTypeDefinition<_gateway_v1_ReleaseRequest, _gateway_v1_ReleaseRequest__Output>
+      ReleaseResponse: MessageTypeDefinition<_gateway_v1_ReleaseResponse, _gateway_v1_ReleaseResponse__Output>
+      ReserveRequest: MessageTypeDefinition<_gateway_v1_ReserveRequest, _gateway_v1_ReserveRequest__Output>
+      ReserveResponse: MessageTypeDefinition<_gateway_v1_ReserveResponse, _gateway_v1_ReserveResponse__Output>
+      SettleRequest: MessageTypeDefinition<_gateway_v1_SettleRequest, _gateway_v1_SettleRequest__Output>
+      SettleResponse: MessageTypeDefinition<_gateway_v1_SettleResponse, _gateway_v1_SettleResponse__Output>
+      SubscribeRequest: MessageTypeDefinition<_gateway_v1_SubscribeRequest, _gateway_v1_SubscribeRequest__Output>
+      ValidateKeyRequest: MessageTypeDefinition<_gateway_v1_ValidateKeyRequest, _gateway_v1_ValidateKeyRequest__Output>
+      ValidateKeyResponse: MessageTypeDefinition<_gateway_v1_ValidateKeyResponse, _gateway_v1_ValidateKeyResponse__Output>
+    }
+  }
+}
+

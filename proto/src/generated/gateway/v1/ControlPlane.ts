@@ -1,0 +1,93 @@
+// Original file: gateway/v1/control_plane.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { Catalogue as _gateway_v1_Catalogue, Catalogue__Output as _gateway_v1_Catalogue__Output } from '../../gateway/v1/Catalogue';
+import type { ControlEvent as _gateway_v1_ControlEvent, ControlEvent__Output as _gateway_v1_ControlEvent__Output } from '../../gateway/v1/ControlEvent';
+import type { GetCatalogueRequest as _gateway_v1_GetCatalogueRequest, GetCatalogueRequest__Output as _gateway_v1_GetCatalogueRequest__Output } from '../../gateway/v1/GetCatalogueRequest';
+import type { ReleaseRequest as _gateway_v1_ReleaseRequest, ReleaseRequest__Output as _gateway_v1_ReleaseRequest__Output } from '../../gateway/v1/ReleaseRequest';
+import type { ReleaseResponse as _gateway_v1_ReleaseResponse, ReleaseResponse__Output as _gateway_v1_ReleaseResponse__Output } from '../../gateway/v1/ReleaseResponse';
+import type { ReserveRequest as _gateway_v1_ReserveRequest, ReserveRequest__Output as _gateway_v1_ReserveRequest__Output } from '../../gateway/v1/ReserveRequest';
+import type { ReserveResponse as _gateway_v1_ReserveResponse, ReserveResponse__Output as _gateway_v1_ReserveResponse__Output } from '../../gateway/v1/ReserveResponse';
+import type { SettleRequest as _gateway_v1_SettleRequest, SettleRequest__Output as _gateway_v1_SettleRequest__Output } from '../../gateway/v1/SettleRequest';
+import type { SettleResponse as _gateway_v1_SettleResponse, SettleResponse__Output as _gateway_v1_SettleResponse__Output } from '../../gateway/v1/SettleResponse';
+import type { SubscribeRequest as _gateway_v1_SubscribeRequest, SubscribeRequest__Output as _gateway_v1_SubscribeRequest__Output } from '../../gateway/v1/SubscribeRequest';
+import type { ValidateKeyRequest as _gateway_v1_ValidateKeyRequest, ValidateKeyRequest__Output as _gateway_v1_ValidateKeyRequest__Output } from '../../gateway/v1/ValidateKeyRequest';
+import type { ValidateKeyResponse as _gateway_v1_ValidateKeyResponse, ValidateKeyResponse__Output as _gateway_v1_ValidateKeyResponse__Output } from '../../gateway/v1/ValidateKeyResponse';
+
+export interface ControlPlaneClient extends grpc.Client {
+  GetCatalogue(argument: _gateway_v1_GetCatalogueRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
+  GetCatalogue(argument: _gateway_v1_GetCatalogueRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
+  GetCatalogue(argument: _gateway_v1_GetCatalogueRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
+  GetCatalogue(argument: _gateway_v1_GetCatalogueRequest, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
+  getCatalogue(argument: _gateway_v1_GetCatalogueRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
+  getCatalogue(argument: _gateway_v1_GetCatalogueRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
+  getCatalogue(argument: _gateway_v1_GetCatalogueRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
+  getCatalogue(argument: _gateway_v1_GetCatalogueRequest, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
+  
+  Release(argument: _gateway_v1_ReleaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  Release(argument: _gateway_v1_ReleaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  Release(argument: _gateway_v1_ReleaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  Release(argument: _gateway_v1_ReleaseRequest, callback: grpc.requestCallback<_gateway_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  release(argument: _gateway_v1_ReleaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  release(argument: _gateway_v1_ReleaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  release(argument: _gateway_v1_ReleaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  release(argument: _gateway_v1_ReleaseRequest, callback: grpc.requestCallback<_gateway_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
+  
+  Reserve(argument: _gateway_v1_ReserveRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  Reserve(argument: _gateway_v1_ReserveRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  Reserve(argument: _gateway_v1_ReserveRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  Reserve(argument: _gateway_v1_ReserveRequest, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  reserve(argument: _gateway_v1_ReserveRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  reserve(argument: _gateway_v1_ReserveRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  reserve(argument: _gateway_v1_ReserveRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  reserve(argument: _gateway_v1_ReserveRequest, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  
+  Settle(argument: _gateway_v1_SettleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  Settle(argument: _gateway_v1_SettleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  Settle(argument: _gateway_v1_SettleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  Settle(argument: _gateway_v1_SettleRequest, callback: grpc.requestCallback<_gateway_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  settle(argument: _gateway_v1_SettleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  settle(argument: _gateway_v1_SettleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  settle(argument: _gateway_v1_SettleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  settle(argument: _gateway_v1_SettleRequest, callback: grpc.requestCallback<_gateway_v1_SettleResponse__Output>): grpc.ClientUnaryCall;
+  
+  Subscribe(argument: _gateway_v1_SubscribeRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_v1_ControlEvent__Output>;
+  Subscribe(argument: _gateway_v1_SubscribeRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_v1_ControlEvent__Output>;
+  subscribe(argument: _gateway_v1_SubscribeRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_v1_ControlEvent__Output>;
+  subscribe(argument: _gateway_v1_SubscribeRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_v1_ControlEvent__Output>;
+  
+  ValidateKey(argument: _gateway_v1_ValidateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ValidateKeyResponse__Output>): grpc.ClientUnaryCall;
+  ValidateKey(argument: _gateway_v1_ValidateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ValidateKeyResponse__Output>): grpc.ClientUnaryCall;
+  ValidateKey(argument: _gateway_v1_ValidateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ValidateKeyResponse__Output>): grpc.ClientUnaryCall;
+  ValidateKey(argument: _gateway_v1_ValidateKeyRequest, callback: grpc.requestCallback<_gateway_v1_ValidateKeyResponse__Output>): grpc.ClientUnaryCall;
+  validateKey(argument: _gateway_v1_ValidateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ValidateKeyResponse__Output>): grpc.ClientUnaryCall;
+  validateKey(argument: _gateway_v1_ValidateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ValidateKeyResponse__Output>): grpc.ClientUnaryCall;
+  validateKey(argument: _gateway_v1_ValidateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ValidateKeyResponse__Output>): grpc.ClientUnaryCall;
+  validateKey(argument: _gateway_v1_ValidateKeyRequest, callback: grpc.requestCallback<_gateway_v1_ValidateKeyResponse__Output>): grpc.ClientUnaryCall;
+  
+}
+
+export interface ControlPlaneHandlers extends grpc.UntypedServiceImplementation {
+  GetCatalogue: grpc.handleUnaryCall<_gateway_v1_GetCatalogueRequest__Output, _gateway_v1_Catalogue>;
+  
+  Release: grpc.handleUnaryCall<_gateway_v1_ReleaseRequest__Output, _gateway_v1_ReleaseResponse>;
+  
+  Reserve: grpc.handleUnaryCall<_gateway_v1_ReserveRequest__Output, _gateway_v1_ReserveResponse>;
+  
+  Settle: grpc.handleUnaryCall<_gateway_v1_SettleRequest__Output, _gateway_v1_SettleResponse>;
+  
+  Subscribe: grpc.handleServerStreamingCall<_gateway_v1_SubscribeRequest__Output, _gateway_v1_ControlEvent>;
+  
+  ValidateKey: grpc.handleUnaryCall<_gateway_v1_ValidateKeyRequest__Output, _gateway_v1_ValidateKeyResponse>;
+  
+}
+
+export interface ControlPlaneDefinition extends grpc.ServiceDefinition {
+  GetCatalogue: MethodDefinition<_gateway_v1_GetCatalogueRequest, _gateway_v1_Catalogue, _gateway_v1_GetCatalogueRequest__Output, _gateway_v1_Catalogue__Output>
+  Release: MethodDefinition<_gateway_v1_ReleaseRequest, _gateway_v1_ReleaseResponse, _gateway_v1_ReleaseRequest__Output, _gateway_v1_ReleaseResponse__Output>
+  Reserve: MethodDefinition<_gateway_v1_ReserveRequest, _gateway_v1_ReserveResponse, _gateway_v1_ReserveRequest__Output, _gateway_v1_ReserveResponse__Output>
+  Settle: MethodDefinition<_gateway_v1_SettleRequest, _gateway_v1_SettleResponse, _gateway_v1_SettleRequest__Output, _gateway_v1_SettleResponse__Output>
+  Subscribe: MethodDefinition<_gateway_v1_SubscribeRequest, _gateway_v1_ControlEvent, _gateway_v1_SubscribeRequest__Output, _gateway_v1_ControlEvent__Output>
+  ValidateKey: MethodDefinition<_gateway_v1_ValidateKeyRequest, _gateway_v1_ValidateKeyResponse, _gateway_v1_ValidateKeyRequest__Output, _gateway_v1_ValidateKeyResponse__Output>
+}

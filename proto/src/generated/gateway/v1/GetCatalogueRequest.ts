@@ -1,0 +1,8 @@
+// Original file: gateway/v1/control_plane.proto
+
+
+export interface GetCatalogueRequest {
+}
+
+export interface GetCatalogueRequest__Output {
+}

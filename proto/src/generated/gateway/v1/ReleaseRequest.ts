@@ -1,0 +1,10 @@
+// Original file: gateway/v1/control_plane.proto
+
+
+export interface ReleaseRequest {
+  'requestId'?: (string);
+}
+
+export interface ReleaseRequest__Output {
+  'requestId': (string);
+}

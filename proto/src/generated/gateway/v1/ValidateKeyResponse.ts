@@ -1,0 +1,19 @@
+// Original file: gateway/v1/control_plane.proto
+
+import type { ProjectLimits as _gateway_v1_ProjectLimits, ProjectLimits__Output as _gateway_v1_ProjectLimits__Output } from '../../gateway/v1/ProjectLimits';
+
+export interface ValidateKeyResponse {
+  'valid'?: (boolean);
+  'projectId'?: (string);
+  'keyId'?: (string);
+  'limits'?: (_gateway_v1_ProjectLimits | null);
+  'cacheTtlSeconds'?: (number);
+}
+
+export interface ValidateKeyResponse__Output {
+  'valid': (boolean);
+  'projectId': (string);
+  'keyId': (string);
+  'limits': (_gateway_v1_ProjectLimits__Output | null);
+  'cacheTtlSeconds': (number);
+}

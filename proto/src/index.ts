@@ -1,0 +1,34 @@
+// The gRPC contract between the planes: the loaded service definition, a
+// client constructor, and the generated message types. Depends on nothing in
+// the services.
+import * as grpc from "@grpc/grpc-js";
+import { loadSync } from "@grpc/proto-loader";
+import path from "node:path";
+import type { ProtoGrpcType } from "./generated/control_plane";
+import { loaderOptions } from "./loader-options";
+
+const protoRoot = path.resolve(import.meta.dirname, "..");
+const packageDefinition = loadSync("gateway/v1/control_plane.proto", { ...loaderOptions, includeDirs: [protoRoot] });
+const loaded = grpc.loadPackageDefinition(packageDefinition) as unknown as ProtoGrpcType;
+
+export const ControlPlaneService = loaded.gateway.v1.ControlPlane.service;
+export const ControlPlaneClientConstructor = loaded.gateway.v1.ControlPlane;
+
+/** Metadata key and scheme the planes use to authenticate each other. */
+export const AUTH_METADATA_KEY = "authorization";
+export const bearer = (token: string): string => `Bearer ${token}`;
+
+export type { ControlPlaneClient, ControlPlaneHandlers } from "./generated/gateway/v1/ControlPlane";
+export type { AccessPath, AccessPath__Output } from "./generated/gateway/v1/AccessPath";
+export type { Catalogue, Catalogue__Output } from "./generated/gateway/v1/Catalogue";
+export type { CatalogueDefaults__Output } from "./generated/gateway/v1/CatalogueDefaults";
+export type { ControlEvent, ControlEvent__Output } from "./generated/gateway/v1/ControlEvent";
+export type { Model, Model__Output } from "./generated/gateway/v1/Model";
+export type { Price, Price__Output } from "./generated/gateway/v1/Price";
+export type { ProjectLimits__Output } from "./generated/gateway/v1/ProjectLimits";
+export type { ReleaseResponse, ReleaseResponse__Output } from "./generated/gateway/v1/ReleaseResponse";
+export type { ReserveRequest__Output } from "./generated/gateway/v1/ReserveRequest";
+export type { ReserveResponse, ReserveResponse__Output } from "./generated/gateway/v1/ReserveResponse";
+export type { SettleRequest__Output } from "./generated/gateway/v1/SettleRequest";
+export type { SettleResponse, SettleResponse__Output } from "./generated/gateway/v1/SettleResponse";
+export type { ValidateKeyResponse, ValidateKeyResponse__Output } from "./generated/gateway/v1/ValidateKeyResponse";

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// Unit tests and integration tests (real processes, PostgreSQL, Redis) in one run.
+export default defineConfig({
+  test: {
+    include: ["services/*/test/**/*.test.ts", "proto/test/**/*.test.ts"],
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    reporters: ["default"],
+  },
+});
