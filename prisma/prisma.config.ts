@@ -4,11 +4,14 @@
 // databases by the control plane's own runner (services/control-plane/src/database/migrations.ts).
 import { defineConfig } from "prisma/config";
 import { PGlite } from "@electric-sql/pglite";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 
 export default defineConfig({
   schema: "schema.prisma",
   experimental: { adapter: true },
   engine: "js",
-  adapter: async () => new PrismaPGlite(new PGlite()),
+  // pglite-prisma-adapter 0.6 is typed against an older @prisma/driver-adapter-utils;
+  // the runtime contract is the same.
+  adapter: async () => new PrismaPGlite(new PGlite()) as unknown as SqlMigrationAwareDriverAdapterFactory,
 });

@@ -5,7 +5,7 @@ CREATE SCHEMA IF NOT EXISTS "public";
 CREATE TYPE "ledger_kind" AS ENUM ('topup', 'debit', 'adjustment');
 
 -- CreateEnum
-CREATE TYPE "hold_status" AS ENUM ('active', 'settled', 'released', 'expired');
+CREATE TYPE "hold_status" AS ENUM ('active', 'settled', 'released', 'expired', 'refused');
 
 -- CreateTable
 CREATE TABLE "projects" (
@@ -16,6 +16,8 @@ CREATE TABLE "projects" (
     "daily_cap_nano" BIGINT,
     "balance_nano" BIGINT NOT NULL DEFAULT 0,
     "held_nano" BIGINT NOT NULL DEFAULT 0,
+    "cap_day" DATE,
+    "cap_used_nano" BIGINT NOT NULL DEFAULT 0,
 
     CONSTRAINT "projects_pkey" PRIMARY KEY ("id")
 );
@@ -64,6 +66,7 @@ CREATE TABLE "holds" (
     "expires_at" TIMESTAMPTZ(3) NOT NULL,
     "closed_at" TIMESTAMPTZ(3),
     "debited_nano" BIGINT,
+    "refusal" TEXT,
 
     CONSTRAINT "holds_pkey" PRIMARY KEY ("request_id")
 );

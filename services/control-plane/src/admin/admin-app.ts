@@ -1,0 +1,49 @@
+// The admin HTTP API: operators manage projects, keys, balances, limits and
+// the catalogue. Every /admin route needs `Authorization: Bearer <admin token>`;
+// /health needs none. Builds the app, never listens.
+import Fastify, { LogController, type FastifyInstance } from "fastify";
+import { timingSafeEqual } from "node:crypto";
+import type { ControlPlaneServices } from "../control-plane";
+import { ControlPlaneError } from "../errors";
+import { registerCatalogueRoutes } from "./catalogue-routes";
+import { registerProjectRoutes } from "./project-routes";
+
+const errorBody = (code: string, message: string) => ({ error: { code, message } });
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const presented = Buffer.from(header ?? "");
+  const expected = Buffer.from(`Bearer ${token}`);
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
+}
+
+export function buildAdminApp(options: { adminToken: string; services: ControlPlaneServices; isReady: () => boolean; logLevel: string }): FastifyInstance {
+  const app = Fastify({ logger: { level: options.logLevel }, logController: new LogController({ disableRequestLogging: true }) });
+
+  app.get("/health", async (_request, reply) =>
+    options.isReady() ? { status: "ok" } : reply.code(503).send({ status: "unavailable", reason: "draining" }),
+  );
+
+  app.addHook("onRequest", async (request, reply) => {
+    if (!request.url.startsWith("/admin")) return;
+    if (!tokenMatches(request.headers.authorization, options.adminToken)) {
+      return reply.code(401).send(errorBody("unauthorized", "a valid admin token is required"));
+    }
+  });
+
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof ControlPlaneError) return reply.code(error.status).send(errorBody(error.code, error.message));
+    const failure = error as { validation?: unknown; statusCode?: number; message?: string };
+    if (failure.validation || failure.statusCode === 400 || failure.statusCode === 415) {
+      return reply.code(400).send(errorBody("invalid_request", failure.message ?? "invalid request"));
+    }
+    if (failure.statusCode === 413) return reply.code(413).send(errorBody("body_too_large", "request body too large"));
+    app.log.error(error);
+    return reply.code(500).send(errorBody("internal_error", "the control plane could not complete the request"));
+  });
+
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody("not_found", "no such route")));
+
+  registerProjectRoutes(app, options.services);
+  registerCatalogueRoutes(app, options.services);
+  return app;
+}

@@ -1,0 +1,77 @@
+// JSON shapes of the admin API. Money is shown as nano-USD strings (exact)
+// next to USD decimal strings (readable).
+import { formatUsd } from "../billing/money";
+import type { Balance } from "../billing/ledger-service";
+
+interface ProjectRow {
+  id: string;
+  name: string;
+  createdAt: Date;
+  rpmLimit: number | null;
+  dailyCapNano: bigint | null;
+}
+
+interface KeyRow {
+  id: string;
+  projectId: string;
+  hint: string;
+  name: string | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+interface LedgerRow {
+  id: bigint;
+  kind: string;
+  amountNano: bigint;
+  requestId: string | null;
+  idempotencyKey: string | null;
+  day: Date;
+  model: string | null;
+  accessPath: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  createdAt: Date;
+}
+
+const money = (nano: bigint) => ({ nano: nano.toString(), usd: formatUsd(nano) });
+
+export const presentProject = (project: ProjectRow) => ({
+  id: project.id,
+  name: project.name,
+  created_at: project.createdAt.toISOString(),
+  rpm_limit: project.rpmLimit,
+  daily_cap: project.dailyCapNano === null ? null : money(project.dailyCapNano),
+});
+
+export const presentKey = (key: KeyRow) => ({
+  id: key.id,
+  project_id: key.projectId,
+  hint: `…${key.hint}`,
+  name: key.name,
+  created_at: key.createdAt.toISOString(),
+  revoked_at: key.revokedAt?.toISOString() ?? null,
+});
+
+export const presentBalance = (balance: Balance) => ({
+  project_id: balance.projectId,
+  balance: money(balance.balanceNano),
+  held: money(balance.heldNano),
+  available: money(balance.availableNano),
+  daily_cap: balance.dailyCapNano === null ? null : money(balance.dailyCapNano),
+  spent_today: money(balance.spentTodayNano),
+});
+
+export const presentLedgerEntry = (entry: LedgerRow) => ({
+  id: entry.id.toString(),
+  kind: entry.kind,
+  amount: money(entry.amountNano),
+  request_id: entry.requestId,
+  idempotency_key: entry.idempotencyKey,
+  day: entry.day.toISOString().slice(0, 10),
+  model: entry.model,
+  access_path: entry.accessPath,
+  input_tokens: entry.inputTokens,
+  output_tokens: entry.outputTokens,
+  created_at: entry.createdAt.toISOString(),
+});

@@ -1,0 +1,87 @@
+// Stores the catalogue and serves it as the snapshot the data planes receive.
+import type { Catalogue } from "@gateway/proto";
+import type { PrismaClient } from "../generated/prisma/client";
+import { changeEventRow, type ChangeFeed } from "../changes/change-feed";
+import { normalizeCatalogue, type CatalogueFile } from "./catalogue-file";
+
+const optionalInt64 = (value: bigint | null): string | undefined => (value === null ? undefined : value.toString());
+
+export class CatalogueService {
+  private cached: Catalogue | undefined;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly changes: ChangeFeed,
+  ) {
+    // Any replica's reload invalidates this replica's cached snapshot.
+    changes.subscribe((change) => {
+      if (change.kind === "catalogue") this.cached = undefined;
+    });
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return (await this.prisma.catalogueRevision.count()) === 0;
+  }
+
+  /** Replaces the whole catalogue in one transaction; returns the new revision. */
+  async load(file: CatalogueFile, source: string): Promise<{ revision: string; models: number; curated: number }> {
+    const models = normalizeCatalogue(file);
+    const revision = await this.prisma.$transaction(async (tx) => {
+      await tx.accessPath.deleteMany();
+      await tx.catalogueModel.deleteMany();
+      await tx.catalogueModel.createMany({ data: models.map(({ paths: _paths, ...model }) => model) });
+      await tx.accessPath.createMany({
+        data: models.flatMap((model) => model.paths.map((path, position) => ({ ...path, modelId: model.id, position }))),
+      });
+      const created = await tx.catalogueRevision.create({ data: { source, defaults: file.defaults } });
+      await tx.changeEvent.create({ data: changeEventRow({ kind: "catalogue", revision: String(created.id) }) });
+      return String(created.id);
+    });
+    this.cached = undefined;
+    await this.changes.poll();
+    return { revision, models: models.length, curated: models.filter((model) => model.curated).length };
+  }
+
+  async snapshot(): Promise<Catalogue> {
+    if (this.cached) return this.cached;
+    const [revision, models] = await Promise.all([
+      this.prisma.catalogueRevision.findFirst({ orderBy: { id: "desc" } }),
+      this.prisma.catalogueModel.findMany({ orderBy: [{ curated: "desc" }, { position: "asc" }], include: { paths: { orderBy: { position: "asc" } } } }),
+    ]);
+    const defaults = (revision?.defaults ?? { tiers: {}, embeddings: "" }) as CatalogueFile["defaults"];
+    const snapshot: Catalogue = {
+      revision: revision ? String(revision.id) : "",
+      defaults: { tiers: defaults.tiers, embeddings: defaults.embeddings },
+      models: models.map((model) => ({
+        id: model.id,
+        curated: model.curated,
+        tiers: model.tiers,
+        purposes: model.purposes,
+        ownedBy: model.ownedBy,
+        created: model.created,
+        contextLength: model.contextLength,
+        maxOutputTokens: model.maxOutputTokens,
+        inputModalities: model.inputModalities,
+        outputModalities: model.outputModalities,
+        tools: model.tools,
+        jsonSchema: model.jsonSchema,
+        embeddings: model.embeddings,
+        paths: model.paths.map((path) => ({
+          provider: path.provider,
+          upstreamModel: path.upstreamModel,
+          credentialsRef: path.credentialsRef ?? "",
+          price: {
+            inputNanoPerM: optionalInt64(path.inputNanoPerM),
+            outputNanoPerM: optionalInt64(path.outputNanoPerM),
+            imageNano: optionalInt64(path.imageNano),
+            requestNano: optionalInt64(path.requestNano),
+            verified: path.priceVerified,
+            source: path.priceSource ?? "",
+          },
+        })),
+      })),
+    };
+    this.cached = snapshot;
+    return snapshot;
+  }
+}

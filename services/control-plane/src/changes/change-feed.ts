@@ -1,0 +1,66 @@
+// Fans changes out to this replica's subscribed data planes. Writers append a
+// row to change_events in the same transaction as the change; every control
+// plane replica polls the table, so a change made through any replica reaches
+// the data planes subscribed to all of them.
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
+
+export type Change =
+  | { kind: "catalogue"; revision: string }
+  | { kind: "key_revoked"; projectId: string; keyId: string }
+  | { kind: "project_changed"; projectId: string; rpmLimit: number | null };
+
+type Listener = (change: Change) => void;
+
+export function changeEventRow(change: Change): Prisma.ChangeEventCreateInput {
+  const { kind, ...payload } = change;
+  return { kind, payload };
+}
+
+export class ChangeFeed {
+  private lastId = 0n;
+  private readonly listeners = new Set<Listener>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly intervalMs: number,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Starts from the newest existing event: subscribers get full state on connect. */
+  async start(): Promise<void> {
+    const newest = await this.prisma.changeEvent.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
+    this.lastId = newest?.id ?? 0n;
+    this.timer = setInterval(() => void this.poll(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Delivers new events now (also called right after a local write, to skip the poll delay). */
+  poll(): Promise<void> {
+    this.polling ??= this.readNew()
+      .catch(this.onError)
+      .finally(() => (this.polling = undefined));
+    return this.polling;
+  }
+
+  private async readNew(): Promise<void> {
+    const rows = await this.prisma.changeEvent.findMany({ where: { id: { gt: this.lastId } }, orderBy: { id: "asc" }, take: 500 });
+    for (const row of rows) {
+      this.lastId = row.id;
+      const change = { kind: row.kind, ...(row.payload as object) } as Change;
+      for (const listener of this.listeners) listener(change);
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.polling;
+    this.listeners.clear();
+  }
+}

@@ -1,0 +1,63 @@
+// Control-plane configuration, parsed and validated once at start-up.
+// Nothing else in the control plane reads process.env.
+import path from "node:path";
+
+export interface ControlPlaneConfig {
+  /** PostgreSQL connection string; when absent the embedded PGlite in dataDir is used. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  host: string;
+  grpcPort: number;
+  adminPort: number;
+  /** Shared secret the data planes present on every gRPC call. */
+  internalToken: string;
+  /** Bearer token of the admin HTTP API. */
+  adminToken: string;
+  holdTtlSeconds: number;
+  holdSweepIntervalMs: number;
+  keyCacheTtlSeconds: number;
+  changePollIntervalMs: number;
+  /** Catalogue loaded at start when the database has none yet. */
+  defaultCatalogueFile: string;
+  logLevel: string;
+  /** Test-only: shifts the control plane's clock (money days, hold expiry). */
+  clockOffsetMs: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Relative paths in the configuration are resolved against the repository root. */
+export const repositoryRoot = path.resolve(import.meta.dirname, "../../..");
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (!value) throw new ConfigError(`${name} is required`);
+  return value;
+}
+
+export function parseControlPlaneConfig(env: NodeJS.ProcessEnv = process.env): ControlPlaneConfig {
+  return {
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: path.resolve(repositoryRoot, env.GATEWAY_DATA_DIR || ".data/pglite"),
+    host: env.CONTROL_PLANE_HOST || "127.0.0.1",
+    grpcPort: integer(env, "CONTROL_PLANE_GRPC_PORT", 50051),
+    adminPort: integer(env, "CONTROL_PLANE_ADMIN_PORT", 8081),
+    internalToken: required(env, "GATEWAY_INTERNAL_TOKEN"),
+    adminToken: required(env, "GATEWAY_ADMIN_TOKEN"),
+    holdTtlSeconds: integer(env, "HOLD_TTL_SECONDS", 900, 1),
+    holdSweepIntervalMs: integer(env, "HOLD_SWEEP_INTERVAL_MS", 5000, 10),
+    keyCacheTtlSeconds: Math.min(integer(env, "KEY_CACHE_TTL_SECONDS", 30, 1), 30),
+    changePollIntervalMs: integer(env, "CHANGE_POLL_INTERVAL_MS", 200, 10),
+    defaultCatalogueFile: path.resolve(env.GATEWAY_DEFAULT_CATALOGUE || path.join(import.meta.dirname, "catalogue/default-catalogue.json")),
+    logLevel: env.LOG_LEVEL || "info",
+    clockOffsetMs: integer(env, "GATEWAY_CLOCK_OFFSET_MS", 0, Number.MIN_SAFE_INTEGER),
+  };
+}

@@ -1,0 +1,93 @@
+// Composition root of the control plane: database, services, gRPC server,
+// admin API, background work. `startControlPlane` listens; tests and the
+// local launcher call it with ports 0.
+import { readFileSync } from "node:fs";
+import type { FastifyInstance } from "fastify";
+import type * as grpc from "@grpc/grpc-js";
+import { buildAdminApp } from "./admin/admin-app";
+import { HoldSweeper } from "./billing/hold-sweeper";
+import { LedgerService } from "./billing/ledger-service";
+import type { CatalogueFile } from "./catalogue/catalogue-file";
+import { CatalogueService } from "./catalogue/catalogue-service";
+import { ChangeFeed } from "./changes/change-feed";
+import { offsetClock } from "./clock";
+import type { ControlPlaneConfig } from "./config";
+import { openDatabase, type Database } from "./database/connect";
+import { KeyService } from "./keys/key-service";
+import { ProjectService } from "./projects/project-service";
+import { startGrpcServer } from "./rpc/grpc-server";
+
+export interface ControlPlaneServices {
+  projects: ProjectService;
+  keys: KeyService;
+  ledger: LedgerService;
+  catalogue: CatalogueService;
+  changes: ChangeFeed;
+  sweeper: HoldSweeper;
+}
+
+export interface RunningControlPlane {
+  grpcAddress: string;
+  adminUrl: string;
+  database: Database;
+  services: ControlPlaneServices;
+  /** Stops accepting, lets in-flight calls finish, closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startControlPlane(config: ControlPlaneConfig): Promise<RunningControlPlane> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let ready = false;
+  let admin: FastifyInstance | undefined;
+  const logError = (error: unknown) => admin?.log.error({ err: error }, "background task failed");
+
+  const clock = offsetClock(config.clockOffsetMs);
+  const changes = new ChangeFeed(database.prisma, config.changePollIntervalMs, logError);
+  const ledger = new LedgerService(database.prisma, clock, config.holdTtlSeconds);
+  const services: ControlPlaneServices = {
+    projects: new ProjectService(database.prisma, changes),
+    keys: new KeyService(database.prisma, changes),
+    ledger,
+    catalogue: new CatalogueService(database.prisma, changes),
+    changes,
+    sweeper: new HoldSweeper(ledger, config.holdSweepIntervalMs, logError),
+  };
+
+  await changes.start();
+  if (await services.catalogue.isEmpty()) {
+    const file = JSON.parse(readFileSync(config.defaultCatalogueFile, "utf8")) as CatalogueFile;
+    await services.catalogue.load(file, config.defaultCatalogueFile);
+  }
+  services.sweeper.start();
+
+  admin = buildAdminApp({ adminToken: config.adminToken, services, isReady: () => ready, logLevel: config.logLevel });
+  const adminUrl = await admin.listen({ host: config.host, port: config.adminPort });
+  let grpcServer: grpc.Server;
+  let grpcPort: number;
+  try {
+    ({ server: grpcServer, port: grpcPort } = await startGrpcServer(
+      { internalToken: config.internalToken, keyCacheTtlSeconds: config.keyCacheTtlSeconds, ...services, onError: logError },
+      config.host,
+      config.grpcPort,
+    ));
+  } catch (error) {
+    await admin.close();
+    throw error;
+  }
+  ready = true;
+
+  return {
+    grpcAddress: `${config.host}:${grpcPort}`,
+    adminUrl,
+    database,
+    services,
+    close: async () => {
+      ready = false;
+      await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
+      await admin.close();
+      await services.sweeper.stop();
+      await changes.stop();
+      await database.close();
+    },
+  };
+}

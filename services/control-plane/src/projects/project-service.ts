@@ -1,0 +1,53 @@
+// Projects and their limits.
+import type { PrismaClient } from "../generated/prisma/client";
+import { changeEventRow, type ChangeFeed } from "../changes/change-feed";
+import { conflict, invalidRequest, notFound } from "../errors";
+import { newProjectId, PROJECT_ID_PATTERN } from "../keys/api-key-format";
+
+export interface LimitsUpdate {
+  /** null = deployment default, 0 = no limit. */
+  rpmLimit?: number | null;
+  /** null = no cap. */
+  dailyCapNano?: bigint | null;
+}
+
+export class ProjectService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly changes: ChangeFeed,
+  ) {}
+
+  async create(input: { id?: string; name: string }) {
+    const id = input.id ?? newProjectId();
+    if (!PROJECT_ID_PATTERN.test(id)) throw invalidRequest("project id must be 3 to 32 characters of a-z and 0-9");
+    if (await this.prisma.project.findUnique({ where: { id } })) throw conflict(`project ${id} already exists`);
+    return this.prisma.project.create({ data: { id, name: input.name } });
+  }
+
+  list() {
+    return this.prisma.project.findMany({ orderBy: { createdAt: "asc" } });
+  }
+
+  async get(id: string) {
+    const project = await this.prisma.project.findUnique({ where: { id } });
+    if (!project) throw notFound(`project ${id}`);
+    return project;
+  }
+
+  async setLimits(id: string, update: LimitsUpdate) {
+    const existing = await this.get(id);
+    const rpmLimit = update.rpmLimit !== undefined ? update.rpmLimit : existing.rpmLimit;
+    const [project] = await this.prisma.$transaction([
+      this.prisma.project.update({
+        where: { id },
+        data: {
+          ...(update.rpmLimit !== undefined ? { rpmLimit: update.rpmLimit } : {}),
+          ...(update.dailyCapNano !== undefined ? { dailyCapNano: update.dailyCapNano } : {}),
+        },
+      }),
+      this.prisma.changeEvent.create({ data: changeEventRow({ kind: "project_changed", projectId: id, rpmLimit }) }),
+    ]);
+    await this.changes.poll();
+    return project;
+  }
+}

@@ -1,0 +1,139 @@
+// The control plane's gRPC service. Handlers are thin: authenticate the
+// calling data plane, translate messages, call a service, map errors once.
+import * as grpc from "@grpc/grpc-js";
+import { AUTH_METADATA_KEY, bearer, ControlPlaneService, type ControlEvent, type ControlPlaneHandlers } from "@gateway/proto";
+import { timingSafeEqual } from "node:crypto";
+import type { CatalogueService } from "../catalogue/catalogue-service";
+import type { Change, ChangeFeed } from "../changes/change-feed";
+import { ControlPlaneError } from "../errors";
+import type { KeyService } from "../keys/key-service";
+import type { LedgerService } from "../billing/ledger-service";
+
+export interface RpcDependencies {
+  internalToken: string;
+  keyCacheTtlSeconds: number;
+  keys: KeyService;
+  ledger: LedgerService;
+  catalogue: CatalogueService;
+  changes: ChangeFeed;
+  heartbeatMs?: number;
+  onError: (error: unknown) => void;
+}
+
+const reserveOutcomes = {
+  reserved: "RESERVED",
+  insufficient_credits: "INSUFFICIENT_CREDITS",
+  spend_cap_exceeded: "SPEND_CAP_EXCEEDED",
+  unknown_project: "UNKNOWN_PROJECT",
+} as const;
+const settleOutcomes = { settled: "SETTLED", already_released: "ALREADY_RELEASED", unknown_request: "UNKNOWN_REQUEST" } as const;
+const releaseOutcomes = { released: "RELEASED", already_settled: "ALREADY_SETTLED", unknown_request: "UNKNOWN_REQUEST" } as const;
+
+function authorized(metadata: grpc.Metadata, token: string): boolean {
+  const presented = Buffer.from(String(metadata.get(AUTH_METADATA_KEY)[0] ?? ""));
+  const expected = Buffer.from(bearer(token));
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
+}
+
+function toServiceError(error: unknown): Partial<grpc.StatusObject> {
+  if (error instanceof ControlPlaneError) {
+    const code = error.status === 404 ? grpc.status.NOT_FOUND : error.status === 400 ? grpc.status.INVALID_ARGUMENT : grpc.status.FAILED_PRECONDITION;
+    return { code, details: error.message };
+  }
+  return { code: grpc.status.UNAVAILABLE, details: "control plane could not complete the call" };
+}
+
+const int64 = (value: string | undefined): bigint => BigInt(value || "0");
+
+export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
+  function unary<Request, Response>(work: (request: Request) => Promise<Response>): grpc.handleUnaryCall<Request, Response> {
+    return (call, callback) => {
+      if (!authorized(call.metadata, deps.internalToken)) {
+        callback({ code: grpc.status.UNAUTHENTICATED, details: "invalid internal token" });
+        return;
+      }
+      work(call.request).then(
+        (response) => callback(null, response),
+        (error: unknown) => {
+          if (!(error instanceof ControlPlaneError)) deps.onError(error);
+          callback(toServiceError(error));
+        },
+      );
+    };
+  }
+
+  return {
+    ValidateKey: unary(async (request) => {
+      const result = await deps.keys.validate(request.key);
+      return {
+        valid: result.valid,
+        projectId: result.projectId,
+        keyId: result.keyId,
+        limits: result.rpmLimit === null ? {} : { rpmLimit: result.rpmLimit },
+        cacheTtlSeconds: deps.keyCacheTtlSeconds,
+      };
+    }),
+    GetCatalogue: unary(() => deps.catalogue.snapshot()),
+    Reserve: unary(async (request) => {
+      const result = await deps.ledger.reserve({
+        requestId: request.requestId,
+        projectId: request.projectId,
+        amountNano: int64(request.amountNano),
+        model: request.model,
+        accessPath: request.accessPath,
+      });
+      return { outcome: reserveOutcomes[result.outcome], retryAfterSeconds: result.retryAfterSeconds, availableNano: result.availableNano.toString() };
+    }),
+    Settle: unary(async (request) => {
+      const result = await deps.ledger.settle({
+        requestId: request.requestId,
+        amountNano: int64(request.amountNano),
+        model: request.model,
+        accessPath: request.accessPath,
+        inputTokens: request.inputTokens,
+        outputTokens: request.outputTokens,
+      });
+      return { outcome: settleOutcomes[result.outcome], debitedNano: result.debitedNano.toString() };
+    }),
+    Release: unary(async (request) => ({ outcome: releaseOutcomes[await deps.ledger.release(request.requestId)] })),
+    Subscribe: (call) => {
+      if (!authorized(call.metadata, deps.internalToken)) {
+        call.destroy(Object.assign(new Error("invalid internal token"), { code: grpc.status.UNAUTHENTICATED }));
+        return;
+      }
+      // Events are written in order; a catalogue snapshot read is awaited in
+      // that order too, so a revocation never overtakes an earlier reload.
+      let queue = Promise.resolve();
+      const send = (event: () => Promise<ControlEvent> | ControlEvent) => {
+        queue = queue.then(async () => {
+          if (!call.cancelled) call.write(await event());
+        }).catch((error: unknown) => deps.onError(error));
+      };
+      const unsubscribe = deps.changes.subscribe((change: Change) => {
+        if (change.kind === "catalogue") send(async () => ({ catalogue: await deps.catalogue.snapshot() }));
+        if (change.kind === "key_revoked") send(() => ({ keyRevoked: { projectId: change.projectId, keyId: change.keyId } }));
+        if (change.kind === "project_changed") {
+          send(() => ({ projectChanged: { projectId: change.projectId, limits: change.rpmLimit === null ? {} : { rpmLimit: change.rpmLimit } } }));
+        }
+      });
+      send(async () => ({ catalogue: await deps.catalogue.snapshot() }));
+      const heartbeat = setInterval(() => send(() => ({ heartbeat: { unixMs: String(Date.now()) } })), deps.heartbeatMs ?? 5000);
+      const stop = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      };
+      call.on("cancelled", stop);
+      call.on("close", stop);
+      call.on("error", stop);
+    },
+  };
+}
+
+export async function startGrpcServer(deps: RpcDependencies, host: string, port: number): Promise<{ server: grpc.Server; port: number }> {
+  const server = new grpc.Server({ "grpc.keepalive_permit_without_calls": 1, "grpc.http2.min_ping_interval_without_data_ms": 5000 });
+  server.addService(ControlPlaneService, buildHandlers(deps));
+  const boundPort = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
+  return { server, port: boundPort };
+}
