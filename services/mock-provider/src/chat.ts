@@ -1,0 +1,73 @@
+// Chat Completions: pick the recorded conversation that matches the request's
+// shape, then rewrite only what must differ per request (id, created, model,
+// and usage when scripted). Everything else goes out exactly as recorded.
+import type { ChatKind, Fixtures, Json, StreamTranscript } from "./fixtures";
+import { applyUsage } from "./usage";
+import type { TokenCounts } from "./usage";
+
+export interface Identity {
+  id: string;
+  created: number;
+  model: string;
+}
+
+function hasImagePart(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  return messages.some(
+    (message) =>
+      Array.isArray((message as Json | null)?.content) &&
+      ((message as Json).content as unknown[]).some((part) => (part as Json | null)?.type === "image_url"),
+  );
+}
+
+export function chooseChatKind(body: Json): ChatKind {
+  const tools = body.tools;
+  if (Array.isArray(tools) && tools.length > 0) {
+    return body.parallel_tool_calls !== false && tools.length >= 2 ? "tools_parallel" : "tools";
+  }
+  if ((body.response_format as Json | undefined)?.type === "json_schema") return "json_schema";
+  if (hasImagePart(body.messages)) return "image_input";
+  return "plain";
+}
+
+/** Spreading over the recorded object keeps its key order; only the values change. */
+function rewrite(chunk: Json, identity: Identity): Json {
+  return { ...chunk, id: identity.id, created: identity.created, model: identity.model };
+}
+
+export function chatResponse(recorded: Json, identity: Identity, usage: TokenCounts | undefined): Json {
+  const response = rewrite(recorded, identity);
+  if (usage) response.usage = applyUsage(recorded.usage, usage);
+  return response;
+}
+
+/** The usage-only chunk, synthesised from the plain stream's when the transcript has none. */
+export function usageChunkFor(transcript: StreamTranscript, fixtures: Fixtures): Json {
+  if (transcript.usageChunk) return transcript.usageChunk;
+  const first = transcript.chunks[0];
+  const chunk: Json = { ...fixtures.usageChunkTemplate };
+  if (first && "system_fingerprint" in first) chunk.system_fingerprint = first.system_fingerprint;
+  else delete chunk.system_fingerprint;
+  return chunk;
+}
+
+/**
+ * JSON payloads of the stream in send order. The usage chunk is included only
+ * with `stream_options.include_usage: true`, as the real API does.
+ */
+export function streamPayloads(
+  transcript: StreamTranscript,
+  fixtures: Fixtures,
+  identity: Identity,
+  includeUsage: boolean,
+  usage: TokenCounts | undefined,
+): string[] {
+  const payloads = transcript.chunks.map((chunk) => JSON.stringify(rewrite(chunk, identity)));
+  if (includeUsage) {
+    const recorded = usageChunkFor(transcript, fixtures);
+    const chunk = rewrite(recorded, identity);
+    if (usage) chunk.usage = applyUsage(recorded.usage, usage);
+    payloads.push(JSON.stringify(chunk));
+  }
+  return payloads;
+}

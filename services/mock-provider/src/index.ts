@@ -1,0 +1,5 @@
+export { buildMockProvider } from "./app";
+export type { MockProviderApp } from "./app";
+export type { MockControl } from "./control";
+export { FAULTS } from "./types";
+export type { Fault, MatchScript, MockProviderOptions, RecordedRequest, Script, UsageScript } from "./types";

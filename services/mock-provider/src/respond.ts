@@ -1,0 +1,190 @@
+// Sending responses, deliberately broken ones included. Everything that writes
+// to the socket lives here so the client-went-away rules are in one place:
+// never write after the client left, never leave a timer running for it, and
+// never let a socket error escape as an unhandled exception.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ServerResponse } from "node:http";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { defaultErrorBody, statusFromFixtureName } from "./errors";
+import type { Json } from "./fixtures";
+import { DONE_FRAME, frame } from "./sse";
+import type { RecordedRequest, Script } from "./types";
+
+/** One /v1 request in flight: its log entry and the script that governs the answer. */
+export interface Exchange {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  entry: RecordedRequest;
+  script: Script | undefined;
+  requestId: string;
+  errorFixtures: Readonly<Record<string, Json>>;
+}
+
+// The error event OpenAI sends when a stream fails after it started.
+const STREAM_ERROR_EVENT = frame(
+  JSON.stringify({
+    error: {
+      message: "The server had an error while processing your request. Sorry about that!",
+      type: "server_error",
+      code: null,
+    },
+  }),
+);
+const MALFORMED_FRAME = "data: {malformed json, this is not parseable\n\n";
+
+const clientGone = new WeakMap<ServerResponse, AbortController>();
+
+/** Aborts when the client disconnects before the response finished. */
+function goneSignal(res: ServerResponse): AbortSignal {
+  let controller = clientGone.get(res);
+  if (!controller) {
+    const created = new AbortController();
+    controller = created;
+    clientGone.set(res, created);
+    res.once("close", () => {
+      if (!res.writableFinished) created.abort();
+    });
+    // Writes racing a disconnect surface as 'error' on the response; they are expected.
+    res.on("error", () => {});
+  }
+  return controller.signal;
+}
+
+/** Waits `ms`; false when the client left meanwhile (the timer is cancelled with it). */
+async function wait(res: ServerResponse, ms: number | undefined): Promise<boolean> {
+  const signal = goneSignal(res);
+  if (signal.aborted) return false;
+  if (!ms) return true;
+  try {
+    await sleep(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isOpen(res: ServerResponse): boolean {
+  return !res.destroyed && !res.writableEnded && !goneSignal(res).aborted;
+}
+
+/**
+ * Ends the connection after what was written so far is flushed, without the
+ * response's terminating chunk (FIN after the flushed bytes): the client sees a
+ * truncated body. A hard destroy could drop the buffered half before it is sent.
+ */
+function cutConnection(ex: Exchange): void {
+  ex.request.raw.socket?.end();
+}
+
+function responseHeaders(ex: Exchange, contentType: string): Record<string, string> {
+  return { "content-type": contentType, "x-request-id": ex.requestId, ...ex.script?.headers };
+}
+
+function destroySocket(ex: Exchange): void {
+  ex.reply.hijack();
+  ex.request.raw.socket?.destroy();
+}
+
+/** A complete JSON response through fastify (the normal, fast path). */
+export function sendJson(ex: Exchange, status: number, body: unknown, extraHeaders?: Record<string, string>): void {
+  ex.entry.responseStatus = status;
+  ex.entry.responseBody = body;
+  ex.reply
+    .code(status)
+    .headers({ ...responseHeaders(ex, "application/json"), ...extraHeaders })
+    .send(JSON.stringify(body));
+}
+
+/**
+ * What happens before any response header: scripted latency, reset-before-headers
+ * and scripted error statuses. Returns false when the response is already settled.
+ */
+export async function beforeHeaders(ex: Exchange): Promise<boolean> {
+  const script = ex.script;
+  if (!(await wait(ex.reply.raw, script?.latencyMs))) {
+    ex.reply.hijack();
+    return false;
+  }
+  if (script?.fault === "reset-before-headers") {
+    ex.entry.responseText = "";
+    destroySocket(ex);
+    return false;
+  }
+  // An error fixture alone implies its own status (openai.error.<status>.<code>).
+  const status = script?.status ?? (script?.errorFixture ? statusFromFixtureName(script.errorFixture) : undefined);
+  if (status !== undefined && status >= 400) {
+    const fixture = script?.errorFixture ? ex.errorFixtures[script.errorFixture] : undefined;
+    sendJson(ex, status, fixture ?? defaultErrorBody(status));
+    return false;
+  }
+  return true;
+}
+
+/** A successful JSON body, honouring the mid-body faults (truncate or stall half-way). */
+export function sendSuccessJson(ex: Exchange, body: Json): void {
+  const fault = ex.script?.fault;
+  const status = ex.script?.status ?? 200;
+  if (fault !== "reset-mid-stream" && fault !== "stall-mid-stream") {
+    sendJson(ex, status, body);
+    return;
+  }
+  const text = JSON.stringify(body);
+  const half = text.slice(0, Math.floor(text.length / 2));
+  const res = ex.reply.raw;
+  ex.reply.hijack();
+  // Content-Length promises the whole body, so the client must notice the truncation.
+  res.writeHead(status, { ...responseHeaders(ex, "application/json"), "content-length": String(Buffer.byteLength(text)) });
+  ex.entry.responseStatus = status;
+  ex.entry.responseText = half;
+  res.write(half);
+  if (fault === "reset-mid-stream") cutConnection(ex);
+  // stall-mid-stream: nothing more is written; the socket closes when the client gives up.
+}
+
+/** Replays SSE payloads event by event, applying chunk delays and stream faults. */
+export async function sendStream(ex: Exchange, payloads: readonly string[]): Promise<void> {
+  const res = ex.reply.raw;
+  const fault = ex.script?.fault;
+  const status = ex.script?.status ?? 200;
+  const frames = payloads.map(frame);
+  // "Half the stream" counts the JSON events; at least one goes out before a mid-stream fault.
+  const half = Math.max(1, Math.floor(frames.length / 2));
+
+  ex.reply.hijack();
+  goneSignal(res);
+  res.writeHead(status, {
+    ...responseHeaders(ex, "text/event-stream"),
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
+  ex.entry.responseStatus = status;
+  ex.entry.responseText = "";
+
+  const send = async (text: string, delay: boolean): Promise<boolean> => {
+    if (delay && !(await wait(res, ex.script?.chunkDelayMs))) return false;
+    if (!isOpen(res)) return false;
+    ex.entry.responseText += text;
+    res.write(text);
+    return true;
+  };
+
+  // i === frames.length is the [DONE] slot, so a fault still fires for a one-event stream.
+  for (let i = 0; i <= frames.length; i++) {
+    if (i === half) {
+      if (fault === "reset-mid-stream") {
+        cutConnection(ex);
+        return;
+      }
+      if (fault === "stall-mid-stream") return; // keep the socket open; the client decides when to leave
+      if (fault === "error-event-mid-stream") {
+        if (await send(STREAM_ERROR_EVENT, true)) res.end();
+        return;
+      }
+      if (fault === "malformed-sse" && !(await send(MALFORMED_FRAME, true))) return;
+    }
+    const next = frames[i];
+    if (next === undefined) break;
+    if (!(await send(next, i > 0))) return;
+  }
+  if (await send(DONE_FRAME, true)) res.end();
+}

@@ -1,0 +1,148 @@
+// Script validation and the queue of match scripts. Scripts come from untrusted
+// JSON (a header or a control call), so they are checked strictly: a typo in a
+// fault name should fail the test that wrote it, not silently do nothing.
+import { FAULTS } from "./types";
+import type { Fault, MatchScript, Script, UsageScript } from "./types";
+
+export class ScriptError extends Error {}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function nonNegativeInt(value: unknown, field: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw new ScriptError(`${field} must be a non-negative integer`);
+  }
+  return value;
+}
+
+function parseUsage(value: unknown): UsageScript {
+  if (value === "random") return "random";
+  if (isRecord(value)) {
+    const usage: UsageScript = { prompt_tokens: nonNegativeInt(value.prompt_tokens, "usage.prompt_tokens") };
+    if (value.completion_tokens !== undefined) {
+      usage.completion_tokens = nonNegativeInt(value.completion_tokens, "usage.completion_tokens");
+    }
+    return usage;
+  }
+  throw new ScriptError('usage must be "random" or {prompt_tokens, completion_tokens}');
+}
+
+const SCRIPT_KEYS = new Set(["status", "errorFixture", "headers", "latencyMs", "chunkDelayMs", "usage", "fault"]);
+
+/** Validate a script; `errorFixtures` are the names that `errorFixture` may use. */
+export function parseScript(
+  input: unknown,
+  errorFixtures: ReadonlySet<string>,
+  extraKeys: ReadonlySet<string> = new Set(),
+): Script {
+  if (!isRecord(input)) throw new ScriptError("script must be a JSON object");
+  for (const key of Object.keys(input)) {
+    if (!SCRIPT_KEYS.has(key) && !extraKeys.has(key)) throw new ScriptError(`unknown script field "${key}"`);
+  }
+  const script: Script = {};
+  if (input.status !== undefined) {
+    const status = nonNegativeInt(input.status, "status");
+    if (status < 200 || status > 599) throw new ScriptError("status must be 200..599");
+    script.status = status;
+  }
+  if (input.errorFixture !== undefined) {
+    const name = String(input.errorFixture).replace(/\.json$/, "");
+    if (!errorFixtures.has(name)) {
+      throw new ScriptError(`unknown errorFixture "${name}" (known: ${[...errorFixtures].join(", ")})`);
+    }
+    script.errorFixture = name;
+  }
+  if (input.headers !== undefined) {
+    if (!isRecord(input.headers)) throw new ScriptError("headers must be an object");
+    // Header names are case-insensitive; lowercase so later layers override cleanly.
+    script.headers = Object.fromEntries(
+      Object.entries(input.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
+    );
+  }
+  if (input.latencyMs !== undefined) script.latencyMs = nonNegativeInt(input.latencyMs, "latencyMs");
+  if (input.chunkDelayMs !== undefined) script.chunkDelayMs = nonNegativeInt(input.chunkDelayMs, "chunkDelayMs");
+  if (input.usage !== undefined) script.usage = parseUsage(input.usage);
+  if (input.fault !== undefined) {
+    if (!FAULTS.includes(input.fault as Fault)) {
+      throw new ScriptError(`unknown fault "${String(input.fault)}" (known: ${FAULTS.join(", ")})`);
+    }
+    script.fault = input.fault as Fault;
+  }
+  return script;
+}
+
+export function parseMatchScript(input: unknown, errorFixtures: ReadonlySet<string>): MatchScript {
+  if (!isRecord(input)) throw new ScriptError("script must be a JSON object");
+  if (typeof input.match !== "string" || input.match === "") throw new ScriptError("match must be a non-empty string");
+  const times = input.times === undefined ? 1 : nonNegativeInt(input.times, "times");
+  return { ...parseScript(input, errorFixtures, new Set(["match", "times"])), match: input.match, times };
+}
+
+/** Later layers win; `headers` are merged rather than replaced. */
+export function mergeScripts(...layers: (Script | undefined)[]): Script | undefined {
+  let merged: Script | undefined;
+  for (const layer of layers) {
+    if (!layer) continue;
+    const headers = merged?.headers || layer.headers ? { ...merged?.headers, ...layer.headers } : undefined;
+    merged = { ...merged, ...layer };
+    if (headers) merged.headers = headers;
+  }
+  return merged;
+}
+
+function withoutMatch(script: MatchScript): Script {
+  const { match: _match, times: _times, ...rest } = script;
+  return rest;
+}
+
+export class ScriptStore {
+  private queue: MatchScript[] = [];
+  private runtimeDefault: Script | undefined;
+
+  constructor(private readonly configuredDefault: Script | undefined) {}
+
+  add(script: MatchScript): void {
+    this.queue.push({ ...script });
+  }
+
+  list(): MatchScript[] {
+    return this.queue.map((s) => ({ ...s }));
+  }
+
+  clearMatchScripts(): void {
+    this.queue = [];
+  }
+
+  setDefault(script: Script | undefined): void {
+    this.runtimeDefault = script;
+  }
+
+  get defaultScript(): Script | undefined {
+    return this.runtimeDefault ?? this.configuredDefault;
+  }
+
+  /** Clears queued and runtime default scripts; the default given in options stays. */
+  reset(): void {
+    this.queue = [];
+    this.runtimeDefault = undefined;
+  }
+
+  /** First queued script whose match occurs in the raw body; consumes one use of it. */
+  take(rawBody: string): Script | undefined {
+    const position = this.queue.findIndex((s) => rawBody.includes(s.match));
+    const found = this.queue[position];
+    if (!found) return undefined;
+    if (found.times !== 0) {
+      found.times = (found.times ?? 1) - 1;
+      if (found.times <= 0) this.queue.splice(position, 1);
+    }
+    return withoutMatch(found);
+  }
+
+  /** Effective script: default < match script < header script. */
+  resolve(rawBody: string, headerScript: Script | undefined): Script | undefined {
+    return mergeScripts(this.defaultScript, this.take(rawBody), headerScript);
+  }
+}

@@ -1,0 +1,25 @@
+// Everything one mock instance remembers, shared by the /v1 and /_mock routes.
+import type { FastifyRequest } from "fastify";
+import type { Fixtures, Json } from "./fixtures";
+import type { RequestLog } from "./recorder";
+import type { Exchange } from "./respond";
+import type { ScriptStore } from "./scripts";
+
+export interface MockState {
+  fixtures: Fixtures;
+  log: RequestLog;
+  scripts: ScriptStore;
+  errorFixtureNames: ReadonlySet<string>;
+  apiKey: string | undefined;
+  /** Next n for `chatcmpl-mock-<n>` (1, 2, ... per instance, so tests can predict ids). */
+  nextCompletionId(): number;
+  /** Next n for the `x-request-id: req_mock_<n>` response header. */
+  nextRequestId(): number;
+  /** Raw request bodies, kept for substring matching of scripts. */
+  rawBodies: WeakMap<FastifyRequest, string>;
+  exchanges: WeakMap<FastifyRequest, Exchange>;
+}
+
+export function isRecord(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

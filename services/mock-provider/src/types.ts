@@ -1,0 +1,80 @@
+// Public types of the mock provider: what a script can ask for and what the
+// request log holds. Kept free of fastify types so tests and other services can
+// import them without pulling in the server.
+
+/** Ways a response can deliberately break, to exercise the gateway's failure paths. */
+export type Fault =
+  | "reset-before-headers"
+  | "reset-mid-stream"
+  | "stall-mid-stream"
+  | "malformed-sse"
+  | "error-event-mid-stream";
+
+export const FAULTS: readonly Fault[] = [
+  "reset-before-headers",
+  "reset-mid-stream",
+  "stall-mid-stream",
+  "malformed-sse",
+  "error-event-mid-stream",
+];
+
+/**
+ * Usage override: fixed numbers, or "random" (prompt 1..200, completion 1..400).
+ * `total_tokens` is always recomputed as the sum.
+ */
+export type UsageScript = "random" | { prompt_tokens: number; completion_tokens?: number };
+
+/** How the mock should answer one request. Every field is optional; absent = as recorded. */
+export interface Script {
+  /** HTTP status; >= 400 sends an OpenAI-style error body instead of a completion. */
+  status?: number;
+  /** Error body to send, by fixture name, e.g. "openai.error.429.rate_limit_exceeded". Implies its status when `status` is absent. */
+  errorFixture?: string;
+  /** Extra response headers (e.g. `retry-after`). */
+  headers?: Record<string, string>;
+  /** Delay before response headers are sent. */
+  latencyMs?: number;
+  /** Delay between stream events. */
+  chunkDelayMs?: number;
+  usage?: UsageScript;
+  fault?: Fault;
+}
+
+/** A queued script applied to the next requests whose raw body contains `match`. */
+export interface MatchScript extends Script {
+  match: string;
+  /** How many requests it applies to; 0 = unlimited. Default 1. */
+  times?: number;
+}
+
+export interface MockProviderOptions {
+  /** When set, `Authorization: Bearer <apiKey>` must match exactly; otherwise any bearer token is accepted. */
+  apiKey?: string;
+  /** Script applied to every request (lowest precedence); survives `/_mock/reset`. */
+  defaultScript?: Script;
+  /** Request log capacity; oldest entries are dropped beyond it. Default 10,000. */
+  maxRecordedRequests?: number;
+}
+
+/** One received /v1 request plus what the mock sent back. */
+export interface RecordedRequest {
+  /** Position since the last reset (0-based, never reused); `?since=` filters on it. */
+  index: number;
+  method: string;
+  /** Path without query string. */
+  path: string;
+  /** Path with query string as received. */
+  url: string;
+  /** Request headers, names lowercased (as Node delivers them). */
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body; the raw string when it was not JSON; undefined when empty. */
+  body: unknown;
+  receivedAt: number;
+  /** The merged script that was applied, if any. */
+  script?: Script;
+  responseStatus?: number;
+  /** Parsed JSON of a complete non-stream response. */
+  responseBody?: unknown;
+  /** Raw text written for streams and for truncated (faulted) responses. */
+  responseText?: string;
+}

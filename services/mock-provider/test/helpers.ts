@@ -1,0 +1,99 @@
+// Shared test plumbing: a real loopback server per test file, and fixture
+// readers that parse the recordings independently of the code under test.
+import { readFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { buildMockProvider } from "../src/app";
+import type { MockProviderApp } from "../src/app";
+import type { MockProviderOptions } from "../src/types";
+
+export type Json = Record<string, any>;
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+
+export function fixtureText(name: string): string {
+  return readFileSync(FIXTURES + name, "utf8");
+}
+
+export function fixtureJson(name: string): Json {
+  return JSON.parse(fixtureText(name)) as Json;
+}
+
+/** JSON events of a recorded transcript, [DONE] excluded. */
+export function fixtureEvents(name: string): Json[] {
+  return sseData(fixtureText(name))
+    .filter((d) => d !== "[DONE]")
+    .map((d) => JSON.parse(d) as Json);
+}
+
+/** The `data:` payloads of an SSE body, in order. */
+export function sseData(text: string): string[] {
+  return text
+    .split("\n\n")
+    .filter((block) => block !== "")
+    .map((block) => {
+      if (!block.startsWith("data: ")) throw new Error(`not a data event: ${JSON.stringify(block)}`);
+      return block.slice("data: ".length);
+    });
+}
+
+export interface Mock {
+  app: MockProviderApp;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startMock(options: MockProviderOptions = {}): Promise<Mock> {
+  const app = buildMockProvider(options);
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = app.server.address() as AddressInfo;
+  return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+export const AUTH = { authorization: "Bearer sk-test", "content-type": "application/json" };
+
+export function post(
+  mock: Mock,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(mock.url + path, {
+    method: "POST",
+    headers: { ...AUTH, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+export function chat(mock: Mock, body: Json, headers: Record<string, string> = {}, signal?: AbortSignal) {
+  return post(mock, "/v1/chat/completions", body, headers, signal);
+}
+
+export function script(value: unknown): Record<string, string> {
+  return { "x-mock-script": JSON.stringify(value) };
+}
+
+export const USER = [{ role: "user", content: "Hello!" }];
+
+/** Reads a body chunk by chunk; returns the text read and the error that ended it, if any. */
+export async function readAll(res: Response): Promise<{ text: string; error: unknown }> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { text, error: undefined };
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch (error) {
+    return { text, error };
+  }
+}
+
+export async function getJson(mock: Mock, path: string): Promise<{ status: number; body: Json }> {
+  const res = await fetch(mock.url + path);
+  return { status: res.status, body: (await res.json()) as Json };
+}

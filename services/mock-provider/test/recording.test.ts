@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { chat, getJson, startMock, USER } from "./helpers";
+import type { Json, Mock } from "./helpers";
+
+let mock: Mock;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(() => mock.close());
+beforeEach(async () => {
+  const res = await fetch(mock.url + "/_mock/reset", { method: "POST" });
+  expect(res.status).toBe(200);
+});
+
+describe("request log", () => {
+  it("records method, path, lowercased headers, parsed body, time and the response sent", async () => {
+    const before = Date.now();
+    const body = { model: "gpt-x", messages: USER, temperature: 0.3 };
+    const res = await fetch(mock.url + "/v1/chat/completions?trace=1", {
+      method: "POST",
+      headers: { Authorization: "Bearer sk-rec", "Content-Type": "application/json", "X-Custom-Thing": "Yes" },
+      body: JSON.stringify(body),
+    });
+    const received = (await res.json()) as Json;
+
+    const { status, body: log } = await getJson(mock, "/_mock/requests");
+    expect(status).toBe(200);
+    expect(log.requests).toHaveLength(1);
+    const [entry] = log.requests;
+    expect(entry.index).toBe(0);
+    expect(entry.method).toBe("POST");
+    expect(entry.path).toBe("/v1/chat/completions");
+    expect(entry.url).toBe("/v1/chat/completions?trace=1");
+    expect(entry.headers["x-custom-thing"]).toBe("Yes");
+    expect(entry.headers.authorization).toBe("Bearer sk-rec");
+    expect(entry.body).toEqual(body);
+    expect(entry.receivedAt).toBeGreaterThanOrEqual(before);
+    expect(entry.receivedAt).toBeLessThanOrEqual(Date.now());
+    expect(entry.responseStatus).toBe(200);
+    expect(entry.responseBody).toEqual(received);
+  });
+
+  it("filters with ?since= and serves the last entry", async () => {
+    for (const model of ["a", "b", "c"]) await (await chat(mock, { model, messages: USER })).text();
+    const since = await getJson(mock, "/_mock/requests?since=1");
+    expect(since.body.requests.map((r: Json) => r.body.model)).toEqual(["b", "c"]);
+    const last = await getJson(mock, "/_mock/requests/last");
+    expect(last.status).toBe(200);
+    expect(last.body.body.model).toBe("c");
+    expect(last.body.index).toBe(2);
+    expect((await getJson(mock, "/_mock/requests?since=-1")).status).toBe(400);
+  });
+
+  it("404s on /last when nothing was recorded, and reset empties the log", async () => {
+    await (await chat(mock, { model: "a", messages: USER })).text();
+    expect((await getJson(mock, "/_mock/requests")).body.requests).toHaveLength(1);
+    await fetch(mock.url + "/_mock/reset", { method: "POST" });
+    expect((await getJson(mock, "/_mock/requests")).body.requests).toEqual([]);
+    expect((await getJson(mock, "/_mock/requests/last")).status).toBe(404);
+  });
+
+  it("does not record control calls", async () => {
+    await getJson(mock, "/_mock/health");
+    await getJson(mock, "/_mock/scripts");
+    expect((await getJson(mock, "/_mock/requests")).body.requests).toEqual([]);
+  });
+
+  it("reports health", async () => {
+    expect(await getJson(mock, "/_mock/health")).toEqual({ status: 200, body: { status: "ok" } });
+  });
+});
+
+describe("log capacity", () => {
+  it("drops the oldest entries beyond the cap, keeping indexes", async () => {
+    const small = await startMock({ maxRecordedRequests: 3 });
+    try {
+      for (let i = 0; i < 5; i++) await (await chat(small, { model: `m${i}`, messages: USER })).text();
+      const log = small.app.mock.requests();
+      expect(log.map((r) => r.index)).toEqual([2, 3, 4]);
+      expect(log.map((r) => (r.body as Json).model)).toEqual(["m2", "m3", "m4"]);
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { chat, fixtureJson, getJson, script, startMock, USER } from "./helpers";
+import type { Json, Mock } from "./helpers";
+
+let mock: Mock;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(() => mock.close());
+beforeEach(() => mock.app.mock.reset());
+
+function control(path: string, method: string, body?: unknown) {
+  return fetch(mock.url + path, {
+    method,
+    ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+  });
+}
+
+const withMarker = (marker: string) => [{ role: "user", content: `hello ${marker}` }];
+
+describe("header script", () => {
+  it("sends the named error fixture with its status and extra headers", async () => {
+    const res = await chat(
+      mock,
+      { model: "m", messages: USER },
+      script({ status: 429, errorFixture: "openai.error.429.rate_limit_exceeded", headers: { "Retry-After": "7" } }),
+    );
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("7");
+    expect(await res.json()).toEqual(fixtureJson("openai.error.429.rate_limit_exceeded.json"));
+    const entry = mock.app.mock.lastRequest()!;
+    expect(entry.responseStatus).toBe(429);
+    expect(entry.script).toEqual({ status: 429, errorFixture: "openai.error.429.rate_limit_exceeded", headers: { "retry-after": "7" } });
+  });
+
+  it("infers the status from the fixture name", async () => {
+    const res = await chat(mock, { model: "m", messages: USER }, script({ errorFixture: "openai.error.400.context_length_exceeded" }));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as Json).error.code).toBe("context_length_exceeded");
+    const quota = await chat(mock, { model: "m", messages: USER }, script({ errorFixture: "openai.error.429.insufficient_quota.json" }));
+    expect(quota.status).toBe(429);
+    expect(await quota.json()).toEqual(fixtureJson("openai.error.429.insufficient_quota.json"));
+  });
+
+  it("uses a default OpenAI-style body matching the status", async () => {
+    const res = await chat(mock, { model: "m", messages: USER, stream: true }, script({ status: 503 }));
+    expect(res.status).toBe(503);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const body = (await res.json()) as Json;
+    expect(body).toEqual({ error: { message: expect.any(String), type: "server_error", param: null, code: null } });
+  });
+
+  it("overrides usage with fixed numbers (total recomputed, details kept)", async () => {
+    const res = await chat(mock, { model: "m", messages: USER }, script({ usage: { prompt_tokens: 3, completion_tokens: 4 } }));
+    const body = (await res.json()) as Json;
+    expect(body.usage).toEqual({ ...fixtureJson("openai.chat.response.json").usage, prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
+  });
+
+  it("rejects an invalid script with a 400 that names the problem", async () => {
+    const typo = await chat(mock, { model: "m", messages: USER }, script({ fault: "reset-before-header" }));
+    expect(typo.status).toBe(400);
+    expect(((await typo.json()) as Json).error.message).toMatch(/unknown fault "reset-before-header"/);
+    const unknownField = await chat(mock, { model: "m", messages: USER }, script({ statuss: 500 }));
+    expect(((await unknownField.json()) as Json).error.message).toMatch(/unknown script field "statuss"/);
+    const notJson = await chat(mock, { model: "m", messages: USER }, { "x-mock-script": "{oops" });
+    expect(notJson.status).toBe(400);
+  });
+});
+
+describe("match scripts", () => {
+  it("apply to requests whose body contains the marker, `times` times", async () => {
+    const add = await control("/_mock/scripts", "POST", { match: "mock:abc123", times: 2, status: 500 });
+    expect(add.status).toBe(200);
+
+    expect((await chat(mock, { model: "m", messages: USER })).status).toBe(200); // no marker: untouched
+    expect((await getJson(mock, "/_mock/scripts")).body.scripts[0].times).toBe(2);
+    expect((await chat(mock, { model: "m", messages: withMarker("mock:abc123") })).status).toBe(500);
+    expect((await getJson(mock, "/_mock/scripts")).body.scripts[0].times).toBe(1);
+    expect((await chat(mock, { model: "m", messages: withMarker("mock:abc123") })).status).toBe(500);
+    expect((await getJson(mock, "/_mock/scripts")).body.scripts).toEqual([]);
+    expect((await chat(mock, { model: "m", messages: withMarker("mock:abc123") })).status).toBe(200);
+  });
+
+  it("default to once; first match wins; times 0 is unlimited", async () => {
+    await control("/_mock/scripts", "POST", { match: "mock:k", status: 502 });
+    await control("/_mock/scripts", "POST", { match: "mock:k", times: 0, status: 504 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await chat(mock, { model: "m", messages: withMarker("mock:k") })).status);
+    expect(statuses).toEqual([502, 504, 504, 504]);
+    expect(mock.app.mock.scripts()).toEqual([{ match: "mock:k", times: 0, status: 504 }]);
+  });
+
+  it("are cleared by DELETE /_mock/scripts", async () => {
+    await control("/_mock/scripts", "POST", { match: "mock:z", times: 0, status: 500 });
+    expect((await control("/_mock/scripts", "DELETE")).status).toBe(200);
+    expect((await chat(mock, { model: "m", messages: withMarker("mock:z") })).status).toBe(200);
+  });
+
+  it("rejects a script without a match string", async () => {
+    const res = await control("/_mock/scripts", "POST", { status: 500 });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as Json).error.message).toMatch(/match/);
+  });
+
+  it("layer under the header script (header wins field by field, headers merge)", async () => {
+    mock.app.mock.addScript({ match: "mock:layer", status: 500, headers: { "x-a": "1" } });
+    const res = await chat(mock, { model: "m", messages: withMarker("mock:layer") }, script({ status: 429, headers: { "x-b": "2" } }));
+    expect(res.status).toBe(429);
+    expect(res.headers.get("x-a")).toBe("1");
+    expect(res.headers.get("x-b")).toBe("2");
+  });
+});
+
+describe("default script", () => {
+  it("applies to every request until reset", async () => {
+    expect((await control("/_mock/default-script", "POST", { usage: { prompt_tokens: 1, completion_tokens: 2 } })).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const body = (await (await chat(mock, { model: "m", messages: USER })).json()) as Json;
+      expect(body.usage.total_tokens).toBe(3);
+    }
+    await control("/_mock/reset", "POST");
+    const body = (await (await chat(mock, { model: "m", messages: USER })).json()) as Json;
+    expect(body.usage.total_tokens).toBe(29);
+  });
+
+  it("can come from buildMockProvider options and survives reset", async () => {
+    const other = await startMock({ defaultScript: { usage: "random", headers: { "x-default": "yes" } } });
+    try {
+      other.app.mock.reset();
+      const res = await chat(other, { model: "m", messages: USER });
+      expect(res.headers.get("x-default")).toBe("yes");
+      const { usage } = (await res.json()) as Json;
+      expect(usage.prompt_tokens).toBeGreaterThanOrEqual(1);
+      expect(usage.prompt_tokens).toBeLessThanOrEqual(200);
+      expect(usage.completion_tokens).toBeLessThanOrEqual(400);
+      expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("validates options at build time", async () => {
+    await expect(startMock({ defaultScript: { fault: "nope" as never } })).rejects.toThrow(/unknown fault/);
+  });
+});
