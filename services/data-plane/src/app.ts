@@ -1,0 +1,75 @@
+// Builds the data-plane HTTP app (never listens; server.ts does). One auth
+// hook, one error handler: every failure leaves as {"error":{type,code,message}}.
+import Fastify, { LogController, type FastifyInstance } from "fastify";
+import { bodyTooLarge, GatewayError, invalidApiKey, invalidRequest, routeNotFound } from "./errors";
+import type { Gateway } from "./gateway";
+import type { KeyIdentity } from "./auth/key-cache";
+import { registerChatRoute } from "./routes/chat-completions";
+import { registerEmbeddingsRoute } from "./routes/embeddings";
+import { registerHealthRoute } from "./routes/health";
+import { registerModelsRoute } from "./routes/models";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    identity?: KeyIdentity;
+  }
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
+  const app = Fastify({
+    logger: { level: gateway.config.logLevel },
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: gateway.config.bodyLimitBytes,
+  });
+
+  // Bodies are JSON whatever the declared type; a body that is not JSON is a 400 in the OpenAI shape.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
+    if (body === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(invalidRequest("invalid_body", "The request body is not valid JSON."), undefined);
+    }
+  });
+
+  app.decorateRequest("identity", undefined);
+  app.addHook("onRequest", async (request) => {
+    if (!request.url.startsWith("/v1/")) return;
+    const match = BEARER.exec(request.headers.authorization ?? "");
+    if (!match) throw invalidApiKey();
+    const identity = await gateway.keys.validate(match[1]!);
+    if (!identity) throw invalidApiKey();
+    request.identity = identity;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    let failure: GatewayError;
+    if (error instanceof GatewayError) failure = error;
+    else {
+      const code = (error as { code?: string }).code;
+      const status = (error as { statusCode?: number }).statusCode;
+      if (code === "FST_ERR_CTP_BODY_TOO_LARGE" || status === 413) failure = bodyTooLarge(gateway.config.bodyLimitBytes);
+      else if (status !== undefined && status >= 400 && status < 500) failure = invalidRequest("invalid_body", "The request body could not be read.");
+      else {
+        request.log.error({ err: error }, "unexpected error");
+        failure = new GatewayError(500, "server_error", "internal_error", "The gateway failed to handle the request.");
+      }
+    }
+    if (failure.status === 499) return reply.code(499).send(); // the client is gone; nothing to answer
+    return reply.code(failure.status).headers(failure.headers).send(failure.toBody());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const failure = routeNotFound(request.method, request.url.split("?")[0]!);
+    return reply.code(404).send(failure.toBody());
+  });
+
+  registerHealthRoute(app, gateway);
+  registerModelsRoute(app, gateway);
+  registerChatRoute(app, gateway);
+  registerEmbeddingsRoute(app, gateway);
+  return app;
+}

@@ -1,0 +1,71 @@
+// Cached key validation. Answers come from the control plane and are kept
+// for at most the TTL it returns (<= 30 s); revocations are pushed and drop
+// entries at once. While the control plane is unreachable, entries already
+// known valid keep working for the grace period; nothing new can be admitted.
+import { createHash } from "node:crypto";
+import type { ControlPlaneClientWrapper } from "../control-plane/control-plane-client";
+import { controlPlaneUnavailable, GatewayError } from "../errors";
+
+export interface KeyIdentity {
+  projectId: string;
+  keyId: string;
+  /** null = deployment default, 0 = none. */
+  rpmLimit: number | null;
+}
+
+interface Entry {
+  identity: KeyIdentity | undefined; // undefined: the key is not valid
+  expiresAtMs: number;
+  validatedAtMs: number;
+}
+
+const MAX_ENTRIES = 100_000;
+
+export class KeyCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly inflight = new Map<string, Promise<KeyIdentity | undefined>>();
+
+  constructor(
+    private readonly controlPlane: ControlPlaneClientWrapper,
+    private readonly maxTtlSeconds: number,
+    private readonly graceMs: number,
+  ) {}
+
+  /** Returns the key's identity, or undefined when the key is not valid. */
+  async validate(key: string): Promise<KeyIdentity | undefined> {
+    const hash = createHash("sha256").update(key).digest("base64");
+    const now = Date.now();
+    const entry = this.entries.get(hash);
+    if (entry && entry.expiresAtMs > now) return entry.identity;
+    let pending = this.inflight.get(hash);
+    if (!pending) {
+      pending = this.fetch(hash, key, entry).finally(() => this.inflight.delete(hash));
+      this.inflight.set(hash, pending);
+    }
+    return pending;
+  }
+
+  private async fetch(hash: string, key: string, stale: Entry | undefined): Promise<KeyIdentity | undefined> {
+    try {
+      const answer = await this.controlPlane.validateKey(key);
+      const identity = answer.valid
+        ? { projectId: answer.projectId, keyId: answer.keyId, rpmLimit: answer.limits?.rpmLimit ?? null }
+        : undefined;
+      const ttlSeconds = Math.min(answer.cacheTtlSeconds || this.maxTtlSeconds, this.maxTtlSeconds);
+      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(hash, { identity, expiresAtMs: Date.now() + ttlSeconds * 1000, validatedAtMs: Date.now() });
+      return identity;
+    } catch (error) {
+      if (stale?.identity && Date.now() - stale.validatedAtMs < this.graceMs) return stale.identity;
+      throw error instanceof GatewayError ? error : controlPlaneUnavailable();
+    }
+  }
+
+  revokeKey(keyId: string): void {
+    for (const [hash, entry] of this.entries) if (entry.identity?.keyId === keyId) this.entries.delete(hash);
+  }
+
+  projectChanged(projectId: string, rpmLimit: number | null): void {
+    for (const entry of this.entries.values()) if (entry.identity?.projectId === projectId) entry.identity.rpmLimit = rpmLimit;
+  }
+}

@@ -1,0 +1,31 @@
+// Worst-case token counts for the hold placed before forwarding. Input: the
+// forwarded body's UTF-8 bytes bound its text tokens (a byte-level BPE token is
+// at least one byte), plus a fixed allowance per image part, whose tokens do
+// not depend on the bytes sent. Output: the caller's max tokens, or the model's
+// maximum output, times the number of choices.
+export const TOKENS_PER_IMAGE_ALLOWANCE = 3_000;
+
+export function countImageParts(messages: unknown): number {
+  if (!Array.isArray(messages)) return 0;
+  let count = 0;
+  for (const message of messages) {
+    const content = (message as { content?: unknown } | null)?.content;
+    if (!Array.isArray(content)) continue;
+    for (const part of content) if ((part as { type?: unknown } | null)?.type === "image_url") count++;
+  }
+  return count;
+}
+
+export function chatInputUpperBound(forwardedBodyBytes: number, messages: unknown): number {
+  return forwardedBodyBytes + TOKENS_PER_IMAGE_ALLOWANCE * countImageParts(messages);
+}
+
+export function chatOutputUpperBound(body: Record<string, unknown>, modelMaxOutput: number, modelContext: number): number {
+  const requested = [body.max_completion_tokens, body.max_tokens].find((value) => typeof value === "number" && Number.isInteger(value) && value > 0) as number | undefined;
+  const perChoice = requested ?? (modelMaxOutput > 0 ? modelMaxOutput : modelContext);
+  const choices = typeof body.n === "number" && Number.isInteger(body.n) && body.n > 1 ? body.n : 1;
+  return perChoice * choices;
+}
+
+/** Rough token count of produced text, used only when an upstream reports no usage. */
+export const estimateTokens = (text: string): number => (text.length === 0 ? 0 : Math.ceil(Buffer.byteLength(text) / 4));

@@ -1,0 +1,26 @@
+// Integer pricing. Prices are nano-USD per million tokens (per image / per
+// request for those parts). A request's cost is rounded up to the next
+// nano-USD once, over all its parts.
+import type { Price } from "../catalogue/catalogue-snapshot";
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  images?: number;
+}
+
+const MILLION = 1_000_000n;
+
+export function costNano(price: Price, usage: TokenUsage): bigint {
+  const tokenPart = BigInt(usage.inputTokens) * (price.inputNanoPerM ?? 0n) + BigInt(usage.outputTokens) * (price.outputNanoPerM ?? 0n);
+  const tokens = (tokenPart + MILLION - 1n) / MILLION;
+  return tokens + (price.requestNano ?? 0n) + BigInt(usage.images ?? 0) * (price.imageNano ?? 0n);
+}
+
+/** A path can be billed when its token prices are known. */
+export function canPrice(price: Price, endpoint: "chat" | "embeddings"): boolean {
+  return price.inputNanoPerM !== null && (endpoint === "embeddings" || price.outputNanoPerM !== null);
+}
+
+/** usage.cost as the JSON number of USD. Exact for any amount below 2^53 nano-USD. */
+export const usdNumber = (nano: bigint): number => Number(nano) / 1e9;

@@ -1,0 +1,117 @@
+// One request's money: reserve before forwarding, then exactly one of settle
+// (the actual cost) or release (nothing billable), keyed by the request id.
+// Settle and release are idempotent at the control plane, so they are retried
+// until they land; a settle that cannot land now is kept and retried in the
+// background (the control plane accepts it after the hold's expiry too).
+import type { FastifyBaseLogger } from "fastify";
+import type { ControlPlaneClientWrapper, SettleCall } from "../control-plane/control-plane-client";
+import { GatewayError, insufficientCredits, invalidApiKey, spendCapExceeded } from "../errors";
+
+export interface HoldRequest {
+  requestId: string;
+  projectId: string;
+  amountNano: bigint;
+  model: string;
+  accessPath: string;
+}
+
+const RETRY_DELAYS_MS = [50, 200, 1000];
+const BACKGROUND_RETRY_MS = 5000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class RequestBilling {
+  private readonly pending = new Map<string, () => Promise<unknown>>();
+  private backgroundTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly controlPlane: ControlPlaneClientWrapper,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Places the hold or throws the caller-facing refusal (402, 429, 401, 503). */
+  async reserve(hold: HoldRequest): Promise<void> {
+    const answer = await this.controlPlane.reserve(hold);
+    switch (answer.outcome) {
+      case "RESERVED":
+        return;
+      case "INSUFFICIENT_CREDITS":
+        throw insufficientCredits();
+      case "SPEND_CAP_EXCEEDED":
+        throw spendCapExceeded(answer.retryAfterSeconds);
+      case "UNKNOWN_PROJECT":
+        throw invalidApiKey();
+      default:
+        throw new GatewayError(503, "service_unavailable", "control_plane_unavailable", "The control plane gave an unexpected answer.");
+    }
+  }
+
+  /** Debits the actual cost. Returns the amount on the ledger for this request. */
+  async settle(call: SettleCall): Promise<bigint> {
+    const work = async () => {
+      const answer = await this.controlPlane.settle(call);
+      if (answer.outcome !== "SETTLED") this.log.error({ requestId: call.requestId, outcome: answer.outcome }, "settle did not debit");
+      return BigInt(answer.debitedNano);
+    };
+    try {
+      return await this.withRetries(work);
+    } catch {
+      this.keepTrying(call.requestId, work);
+      return call.amountNano;
+    }
+  }
+
+  async release(requestId: string): Promise<void> {
+    const work = () => this.controlPlane.release(requestId);
+    try {
+      await this.withRetries(work);
+    } catch {
+      this.keepTrying(requestId, work);
+    }
+  }
+
+  /** Requests whose settle or release has not reached the control plane yet. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** On shutdown: one last attempt for everything pending. */
+  async flush(): Promise<void> {
+    clearInterval(this.backgroundTimer);
+    this.backgroundTimer = undefined;
+    await this.retryPending();
+  }
+
+  private async withRetries<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        const delay = RETRY_DELAYS_MS[attempt];
+        if (delay === undefined) throw error;
+        await sleep(delay);
+      }
+    }
+  }
+
+  private keepTrying(requestId: string, work: () => Promise<unknown>): void {
+    this.log.warn({ requestId }, "control plane unreachable: settle/release queued for retry");
+    this.pending.set(requestId, work);
+    this.backgroundTimer ??= setInterval(() => void this.retryPending(), BACKGROUND_RETRY_MS);
+  }
+
+  private async retryPending(): Promise<void> {
+    for (const [requestId, work] of this.pending) {
+      try {
+        await work();
+        this.pending.delete(requestId);
+      } catch {
+        return; // still unreachable; try again on the next tick
+      }
+    }
+    if (this.pending.size === 0 && this.backgroundTimer) {
+      clearInterval(this.backgroundTimer);
+      this.backgroundTimer = undefined;
+    }
+  }
+}

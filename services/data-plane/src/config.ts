@@ -1,0 +1,97 @@
+// Data-plane configuration, parsed and validated once at start-up. Nothing
+// else in the data plane reads process.env.
+
+export interface ProviderConfig {
+  /** Provider name used by the catalogue's access paths, e.g. "openai". */
+  name: string;
+  /** Base URL including the version prefix, e.g. https://api.openai.com/v1. */
+  baseUrl: string;
+}
+
+export interface DataPlaneConfig {
+  host: string;
+  port: number;
+  controlPlaneAddress: string;
+  internalToken: string;
+  bodyLimitBytes: number;
+  /** How long a key validation may be cached without a push (at most 30 s). */
+  keyCacheTtlSeconds: number;
+  /** How long the data plane keeps serving from cached state once the control plane is unreachable. */
+  controlPlaneGraceMs: number;
+  controlPlaneDeadlineMs: number;
+  providers: Map<string, ProviderConfig>;
+  /** Provider credentials by name (the catalogue's `credentials` field), from *_API_KEY variables. */
+  credentials: Map<string, string>;
+  upstream: {
+    connectTimeoutMs: number;
+    headersTimeoutMs: number;
+    /** A stream that yields nothing for this long is cut (spec: 60 s). */
+    streamIdleTimeoutMs: number;
+  };
+  logLevel: string;
+  replicaId: string;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+const WELL_KNOWN_BASE_URLS: Record<string, string> = {
+  openai: "https://api.openai.com/v1",
+};
+
+/** Providers come from <NAME>_BASE_URL variables (OPENAI_BASE_URL -> "openai", MY_VENDOR_BASE_URL -> "my-vendor"). */
+function parseProviders(env: NodeJS.ProcessEnv): Map<string, ProviderConfig> {
+  const providers = new Map<string, ProviderConfig>();
+  for (const [name, baseUrl] of Object.entries(WELL_KNOWN_BASE_URLS)) providers.set(name, { name, baseUrl });
+  for (const [variable, value] of Object.entries(env)) {
+    const match = /^([A-Z0-9_]+)_BASE_URL$/.exec(variable);
+    if (!match || !value) continue;
+    const name = match[1]!.toLowerCase().replaceAll("_", "-");
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError(`${variable} is not a URL: "${value}"`);
+    }
+    providers.set(name, { name, baseUrl: value.replace(/\/+$/, "") });
+  }
+  return providers;
+}
+
+function parseCredentials(env: NodeJS.ProcessEnv): Map<string, string> {
+  const credentials = new Map<string, string>();
+  for (const [variable, value] of Object.entries(env)) {
+    if (/^[A-Z0-9_]+_API_KEY$/.test(variable) && value) credentials.set(variable, value);
+  }
+  return credentials;
+}
+
+export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): DataPlaneConfig {
+  const internalToken = env.GATEWAY_INTERNAL_TOKEN;
+  if (!internalToken) throw new ConfigError("GATEWAY_INTERNAL_TOKEN is required");
+  return {
+    host: env.DATA_PLANE_HOST || "127.0.0.1",
+    port: integer(env, "DATA_PLANE_PORT", 8080),
+    controlPlaneAddress: env.CONTROL_PLANE_ADDRESS || "127.0.0.1:50051",
+    internalToken,
+    bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024),
+    keyCacheTtlSeconds: Math.min(integer(env, "KEY_CACHE_TTL_SECONDS", 30, 1), 30),
+    controlPlaneGraceMs: integer(env, "CONTROL_PLANE_GRACE_MS", 300_000, 0),
+    controlPlaneDeadlineMs: integer(env, "CONTROL_PLANE_DEADLINE_MS", 5000, 10),
+    providers: parseProviders(env),
+    credentials: parseCredentials(env),
+    upstream: {
+      connectTimeoutMs: integer(env, "UPSTREAM_CONNECT_TIMEOUT_MS", 10_000, 1),
+      headersTimeoutMs: integer(env, "UPSTREAM_HEADERS_TIMEOUT_MS", 300_000, 1),
+      streamIdleTimeoutMs: integer(env, "STREAM_IDLE_TIMEOUT_MS", 60_000, 1),
+    },
+    logLevel: env.LOG_LEVEL || "info",
+    replicaId: env.DATA_PLANE_REPLICA_ID || `data-plane-${process.pid}`,
+  };
+}

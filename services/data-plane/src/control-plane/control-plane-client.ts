@@ -1,0 +1,123 @@
+// The data plane's side of the gRPC contract: promise-returning calls with a
+// deadline and the shared token, and a subscription that reconnects with
+// backoff and keeps the last good state while the control plane is away.
+import * as grpc from "@grpc/grpc-js";
+import {
+  AUTH_METADATA_KEY,
+  bearer,
+  ControlPlaneClientConstructor,
+  type ControlEvent__Output,
+  type ControlPlaneClient,
+  type ReleaseResponse__Output,
+  type ReserveResponse__Output,
+  type SettleResponse__Output,
+  type ValidateKeyResponse__Output,
+} from "@gateway/proto";
+import { controlPlaneUnavailable } from "../errors";
+
+export interface ReserveCall {
+  requestId: string;
+  projectId: string;
+  amountNano: bigint;
+  model: string;
+  accessPath: string;
+}
+
+export interface SettleCall {
+  requestId: string;
+  amountNano: bigint;
+  model: string;
+  accessPath: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export class ControlPlaneClientWrapper {
+  private readonly client: ControlPlaneClient;
+  private readonly metadata = new grpc.Metadata();
+  private subscription: grpc.ClientReadableStream<ControlEvent__Output> | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Last time an event (or heartbeat) arrived on the subscription. */
+  lastContactMs = 0;
+  connected = false;
+
+  constructor(
+    address: string,
+    token: string,
+    private readonly deadlineMs: number,
+  ) {
+    this.client = new ControlPlaneClientConstructor(address, grpc.credentials.createInsecure(), {
+      "grpc.keepalive_time_ms": 10_000,
+      "grpc.keepalive_timeout_ms": 5_000,
+      "grpc.keepalive_permit_without_calls": 1,
+      "grpc.initial_reconnect_backoff_ms": 200,
+      "grpc.max_reconnect_backoff_ms": 2_000,
+      "grpc.max_receive_message_length": 64 * 1024 * 1024,
+    });
+    this.metadata.set(AUTH_METADATA_KEY, bearer(token));
+  }
+
+  private unary<Request, Response>(
+    method: (request: Request, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Response>) => grpc.ClientUnaryCall,
+    request: Request,
+  ): Promise<Response> {
+    return new Promise((resolve, reject) => {
+      method.call(this.client, request, this.metadata, { deadline: Date.now() + this.deadlineMs }, (error, response) => {
+        if (error || !response) reject(error?.code === grpc.status.UNAUTHENTICATED ? error : Object.assign(controlPlaneUnavailable(), { cause: error }));
+        else resolve(response);
+      });
+    });
+  }
+
+  validateKey(key: string): Promise<ValidateKeyResponse__Output> {
+    return this.unary(this.client.validateKey, { key });
+  }
+
+  reserve(call: ReserveCall): Promise<ReserveResponse__Output> {
+    return this.unary(this.client.reserve, { ...call, amountNano: call.amountNano.toString() });
+  }
+
+  settle(call: SettleCall): Promise<SettleResponse__Output> {
+    return this.unary(this.client.settle, { ...call, amountNano: call.amountNano.toString() });
+  }
+
+  release(requestId: string): Promise<ReleaseResponse__Output> {
+    return this.unary(this.client.release, { requestId });
+  }
+
+  /** Subscribes to control events; re-subscribes after any break, forever, until close(). */
+  subscribe(replicaId: string, onEvent: (event: ControlEvent__Output) => void, onError: (error: unknown) => void): void {
+    if (this.closed) return;
+    const stream = this.client.subscribe({ replicaId }, this.metadata);
+    this.subscription = stream;
+    stream.on("data", (event: ControlEvent__Output) => {
+      this.connected = true;
+      this.lastContactMs = Date.now();
+      try {
+        onEvent(event);
+      } catch (error) {
+        onError(error);
+      }
+    });
+    const retry = () => {
+      if (this.subscription !== stream) return;
+      this.subscription = undefined;
+      this.connected = false;
+      if (this.closed) return;
+      this.reconnectTimer = setTimeout(() => this.subscribe(replicaId, onEvent, onError), 500);
+    };
+    stream.on("error", (error: grpc.ServiceError) => {
+      if (error.code !== grpc.status.CANCELLED && error.code !== grpc.status.UNAVAILABLE) onError(error);
+      retry();
+    });
+    stream.on("end", retry);
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    this.subscription?.cancel();
+    this.client.close();
+  }
+}

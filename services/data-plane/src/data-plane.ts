@@ -1,0 +1,73 @@
+// Composition root of the data plane: control-plane client and subscription,
+// caches, providers, the HTTP app. `startDataPlane` listens.
+import type { FastifyInstance } from "fastify";
+import { buildDataPlaneApp } from "./app";
+import { KeyCache } from "./auth/key-cache";
+import { RequestBilling } from "./billing/request-billing";
+import { buildSnapshot } from "./catalogue/catalogue-snapshot";
+import type { DataPlaneConfig } from "./config";
+import { ControlPlaneClientWrapper } from "./control-plane/control-plane-client";
+import type { Gateway } from "./gateway";
+import { OpenAiCompatibleProvider } from "./providers/openai-compatible/openai-compatible-provider";
+import { UpstreamHttp } from "./upstream/upstream-http";
+
+export interface RunningDataPlane {
+  url: string;
+  app: FastifyInstance;
+  gateway: Gateway;
+  /** Resolves once the first catalogue arrived (or after `timeoutMs`). */
+  catalogueReady(timeoutMs: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDataPlane> {
+  const controlPlane = new ControlPlaneClientWrapper(config.controlPlaneAddress, config.internalToken, config.controlPlaneDeadlineMs);
+  const http = new UpstreamHttp(config.upstream);
+  const providers = new Map([...config.providers.values()].map((provider) => [provider.name, new OpenAiCompatibleProvider(provider, http)]));
+
+  let app: FastifyInstance | undefined;
+  const gatewayLog = { warn: (...args: unknown[]) => app?.log.warn(...(args as [object, string])), error: (...args: unknown[]) => app?.log.error(...(args as [object, string])) };
+  const gateway: Gateway = {
+    config,
+    controlPlane,
+    keys: new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs),
+    billing: new RequestBilling(controlPlane, gatewayLog as never),
+    catalogue: { current: undefined },
+    providers,
+    lifecycle: { draining: false },
+  };
+  app = buildDataPlaneApp(gateway);
+
+  let resolveFirstCatalogue: () => void = () => {};
+  const firstCatalogue = new Promise<void>((resolve) => (resolveFirstCatalogue = resolve));
+  controlPlane.subscribe(
+    config.replicaId,
+    (event) => {
+      if (event.catalogue) {
+        gateway.catalogue.current = buildSnapshot(event.catalogue);
+        resolveFirstCatalogue();
+      } else if (event.keyRevoked) {
+        gateway.keys.revokeKey(event.keyRevoked.keyId);
+      } else if (event.projectChanged) {
+        gateway.keys.projectChanged(event.projectChanged.projectId, event.projectChanged.limits?.rpmLimit ?? null);
+      }
+    },
+    (error) => app?.log.warn({ err: error }, "control-plane subscription error"),
+  );
+
+  const url = await app.listen({ host: config.host, port: config.port });
+  return {
+    url,
+    app,
+    gateway,
+    catalogueReady: (timeoutMs) =>
+      Promise.race([firstCatalogue.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())]),
+    close: async () => {
+      gateway.lifecycle.draining = true;
+      await app.close(); // stops accepting, waits for in-flight requests and streams
+      await gateway.billing.flush();
+      controlPlane.close();
+      await http.close();
+    },
+  };
+}

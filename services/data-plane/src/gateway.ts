@@ -1,0 +1,18 @@
+// What the request path needs, built once by data-plane.ts.
+import type { KeyCache } from "./auth/key-cache";
+import type { RequestBilling } from "./billing/request-billing";
+import type { CatalogueSnapshot } from "./catalogue/catalogue-snapshot";
+import type { DataPlaneConfig } from "./config";
+import type { ControlPlaneClientWrapper } from "./control-plane/control-plane-client";
+import type { OpenAiCompatibleProvider } from "./providers/openai-compatible/openai-compatible-provider";
+
+export interface Gateway {
+  config: DataPlaneConfig;
+  controlPlane: ControlPlaneClientWrapper;
+  keys: KeyCache;
+  billing: RequestBilling;
+  /** The last good catalogue; undefined until the first one arrives. */
+  catalogue: { current: CatalogueSnapshot | undefined };
+  providers: Map<string, OpenAiCompatibleProvider>;
+  lifecycle: { draining: boolean };
+}

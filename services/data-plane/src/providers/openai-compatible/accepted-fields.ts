@@ -1,0 +1,20 @@
+// Request fields forwarded to OpenAI-compatible upstreams. Everything else in
+// a caller's body is dropped silently (spec 4.1). The lists are the
+// properties of CreateChatCompletionRequest / CreateEmbeddingRequest in
+// shared/data/specs/openai/openapi.json (API 2.3.0).
+export const OPENAI_CHAT_FIELDS: ReadonlySet<string> = new Set([
+  "audio", "frequency_penalty", "function_call", "functions", "logit_bias", "logprobs", "max_completion_tokens",
+  "max_tokens", "messages", "metadata", "modalities", "model", "moderation", "n", "parallel_tool_calls", "prediction",
+  "presence_penalty", "prompt_cache_key", "prompt_cache_options", "prompt_cache_retention", "reasoning_effort",
+  "response_format", "safety_identifier", "seed", "service_tier", "stop", "store", "stream", "stream_options",
+  "temperature", "tool_choice", "tools", "top_logprobs", "top_p", "user", "verbosity", "web_search_options",
+]);
+
+export const OPENAI_EMBEDDINGS_FIELDS: ReadonlySet<string> = new Set(["dimensions", "encoding_format", "input", "model", "user"]);
+
+/** Copies the accepted fields, in the caller's order. */
+export function pickFields(body: Record<string, unknown>, accepted: ReadonlySet<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) if (accepted.has(key)) out[key] = value;
+  return out;
+}

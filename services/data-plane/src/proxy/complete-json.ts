@@ -1,0 +1,44 @@
+// Non-streamed chat completions and embeddings: forward, read the whole
+// answer, settle its exact cost, return the upstream body with usage.cost.
+import { estimateTokens } from "../billing/hold-estimate";
+import { costNano } from "../billing/pricing";
+import { upstreamFailure } from "../errors";
+import type { Gateway } from "../gateway";
+import { openUpstream } from "./open-upstream";
+import type { PreparedCall } from "./prepare-call";
+import { readUsage, usageWithCost } from "./usage";
+
+function producedText(json: Record<string, unknown>): string {
+  const choices = Array.isArray(json.choices) ? json.choices : [];
+  return choices.map((choice) => JSON.stringify((choice as { message?: unknown }).message ?? "")).join("");
+}
+
+export async function completeJson(gateway: Gateway, call: PreparedCall, signal: AbortSignal): Promise<Record<string, unknown>> {
+  const response = await openUpstream(gateway, call, signal);
+  let json: Record<string, unknown>;
+  try {
+    const parsed: unknown = await response.body.json();
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
+    json = parsed as Record<string, unknown>;
+  } catch {
+    // The upstream answered 200 but the body was cut or unreadable: nothing
+    // usable reached the caller, so nothing is billed.
+    await gateway.billing.release(call.requestId);
+    throw upstreamFailure(502);
+  }
+
+  const tokens = readUsage(json.usage) ?? {
+    inputTokens: estimateTokens(call.payload),
+    outputTokens: call.endpoint === "chat" ? estimateTokens(producedText(json)) : 0,
+  };
+  const debited = await gateway.billing.settle({
+    requestId: call.requestId,
+    amountNano: costNano(call.path.price, tokens),
+    model: call.resolution.model.id,
+    accessPath: call.path.provider,
+    ...tokens,
+  });
+  json.usage = usageWithCost(json.usage, tokens, debited);
+  if (call.service) json.service = { reason: call.trace };
+  return json;
+}

@@ -1,0 +1,42 @@
+// Reserve, then send the request upstream and wait for its status. Any failure
+// before a usable response releases the hold (nothing billable happened) and
+// becomes a normalized error; the upstream's own body is never relayed.
+import { GatewayError, upstreamFailure, upstreamUnreachable } from "../errors";
+import type { Gateway } from "../gateway";
+import type { UpstreamResponse } from "../upstream/upstream-http";
+import type { PreparedCall } from "./prepare-call";
+
+export async function openUpstream(gateway: Gateway, call: PreparedCall, signal: AbortSignal): Promise<UpstreamResponse> {
+  await gateway.billing.reserve({
+    requestId: call.requestId,
+    projectId: call.identity.projectId,
+    amountNano: call.holdNano,
+    model: call.resolution.model.id,
+    accessPath: call.path.provider,
+  });
+  const started = performance.now();
+  const attempt = { model: call.resolution.model.id, path: call.path.provider, outcome: "ok", ms: 0 };
+  call.trace.attempts.push(attempt);
+  let response: UpstreamResponse;
+  try {
+    response = await call.provider.send(call.endpoint === "chat" ? "/chat/completions" : "/embeddings", call.payload, call.apiKey, signal);
+  } catch (error) {
+    attempt.outcome = signal.aborted ? "client_closed" : "unreachable";
+    attempt.ms = Math.round(performance.now() - started);
+    await gateway.billing.release(call.requestId);
+    throw signal.aborted ? Object.assign(new GatewayError(499, "invalid_request_error", "client_closed", "The client closed the request."), { cause: error }) : upstreamUnreachable();
+  }
+  attempt.ms = Math.round(performance.now() - started);
+  if (response.statusCode !== 200) {
+    attempt.outcome = `http_${response.statusCode}`;
+    await response.body.dump().catch(() => {});
+    await gateway.billing.release(call.requestId);
+    throw upstreamFailure(response.statusCode);
+  }
+  return response;
+}
+
+/** Response headers every chat answer carries. */
+export function serviceHeaders(call: PreparedCall, reason: string): Record<string, string> {
+  return { "x-request-id": call.requestId, "x-service-model": call.resolution.model.id, "x-service-reason": reason };
+}

@@ -1,0 +1,97 @@
+// Everything decided before a request goes upstream: which model and access
+// path, the upstream body, and the hold for the worst-case cost.
+import { randomUUID } from "node:crypto";
+import type { KeyIdentity } from "../auth/key-cache";
+import { chatInputUpperBound, chatOutputUpperBound } from "../billing/hold-estimate";
+import { canPrice, costNano } from "../billing/pricing";
+import type { AccessPath, ModelEntry } from "../catalogue/catalogue-snapshot";
+import { controlPlaneUnavailable, invalidRequest } from "../errors";
+import type { Gateway } from "../gateway";
+import type { OpenAiCompatibleProvider } from "../providers/openai-compatible/openai-compatible-provider";
+import { resolveModel, type Resolution } from "../routing/resolve-model";
+import type { RouteTrace } from "../routing/route-trace";
+import { parseServiceBlock, type ServiceBlock } from "../routing/service-block";
+
+export type Endpoint = "chat" | "embeddings";
+
+export interface PreparedCall {
+  requestId: string;
+  endpoint: Endpoint;
+  identity: KeyIdentity;
+  body: Record<string, unknown>;
+  service: ServiceBlock | undefined;
+  resolution: Resolution;
+  path: AccessPath;
+  provider: OpenAiCompatibleProvider;
+  apiKey: string | undefined;
+  /** The exact body sent upstream. */
+  payload: string;
+  holdNano: bigint;
+  trace: RouteTrace;
+}
+
+export function requireObjectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidRequest("invalid_body", "The request body must be a JSON object.");
+  return body as Record<string, unknown>;
+}
+
+function chooseAccessPath(gateway: Gateway, model: ModelEntry, endpoint: Endpoint): { path: AccessPath; provider: OpenAiCompatibleProvider } {
+  for (const path of model.paths) {
+    const provider = gateway.providers.get(path.provider);
+    if (provider && canPrice(path.price, endpoint)) return { path, provider };
+  }
+  throw invalidRequest("model_unknown", `Model ${model.id} has no access path this gateway can reach and price.`);
+}
+
+export function prepareCall(gateway: Gateway, identity: KeyIdentity, rawBody: unknown, endpoint: Endpoint): PreparedCall {
+  const body = requireObjectBody(rawBody);
+  const catalogue = gateway.catalogue.current;
+  if (!catalogue) throw controlPlaneUnavailable();
+  const service = endpoint === "chat" ? parseServiceBlock(body.service) : undefined;
+  if (endpoint === "chat" && (!Array.isArray(body.messages) || body.messages.length === 0)) {
+    throw invalidRequest("invalid_body", "messages must be a non-empty array.");
+  }
+  if (endpoint === "embeddings" && body.input === undefined) throw invalidRequest("invalid_body", "input is required.");
+
+  const resolution = resolveModel(body.model, catalogue, { endpoint, serviceTier: service?.tier });
+  if (endpoint === "embeddings" && !resolution.model.embeddings) {
+    throw invalidRequest("model_unknown", `Model ${resolution.model.id} does not produce embeddings.`);
+  }
+  if (endpoint === "chat" && resolution.model.embeddings) {
+    throw invalidRequest("model_unknown", `Model ${resolution.model.id} is an embeddings model.`);
+  }
+  const { path, provider } = chooseAccessPath(gateway, resolution.model, endpoint);
+  const payload = endpoint === "chat" ? provider.chatBody(body, path.upstreamModel) : provider.embeddingsBody(body, path.upstreamModel);
+  const payloadBytes = Buffer.byteLength(payload);
+  const holdNano =
+    endpoint === "chat"
+      ? costNano(path.price, {
+          inputTokens: chatInputUpperBound(payloadBytes, body.messages),
+          outputTokens: chatOutputUpperBound(body, resolution.model.maxOutputTokens, resolution.model.contextLength),
+        })
+      : costNano(path.price, { inputTokens: payloadBytes, outputTokens: 0 });
+
+  return {
+    requestId: randomUUID(),
+    endpoint,
+    identity,
+    body,
+    service,
+    resolution,
+    path,
+    provider,
+    apiKey: path.credentialsRef ? gateway.config.credentials.get(path.credentialsRef) : undefined,
+    payload,
+    holdNano,
+    trace: {
+      requested: resolution.requested,
+      resolved: resolution.model.id,
+      tier: resolution.tier ?? null,
+      purpose: service?.purpose ?? null,
+      candidates: [resolution.model.id],
+      excluded: [],
+      attempts: [],
+      path: path.provider,
+    },
+  };
+}

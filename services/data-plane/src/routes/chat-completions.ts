@@ -1,0 +1,22 @@
+// POST /v1/chat/completions.
+import type { FastifyInstance } from "fastify";
+import type { Gateway } from "../gateway";
+import { completeJson } from "../proxy/complete-json";
+import { serviceHeaders } from "../proxy/open-upstream";
+import { prepareCall } from "../proxy/prepare-call";
+import { streamChat } from "../proxy/stream-chat";
+import { reasonHeader } from "../routing/route-trace";
+import { clientAbortSignal } from "./client-abort";
+
+export function registerChatRoute(app: FastifyInstance, gateway: Gateway): void {
+  app.post("/v1/chat/completions", async (request, reply) => {
+    const call = prepareCall(gateway, request.identity!, request.body, "chat");
+    const clientGone = clientAbortSignal(reply);
+    if (call.body.stream === true) {
+      await streamChat(gateway, call, reply, clientGone, () => reasonHeader(call.trace));
+      return reply;
+    }
+    const body = await completeJson(gateway, call, clientGone);
+    return reply.headers(serviceHeaders(call, reasonHeader(call.trace))).send(body);
+  });
+}

@@ -1,0 +1,14 @@
+// POST /v1/embeddings.
+import type { FastifyInstance } from "fastify";
+import type { Gateway } from "../gateway";
+import { completeJson } from "../proxy/complete-json";
+import { prepareCall } from "../proxy/prepare-call";
+import { clientAbortSignal } from "./client-abort";
+
+export function registerEmbeddingsRoute(app: FastifyInstance, gateway: Gateway): void {
+  app.post("/v1/embeddings", async (request, reply) => {
+    const call = prepareCall(gateway, request.identity!, request.body, "embeddings");
+    const body = await completeJson(gateway, call, clientAbortSignal(reply));
+    return reply.header("x-request-id", call.requestId).send(body);
+  });
+}

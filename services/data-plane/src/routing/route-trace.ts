@@ -1,0 +1,28 @@
+// The routing trace: `service.reason` in non-streamed bodies of requests that
+// had a `service` block, and the X-Service-Model / X-Service-Reason headers
+// on every chat response (decisions.md "Routing trace").
+export interface Attempt {
+  model: string;
+  path: string;
+  outcome: string;
+  ms: number;
+}
+
+export interface RouteTrace {
+  requested: string;
+  resolved: string;
+  tier: string | null;
+  purpose: string | null;
+  candidates: string[];
+  excluded: { model: string; why: string }[];
+  attempts: Attempt[];
+  path: string;
+}
+
+/** One header-safe line, e.g. `auto:balanced -> openai/gpt-4.1-mini via openai, 1 attempt`. */
+export function reasonHeader(trace: RouteTrace): string {
+  const target = trace.requested === trace.resolved ? trace.resolved : `${trace.requested} -> ${trace.resolved}`;
+  const attempts = trace.attempts.length;
+  const line = `${target} via ${trace.path}, ${attempts} attempt${attempts === 1 ? "" : "s"}`;
+  return line.replace(/[^\x20-\x7e]/g, "?");
+}

@@ -1,0 +1,32 @@
+// HTTP to upstream providers through one undici Agent (a connection pool per
+// origin). Timeouts are explicit (docs/configuration.md):
+//   connect  - TCP/TLS connect (UPSTREAM_CONNECT_TIMEOUT_MS, default 10 s)
+//   headers  - from request sent to response headers (UPSTREAM_HEADERS_TIMEOUT_MS, default 300 s:
+//              a long non-streamed completion sends its headers only when done)
+//   body     - longest silence between two body chunks (STREAM_IDLE_TIMEOUT_MS, default 60 s)
+import { Agent, request, type Dispatcher } from "undici";
+import type { DataPlaneConfig } from "../config";
+
+export type UpstreamResponse = Dispatcher.ResponseData;
+
+export class UpstreamHttp {
+  private readonly agent: Agent;
+
+  constructor(timeouts: DataPlaneConfig["upstream"]) {
+    this.agent = new Agent({
+      connect: { timeout: timeouts.connectTimeoutMs },
+      headersTimeout: timeouts.headersTimeoutMs,
+      bodyTimeout: timeouts.streamIdleTimeoutMs,
+      keepAliveTimeout: 30_000,
+      connections: 256,
+    });
+  }
+
+  post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<UpstreamResponse> {
+    return request(url, { method: "POST", headers, body, signal, dispatcher: this.agent });
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
