@@ -1,0 +1,100 @@
+// `pnpm start`: the whole gateway on one machine, on the embedded default.
+//
+// Starts the control plane (PGlite in .data/pglite, or PostgreSQL when
+// DATABASE_URL is set), one data plane, and - when no OPENAI_API_KEY is
+// configured - the mock provider as the upstream. Creates a project "local"
+// with $10.00 of credit on first start, issues a fresh key, prints it, and
+// runs until Ctrl-C.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { repositoryRoot, startService, type ServiceProcess } from "./service-process";
+
+const dataDir = path.join(repositoryRoot, ".data");
+const stateFile = path.join(dataDir, "local-gateway.json");
+
+interface LocalState {
+  internalToken: string;
+  adminToken: string;
+  adminUrl?: string;
+  dataPlaneUrl?: string;
+}
+
+function loadState(): LocalState {
+  mkdirSync(dataDir, { recursive: true });
+  if (existsSync(stateFile)) return JSON.parse(readFileSync(stateFile, "utf8")) as LocalState;
+  return { internalToken: randomBytes(24).toString("base64url"), adminToken: randomBytes(24).toString("base64url") };
+}
+
+async function admin(state: LocalState, method: string, route: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(`${state.adminUrl}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${state.adminToken}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+const env = process.env;
+const state = loadState();
+const children: ServiceProcess[] = [];
+const stopAll = async () => {
+  for (const child of children.reverse()) await child.stop("SIGTERM", 10_000);
+};
+process.on("SIGINT", () => void stopAll().then(() => process.exit(0)));
+process.on("SIGTERM", () => void stopAll().then(() => process.exit(0)));
+
+try {
+  const upstream: Record<string, string> = {};
+  if (!env.OPENAI_API_KEY) {
+    const mock = await startService("mock-provider", { PORT: env.MOCK_PROVIDER_PORT ?? "8090" }, { echo: false });
+    children.push(mock);
+    upstream.OPENAI_BASE_URL = `${mock.ready.url}/v1`;
+    upstream.OPENAI_API_KEY = "mock-provider-key";
+  }
+
+  const controlPlane = await startService("control-plane", {
+    GATEWAY_INTERNAL_TOKEN: state.internalToken,
+    GATEWAY_ADMIN_TOKEN: state.adminToken,
+    GATEWAY_DATA_DIR: env.GATEWAY_DATA_DIR ?? path.join(dataDir, "pglite"),
+    CONTROL_PLANE_GRPC_PORT: env.CONTROL_PLANE_GRPC_PORT ?? "50051",
+    CONTROL_PLANE_ADMIN_PORT: env.CONTROL_PLANE_ADMIN_PORT ?? "8081",
+  }, { echo: true });
+  children.push(controlPlane);
+  state.adminUrl = controlPlane.ready.admin;
+
+  const dataPlane = await startService("data-plane", {
+    ...upstream,
+    GATEWAY_INTERNAL_TOKEN: state.internalToken,
+    CONTROL_PLANE_ADDRESS: controlPlane.ready.grpc,
+    DATA_PLANE_PORT: env.DATA_PLANE_PORT ?? "8080",
+  }, { echo: true });
+  children.push(dataPlane);
+  state.dataPlaneUrl = dataPlane.ready.url;
+  writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+
+  const project = await admin(state, "POST", "/admin/projects", { id: "local", name: "Local trials" });
+  if (project.status !== 201 && project.status !== 409) throw new Error(`cannot create the local project: ${JSON.stringify(project.json)}`);
+  await admin(state, "POST", "/admin/projects/local/topups", { amount_usd: "10.00", idempotency_key: "local-initial-credit" });
+  const key = await admin(state, "POST", "/admin/projects/local/keys", { name: `pnpm start ${new Date().toISOString()}` });
+  const balance = await admin(state, "GET", "/admin/projects/local/balance");
+
+  console.log(`
+Gateway running (${upstream.OPENAI_BASE_URL ? `mock provider at ${upstream.OPENAI_BASE_URL}` : "OpenAI upstream"}; database ${controlPlane.ready.database}).
+
+  data plane    ${dataPlane.ready.url}       (OpenAI-compatible: /v1/chat/completions, /v1/embeddings, /v1/models)
+  admin API     ${controlPlane.ready.admin}  (pnpm gatewayctl ... uses it)
+  project       local, available $${(balance.json.available as { usd: string }).usd}
+
+  API key       ${key.json.key as string}
+
+  curl ${dataPlane.ready.url}/v1/chat/completions \\
+    -H "Authorization: Bearer ${key.json.key as string}" -H "Content-Type: application/json" \\
+    -d '{"model":"auto","messages":[{"role":"user","content":"Hello"}]}'
+
+Ctrl-C stops everything.`);
+} catch (error) {
+  console.error(String(error instanceof Error ? error.message : error));
+  await stopAll();
+  process.exit(1);
+}

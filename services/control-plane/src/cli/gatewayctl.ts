@@ -1,0 +1,208 @@
+// gatewayctl: the operators' command line over the admin HTTP API.
+//
+//   pnpm gatewayctl <command> [options] [--json]
+//
+// Connection: --url / --token, else GATEWAY_ADMIN_URL / GATEWAY_ADMIN_TOKEN,
+// else the file `pnpm start` writes (.data/local-gateway.json).
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { repositoryRoot } from "../config";
+
+const USAGE = `usage: pnpm gatewayctl <command> [options] [--json]
+
+  projects create --name NAME [--id ID]        create a project
+  projects list                                list projects
+  keys issue --project ID [--name NAME]        issue a key (the key is printed once)
+  keys list --project ID                       list a project's keys
+  keys revoke --key KEY_ID                     revoke a key
+  balance topup --project ID --amount USD --idempotency-key K
+                                               add credit (replays with the same key add nothing)
+  balance show --project ID                    balance, held and available amounts
+  ledger --project ID [--limit N]              latest ledger entries
+  limits set --project ID [--rpm N|default] [--daily-cap USD|none]
+                                               requests per minute (0 = none), daily spend cap
+  catalogue load --file PATH                   replace the catalogue with a catalogue file
+  catalogue show                               the catalogue as the data planes receive it
+
+options: --url URL --token TOKEN (admin API), --json (machine-readable output)`;
+
+class CliError extends Error {}
+
+interface Connection {
+  url: string;
+  token: string;
+}
+
+function connection(values: { url?: string; token?: string }): Connection {
+  const localFile = path.join(repositoryRoot, ".data/local-gateway.json");
+  const local = existsSync(localFile) ? (JSON.parse(readFileSync(localFile, "utf8")) as { adminUrl?: string; adminToken?: string }) : {};
+  const url = values.url ?? process.env.GATEWAY_ADMIN_URL ?? local.adminUrl;
+  const token = values.token ?? process.env.GATEWAY_ADMIN_TOKEN ?? local.adminToken;
+  if (!url || !token) throw new CliError("no admin API: pass --url and --token, set GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or run `pnpm start` first");
+  return { url: url.replace(/\/+$/, ""), token };
+}
+
+async function call(target: Connection, method: string, route: string, body?: unknown): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(`${target.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${target.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new CliError(`cannot reach the admin API at ${target.url}`);
+  }
+  const text = await response.text();
+  const parsed: unknown = text ? JSON.parse(text) : {};
+  if (!response.ok) {
+    const error = (parsed as { error?: { code?: string; message?: string } }).error;
+    throw new CliError(`${response.status} ${error?.code ?? "error"}: ${error?.message ?? text}`);
+  }
+  return parsed;
+}
+
+function need(value: string | undefined, flag: string): string {
+  if (!value) throw new CliError(`--${flag} is required\n\n${USAGE}`);
+  return value;
+}
+
+type Row = Record<string, unknown>;
+const money = (value: unknown) => (value && typeof value === "object" ? `$${(value as { usd: string }).usd}` : "none");
+
+function human(command: string, result: unknown): string {
+  const data = (result as { data?: Row[] }).data;
+  switch (command) {
+    case "projects create":
+    case "limits set": {
+      const project = result as Row;
+      return `project ${project.id} (${project.name}): rpm ${project.rpm_limit ?? "default"}, daily cap ${money(project.daily_cap)}`;
+    }
+    case "projects list":
+      return (data ?? []).map((project) => `${project.id}\t${project.name}\trpm ${project.rpm_limit ?? "default"}\tcap ${money(project.daily_cap)}`).join("\n") || "no projects";
+    case "keys issue": {
+      const key = result as Row;
+      return `${key.key}\n\nkey id ${key.id} for project ${key.project_id}. This is the only time the key is shown: store it now.`;
+    }
+    case "keys list":
+      return (data ?? []).map((key) => `${key.id}\t${key.hint}\t${key.name ?? ""}\t${key.revoked_at ? `revoked ${key.revoked_at}` : "active"}`).join("\n") || "no keys";
+    case "keys revoke":
+      return `key ${(result as Row).id} revoked`;
+    case "balance topup": {
+      const topup = result as { replayed: boolean; balance: Row };
+      return `${topup.replayed ? "already applied (same idempotency key); " : ""}balance ${money(topup.balance.balance)}, available ${money(topup.balance.available)}`;
+    }
+    case "balance show": {
+      const balance = result as Row;
+      return `balance ${money(balance.balance)}\nheld ${money(balance.held)}\navailable ${money(balance.available)}\ndaily cap ${money(balance.daily_cap)}\nspent today ${money(balance.spent_today)}`;
+    }
+    case "ledger":
+      return (data ?? []).map((entry) => `${entry.id}\t${entry.created_at}\t${entry.kind}\t${money(entry.amount)}\t${entry.model ?? ""}\t${entry.request_id ?? entry.idempotency_key ?? ""}`).join("\n") || "no entries";
+    case "catalogue load": {
+      const loaded = result as Row;
+      return `catalogue revision ${loaded.revision}: ${loaded.models} models (${loaded.curated} curated)`;
+    }
+    default:
+      return JSON.stringify(result, null, 2);
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: "boolean" },
+      url: { type: "string" },
+      token: { type: "string" },
+      name: { type: "string" },
+      id: { type: "string" },
+      project: { type: "string" },
+      key: { type: "string" },
+      amount: { type: "string" },
+      "idempotency-key": { type: "string" },
+      rpm: { type: "string" },
+      "daily-cap": { type: "string" },
+      file: { type: "string" },
+      limit: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    console.log(USAGE);
+    return;
+  }
+  const command = positionals.slice(0, positionals[0] === "ledger" ? 1 : 2).join(" ");
+  const target = () => connection(values);
+  const project = () => encodeURIComponent(need(values.project, "project"));
+  let result: unknown;
+  switch (command) {
+    case "projects create":
+      result = await call(target(), "POST", "/admin/projects", { name: need(values.name, "name"), ...(values.id ? { id: values.id } : {}) });
+      break;
+    case "projects list":
+      result = await call(target(), "GET", "/admin/projects");
+      break;
+    case "keys issue":
+      result = await call(target(), "POST", `/admin/projects/${project()}/keys`, values.name ? { name: values.name } : {});
+      break;
+    case "keys list":
+      result = await call(target(), "GET", `/admin/projects/${project()}/keys`);
+      break;
+    case "keys revoke":
+      result = await call(target(), "POST", `/admin/keys/${encodeURIComponent(need(values.key, "key"))}/revoke`);
+      break;
+    case "balance topup":
+      result = await call(target(), "POST", `/admin/projects/${project()}/topups`, {
+        amount_usd: need(values.amount, "amount"),
+        idempotency_key: need(values["idempotency-key"], "idempotency-key"),
+      });
+      break;
+    case "balance show":
+      result = await call(target(), "GET", `/admin/projects/${project()}/balance`);
+      break;
+    case "ledger":
+      result = await call(target(), "GET", `/admin/projects/${project()}/ledger${values.limit ? `?limit=${encodeURIComponent(values.limit)}` : ""}`);
+      break;
+    case "limits set": {
+      const body: Record<string, unknown> = {};
+      if (values.rpm !== undefined) {
+        if (values.rpm === "default") body.rpm_limit = null;
+        else if (/^\d+$/.test(values.rpm)) body.rpm_limit = Number(values.rpm);
+        else throw new CliError("--rpm takes a whole number (0 = no limit) or 'default'");
+      }
+      if (values["daily-cap"] !== undefined) body.daily_cap_usd = values["daily-cap"] === "none" ? null : values["daily-cap"];
+      if (Object.keys(body).length === 0) throw new CliError("limits set needs --rpm and/or --daily-cap");
+      result = await call(target(), "PATCH", `/admin/projects/${project()}/limits`, body);
+      break;
+    }
+    case "catalogue load": {
+      const file = need(values.file, "file");
+      let document: unknown;
+      try {
+        document = JSON.parse(readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), file), "utf8"));
+      } catch (error) {
+        throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+      }
+      result = await call(target(), "PUT", `/admin/catalogue?source=${encodeURIComponent(path.basename(file))}`, document);
+      break;
+    }
+    case "catalogue show":
+      result = await call(target(), "GET", "/admin/catalogue");
+      break;
+    default:
+      throw new CliError(`unknown command "${positionals.join(" ")}"\n\n${USAGE}`);
+  }
+  console.log(values.json ? JSON.stringify(result, null, 2) : human(command, result));
+}
+
+try {
+  await run(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof CliError) {
+    console.error(`gatewayctl: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
