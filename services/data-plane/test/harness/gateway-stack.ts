@@ -1,0 +1,197 @@
+// Starts the whole gateway as real processes on free ports: the mock
+// provider, a control plane (a fresh PostgreSQL database on the machine's
+// server, or a fresh PGlite directory) and one or more data planes. Tests
+// talk to it over HTTP like any client and operator would.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { startService, type ServiceProcess } from "../../../../deploy/local/service-process";
+
+export type Backend = "postgresql" | "pglite";
+
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+
+export interface StackOptions {
+  backend: Backend;
+  dataPlanes?: number;
+  dataPlaneEnv?: Record<string, string>;
+  controlPlaneEnv?: Record<string, string>;
+}
+
+export interface TestProject {
+  projectId: string;
+  key: string;
+  keyId: string;
+}
+
+export interface MockRequest {
+  index: number;
+  path: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+  responseStatus?: number;
+  responseBody?: Record<string, unknown>;
+  responseText?: string;
+}
+
+export interface LedgerEntry {
+  kind: string;
+  amount: { nano: string; usd: string };
+  request_id: string | null;
+  model: string | null;
+}
+
+async function withPostgres<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export class GatewayStack {
+  readonly adminToken = randomBytes(16).toString("hex");
+  readonly internalToken = randomBytes(16).toString("hex");
+  mock!: ServiceProcess;
+  controlPlane!: ServiceProcess;
+  dataPlanes: ServiceProcess[] = [];
+  private databaseName: string | undefined;
+  private dataDir: string | undefined;
+
+  constructor(readonly options: StackOptions) {}
+
+  get mockUrl(): string {
+    return this.mock.ready.url!;
+  }
+  get adminUrl(): string {
+    return this.controlPlane.ready.admin!;
+  }
+  get url(): string {
+    return this.dataPlanes[0]!.ready.url!;
+  }
+
+  async start(): Promise<this> {
+    const databaseEnv: Record<string, string> = {};
+    if (this.options.backend === "postgresql") {
+      this.databaseName = `gateway_test_${randomBytes(6).toString("hex")}`;
+      await withPostgres((client) => client.query(`CREATE DATABASE ${this.databaseName}`));
+      databaseEnv.DATABASE_URL = POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${this.databaseName}`);
+    } else {
+      this.dataDir = mkdtempSync(path.join(os.tmpdir(), "gateway-pglite-"));
+      databaseEnv.GATEWAY_DATA_DIR = this.dataDir;
+      databaseEnv.DATABASE_URL = "";
+    }
+    this.mock = await startService("mock-provider", { PORT: "0", MOCK_PROVIDER_API_KEY: "upstream-secret-key" });
+    this.controlPlane = await startService("control-plane", {
+      ...databaseEnv,
+      GATEWAY_INTERNAL_TOKEN: this.internalToken,
+      GATEWAY_ADMIN_TOKEN: this.adminToken,
+      CONTROL_PLANE_GRPC_PORT: "0",
+      CONTROL_PLANE_ADMIN_PORT: "0",
+      LOG_LEVEL: "warn",
+      ...this.options.controlPlaneEnv,
+    });
+    const count = this.options.dataPlanes ?? 1;
+    this.dataPlanes = await Promise.all(
+      Array.from({ length: count }, (_, index) =>
+        startService(
+          "data-plane",
+          {
+            GATEWAY_INTERNAL_TOKEN: this.internalToken,
+            CONTROL_PLANE_ADDRESS: this.controlPlane.ready.grpc,
+            DATA_PLANE_PORT: "0",
+            DATA_PLANE_REPLICA_ID: `test-data-plane-${index}`,
+            OPENAI_BASE_URL: `${this.mock.ready.url}/v1`,
+            OPENAI_API_KEY: "upstream-secret-key",
+            LOG_LEVEL: "warn",
+            ...this.options.dataPlaneEnv,
+          },
+          { label: `data-plane-${index}` },
+        ),
+      ),
+    );
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.dataPlanes.map((process) => process.stop()));
+    await this.controlPlane?.stop();
+    await this.mock?.stop();
+    if (this.databaseName) {
+      await withPostgres((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`));
+    }
+    if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  async admin<T = Record<string, unknown>>(method: string, route: string, body?: unknown): Promise<{ status: number; json: T }> {
+    const response = await fetch(`${this.adminUrl}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${this.adminToken}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, json: (await response.json()) as T };
+  }
+
+  /** A new project with a key and, optionally, credit. */
+  async createProject(options: { balanceUsd?: string; dailyCapUsd?: string } = {}): Promise<TestProject> {
+    const projectId = `p${randomBytes(5).toString("hex")}`;
+    const created = await this.admin("POST", "/admin/projects", { id: projectId, name: `test ${projectId}` });
+    if (created.status !== 201) throw new Error(`create project: ${JSON.stringify(created.json)}`);
+    if (options.balanceUsd) await this.admin("POST", `/admin/projects/${projectId}/topups`, { amount_usd: options.balanceUsd, idempotency_key: "initial" });
+    if (options.dailyCapUsd) await this.admin("PATCH", `/admin/projects/${projectId}/limits`, { daily_cap_usd: options.dailyCapUsd });
+    const key = await this.admin<{ key: string; id: string }>("POST", `/admin/projects/${projectId}/keys`, {});
+    return { projectId, key: key.json.key, keyId: key.json.id };
+  }
+
+  async ledger(projectId: string): Promise<LedgerEntry[]> {
+    const { json } = await this.admin<{ data: LedgerEntry[] }>("GET", `/admin/projects/${projectId}/ledger?limit=10000`);
+    return json.data;
+  }
+
+  async balance(projectId: string): Promise<{ balance: { nano: string }; held: { nano: string }; available: { nano: string } }> {
+    return (await this.admin<never>("GET", `/admin/projects/${projectId}/balance`)).json;
+  }
+
+  async mockRequests(): Promise<MockRequest[]> {
+    const response = await fetch(`${this.mockUrl}/_mock/requests`);
+    return ((await response.json()) as { requests: MockRequest[] }).requests;
+  }
+
+  /** The requests the mock received whose JSON body contains `marker`. */
+  async mockRequestsWith(marker: string): Promise<MockRequest[]> {
+    return (await this.mockRequests()).filter((request) => JSON.stringify(request.body).includes(marker));
+  }
+
+  async mockScript(script: Record<string, unknown>): Promise<void> {
+    const response = await fetch(`${this.mockUrl}/_mock/scripts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(script) });
+    if (!response.ok) throw new Error(`mock script rejected: ${await response.text()}`);
+  }
+
+  /** POST to the data plane with a key, JSON body. */
+  post(route: string, key: string | undefined, body: unknown, dataPlane = 0): Promise<Response> {
+    return fetch(`${this.dataPlanes[dataPlane]!.ready.url}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  }
+}
+
+export async function startStack(options: StackOptions): Promise<GatewayStack> {
+  const stack = new GatewayStack(options);
+  try {
+    return await stack.start();
+  } catch (error) {
+    await stack.stop().catch(() => {});
+    throw error;
+  }
+}
+
+/** usage.cost (USD number) as integer nano-USD. */
+export const costToNano = (cost: number): bigint => BigInt(Math.round(cost * 1e9));
+
+export const marker = (): string => `mock:${randomBytes(6).toString("hex")}`;

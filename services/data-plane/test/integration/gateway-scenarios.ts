@@ -1,0 +1,269 @@
+// The end-to-end scenarios of the gateway, run once per database backend
+// (gateway.postgresql.test.ts, gateway.pglite.test.ts): real processes, the
+// mock provider as upstream, raw HTTP so every byte the client sees is checked.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { costToNano, marker, startStack, type Backend, type GatewayStack, type TestProject } from "../harness/gateway-stack";
+
+interface ErrorBody {
+  error: { type: string; code: string | number; message: string };
+}
+
+function expectErrorShape(body: unknown, type: string, code: string | number): void {
+  expect(body).toEqual({ error: { type, code, message: expect.any(String) } });
+  expect((body as ErrorBody).error.message.length).toBeGreaterThan(10);
+}
+
+/** The data lines of an SSE body, in order. */
+function sseData(text: string): string[] {
+  return text
+    .split("\n\n")
+    .map((event) => event.trim())
+    .filter((event) => event.startsWith("data: "))
+    .map((event) => event.slice("data: ".length));
+}
+
+export function defineGatewayScenarios(backend: Backend): void {
+  describe(`gateway end to end on ${backend}`, () => {
+    let stack: GatewayStack;
+    let project: TestProject;
+
+    beforeAll(async () => {
+      stack = await startStack({ backend, dataPlaneEnv: { BODY_LIMIT_BYTES: "65536" } });
+      project = await stack.createProject({ balanceUsd: "5.00" });
+    });
+
+    afterAll(async () => {
+      await stack?.stop();
+    });
+
+    it("answers /health on both planes without auth", async () => {
+      const dataPlane = await fetch(`${stack.url}/health`);
+      expect(dataPlane.status).toBe(200);
+      expect(await dataPlane.json()).toMatchObject({ status: "ok" });
+      const controlPlane = await fetch(`${stack.adminUrl}/health`);
+      expect(controlPlane.status).toBe(200);
+      expect(await controlPlane.json()).toEqual({ status: "ok" });
+    });
+
+    it.each([
+      ["missing", undefined],
+      ["malformed", "not-a-key"],
+      ["unknown", "sk_nosuchproject_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG"],
+    ])("refuses a %s key with 401 invalid_api_key", async (_case, key) => {
+      const response = await stack.post("/v1/chat/completions", key, { model: "auto", messages: [{ role: "user", content: "hi" }] });
+      expect(response.status).toBe(401);
+      expectErrorShape(await response.json(), "authentication_error", "invalid_api_key");
+    });
+
+    it("refuses a revoked key on the data plane within a second, although it was cached", async () => {
+      const fresh = await stack.admin<{ key: string; id: string }>("POST", `/admin/projects/${project.projectId}/keys`, { name: "to revoke" });
+      const models = () => fetch(`${stack.url}/v1/models`, { headers: { authorization: `Bearer ${fresh.json.key}` } });
+      expect((await models()).status).toBe(200); // now cached on the data plane
+      const revokedAt = Date.now();
+      expect((await stack.admin("POST", `/admin/keys/${fresh.json.id}/revoke`)).status).toBe(200);
+      let status = 200;
+      while (status === 200 && Date.now() - revokedAt < 5000) {
+        status = (await models()).status;
+        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(status).toBe(401);
+      expect(Date.now() - revokedAt).toBeLessThan(1000);
+    });
+
+    it("lists the aliases first, then the curated catalogue, with verified pricing", async () => {
+      const response = await fetch(`${stack.url}/v1/models`, { headers: { authorization: `Bearer ${project.key}` } });
+      expect(response.status).toBe(200);
+      const list = (await response.json()) as { object: string; data: { id: string; object: string; service: Record<string, unknown> }[] };
+      expect(list.object).toBe("list");
+      expect(list.data.slice(0, 4).map((entry) => entry.id)).toEqual(["auto", "auto:economy", "auto:balanced", "auto:quality"]);
+      for (const alias of list.data.slice(0, 4)) expect(alias.service).toEqual({ alias: true });
+      const concrete = list.data.slice(4);
+      expect(concrete.map((entry) => entry.id)).toContain("openai/gpt-4.1-mini");
+      const mini = concrete.find((entry) => entry.id === "openai/gpt-4.1-mini")!;
+      expect(mini).toMatchObject({ object: "model", owned_by: "openai", service: { tiers: ["balanced"], pricing: { input: 0.4, output: 1.6 } } });
+      for (const entry of concrete) expect(entry.service.alias).toBeUndefined();
+    });
+
+    it("forwards a chat completion and returns the upstream body with usage.cost, debited exactly once", async () => {
+      const tag = marker();
+      const response = await stack.post("/v1/chat/completions", project.key, {
+        model: "auto",
+        messages: [{ role: "user", content: `Hello ${tag}` }],
+        temperature: 0.2,
+        not_an_openai_field: { nested: true },
+        top_k: 5, // an OpenRouter extra: not for a direct OpenAI path
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-service-model")).toBe("openai/gpt-4.1-mini");
+      expect(response.headers.get("x-service-reason")).toBe("auto -> openai/gpt-4.1-mini via openai, 1 attempt");
+      const body = (await response.json()) as { usage: { cost: number; prompt_tokens: number; completion_tokens: number } };
+
+      const [seen] = await stack.mockRequestsWith(tag);
+      expect(seen!.body).toEqual({ model: "gpt-4.1-mini", messages: [{ role: "user", content: `Hello ${tag}` }], temperature: 0.2 });
+      expect(seen!.headers.authorization).toBe("Bearer upstream-secret-key");
+
+      // Fidelity: exactly the upstream body, plus usage.cost.
+      const { cost, ...usage } = body.usage;
+      expect({ ...body, usage }).toEqual(seen!.responseBody);
+      // 19 input tokens at $0.40/M + 10 output tokens at $1.60/M (the recorded usage).
+      expect(costToNano(cost)).toBe(23_600n);
+
+      const requestId = response.headers.get("x-request-id");
+      const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.request_id === requestId);
+      expect(debits).toHaveLength(1);
+      expect(BigInt(debits[0]!.amount.nano)).toBe(-23_600n);
+      expect(debits[0]!.kind).toBe("debit");
+    });
+
+    it("adds service.reason when the request had a service block, and never forwards the block", async () => {
+      const tag = marker();
+      const response = await stack.post("/v1/chat/completions", project.key, {
+        model: "auto",
+        service: { tier: "economy", purpose: "chat" },
+        messages: [{ role: "user", content: tag }],
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { service: { reason: Record<string, unknown> } };
+      expect(body.service.reason).toMatchObject({
+        requested: "auto",
+        resolved: "openai/gpt-4.1-nano",
+        tier: "economy",
+        purpose: "chat",
+        path: "openai",
+        attempts: [{ model: "openai/gpt-4.1-nano", path: "openai", outcome: "ok", ms: expect.any(Number) }],
+      });
+      const [seen] = await stack.mockRequestsWith(tag);
+      expect(seen!.body.service).toBeUndefined();
+      expect(seen!.body.model).toBe("gpt-4.1-nano");
+    });
+
+    it("streams a chat completion unchanged, ending with usage.cost equal to the debit, then [DONE]", async () => {
+      const tag = marker();
+      const response = await stack.post("/v1/chat/completions", project.key, {
+        model: "gpt-4.1-mini", // a bare name
+        stream: true,
+        messages: [{ role: "user", content: tag }],
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      expect(response.headers.get("x-service-model")).toBe("openai/gpt-4.1-mini");
+      expect(response.headers.get("x-service-reason")).toBe("gpt-4.1-mini -> openai/gpt-4.1-mini via openai, 1 attempt");
+      const received = sseData(await response.text());
+
+      const [seen] = await stack.mockRequestsWith(tag);
+      // The client did not ask for usage; the gateway always does, to bill exactly.
+      expect(seen!.body.stream_options).toEqual({ include_usage: true });
+      const sent = sseData(seen!.responseText!);
+      expect(received.at(-1)).toBe("[DONE]");
+      expect(received).toHaveLength(sent.length);
+      // Every chunk before the usage chunk is relayed byte for byte.
+      expect(received.slice(0, -2)).toEqual(sent.slice(0, -2));
+      const usageChunk = JSON.parse(received.at(-2)!) as { choices: unknown[]; usage: { cost: number } };
+      const { cost, ...usage } = usageChunk.usage;
+      expect({ ...usageChunk, usage }).toEqual(JSON.parse(sent.at(-2)!));
+      expect(usageChunk.choices).toEqual([]);
+
+      const requestId = response.headers.get("x-request-id");
+      const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.request_id === requestId);
+      expect(debits).toHaveLength(1);
+      expect(BigInt(debits[0]!.amount.nano)).toBe(-costToNano(cost));
+      // 14 input at $0.40/M + 30 output at $1.60/M (the recorded usage chunk).
+      expect(costToNano(cost)).toBe(53_600n);
+    });
+
+    it("serves embeddings with auto mapped to the default embeddings model", async () => {
+      const tag = marker();
+      const response = await stack.post("/v1/embeddings", project.key, { model: "auto", input: [`a ${tag}`, "b"], encoding_format: "float", junk: 1 });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { data: unknown[]; usage: { cost: number } };
+      const [seen] = await stack.mockRequestsWith(tag);
+      expect(seen!.path).toBe("/v1/embeddings");
+      expect(seen!.body).toEqual({ model: "text-embedding-3-small", input: [`a ${tag}`, "b"], encoding_format: "float" });
+      const { cost, ...usage } = body.usage;
+      expect({ ...body, usage }).toEqual(seen!.responseBody);
+      const tokens = (seen!.responseBody!.usage as { prompt_tokens: number }).prompt_tokens;
+      expect(costToNano(cost)).toBe(BigInt(tokens) * 20n); // $0.02/M = 20 nano-USD per token
+      const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.request_id === response.headers.get("x-request-id"));
+      expect(debits.map((entry) => BigInt(entry.amount.nano))).toEqual([-costToNano(cost)]);
+    });
+
+    it.each([
+      ["an unknown bare name", { model: "no-such-model" }, "model_unknown"],
+      ["an unknown tier", { model: "auto:premium" }, "model_unknown"],
+      ["an unpriceable concrete id", { model: "somevendor/some-model" }, "model_unknown"],
+      ["no model", {}, "model_required"],
+      ["a wrong service block", { model: "auto", service: { tier: 3 } }, "invalid_service"],
+      ["no messages", { model: "auto", messages: [] }, "invalid_body"],
+    ])("answers %s with 400 and never calls upstream", async (_case, fields, code) => {
+      const tag = marker();
+      const response = await stack.post("/v1/chat/completions", project.key, { messages: [{ role: "user", content: tag }], ...fields });
+      expect(response.status).toBe(400);
+      expectErrorShape(await response.json(), "invalid_request_error", code);
+      expect(await stack.mockRequestsWith(tag)).toHaveLength(0);
+    });
+
+    it("answers a body that is not JSON with 400 invalid_body", async () => {
+      const response = await stack.post("/v1/chat/completions", project.key, "{not json");
+      expect(response.status).toBe(400);
+      expectErrorShape(await response.json(), "invalid_request_error", "invalid_body");
+    });
+
+    it("answers a body over the limit with 413 body_too_large", async () => {
+      const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: "x".repeat(70_000) }] });
+      expect(response.status).toBe(413);
+      expectErrorShape(await response.json(), "invalid_request_error", "body_too_large");
+    });
+
+    it("answers an unknown route with 404 in the OpenAI shape", async () => {
+      const response = await stack.post("/v1/completions", project.key, { model: "auto" });
+      expect(response.status).toBe(404);
+      expectErrorShape(await response.json(), "invalid_request_error", "not_found");
+    });
+
+    it("refuses with 402 insufficient_credits before any upstream call", async () => {
+      const broke = await stack.createProject();
+      const tag = marker();
+      const response = await stack.post("/v1/chat/completions", broke.key, { model: "auto", messages: [{ role: "user", content: tag }] });
+      expect(response.status).toBe(402);
+      expectErrorShape(await response.json(), "billing_error", "insufficient_credits");
+      expect(await stack.mockRequestsWith(tag)).toHaveLength(0);
+      expect(await stack.ledger(broke.projectId)).toHaveLength(0);
+    });
+
+    it("refuses with 429 spend_cap_exceeded and Retry-After to the next midnight UTC", async () => {
+      const capped = await stack.createProject({ balanceUsd: "1.00", dailyCapUsd: "0.000001" });
+      const tag = marker();
+      const response = await stack.post("/v1/chat/completions", capped.key, { model: "auto", messages: [{ role: "user", content: tag }], max_tokens: 50 });
+      expect(response.status).toBe(429);
+      expectErrorShape(await response.json(), "billing_error", "spend_cap_exceeded");
+      const now = new Date();
+      const toMidnight = (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000;
+      expect(Math.abs(Number(response.headers.get("retry-after")) - toMidnight)).toBeLessThanOrEqual(3);
+      expect(await stack.mockRequestsWith(tag)).toHaveLength(0);
+    });
+
+    it.each([
+      [500, "upstream_error"],
+      [503, "upstream_error"],
+      [429, "rate_limit_error"],
+      [400, "upstream_rejected"],
+    ])("normalizes an upstream %i, relays none of its text, and debits nothing", async (status, type) => {
+      const tag = marker();
+      await stack.mockScript({ match: tag, status, headers: { "x-upstream-secret": "canary-HEADER-7f3a" } });
+      const before = await stack.balance(project.projectId);
+      const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: tag }] });
+      expect(response.status).toBe(status);
+      const text = await response.text();
+      expectErrorShape(JSON.parse(text), type, status);
+      const [seen] = await stack.mockRequestsWith(tag);
+      const upstreamMessage = ((seen!.responseBody as ErrorBody | undefined)?.error.message ?? "").slice(0, 20);
+      expect(upstreamMessage.length).toBeGreaterThan(0);
+      expect(text).not.toContain(upstreamMessage);
+      expect(text).not.toContain("canary-HEADER-7f3a");
+      expect(response.headers.get("x-upstream-secret")).toBeNull();
+      const after = await stack.balance(project.projectId);
+      expect(after.balance.nano).toBe(before.balance.nano);
+      expect(after.held.nano).toBe("0");
+    });
+  });
+}
