@@ -1,0 +1,171 @@
+// gatewayctl as operators run it (a real process over the admin API), against
+// a running gateway: every command, with --json, and its effect on the data plane.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repositoryRoot } from "../../../../deploy/local/service-process";
+import { startStack, type GatewayStack } from "../../../data-plane/test/harness/gateway-stack";
+
+const run = promisify(execFile);
+
+describe("gatewayctl", () => {
+  let stack: GatewayStack;
+
+  async function ctl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+      const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "services/control-plane/src/cli/gatewayctl.ts", ...args], {
+        cwd: repositoryRoot,
+        env: { ...process.env, GATEWAY_ADMIN_URL: stack.adminUrl, GATEWAY_ADMIN_TOKEN: stack.adminToken },
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failure = error as { code: number; stdout: string; stderr: string };
+      return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+    }
+  }
+
+  async function ctlJson<T = Record<string, unknown>>(...args: string[]): Promise<T> {
+    const result = await ctl(...args, "--json");
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    return JSON.parse(result.stdout) as T;
+  }
+
+  const chat = (key: string) => stack.post("/v1/chat/completions", key, { model: "auto", messages: [{ role: "user", content: "hi" }] });
+
+  beforeAll(async () => {
+    stack = await startStack({ backend: "postgresql" });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("runs a project's whole life: create, key, top-up (idempotent), balance, limits, list, revoke", async () => {
+    const project = await ctlJson<{ id: string; name: string }>("projects", "create", "--name", "Acme", "--id", "acme");
+    expect(project).toMatchObject({ id: "acme", name: "Acme", rpm_limit: null, daily_cap: null });
+
+    const issued = await ctlJson<{ key: string; id: string; hint: string }>("keys", "issue", "--project", "acme", "--name", "ci");
+    expect(issued.key).toMatch(/^sk_acme_[0-9A-Za-z]{43}$/);
+    expect(issued.hint).toBe(`…${issued.key.slice(-4)}`);
+
+    // No credit yet: the key works, the request is refused for money.
+    expect((await chat(issued.key)).status).toBe(402);
+
+    const first = await ctlJson<{ replayed: boolean }>("balance", "topup", "--project", "acme", "--amount", "1.25", "--idempotency-key", "invoice-1");
+    const replay = await ctlJson<{ replayed: boolean; balance: { balance: { usd: string } } }>("balance", "topup", "--project", "acme", "--amount", "1.25", "--idempotency-key", "invoice-1");
+    expect(first.replayed).toBe(false);
+    expect(replay.replayed).toBe(true);
+    expect(replay.balance.balance.usd).toBe("1.25");
+
+    expect((await chat(issued.key)).status).toBe(200);
+    const balance = await ctlJson<{ balance: { nano: string }; held: { nano: string } }>("balance", "show", "--project", "acme");
+    expect(BigInt(balance.balance.nano)).toBeLessThan(1_250_000_000n);
+    expect(balance.held.nano).toBe("0");
+
+    const ledger = await ctlJson<{ data: { kind: string }[] }>("ledger", "--project", "acme");
+    expect(ledger.data.map((entry) => entry.kind)).toEqual(["debit", "topup"]);
+
+    const limited = await ctlJson("limits", "set", "--project", "acme", "--rpm", "120", "--daily-cap", "0.50");
+    expect(limited).toMatchObject({ rpm_limit: 120, daily_cap: { usd: "0.50" } });
+    const unlimited = await ctlJson("limits", "set", "--project", "acme", "--rpm", "default", "--daily-cap", "none");
+    expect(unlimited).toMatchObject({ rpm_limit: null, daily_cap: null });
+
+    const listed = await ctlJson<{ data: { id: string; revoked_at: string | null }[] }>("keys", "list", "--project", "acme");
+    expect(listed.data.map((key) => key.id)).toEqual([issued.id]);
+    expect(JSON.stringify(listed)).not.toContain(issued.key); // the key itself is never shown again
+
+    const projects = await ctlJson<{ data: { id: string }[] }>("projects", "list");
+    expect(projects.data.map((entry) => entry.id)).toContain("acme");
+
+    await ctlJson("keys", "revoke", "--key", issued.id);
+    const revoked = await ctlJson<{ data: { revoked_at: string | null }[] }>("keys", "list", "--project", "acme");
+    expect(revoked.data[0]!.revoked_at).not.toBeNull();
+    expect((await chat(issued.key)).status).toBe(401);
+  });
+
+  it("prints readable text without --json and fails clearly on bad input", async () => {
+    const shown = await ctl("projects", "create", "--name", "Plain", "--id", "plain");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("project plain (Plain)");
+
+    const missing = await ctl("keys", "issue");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("--project is required");
+
+    const unknownProject = await ctl("balance", "show", "--project", "nosuch");
+    expect(unknownProject.code).toBe(1);
+    expect(unknownProject.stderr).toContain("404 not_found");
+
+    const badAmount = await ctl("balance", "topup", "--project", "plain", "--amount", "ten", "--idempotency-key", "x");
+    expect(badAmount.code).toBe(1);
+    expect(badAmount.stderr).toContain("amount_usd must be a USD amount");
+  });
+
+  it("refuses a wrong admin token", async () => {
+    const result = await run(process.execPath, ["--import", "tsx", "services/control-plane/src/cli/gatewayctl.ts", "projects", "list"], {
+      cwd: repositoryRoot,
+      env: { ...process.env, GATEWAY_ADMIN_URL: stack.adminUrl, GATEWAY_ADMIN_TOKEN: "wrong" },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect((result as { code: number }).code).toBe(1);
+    expect((result as { stderr: string }).stderr).toContain("401 unauthorized");
+  });
+
+  it("loads a catalogue file; the data plane serves the new catalogue within a second", async () => {
+    const project = await stack.createProject({ balanceUsd: "1.00" });
+    const catalogue = JSON.parse(readFileSync(path.join(repositoryRoot, "services/control-plane/src/catalogue/default-catalogue.json"), "utf8")) as {
+      defaults: { tiers: Record<string, string> };
+      models: { id: string; tiers?: string[]; paths: { upstream_model: string }[] }[];
+      inventory: unknown[];
+    };
+    // Route the balanced tier to gpt-4o-mini, and add inventory with an ambiguous bare name.
+    catalogue.defaults.tiers.balanced = "openai/gpt-4o-mini";
+    const fourOMini = catalogue.models.find((model) => model.id === "openai/gpt-4o-mini")!;
+    catalogue.inventory = [
+      { ...fourOMini, id: "azure/gpt-4o-mini", tiers: [], purposes: [], paths: [{ provider: "openai", upstream_model: "gpt-4o-mini", price: { input_per_m: "0.15", output_per_m: "0.60", verified: false } }] },
+    ];
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "catalogue-")), "catalogue.json");
+    writeFileSync(file, JSON.stringify(catalogue));
+
+    const loaded = await ctlJson<{ revision: string; models: number; curated: number }>("catalogue", "load", "--file", file);
+    const loadedAt = Date.now();
+    expect(loaded).toMatchObject({ models: catalogue.models.length + 1, curated: catalogue.models.length });
+
+    let model = "";
+    while (Date.now() - loadedAt < 5000) {
+      const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: "x" }] });
+      model = response.headers.get("x-service-model") ?? "";
+      if (model === "openai/gpt-4o-mini") break;
+    }
+    expect(model).toBe("openai/gpt-4o-mini");
+    expect(Date.now() - loadedAt).toBeLessThan(1000);
+
+    const ambiguous = await stack.post("/v1/chat/completions", project.key, { model: "gpt-4o-mini", messages: [{ role: "user", content: "x" }] });
+    expect(ambiguous.status).toBe(400);
+    const body = (await ambiguous.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("model_ambiguous");
+    expect(body.error.message).toContain("openai/gpt-4o-mini");
+    expect(body.error.message).toContain("azure/gpt-4o-mini");
+
+    const all = await fetch(`${stack.url}/v1/models?all=1`, { headers: { authorization: `Bearer ${project.key}` } });
+    const list = (await all.json()) as { data: { id: string; service: { tiers?: string[]; purposes?: string[]; pricing?: unknown } }[] };
+    const last = list.data.at(-1)!;
+    expect(last.id).toBe("azure/gpt-4o-mini");
+    expect(last.service).toEqual({ tiers: [], purposes: [] }); // inventory, unverified price: no pricing
+    const curatedOnly = (await (await fetch(`${stack.url}/v1/models`, { headers: { authorization: `Bearer ${project.key}` } })).json()) as { data: { id: string }[] };
+    expect(curatedOnly.data.map((entry) => entry.id)).not.toContain("azure/gpt-4o-mini");
+  });
+
+  it("rejects an invalid catalogue file and keeps the current catalogue", async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "catalogue-")), "bad.json");
+    writeFileSync(file, JSON.stringify({ version: 1, defaults: { tiers: { economy: "x/y", balanced: "x/y", quality: "x/y" }, embeddings: "x/e" }, models: [] }));
+    const result = await ctl("catalogue", "load", "--file", file);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("400 invalid_request");
+    const shown = await ctlJson<{ models: unknown[] }>("catalogue", "show");
+    expect(shown.models.length).toBeGreaterThan(0);
+  });
+});
