@@ -1,0 +1,141 @@
+// The control plane's gRPC contract, called as a data plane calls it: a real
+// server on a free port, the generated client, PGlite in a fresh directory.
+import * as grpc from "@grpc/grpc-js";
+import { AUTH_METADATA_KEY, bearer, ControlPlaneClientConstructor, type ControlPlaneClient } from "@gateway/proto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseControlPlaneConfig } from "../../src/config";
+import { startControlPlane, type RunningControlPlane } from "../../src/control-plane";
+
+const TOKEN = "contract-test-token";
+
+describe("control-plane gRPC contract", () => {
+  let dataDir: string;
+  let controlPlane: RunningControlPlane;
+  let client: ControlPlaneClient;
+  let projectId: string;
+  let key: string;
+
+  function call<Request, Response>(method: string, request: Request, token = TOKEN): Promise<Response> {
+    const metadata = new grpc.Metadata();
+    metadata.set(AUTH_METADATA_KEY, bearer(token));
+    return new Promise((resolve, reject) => {
+      (client as unknown as Record<string, (r: Request, m: grpc.Metadata, cb: (e: grpc.ServiceError | null, v: Response) => void) => void>)[method]!(
+        request,
+        metadata,
+        (error, value) => (error ? reject(error) : resolve(value)),
+      );
+    });
+  }
+
+  const reserve = (requestId: string, amountNano: bigint) =>
+    call<object, { outcome: string; retryAfterSeconds: number; availableNano: string }>("reserve", { requestId, projectId, amountNano: amountNano.toString(), model: "m", accessPath: "p" });
+  const settle = (requestId: string, amountNano: bigint) =>
+    call<object, { outcome: string; debitedNano: string }>("settle", { requestId, amountNano: amountNano.toString(), model: "m", accessPath: "p", inputTokens: 1, outputTokens: 2 });
+  const release = (requestId: string) => call<object, { outcome: string }>("release", { requestId });
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "contract-"));
+    controlPlane = await startControlPlane(
+      parseControlPlaneConfig({
+        GATEWAY_DATA_DIR: dataDir,
+        GATEWAY_INTERNAL_TOKEN: TOKEN,
+        GATEWAY_ADMIN_TOKEN: "admin",
+        CONTROL_PLANE_GRPC_PORT: "0",
+        CONTROL_PLANE_ADMIN_PORT: "0",
+        HOLD_TTL_SECONDS: "1",
+        HOLD_SWEEP_INTERVAL_MS: "100000",
+        LOG_LEVEL: "silent",
+      }),
+    );
+    client = new ControlPlaneClientConstructor(controlPlane.grpcAddress, grpc.credentials.createInsecure());
+    const { services } = controlPlane;
+    projectId = (await services.projects.create({ name: "contract" })).id;
+    key = (await services.keys.issue(projectId, "k")).key;
+    await services.ledger.topUp(projectId, 1_000_000n, "seed");
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await controlPlane?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("refuses calls without the shared token", async () => {
+    const error = (await call("validateKey", { key }, "wrong").catch((caught: unknown) => caught)) as grpc.ServiceError;
+    expect(error.code).toBe(grpc.status.UNAUTHENTICATED);
+  });
+
+  it("validates a key and answers unknown or malformed keys alike", async () => {
+    expect(await call("validateKey", { key })).toMatchObject({ valid: true, projectId, cacheTtlSeconds: 30 });
+    const tampered = `${key.slice(0, -1)}${key.endsWith("a") ? "b" : "a"}`;
+    for (const candidate of [tampered, "garbage", `sk_${projectId}_short`]) {
+      expect(await call("validateKey", { key: candidate })).toMatchObject({ valid: false, projectId: "", keyId: "" });
+    }
+  });
+
+  it("reserves, settles exactly once, and replays return the first answer", async () => {
+    expect((await reserve("r1", 400_000n)).outcome).toBe("RESERVED");
+    expect((await reserve("r1", 400_000n)).outcome).toBe("RESERVED"); // replay: no second hold
+    expect((await controlPlane.services.ledger.balance(projectId)).heldNano).toBe(400_000n);
+    expect(await settle("r1", 123n)).toEqual({ outcome: "SETTLED", debitedNano: "123" });
+    expect(await settle("r1", 999n)).toEqual({ outcome: "SETTLED", debitedNano: "123" }); // replay keeps the first amount
+    expect(await release("r1")).toEqual({ outcome: "ALREADY_SETTLED" });
+    const balance = await controlPlane.services.ledger.balance(projectId);
+    expect(balance.balanceNano).toBe(1_000_000n - 123n);
+    expect(balance.heldNano).toBe(0n);
+  });
+
+  it("releases once; a settle after the release debits nothing", async () => {
+    expect((await reserve("r2", 10_000n)).outcome).toBe("RESERVED");
+    expect(await release("r2")).toEqual({ outcome: "RELEASED" });
+    expect(await release("r2")).toEqual({ outcome: "RELEASED" });
+    expect(await settle("r2", 50n)).toEqual({ outcome: "ALREADY_RELEASED", debitedNano: "0" });
+    expect(await settle("never-reserved", 50n)).toEqual({ outcome: "UNKNOWN_REQUEST", debitedNano: "0" });
+  });
+
+  it("refuses a hold the balance cannot cover, and replays the refusal", async () => {
+    const available = (await controlPlane.services.ledger.balance(projectId)).availableNano;
+    const refused = await reserve("r3", available + 1n);
+    expect(refused.outcome).toBe("INSUFFICIENT_CREDITS");
+    expect(BigInt(refused.availableNano)).toBe(available);
+    expect((await reserve("r4", available)).outcome).toBe("RESERVED"); // exactly the balance fits
+    expect((await reserve("r3", 1n)).outcome).toBe("INSUFFICIENT_CREDITS"); // first answer, though the amount differs
+    await release("r4");
+  });
+
+  it("refuses a hold over the daily cap with the seconds to midnight", async () => {
+    await controlPlane.services.projects.setLimits(projectId, { dailyCapNano: 200n });
+    const refused = await reserve("r5", 300n); // 123 already spent today
+    expect(refused.outcome).toBe("SPEND_CAP_EXCEEDED");
+    expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(86_400);
+    expect((await reserve("r6", 77n)).outcome).toBe("RESERVED"); // 123 + 77 = 200 fits exactly
+    expect((await reserve("r7", 1n)).outcome).toBe("SPEND_CAP_EXCEEDED");
+    await release("r6");
+    await controlPlane.services.projects.setLimits(projectId, { dailyCapNano: null });
+  });
+
+  it("expires holds past their TTL, counts them, and still debits a late settle", async () => {
+    expect((await reserve("r8", 5_000n)).outcome).toBe("RESERVED");
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // HOLD_TTL_SECONDS=1
+    expect(await controlPlane.services.sweeper.sweep()).toBe(1);
+    expect(controlPlane.services.sweeper.expiredTotal).toBe(1);
+    const before = await controlPlane.services.ledger.balance(projectId);
+    expect(before.heldNano).toBe(0n);
+    expect(await settle("r8", 40n)).toEqual({ outcome: "SETTLED", debitedNano: "40" });
+    expect((await controlPlane.services.ledger.balance(projectId)).balanceNano).toBe(before.balanceNano - 40n);
+  });
+
+  it("streams the catalogue first on Subscribe", async () => {
+    const metadata = new grpc.Metadata();
+    metadata.set(AUTH_METADATA_KEY, bearer(TOKEN));
+    const stream = client.subscribe({ replicaId: "contract" }, metadata);
+    stream.on("error", () => {}); // the cancel below ends the call with CANCELLED
+    const first = await new Promise<{ catalogue?: { models: unknown[] } }>((resolve) => stream.once("data", resolve));
+    stream.cancel();
+    expect(first.catalogue?.models.length).toBeGreaterThan(0);
+  });
+});
