@@ -22,5 +22,8 @@ export function canPrice(price: Price, endpoint: "chat" | "embeddings"): boolean
   return price.inputNanoPerM !== null && (endpoint === "embeddings" || price.outputNanoPerM !== null);
 }
 
-/** usage.cost as the JSON number of USD. Exact for any amount below 2^53 nano-USD. */
+/**
+ * usage.cost as the JSON number of USD. Round-trips exactly (Math.round(cost * 1e9) is the
+ * nano amount) for amounts up to 10^15 nano-USD ($1,000,000): far above any single request.
+ */
 export const usdNumber = (nano: bigint): number => Number(nano) / 1e9;

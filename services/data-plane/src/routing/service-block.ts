@@ -24,7 +24,7 @@ export function parseServiceBlock(value: unknown): ServiceBlock | undefined {
     throw invalid("service.allow must be an array of non-empty strings.");
   }
   const route = block.route ?? "fallback";
-  if (!(route === "fallback" || route === "pinned" || (Array.isArray(route) && route.length > 0 && route.every((item) => typeof item === "string")))) {
+  if (!(route === "fallback" || route === "pinned" || (Array.isArray(route) && route.length > 0 && route.every((item) => typeof item === "string" && item.length > 0)))) {
     throw invalid('service.route must be "fallback", "pinned" or a non-empty array of model ids.');
   }
   return {

@@ -14,8 +14,10 @@ export interface SseEvent {
 export type SseItem = { kind: "event"; event: SseEvent } | { kind: "comment"; text: string };
 
 export class SseParser {
-  private readonly decoder = new TextDecoder("utf-8");
-  private buffer = "";
+  // ignoreBOM: the decoder keeps a BOM, so the parser strips exactly one, for bytes and text alike.
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** Pieces of the current, unfinished line (joined once the line ends: linear in its size). */
+  private partial: string[] = [];
   private skipLeadingLf = false;
   private first = true;
   private dataLines: string[] = [];
@@ -33,33 +35,37 @@ export class SseParser {
       this.skipLeadingLf = false;
       if (text[0] === "\n") text = text.slice(1);
     }
-    this.buffer += text;
-    return this.drainLines();
+    return this.drainLines(text);
   }
 
   /** Ends the input. Per the standard, an event not closed by a blank line is dropped. */
   end(): SseItem[] {
     const rest = this.decoder.decode();
     const items = rest ? this.push(rest) : [];
-    if (this.buffer.length > 0) {
-      const line = this.buffer;
-      this.buffer = "";
+    if (this.partial.length > 0) {
+      const line = this.partial.join("");
+      this.partial = [];
       const item = this.processLine(line);
       if (item) items.push(item);
     }
     return items;
   }
 
-  private drainLines(): SseItem[] {
+  private drainLines(text: string): SseItem[] {
     const items: SseItem[] = [];
     let start = 0;
-    for (let index = 0; index < this.buffer.length; index++) {
-      const char = this.buffer[index];
+    for (let index = 0; index < text.length; index++) {
+      const char = text[index];
       if (char !== "\n" && char !== "\r") continue;
-      const line = this.buffer.slice(start, index);
+      let line = text.slice(start, index);
+      if (this.partial.length > 0) {
+        this.partial.push(line);
+        line = this.partial.join("");
+        this.partial = [];
+      }
       if (char === "\r") {
-        if (index + 1 < this.buffer.length) {
-          if (this.buffer[index + 1] === "\n") index++;
+        if (index + 1 < text.length) {
+          if (text[index + 1] === "\n") index++;
         } else {
           // A CR at the end of the input so far: an LF may follow in the next chunk.
           this.skipLeadingLf = true;
@@ -69,7 +75,7 @@ export class SseParser {
       const item = this.processLine(line);
       if (item) items.push(item);
     }
-    this.buffer = this.buffer.slice(start);
+    if (start < text.length) this.partial.push(text.slice(start));
     return items;
   }
 

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseDataPlaneConfig } from "../../src/config";
+
+const base = { GATEWAY_INTERNAL_TOKEN: "internal-secret" };
+const parse = (env: Record<string, string | undefined>) => parseDataPlaneConfig({ ...base, ...env });
+
+describe("parseDataPlaneConfig basics", () => {
+  it("requires GATEWAY_INTERNAL_TOKEN", () => {
+    expect(() => parseDataPlaneConfig({})).toThrow(new ConfigError("GATEWAY_INTERNAL_TOKEN is required"));
+  });
+
+  it("rejects an empty GATEWAY_INTERNAL_TOKEN", () => {
+    expect(() => parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: "" })).toThrow(ConfigError);
+  });
+
+  // toMatchObject (exact values, but only these fields) because other fields are being added to the config.
+  it("applies the defaults", () => {
+    const config = parse({ DATA_PLANE_REPLICA_ID: "r1" });
+    expect({ ...config, providers: [...config.providers.values()], credentials: [...config.credentials] }).toMatchObject({
+      host: "127.0.0.1",
+      port: 8080,
+      controlPlaneAddress: "127.0.0.1:50051",
+      internalToken: "internal-secret",
+      bodyLimitBytes: 10 * 1024 * 1024,
+      keyCacheTtlSeconds: 30,
+      controlPlaneGraceMs: 300_000,
+      controlPlaneDeadlineMs: 5000,
+      providers: [{ name: "openai", baseUrl: "https://api.openai.com/v1" }],
+      credentials: [],
+      upstream: { connectTimeoutMs: 10_000, headersTimeoutMs: 300_000, streamIdleTimeoutMs: 60_000 },
+      logLevel: "info",
+      replicaId: "r1",
+    });
+  });
+
+  it("defaults the replica id to one naming the process", () => {
+    expect(parse({}).replicaId).toBe(`data-plane-${process.pid}`);
+  });
+});
+
+describe("providers", () => {
+  it("lets OPENAI_BASE_URL override the default", () => {
+    expect(parse({ OPENAI_BASE_URL: "http://127.0.0.1:9000/v1" }).providers.get("openai")).toEqual({ name: "openai", baseUrl: "http://127.0.0.1:9000/v1" });
+  });
+
+  it("keeps the default when OPENAI_BASE_URL is empty", () => {
+    expect(parse({ OPENAI_BASE_URL: "" }).providers.get("openai")).toEqual({ name: "openai", baseUrl: "https://api.openai.com/v1" });
+  });
+
+  it.each<[string, string, string]>([
+    ["MY_VENDOR_BASE_URL", "my-vendor", "https://vendor.example/v1"],
+    ["GROQ_BASE_URL", "groq", "https://api.groq.com/openai/v1"],
+    ["MOCK2_BASE_URL", "mock2", "http://localhost:4000/v1"],
+  ])("%s -> provider %s", (variable, name, url) => {
+    expect(parse({ [variable]: url }).providers.get(name)).toEqual({ name, baseUrl: url });
+  });
+
+  it.each<[string, string]>([
+    ["http://x/v1/", "http://x/v1"],
+    ["http://x/v1///", "http://x/v1"],
+    ["http://x/", "http://x"],
+  ])("removes trailing slashes from %s", (url, expected) => {
+    expect(parse({ MY_VENDOR_BASE_URL: url }).providers.get("my-vendor")!.baseUrl).toBe(expected);
+  });
+
+  it("ignores lower-case variable names", () => {
+    expect([...parse({ my_vendor_BASE_URL: "http://x/v1" }).providers.keys()]).toEqual(["openai"]);
+  });
+
+  it.each(["not a url", "/v1", "localhost"])("throws ConfigError for invalid URL %j", (url) => {
+    expect(() => parse({ MY_VENDOR_BASE_URL: url })).toThrow(new ConfigError(`MY_VENDOR_BASE_URL is not a URL: "${url}"`));
+  });
+});
+
+describe("credentials", () => {
+  it("collects non-empty *_API_KEY variables by variable name", () => {
+    const config = parse({ OPENAI_API_KEY: "sk-1", MY_VENDOR_API_KEY: "k2", EMPTY_API_KEY: "", API_KEY: "bare", lower_API_KEY: "x" });
+    expect(Object.fromEntries(config.credentials)).toEqual({ OPENAI_API_KEY: "sk-1", MY_VENDOR_API_KEY: "k2" });
+  });
+});
+
+describe("integers", () => {
+  it.each<[string, number]>([
+    ["5", 5],
+    ["30", 30],
+    ["31", 30],
+    ["3600", 30],
+    ["1", 1],
+  ])("KEY_CACHE_TTL_SECONDS=%s -> %d (capped at 30)", (raw, expected) => {
+    expect(parse({ KEY_CACHE_TTL_SECONDS: raw }).keyCacheTtlSeconds).toBe(expected);
+  });
+
+  it.each<[string, string]>([
+    ["KEY_CACHE_TTL_SECONDS", "0"],
+    ["KEY_CACHE_TTL_SECONDS", "abc"],
+    ["DATA_PLANE_PORT", "-1"],
+    ["DATA_PLANE_PORT", "80.5"],
+    ["DATA_PLANE_PORT", "eighty"],
+    ["BODY_LIMIT_BYTES", "1023"],
+    ["CONTROL_PLANE_DEADLINE_MS", "9"],
+    ["STREAM_IDLE_TIMEOUT_MS", "0"],
+    ["UPSTREAM_CONNECT_TIMEOUT_MS", "NaN"],
+  ])("%s=%s throws ConfigError", (name, raw) => {
+    expect(() => parse({ [name]: raw })).toThrow(ConfigError);
+  });
+
+  it("names the variable and the value in the message", () => {
+    expect(() => parse({ DATA_PLANE_PORT: "x" })).toThrow('DATA_PLANE_PORT must be an integer >= 0, got "x"');
+  });
+
+  it.each<[string, string, (config: ReturnType<typeof parse>) => number, number]>([
+    ["DATA_PLANE_PORT", "9090", (config) => config.port, 9090],
+    ["DATA_PLANE_PORT", "", (config) => config.port, 8080],
+    ["BODY_LIMIT_BYTES", "1024", (config) => config.bodyLimitBytes, 1024],
+    ["CONTROL_PLANE_GRACE_MS", "0", (config) => config.controlPlaneGraceMs, 0],
+    ["CONTROL_PLANE_DEADLINE_MS", "10", (config) => config.controlPlaneDeadlineMs, 10],
+    ["UPSTREAM_HEADERS_TIMEOUT_MS", "1000", (config) => config.upstream.headersTimeoutMs, 1000],
+    ["STREAM_IDLE_TIMEOUT_MS", "1", (config) => config.upstream.streamIdleTimeoutMs, 1],
+  ])("%s=%j is read", (name, raw, read, expected) => {
+    expect(read(parse({ [name]: raw }))).toBe(expected);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { GatewayError } from "../../src/errors";
+import { parseServiceBlock } from "../../src/routing/service-block";
+
+function thrown(fn: () => unknown): GatewayError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(GatewayError);
+    return error as GatewayError;
+  }
+  throw new Error("expected a GatewayError, nothing was thrown");
+}
+
+describe("parseServiceBlock", () => {
+  it.each([undefined, null])("returns undefined for %s", (value) => {
+    expect(parseServiceBlock(value)).toBeUndefined();
+  });
+
+  it.each<[string, unknown, unknown]>([
+    ["empty block", {}, { tier: undefined, purpose: undefined, allow: undefined, route: "fallback" }],
+    [
+      "every field",
+      { tier: "quality", purpose: "code", allow: ["openai/gpt-4.1", "openai/gpt-4.1-mini"], route: ["openai/gpt-4.1", "openai/gpt-4.1-mini"] },
+      { tier: "quality", purpose: "code", allow: ["openai/gpt-4.1", "openai/gpt-4.1-mini"], route: ["openai/gpt-4.1", "openai/gpt-4.1-mini"] },
+    ],
+    ["tier economy", { tier: "economy" }, { tier: "economy", purpose: undefined, allow: undefined, route: "fallback" }],
+    ["route pinned", { route: "pinned" }, { tier: undefined, purpose: undefined, allow: undefined, route: "pinned" }],
+    ["route fallback", { route: "fallback" }, { tier: undefined, purpose: undefined, allow: undefined, route: "fallback" }],
+    ["route null defaults to fallback", { route: null }, { tier: undefined, purpose: undefined, allow: undefined, route: "fallback" }],
+    ["empty allow list", { allow: [] }, { tier: undefined, purpose: undefined, allow: [], route: "fallback" }],
+    ["unknown keys ignored", { tier: "balanced", extra: 1, nested: { a: 1 } }, { tier: "balanced", purpose: undefined, allow: undefined, route: "fallback" }],
+  ])("parses %s", (_name, value, expected) => {
+    expect(parseServiceBlock(value)).toEqual(expected);
+  });
+
+  it("does not copy unknown keys into the result", () => {
+    expect(Object.keys(parseServiceBlock({ foo: "bar" })!).sort()).toEqual(["allow", "purpose", "route", "tier"]);
+  });
+
+  it.each<[string, unknown, string]>([
+    ["a string", "quality", "service must be an object."],
+    ["a number", 3, "service must be an object."],
+    ["an array", [], "service must be an object."],
+    ["unknown tier", { tier: "premium" }, "service.tier must be one of economy, balanced, quality."],
+    ["tier upper case", { tier: "Quality" }, "service.tier must be one of economy, balanced, quality."],
+    ["tier a number", { tier: 1 }, "service.tier must be one of economy, balanced, quality."],
+    ["tier null", { tier: null }, "service.tier must be one of economy, balanced, quality."],
+    ["purpose a number", { purpose: 5 }, "service.purpose must be a string."],
+    ["allow a string", { allow: "openai/gpt-4.1" }, "service.allow must be an array of non-empty strings."],
+    ["allow with an empty string", { allow: ["openai/gpt-4.1", ""] }, "service.allow must be an array of non-empty strings."],
+    ["allow with a number", { allow: [1] }, "service.allow must be an array of non-empty strings."],
+    ["route unknown word", { route: "random" }, 'service.route must be "fallback", "pinned" or a non-empty array of model ids.'],
+    ["route empty array", { route: [] }, 'service.route must be "fallback", "pinned" or a non-empty array of model ids.'],
+    ["route array with a number", { route: ["openai/gpt-4.1", 2] }, 'service.route must be "fallback", "pinned" or a non-empty array of model ids.'],
+    ["route a boolean", { route: true }, 'service.route must be "fallback", "pinned" or a non-empty array of model ids.'],
+  ])("rejects %s with 400 invalid_service", (_name, value, message) => {
+    const error = thrown(() => parseServiceBlock(value));
+    expect({ status: error.status, type: error.type, code: error.code, message: error.message }).toEqual({
+      status: 400,
+      type: "invalid_request_error",
+      code: "invalid_service",
+      message,
+    });
+  });
+});
