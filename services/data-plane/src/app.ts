@@ -1,7 +1,9 @@
 // Builds the data-plane HTTP app (never listens; server.ts does). One auth
 // hook, one error handler: every failure leaves as {"error":{type,code,message}}.
 import Fastify, { LogController, type FastifyInstance } from "fastify";
-import { bodyTooLarge, GatewayError, invalidApiKey, invalidRequest, routeNotFound } from "./errors";
+import { randomUUID } from "node:crypto";
+import { bodyTooLarge, GatewayError, invalidApiKey, invalidRequest, rateLimitExceeded, routeNotFound } from "./errors";
+import { rateLimitHeaders } from "./limits/rate-limiter";
 import type { Gateway } from "./gateway";
 import type { KeyIdentity } from "./auth/key-cache";
 import { registerChatRoute } from "./routes/chat-completions";
@@ -16,12 +18,16 @@ declare module "fastify" {
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** Routes that call a model count against the per-minute limit. */
+const LIMITED_ROUTES = new Set(["/v1/chat/completions", "/v1/embeddings"]);
 
 export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
   const app = Fastify({
     logger: { level: gateway.config.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: gateway.config.bodyLimitBytes,
+    // One id per request, unique across replicas: the hold's id, the rate-limit entry, x-request-id.
+    genReqId: () => randomUUID(),
   });
 
   // Bodies are JSON whatever the declared type; a body that is not JSON is a 400 in the OpenAI shape.
@@ -36,13 +42,20 @@ export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
   });
 
   app.decorateRequest("identity", undefined);
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     if (!request.url.startsWith("/v1/")) return;
+    reply.header("x-request-id", request.id);
     const match = BEARER.exec(request.headers.authorization ?? "");
     if (!match) throw invalidApiKey();
     const identity = await gateway.keys.validate(match[1]!);
     if (!identity) throw invalidApiKey();
     request.identity = identity;
+
+    const limit = identity.rpmLimit ?? gateway.config.defaultRpmLimit;
+    if (limit === 0 || !LIMITED_ROUTES.has(request.url.split("?")[0]!)) return;
+    const decision = await gateway.rateLimiter.check(identity.projectId, limit, request.id);
+    if (!decision.allowed) throw rateLimitExceeded(decision.resetSeconds);
+    reply.headers(rateLimitHeaders(decision));
   });
 
   app.setErrorHandler((error, request, reply) => {

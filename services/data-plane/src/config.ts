@@ -30,6 +30,12 @@ export interface DataPlaneConfig {
   };
   logLevel: string;
   replicaId: string;
+  /** Redis for the per-minute limit shared by all replicas; unset = an in-process limiter. */
+  redisUrl: string | undefined;
+  /** Requests per minute for projects without their own limit; 0 = none. */
+  defaultRpmLimit: number;
+  /** The limit's sliding window: one minute; shorter only in tests. */
+  rateLimitWindowMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -93,5 +99,8 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     },
     logLevel: env.LOG_LEVEL || "info",
     replicaId: env.DATA_PLANE_REPLICA_ID || `data-plane-${process.pid}`,
+    redisUrl: env.REDIS_URL || undefined,
+    defaultRpmLimit: integer(env, "DEFAULT_RPM_LIMIT", 600),
+    rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 60_000, 100),
   };
 }

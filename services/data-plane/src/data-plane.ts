@@ -8,6 +8,8 @@ import { buildSnapshot } from "./catalogue/catalogue-snapshot";
 import type { DataPlaneConfig } from "./config";
 import { ControlPlaneClientWrapper } from "./control-plane/control-plane-client";
 import type { Gateway } from "./gateway";
+import { LocalRateLimiter } from "./limits/local-rate-limiter";
+import { RedisRateLimiter } from "./limits/redis-rate-limiter";
 import { OpenAiCompatibleProvider } from "./providers/openai-compatible/openai-compatible-provider";
 import { UpstreamHttp } from "./upstream/upstream-http";
 
@@ -34,6 +36,11 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     billing: new RequestBilling(controlPlane, gatewayLog as never),
     catalogue: { current: undefined },
     providers,
+    rateLimiter: config.redisUrl
+      ? new RedisRateLimiter(config.redisUrl, config.replicaId, config.rateLimitWindowMs, (degraded) =>
+          app?.log.warn({ degraded }, degraded ? "Redis unreachable: per-minute limit falls back to a local share" : "Redis reachable again"),
+        )
+      : new LocalRateLimiter(config.rateLimitWindowMs),
     lifecycle: { draining: false },
   };
   app = buildDataPlaneApp(gateway);
@@ -68,6 +75,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       await gateway.billing.flush();
       controlPlane.close();
       await http.close();
+      await gateway.rateLimiter.close();
     },
   };
 }

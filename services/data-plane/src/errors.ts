@@ -23,6 +23,10 @@ export const insufficientCredits = () =>
   new GatewayError(402, "billing_error", "insufficient_credits", "The project's prepaid balance cannot cover this request. Top up the balance.");
 export const routeNotFound = (method: string, url: string) => new GatewayError(404, "invalid_request_error", "not_found", `No route for ${method} ${url}.`);
 export const bodyTooLarge = (limit: number) => new GatewayError(413, "invalid_request_error", "body_too_large", `The request body is larger than ${limit} bytes.`);
+export const rateLimitExceeded = (retryAfterSeconds: number) =>
+  new GatewayError(429, "rate_limit_error", "rate_limit_exceeded", "Too many requests for this project in the last minute.", {
+    "retry-after": String(Math.max(1, retryAfterSeconds)),
+  });
 export const spendCapExceeded = (retryAfterSeconds: number) =>
   new GatewayError(429, "billing_error", "spend_cap_exceeded", "The project's daily spend cap is reached; it resets at 00:00 UTC.", {
     "retry-after": String(retryAfterSeconds),

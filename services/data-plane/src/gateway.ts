@@ -4,6 +4,7 @@ import type { RequestBilling } from "./billing/request-billing";
 import type { CatalogueSnapshot } from "./catalogue/catalogue-snapshot";
 import type { DataPlaneConfig } from "./config";
 import type { ControlPlaneClientWrapper } from "./control-plane/control-plane-client";
+import type { RateLimiter } from "./limits/rate-limiter";
 import type { OpenAiCompatibleProvider } from "./providers/openai-compatible/openai-compatible-provider";
 
 export interface Gateway {
@@ -14,5 +15,6 @@ export interface Gateway {
   /** The last good catalogue; undefined until the first one arrives. */
   catalogue: { current: CatalogueSnapshot | undefined };
   providers: Map<string, OpenAiCompatibleProvider>;
+  rateLimiter: RateLimiter;
   lifecycle: { draining: boolean };
 }

@@ -38,5 +38,5 @@ export async function openUpstream(gateway: Gateway, call: PreparedCall, signal:
 
 /** Response headers every chat answer carries. */
 export function serviceHeaders(call: PreparedCall, reason: string): Record<string, string> {
-  return { "x-request-id": call.requestId, "x-service-model": call.resolution.model.id, "x-service-reason": reason };
+  return { "x-service-model": call.resolution.model.id, "x-service-reason": reason };
 }

@@ -1,6 +1,5 @@
 // Everything decided before a request goes upstream: which model and access
 // path, the upstream body, and the hold for the worst-case cost.
-import { randomUUID } from "node:crypto";
 import type { KeyIdentity } from "../auth/key-cache";
 import { chatInputUpperBound, chatOutputUpperBound } from "../billing/hold-estimate";
 import { canPrice, costNano } from "../billing/pricing";
@@ -43,7 +42,7 @@ function chooseAccessPath(gateway: Gateway, model: ModelEntry, endpoint: Endpoin
   throw invalidRequest("model_unknown", `Model ${model.id} has no access path this gateway can reach and price.`);
 }
 
-export function prepareCall(gateway: Gateway, identity: KeyIdentity, rawBody: unknown, endpoint: Endpoint): PreparedCall {
+export function prepareCall(gateway: Gateway, requestId: string, identity: KeyIdentity, rawBody: unknown, endpoint: Endpoint): PreparedCall {
   const body = requireObjectBody(rawBody);
   const catalogue = gateway.catalogue.current;
   if (!catalogue) throw controlPlaneUnavailable();
@@ -72,7 +71,7 @@ export function prepareCall(gateway: Gateway, identity: KeyIdentity, rawBody: un
       : costNano(path.price, { inputTokens: payloadBytes, outputTokens: 0 });
 
   return {
-    requestId: randomUUID(),
+    requestId,
     endpoint,
     identity,
     body,

@@ -61,6 +61,7 @@ export async function streamChat(gateway: Gateway, call: PreparedCall, reply: Fa
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string>), // rate-limit headers set before the handler
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-cache",
     connection: "keep-alive",

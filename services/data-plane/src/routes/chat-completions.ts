@@ -10,7 +10,7 @@ import { clientAbortSignal } from "./client-abort";
 
 export function registerChatRoute(app: FastifyInstance, gateway: Gateway): void {
   app.post("/v1/chat/completions", async (request, reply) => {
-    const call = prepareCall(gateway, request.identity!, request.body, "chat");
+    const call = prepareCall(gateway, request.id, request.identity!, request.body, "chat");
     const clientGone = clientAbortSignal(reply);
     if (call.body.stream === true) {
       await streamChat(gateway, call, reply, clientGone, () => reasonHeader(call.trace));

@@ -7,8 +7,8 @@ import { clientAbortSignal } from "./client-abort";
 
 export function registerEmbeddingsRoute(app: FastifyInstance, gateway: Gateway): void {
   app.post("/v1/embeddings", async (request, reply) => {
-    const call = prepareCall(gateway, request.identity!, request.body, "embeddings");
+    const call = prepareCall(gateway, request.id, request.identity!, request.body, "embeddings");
     const body = await completeJson(gateway, call, clientAbortSignal(reply));
-    return reply.header("x-request-id", call.requestId).send(body);
+    return reply.send(body);
   });
 }

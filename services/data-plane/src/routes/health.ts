@@ -18,7 +18,11 @@ export function registerHealthRoute(app: FastifyInstance, gateway: Gateway): voi
     if (reason) return reply.code(503).send({ status: "unavailable", reason });
     return {
       status: "ok",
-      detail: { control_plane: gateway.controlPlane.connected ? "connected" : "reconnecting", catalogue_revision: gateway.catalogue.current?.revision },
+      detail: {
+        control_plane: gateway.controlPlane.connected ? "connected" : "reconnecting",
+        catalogue_revision: gateway.catalogue.current?.revision,
+        rate_limit: gateway.rateLimiter.mode,
+      },
     };
   });
 }

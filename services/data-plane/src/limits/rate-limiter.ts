@@ -1,0 +1,25 @@
+// Requests per minute per project. A limiter answers one check per request;
+// the sliding window is one minute; a limit of 0 means no limit.
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the oldest counted request leaves the window. */
+  resetSeconds: number;
+}
+
+export interface RateLimiter {
+  check(projectId: string, limit: number, requestId: string): Promise<RateDecision>;
+  /** A line for /health detail. */
+  readonly mode: string;
+  close(): Promise<void>;
+}
+
+/** Header values of a decision (x-ratelimit-*, OpenAI's names; reset as a duration). */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    "x-ratelimit-limit-requests": String(decision.limit),
+    "x-ratelimit-remaining-requests": String(decision.remaining),
+    "x-ratelimit-reset-requests": `${decision.resetSeconds}s`,
+  };
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { LocalRateLimiter } from "../../src/limits/local-rate-limiter";
+
+describe("LocalRateLimiter (sliding one-minute window)", () => {
+  function limiterAt(start: number) {
+    const clock = { now: start };
+    return { clock, limiter: new LocalRateLimiter(60_000, () => clock.now) };
+  }
+
+  it("admits up to the limit, then refuses with the seconds until the oldest admission leaves", () => {
+    const { clock, limiter } = limiterAt(1_000_000);
+    expect(limiter.checkNow("p", 3)).toEqual({ allowed: true, limit: 3, remaining: 2, resetSeconds: 60 });
+    clock.now += 10_000;
+    expect(limiter.checkNow("p", 3).remaining).toBe(1);
+    expect(limiter.checkNow("p", 3).remaining).toBe(0);
+    clock.now += 500;
+    expect(limiter.checkNow("p", 3)).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 50 }); // 60 - 10.5, rounded up
+  });
+
+  it("admits again once the window slid past the oldest admission, not before", () => {
+    const { clock, limiter } = limiterAt(0);
+    limiter.checkNow("p", 1);
+    clock.now = 59_999;
+    expect(limiter.checkNow("p", 1).allowed).toBe(false);
+    clock.now = 60_000;
+    expect(limiter.checkNow("p", 1).allowed).toBe(true);
+  });
+
+  it("never admits more than the limit in any window of a minute", () => {
+    const { clock, limiter } = limiterAt(0);
+    const admitted: number[] = [];
+    for (let step = 0; step < 3000; step++) {
+      clock.now = step * 97; // about 3.7 minutes of steady arrivals
+      if (limiter.checkNow("p", 100).allowed) admitted.push(clock.now);
+    }
+    for (let index = 100; index < admitted.length; index++) expect(admitted[index]! - admitted[index - 100]!).toBeGreaterThanOrEqual(60_000);
+    expect(admitted.length).toBeGreaterThan(300);
+  });
+
+  it("counts projects separately and refused checks not at all", () => {
+    const { limiter } = limiterAt(0);
+    expect(limiter.checkNow("a", 1).allowed).toBe(true);
+    expect(limiter.checkNow("a", 1).allowed).toBe(false);
+    expect(limiter.checkNow("a", 1).allowed).toBe(false);
+    expect(limiter.checkNow("b", 1).allowed).toBe(true);
+  });
+});
