@@ -28,7 +28,12 @@ export function defineGatewayScenarios(backend: Backend): void {
     let project: TestProject;
 
     beforeAll(async () => {
-      stack = await startStack({ backend, dataPlaneEnv: { BODY_LIMIT_BYTES: "65536" } });
+      // PostgreSQL runs with the machine's Redis for the per-minute limit; PGlite, the embedded
+      // default, with the in-process limiter. A 3 s window keeps the Retry-After test short.
+      stack = await startStack({
+        backend,
+        dataPlaneEnv: { BODY_LIMIT_BYTES: "65536", RATE_LIMIT_WINDOW_MS: "3000", ...(backend === "postgresql" ? { REDIS_URL: "redis://127.0.0.1:6379" } : {}) },
+      });
       project = await stack.createProject({ balanceUsd: "5.00" });
     });
 
@@ -43,6 +48,31 @@ export function defineGatewayScenarios(backend: Backend): void {
       const controlPlane = await fetch(`${stack.adminUrl}/health`);
       expect(controlPlane.status).toBe(200);
       expect(await controlPlane.json()).toEqual({ status: "ok" });
+    });
+
+    it("limits requests per minute per project: 429 with Retry-After, after which a retry succeeds", async () => {
+      const limited = await stack.createProject({ balanceUsd: "1.00" });
+      expect((await stack.admin("PATCH", `/admin/projects/${limited.projectId}/limits`, { rpm_limit: 2 })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the limit change is pushed to the data plane
+      const body = { model: "auto", messages: [{ role: "user", content: "x" }] };
+      const first = await stack.post("/v1/chat/completions", limited.key, body);
+      expect(first.status).toBe(200);
+      expect(first.headers.get("x-ratelimit-limit-requests")).toBe("2");
+      expect(first.headers.get("x-ratelimit-remaining-requests")).toBe("1");
+      expect(first.headers.get("x-ratelimit-reset-requests")).toMatch(/^[1-3]s$/);
+      expect((await stack.post("/v1/chat/completions", limited.key, body)).status).toBe(200);
+      const refused = await stack.post("/v1/chat/completions", limited.key, body);
+      expect(refused.status).toBe(429);
+      expectErrorShape(await refused.json(), "rate_limit_error", "rate_limit_exceeded");
+      const retryAfter = Number(refused.headers.get("retry-after"));
+      expect(Number.isInteger(retryAfter)).toBe(true);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(3);
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+      expect((await stack.post("/v1/chat/completions", limited.key, body)).status).toBe(200);
+
+      const health = (await (await fetch(`${stack.url}/health`)).json()) as { detail: { rate_limit: string } };
+      expect(health.detail.rate_limit).toBe(backend === "postgresql" ? "redis" : "local");
     });
 
     it.each([

@@ -1,0 +1,82 @@
+// The per-minute limit across replicas: two data planes share one Redis
+// (the test's own, so it can stop it mid-run); neither may admit more than
+// the project's limit together, and losing Redis never stops the gateway.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
+import { startOwnRedis, type OwnRedis } from "../harness/redis-server";
+
+async function fire(stack: GatewayStack, key: string, count: number, concurrency: number): Promise<number[]> {
+  const statuses: number[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      const response = await stack.post("/v1/chat/completions", key, { model: "auto", max_tokens: 20, messages: [{ role: "user", content: `r${index}` }] }, index % 2);
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return statuses;
+}
+
+describe("requests per minute across two data planes on one Redis", () => {
+  let redis: OwnRedis;
+  let stack: GatewayStack;
+  let project: TestProject;
+
+  beforeAll(async () => {
+    redis = await startOwnRedis();
+    stack = await startStack({ backend: "postgresql", dataPlanes: 2, dataPlaneEnv: { REDIS_URL: redis.url, DEFAULT_RPM_LIMIT: "600" } });
+    project = await stack.createProject({ balanceUsd: "100.00" });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await redis?.stop();
+  });
+
+  it("admits at most 600 of 1,500 requests in a minute, refusing the rest with 429 rate_limit_exceeded", async () => {
+    const started = Date.now();
+    const statuses = await fire(stack, project.key, 1500, 24);
+    expect(Date.now() - started).toBeLessThan(60_000); // all within one window
+    const admitted = statuses.filter((status) => status === 200).length;
+    const refused = statuses.filter((status) => status === 429).length;
+    expect(admitted + refused).toBe(1500);
+    expect(admitted).toBeLessThanOrEqual(600);
+    expect(admitted).toBeGreaterThanOrEqual(590); // the limit is not undercounted either
+    console.log(`rate limit: ${admitted} admitted, ${refused} refused of 1500 in ${Date.now() - started} ms`);
+  });
+
+  it("keeps answering with a local share of the limit when Redis goes away mid-run", async () => {
+    const fresh = await stack.createProject({ balanceUsd: "100.00" });
+    const before = await fire(stack, fresh.key, 40, 4);
+    expect(before.every((status) => status === 200)).toBe(true);
+
+    await redis.stop();
+    const during = await fire(stack, fresh.key, 400, 8);
+    expect(during.every((status) => status === 200 || status === 429)).toBe(true);
+    // Each replica alone admits at most its share (600 / 2) per minute.
+    expect(during.filter((status) => status === 200).length).toBeLessThanOrEqual(600);
+    expect(during.filter((status) => status === 200).length).toBeGreaterThan(0);
+    for (const dataPlane of stack.dataPlanes) {
+      const health = await fetch(`${dataPlane.ready.url}/health`);
+      expect(health.status).toBe(200);
+      const detail = ((await health.json()) as { detail: { rate_limit: string } }).detail;
+      expect(detail.rate_limit).toMatch(/^local fallback/);
+    }
+    // Money never depended on Redis: every admitted request is on the ledger exactly once.
+    const debits = (await stack.ledger(fresh.projectId)).filter((entry) => entry.kind === "debit");
+    expect(debits.length).toBe(before.length + during.filter((status) => status === 200).length);
+    expect((await stack.balance(fresh.projectId)).held.nano).toBe("0");
+
+    redis = await startOwnRedis(redis.port);
+    let mode = "";
+    for (let attempt = 0; attempt < 50 && mode !== "redis"; attempt++) {
+      await fire(stack, fresh.key, 2, 1);
+      mode = ((await (await fetch(`${stack.url}/health`)).json()) as { detail: { rate_limit: string } }).detail.rate_limit;
+      if (mode !== "redis") await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(mode).toBe("redis");
+  });
+});
