@@ -22,6 +22,24 @@ function sseData(text: string): string[] {
     .map((event) => event.slice("data: ".length));
 }
 
+const weatherTool = (name: string) => ({
+  type: "function",
+  function: { name, description: "Get the weather", parameters: { type: "object", properties: { location: { type: "string" } }, required: ["location"] } },
+});
+
+/** Request shapes that make the mock answer with each recorded payload. */
+const RECORDED_SHAPES: [string, Record<string, unknown>][] = [
+  ["tools", { tools: [weatherTool("get_current_weather")], tool_choice: "auto", parallel_tool_calls: false }],
+  ["parallel tools", { tools: [weatherTool("get_current_weather"), weatherTool("get_forecast")] }],
+  ["json_schema", { response_format: { type: "json_schema", json_schema: { name: "answer", strict: true, schema: { type: "object", properties: { a: { type: "string" } } } } } }],
+  ["image input", { image: true }],
+];
+
+function messagesFor(tag: string, fields: Record<string, unknown>): unknown[] {
+  if (!fields.image) return [{ role: "user", content: tag }];
+  return [{ role: "user", content: [{ type: "text", text: `What is in this image? ${tag}` }, { type: "image_url", image_url: { url: "https://example.com/cat.png" } }] }];
+}
+
 export function defineGatewayScenarios(backend: Backend): void {
   describe(`gateway end to end on ${backend}`, () => {
     let stack: GatewayStack;
@@ -199,6 +217,36 @@ export function defineGatewayScenarios(backend: Backend): void {
       expect(BigInt(debits[0]!.amount.nano)).toBe(-costToNano(cost));
       // 14 input at $0.40/M + 30 output at $1.60/M (the recorded usage chunk).
       expect(costToNano(cost)).toBe(53_600n);
+    });
+
+    it.each(RECORDED_SHAPES)("relays a %s answer unchanged but for usage.cost", async (_shape, fields) => {
+      const tag = marker();
+      const { image: _image, ...request } = fields;
+      const response = await stack.post("/v1/chat/completions", project.key, { model: "openai/gpt-4.1", messages: messagesFor(tag, fields), ...request });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { usage: { cost: number } };
+      const [seen] = await stack.mockRequestsWith(tag);
+      expect(seen!.body).toEqual({ model: "gpt-4.1", messages: messagesFor(tag, fields), ...request });
+      const { cost, ...usage } = body.usage;
+      expect({ ...body, usage }).toEqual(seen!.responseBody);
+      const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.request_id === response.headers.get("x-request-id"));
+      expect(debits.map((entry) => BigInt(entry.amount.nano))).toEqual([-costToNano(cost)]);
+    });
+
+    it.each(RECORDED_SHAPES.filter(([shape]) => shape !== "image input"))("relays a streamed %s answer chunk for chunk", async (_shape, fields) => {
+      const tag = marker();
+      const response = await stack.post("/v1/chat/completions", project.key, { model: "openai/gpt-4.1", stream: true, stream_options: { include_usage: true }, messages: messagesFor(tag, fields), ...fields });
+      expect(response.status).toBe(200);
+      const received = sseData(await response.text());
+      const [seen] = await stack.mockRequestsWith(tag);
+      const sent = sseData(seen!.responseText!);
+      expect(received.slice(0, -2)).toEqual(sent.slice(0, -2));
+      expect(received.at(-1)).toBe("[DONE]");
+      const final = JSON.parse(received.at(-2)!) as { usage: { cost: number } };
+      const { cost, ...usage } = final.usage;
+      expect({ ...final, usage }).toEqual(JSON.parse(sent.at(-2)!));
+      const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.request_id === response.headers.get("x-request-id"));
+      expect(debits.map((entry) => BigInt(entry.amount.nano))).toEqual([-costToNano(cost)]);
     });
 
     it("serves embeddings with auto mapped to the default embeddings model", async () => {
