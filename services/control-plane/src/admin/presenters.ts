@@ -1,7 +1,7 @@
 // JSON shapes of the admin API. Money is shown as nano-USD strings (exact)
 // next to USD decimal strings (readable).
 import { formatUsd } from "../billing/money";
-import type { Balance } from "../billing/ledger-service";
+import type { Balance, UsageRow } from "../billing/ledger-service";
 
 interface ProjectRow {
   id: string;
@@ -74,4 +74,41 @@ export const presentLedgerEntry = (entry: LedgerRow) => ({
   input_tokens: entry.inputTokens,
   output_tokens: entry.outputTokens,
   created_at: entry.createdAt.toISOString(),
+});
+
+interface HoldRow {
+  requestId: string;
+  amountNano: bigint;
+  day: Date;
+  status: string;
+  model: string | null;
+  accessPath: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  closedAt: Date | null;
+  debitedNano: bigint | null;
+  refusal: string | null;
+}
+
+export const presentHold = (hold: HoldRow) => ({
+  request_id: hold.requestId,
+  status: hold.status,
+  amount: money(hold.amountNano),
+  day: hold.day.toISOString().slice(0, 10),
+  model: hold.model,
+  access_path: hold.accessPath,
+  created_at: hold.createdAt.toISOString(),
+  expires_at: hold.expiresAt.toISOString(),
+  closed_at: hold.closedAt?.toISOString() ?? null,
+  debited: hold.debitedNano === null ? null : money(hold.debitedNano),
+  refusal: hold.refusal,
+});
+
+export const presentUsage = (row: UsageRow) => ({
+  day: row.day,
+  model: row.model,
+  requests: row.requests,
+  input_tokens: row.inputTokens,
+  output_tokens: row.outputTokens,
+  cost: money(row.costNano),
 });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { parseUsd } from "../billing/money";
 import { invalidRequest } from "../errors";
 import type { ControlPlaneServices } from "../control-plane";
-import { presentBalance, presentKey, presentLedgerEntry, presentProject } from "./presenters";
+import { presentBalance, presentHold, presentKey, presentLedgerEntry, presentProject, presentUsage } from "./presenters";
 
 const projectParams = { type: "object", required: ["projectId"], properties: { projectId: { type: "string" } } } as const;
 
@@ -91,5 +91,28 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
   }, async (request) => {
     const entries = await services.ledger.ledger(request.params.projectId, request.query.limit ?? 100);
     return { data: (entries as Parameters<typeof presentLedgerEntry>[0][]).map(presentLedgerEntry) };
+  });
+
+  app.get<{ Params: { projectId: string }; Querystring: { status?: "active" | "settled" | "released" | "expired" | "refused"; limit?: number } }>("/admin/projects/:projectId/holds", {
+    schema: {
+      params: projectParams,
+      querystring: {
+        type: "object",
+        properties: { status: { enum: ["active", "settled", "released", "expired", "refused"] }, limit: { type: "integer", minimum: 1, maximum: 10000 } },
+      },
+    },
+  }, async (request) => {
+    const holds = await services.ledger.holds(request.params.projectId, request.query.status ?? "active", request.query.limit ?? 100);
+    return { data: holds.map(presentHold) };
+  });
+
+  app.get<{ Params: { projectId: string }; Querystring: { from?: string; to?: string } }>("/admin/projects/:projectId/usage", {
+    schema: {
+      params: projectParams,
+      querystring: { type: "object", properties: { from: { type: "string", format: "date" }, to: { type: "string", format: "date" } } },
+    },
+  }, async (request) => {
+    const usage = await services.ledger.usage(request.params.projectId, request.query.from, request.query.to);
+    return { from: usage.from, to: usage.to, data: usage.rows.map(presentUsage) };
   });
 }

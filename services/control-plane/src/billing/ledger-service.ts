@@ -26,6 +26,15 @@ export interface SettleInput {
   outputTokens: number;
 }
 
+export interface UsageRow {
+  day: string;
+  model: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  costNano: bigint;
+}
+
 export interface Balance {
   projectId: string;
   balanceNano: bigint;
@@ -96,6 +105,34 @@ export class LedgerService {
       dailyCapNano: project.dailyCapNano,
       spentTodayNano: spentToday,
     };
+  }
+
+  async holds(projectId: string, status: "active" | "settled" | "released" | "expired" | "refused", limit: number) {
+    await this.requireProject(projectId);
+    return this.prisma.hold.findMany({ where: { projectId, status }, orderBy: { createdAt: "desc" }, take: limit });
+  }
+
+  /** Debits per UTC day (the day each hold was placed) and model: requests, tokens, cost. */
+  async usage(projectId: string, from?: string, to?: string): Promise<{ from: string; to: string; rows: UsageRow[] }> {
+    await this.requireProject(projectId);
+    const today = utcDay(this.clock.now());
+    const fromDay = from ?? `${today.slice(0, 8)}01`; // default: this month so far
+    const toDay = to ?? today;
+    const rows = await this.prisma.$queryRaw<{ day: Date; model: string | null; requests: bigint; input_tokens: bigint | null; output_tokens: bigint | null; cost: bigint | null }[]>`
+      SELECT day, model, count(*) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, -sum(amount_nano) AS cost
+        FROM ledger_entries
+       WHERE project_id = ${projectId} AND kind = 'debit' AND day BETWEEN ${fromDay}::date AND ${toDay}::date
+       GROUP BY day, model
+       ORDER BY day, model`;
+    const usage = rows.map((row) => ({
+      day: utcDay(row.day),
+      model: row.model ?? "",
+      requests: Number(row.requests),
+      inputTokens: Number(row.input_tokens ?? 0n),
+      outputTokens: Number(row.output_tokens ?? 0n),
+      costNano: BigInt(row.cost ?? 0n),
+    }));
+    return { from: fromDay, to: toDay, rows: usage };
   }
 
   async ledger(projectId: string, limit: number): Promise<unknown[]> {

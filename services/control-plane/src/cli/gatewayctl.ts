@@ -20,6 +20,8 @@ const USAGE = `usage: pnpm gatewayctl <command> [options] [--json]
                                                add credit (replays with the same key add nothing)
   balance show --project ID                    balance, held and available amounts
   ledger --project ID [--limit N]              latest ledger entries
+  holds --project ID [--status S]              holds (active by default; settled, released, expired, refused)
+  usage --project ID [--from DAY] [--to DAY]   requests, tokens and cost per UTC day and model (default: this month)
   limits set --project ID [--rpm N|default] [--daily-cap USD|none]
                                                requests per minute (0 = none), daily spend cap
   catalogue load --file PATH                   replace the catalogue with a catalogue file
@@ -99,6 +101,10 @@ function human(command: string, result: unknown): string {
     }
     case "ledger":
       return (data ?? []).map((entry) => `${entry.id}\t${entry.created_at}\t${entry.kind}\t${money(entry.amount)}\t${entry.model ?? ""}\t${entry.request_id ?? entry.idempotency_key ?? ""}`).join("\n") || "no entries";
+    case "holds":
+      return (data ?? []).map((hold) => `${hold.request_id}\t${hold.status}\t${money(hold.amount)}\t${hold.model ?? ""}\tplaced ${hold.created_at}\texpires ${hold.expires_at}`).join("\n") || "no holds";
+    case "usage":
+      return (data ?? []).map((row) => `${row.day}\t${row.model}\t${row.requests} requests\t${row.input_tokens} in\t${row.output_tokens} out\t${money(row.cost)}`).join("\n") || "no usage";
     case "catalogue load": {
       const loaded = result as Row;
       return `catalogue revision ${loaded.revision}: ${loaded.models} models (${loaded.curated} curated)`;
@@ -126,6 +132,9 @@ async function run(argv: string[]): Promise<void> {
       "daily-cap": { type: "string" },
       file: { type: "string" },
       limit: { type: "string" },
+      status: { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -133,7 +142,8 @@ async function run(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const command = positionals.slice(0, positionals[0] === "ledger" ? 1 : 2).join(" ");
+  const singleWord = ["ledger", "holds", "usage"].includes(positionals[0]!);
+  const command = positionals.slice(0, singleWord ? 1 : 2).join(" ");
   const target = () => connection(values);
   const project = () => encodeURIComponent(need(values.project, "project"));
   let result: unknown;
@@ -165,6 +175,14 @@ async function run(argv: string[]): Promise<void> {
     case "ledger":
       result = await call(target(), "GET", `/admin/projects/${project()}/ledger${values.limit ? `?limit=${encodeURIComponent(values.limit)}` : ""}`);
       break;
+    case "holds":
+      result = await call(target(), "GET", `/admin/projects/${project()}/holds?status=${encodeURIComponent(values.status ?? "active")}`);
+      break;
+    case "usage": {
+      const query = new URLSearchParams({ ...(values.from ? { from: values.from } : {}), ...(values.to ? { to: values.to } : {}) });
+      result = await call(target(), "GET", `/admin/projects/${project()}/usage${query.size ? `?${query}` : ""}`);
+      break;
+    }
     case "limits set": {
       const body: Record<string, unknown> = {};
       if (values.rpm !== undefined) {

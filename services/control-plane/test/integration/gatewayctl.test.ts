@@ -66,8 +66,19 @@ describe("gatewayctl", () => {
     expect(BigInt(balance.balance.nano)).toBeLessThan(1_250_000_000n);
     expect(balance.held.nano).toBe("0");
 
-    const ledger = await ctlJson<{ data: { kind: string }[] }>("ledger", "--project", "acme");
+    const ledger = await ctlJson<{ data: { kind: string; amount: { nano: string } }[] }>("ledger", "--project", "acme");
     expect(ledger.data.map((entry) => entry.kind)).toEqual(["debit", "topup"]);
+
+    const usage = await ctlJson<{ data: { day: string; model: string; requests: number; input_tokens: number; output_tokens: number; cost: { nano: string } }[] }>("usage", "--project", "acme");
+    expect(usage.data).toEqual([
+      { day: new Date().toISOString().slice(0, 10), model: "openai/gpt-4.1-mini", requests: 1, input_tokens: 19, output_tokens: 10, cost: { nano: "23600", usd: "0.0000236" } },
+    ]);
+    expect(BigInt(ledger.data[0]!.amount.nano)).toBe(-23_600n);
+    expect((await ctlJson<{ data: unknown[] }>("holds", "--project", "acme")).data).toEqual([]);
+    const settled = await ctlJson<{ data: { status: string; debited: { nano: string } }[] }>("holds", "--project", "acme", "--status", "settled");
+    expect(settled.data.map((hold) => [hold.status, hold.debited.nano])).toEqual([["settled", "23600"]]);
+    const refused = await ctlJson<{ data: { refusal: string }[] }>("holds", "--project", "acme", "--status", "refused");
+    expect(refused.data.map((hold) => hold.refusal)).toEqual(["insufficient_credits"]);
 
     const limited = await ctlJson("limits", "set", "--project", "acme", "--rpm", "120", "--daily-cap", "0.50");
     expect(limited).toMatchObject({ rpm_limit: 120, daily_cap: { usd: "0.50" } });
