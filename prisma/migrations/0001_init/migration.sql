@@ -66,19 +66,10 @@ CREATE TABLE "holds" (
     "expires_at" TIMESTAMPTZ(3) NOT NULL,
     "closed_at" TIMESTAMPTZ(3),
     "debited_nano" BIGINT,
+    "unbilled_nano" BIGINT,
     "refusal" TEXT,
 
     CONSTRAINT "holds_pkey" PRIMARY KEY ("request_id")
-);
-
--- CreateTable
-CREATE TABLE "daily_spend" (
-    "project_id" TEXT NOT NULL,
-    "day" DATE NOT NULL,
-    "spent_nano" BIGINT NOT NULL DEFAULT 0,
-    "held_nano" BIGINT NOT NULL DEFAULT 0,
-
-    CONSTRAINT "daily_spend_pkey" PRIMARY KEY ("project_id","day")
 );
 
 -- CreateTable
@@ -171,9 +162,6 @@ ALTER TABLE "ledger_entries" ADD CONSTRAINT "ledger_entries_project_id_fkey" FOR
 
 -- AddForeignKey
 ALTER TABLE "holds" ADD CONSTRAINT "holds_project_id_fkey" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "daily_spend" ADD CONSTRAINT "daily_spend_project_id_fkey" FOREIGN KEY ("project_id") REFERENCES "projects"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "access_paths" ADD CONSTRAINT "access_paths_model_id_fkey" FOREIGN KEY ("model_id") REFERENCES "catalogue_models"("id") ON DELETE CASCADE ON UPDATE CASCADE;

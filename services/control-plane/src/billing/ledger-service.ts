@@ -1,9 +1,11 @@
-// The only writer of money. Every operation is one call to a PL/pgSQL
-// function (prisma/migrations/0002_money_functions) so it is atomic and
-// idempotent by request id on PostgreSQL and PGlite alike.
+// The only writer of money. Every operation is a PL/pgSQL function
+// (prisma/migrations/0002_money_functions), atomic and idempotent by request
+// id on PostgreSQL and PGlite alike. Reserve, settle and release, the per
+// request calls, go through the group-commit batcher (money-batcher.ts).
 import type { PrismaClient } from "../generated/prisma/client";
 import { secondsToNextUtcMidnight, utcDay, type Clock } from "../clock";
 import { notFound } from "../errors";
+import { MoneyBatcher } from "./money-batcher";
 
 export type ReserveOutcome = "reserved" | "insufficient_credits" | "spend_cap_exceeded" | "unknown_project";
 export type SettleOutcome = "settled" | "already_released" | "unknown_request";
@@ -19,6 +21,7 @@ export interface ReserveInput {
 
 export interface SettleInput {
   requestId: string;
+  projectId: string;
   amountNano: bigint;
   model: string;
   accessPath: string;
@@ -45,41 +48,58 @@ export interface Balance {
 }
 
 export class LedgerService {
+  readonly batcher: MoneyBatcher;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: Clock,
     private readonly holdTtlSeconds: number,
-  ) {}
+  ) {
+    this.batcher = new MoneyBatcher(prisma);
+  }
 
   async reserve(input: ReserveInput): Promise<{ outcome: ReserveOutcome; availableNano: bigint; retryAfterSeconds: number }> {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.holdTtlSeconds * 1000);
-    const rows = await this.prisma.$queryRaw<{ r_outcome: ReserveOutcome; r_available: bigint }[]>`
-      SELECT * FROM gateway_reserve(${input.requestId}, ${input.projectId}, ${input.amountNano}::bigint,
-        ${utcDay(now)}::date, ${expiresAt.toISOString()}::timestamptz, ${input.model}, ${input.accessPath})`;
-    const row = rows[0]!;
+    const result = await this.batcher.submit({
+      op: "reserve",
+      request_id: input.requestId,
+      project_id: input.projectId,
+      amount: input.amountNano.toString(),
+      day: utcDay(now),
+      expires_at: expiresAt.toISOString(),
+      model: input.model,
+      access_path: input.accessPath,
+    });
+    const outcome = result.outcome as ReserveOutcome;
     return {
-      outcome: row.r_outcome,
-      availableNano: BigInt(row.r_available),
-      retryAfterSeconds: row.r_outcome === "spend_cap_exceeded" ? secondsToNextUtcMidnight(now) : 0,
+      outcome,
+      availableNano: BigInt(result.available ?? "0"),
+      retryAfterSeconds: outcome === "spend_cap_exceeded" ? secondsToNextUtcMidnight(now) : 0,
     };
   }
 
   async settle(input: SettleInput): Promise<{ outcome: SettleOutcome; debitedNano: bigint }> {
-    const rows = await this.prisma.$queryRaw<{ r_outcome: SettleOutcome; r_debited: bigint }[]>`
-      SELECT * FROM gateway_settle(${input.requestId}, ${input.amountNano}::bigint, ${input.model || null},
-        ${input.accessPath || null}, ${input.inputTokens}::integer, ${input.outputTokens}::integer)`;
-    const row = rows[0]!;
-    return { outcome: row.r_outcome, debitedNano: BigInt(row.r_debited) };
+    const result = await this.batcher.submit({
+      op: "settle",
+      request_id: input.requestId,
+      project_id: input.projectId,
+      amount: input.amountNano.toString(),
+      model: input.model || null,
+      access_path: input.accessPath || null,
+      input_tokens: input.inputTokens,
+      output_tokens: input.outputTokens,
+    });
+    return { outcome: result.outcome as SettleOutcome, debitedNano: BigInt(result.debited ?? "0") };
   }
 
-  async release(requestId: string): Promise<ReleaseOutcome> {
-    const rows = await this.prisma.$queryRaw<{ r_outcome: ReleaseOutcome }[]>`SELECT * FROM gateway_release(${requestId})`;
-    return rows[0]!.r_outcome;
+  async release(requestId: string, projectId: string): Promise<ReleaseOutcome> {
+    const result = await this.batcher.submit({ op: "release", request_id: requestId, project_id: projectId });
+    return result.outcome as ReleaseOutcome;
   }
 
-  /** Voids active holds past their TTL; returns how many. */
-  async expireHolds(limit = 1000): Promise<number> {
+  /** Voids up to `limit` active holds past their TTL (one short transaction); returns how many. */
+  async expireHolds(limit = 100): Promise<number> {
     const rows = await this.prisma.$queryRaw<{ count: number }[]>`
       SELECT gateway_expire_holds(${this.clock.now().toISOString()}::timestamptz, ${limit}::integer) AS count`;
     return Number(rows[0]!.count);

@@ -5,7 +5,7 @@ import { AUTH_METADATA_KEY, bearer, ControlPlaneService, type ControlEvent, type
 import { timingSafeEqual } from "node:crypto";
 import type { CatalogueService } from "../catalogue/catalogue-service";
 import type { Change, ChangeFeed } from "../changes/change-feed";
-import { ControlPlaneError } from "../errors";
+import { ControlPlaneError, invalidRequest } from "../errors";
 import type { KeyService } from "../keys/key-service";
 import type { LedgerService } from "../billing/ledger-service";
 
@@ -43,7 +43,15 @@ function toServiceError(error: unknown): Partial<grpc.StatusObject> {
   return { code: grpc.status.UNAVAILABLE, details: "control plane could not complete the call" };
 }
 
-const int64 = (value: string | undefined): bigint => BigInt(value || "0");
+/** A money amount from the wire: never negative (a negative debit would be a credit). */
+function amount(value: string | undefined): bigint {
+  const nano = BigInt(value || "0");
+  if (nano < 0n) throw invalidRequest("amounts must not be negative");
+  return nano;
+}
+
+/** Token counts are stored as 32-bit integers; a count beyond that is an upstream's nonsense, kept at the maximum. */
+const tokens = (count: number): number => Math.min(Math.max(0, Math.floor(count)), 2_147_483_647);
 
 export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
   function unary<Request, Response>(work: (request: Request) => Promise<Response>): grpc.handleUnaryCall<Request, Response> {
@@ -78,7 +86,7 @@ export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
       const result = await deps.ledger.reserve({
         requestId: request.requestId,
         projectId: request.projectId,
-        amountNano: int64(request.amountNano),
+        amountNano: amount(request.amountNano),
         model: request.model,
         accessPath: request.accessPath,
       });
@@ -87,15 +95,16 @@ export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
     Settle: unary(async (request) => {
       const result = await deps.ledger.settle({
         requestId: request.requestId,
-        amountNano: int64(request.amountNano),
+        projectId: request.projectId,
+        amountNano: amount(request.amountNano),
         model: request.model,
         accessPath: request.accessPath,
-        inputTokens: request.inputTokens,
-        outputTokens: request.outputTokens,
+        inputTokens: tokens(request.inputTokens),
+        outputTokens: tokens(request.outputTokens),
       });
       return { outcome: settleOutcomes[result.outcome], debitedNano: result.debitedNano.toString() };
     }),
-    Release: unary(async (request) => ({ outcome: releaseOutcomes[await deps.ledger.release(request.requestId)] })),
+    Release: unary(async (request) => ({ outcome: releaseOutcomes[await deps.ledger.release(request.requestId, request.projectId)] })),
     Subscribe: (call) => {
       if (!authorized(call.metadata, deps.internalToken)) {
         call.destroy(Object.assign(new Error("invalid internal token"), { code: grpc.status.UNAUTHENTICATED }));

@@ -33,8 +33,8 @@ describe("control-plane gRPC contract", () => {
   const reserve = (requestId: string, amountNano: bigint) =>
     call<object, { outcome: string; retryAfterSeconds: number; availableNano: string }>("reserve", { requestId, projectId, amountNano: amountNano.toString(), model: "m", accessPath: "p" });
   const settle = (requestId: string, amountNano: bigint) =>
-    call<object, { outcome: string; debitedNano: string }>("settle", { requestId, amountNano: amountNano.toString(), model: "m", accessPath: "p", inputTokens: 1, outputTokens: 2 });
-  const release = (requestId: string) => call<object, { outcome: string }>("release", { requestId });
+    call<object, { outcome: string; debitedNano: string }>("settle", { requestId, projectId, amountNano: amountNano.toString(), model: "m", accessPath: "p", inputTokens: 1, outputTokens: 2 });
+  const release = (requestId: string) => call<object, { outcome: string }>("release", { requestId, projectId });
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), "contract-"));

@@ -61,8 +61,8 @@ export class RequestBilling {
     }
   }
 
-  async release(requestId: string): Promise<void> {
-    const work = () => this.controlPlane.release(requestId);
+  async release(requestId: string, projectId: string): Promise<void> {
+    const work = () => this.controlPlane.release(requestId, projectId);
     try {
       await this.withRetries(work);
     } catch {

@@ -25,6 +25,7 @@ export interface ReserveCall {
 
 export interface SettleCall {
   requestId: string;
+  projectId: string;
   amountNano: bigint;
   model: string;
   accessPath: string;
@@ -82,8 +83,8 @@ export class ControlPlaneClientWrapper {
     return this.unary(this.client.settle, { ...call, amountNano: call.amountNano.toString() });
   }
 
-  release(requestId: string): Promise<ReleaseResponse__Output> {
-    return this.unary(this.client.release, { requestId });
+  release(requestId: string, projectId: string): Promise<ReleaseResponse__Output> {
+    return this.unary(this.client.release, { requestId, projectId });
   }
 
   /** Subscribes to control events; re-subscribes after any break, forever, until close(). */

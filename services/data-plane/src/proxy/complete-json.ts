@@ -1,9 +1,9 @@
 // Non-streamed chat completions and embeddings: forward, read the whole
 // answer, settle its exact cost, return the upstream body with usage.cost.
 import { estimateTokens } from "../billing/hold-estimate";
-import { costNano } from "../billing/pricing";
 import { upstreamFailure } from "../errors";
 import type { Gateway } from "../gateway";
+import { releaseCall, settleCall } from "./call-money";
 import { openUpstream } from "./open-upstream";
 import type { PreparedCall } from "./prepare-call";
 import { readUsage, usageWithCost } from "./usage";
@@ -23,7 +23,7 @@ export async function completeJson(gateway: Gateway, call: PreparedCall, signal:
   } catch {
     // The upstream answered 200 but the body was cut or unreadable: nothing
     // usable reached the caller, so nothing is billed.
-    await gateway.billing.release(call.requestId);
+    await releaseCall(gateway, call);
     throw upstreamFailure(502);
   }
 
@@ -31,13 +31,7 @@ export async function completeJson(gateway: Gateway, call: PreparedCall, signal:
     inputTokens: estimateTokens(call.payload),
     outputTokens: call.endpoint === "chat" ? estimateTokens(producedText(json)) : 0,
   };
-  const debited = await gateway.billing.settle({
-    requestId: call.requestId,
-    amountNano: costNano(call.path.price, tokens),
-    model: call.resolution.model.id,
-    accessPath: call.path.provider,
-    ...tokens,
-  });
+  const debited = await settleCall(gateway, call, tokens);
   json.usage = usageWithCost(json.usage, tokens, debited);
   if (call.service) json.service = { reason: call.trace };
   return json;

@@ -4,16 +4,11 @@
 import { GatewayError, upstreamFailure, upstreamUnreachable } from "../errors";
 import type { Gateway } from "../gateway";
 import type { UpstreamResponse } from "../upstream/upstream-http";
+import { releaseCall, reserveCall } from "./call-money";
 import type { PreparedCall } from "./prepare-call";
 
 export async function openUpstream(gateway: Gateway, call: PreparedCall, signal: AbortSignal): Promise<UpstreamResponse> {
-  await gateway.billing.reserve({
-    requestId: call.requestId,
-    projectId: call.identity.projectId,
-    amountNano: call.holdNano,
-    model: call.resolution.model.id,
-    accessPath: call.path.provider,
-  });
+  await reserveCall(gateway, call);
   const started = performance.now();
   const attempt = { model: call.resolution.model.id, path: call.path.provider, outcome: "ok", ms: 0 };
   call.trace.attempts.push(attempt);
@@ -23,14 +18,14 @@ export async function openUpstream(gateway: Gateway, call: PreparedCall, signal:
   } catch (error) {
     attempt.outcome = signal.aborted ? "client_closed" : "unreachable";
     attempt.ms = Math.round(performance.now() - started);
-    await gateway.billing.release(call.requestId);
+    await releaseCall(gateway, call);
     throw signal.aborted ? Object.assign(new GatewayError(499, "invalid_request_error", "client_closed", "The client closed the request."), { cause: error }) : upstreamUnreachable();
   }
   attempt.ms = Math.round(performance.now() - started);
   if (response.statusCode !== 200) {
     attempt.outcome = `http_${response.statusCode}`;
     await response.body.dump().catch(() => {});
-    await gateway.billing.release(call.requestId);
+    await releaseCall(gateway, call);
     throw upstreamFailure(response.statusCode);
   }
   return response;

@@ -8,9 +8,9 @@
 import type { FastifyReply } from "fastify";
 import type { ServerResponse } from "node:http";
 import { estimateTokens } from "../billing/hold-estimate";
-import { costNano } from "../billing/pricing";
 import type { Gateway } from "../gateway";
 import { SseParser } from "../upstream/sse-parser";
+import { releaseCall, settleCall } from "./call-money";
 import { openUpstream, serviceHeaders } from "./open-upstream";
 import type { PreparedCall } from "./prepare-call";
 import { readUsage, usageWithCost } from "./usage";
@@ -117,15 +117,9 @@ export async function streamChat(gateway: Gateway, call: PreparedCall, reply: Fa
   const tokens = reported ?? { inputTokens: estimateTokens(call.payload), outputTokens: estimateTokens(delivered) };
   if (!reported && delivered === "" && failure) {
     // Nothing reached the client: nothing billable happened on our side.
-    await gateway.billing.release(call.requestId);
+    await releaseCall(gateway, call);
   } else {
-    const debited = await gateway.billing.settle({
-      requestId: call.requestId,
-      amountNano: costNano(call.path.price, tokens),
-      model: call.resolution.model.id,
-      accessPath: call.path.provider,
-      ...tokens,
-    });
+    const debited = await settleCall(gateway, call, tokens);
     if (failure !== "client_closed") {
       const final: ChunkShape = usageChunk ?? {
         id: lastChunk?.id,

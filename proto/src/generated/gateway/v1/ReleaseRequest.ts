@@ -3,8 +3,10 @@
 
 export interface ReleaseRequest {
   'requestId'?: (string);
+  'projectId'?: (string);
 }
 
 export interface ReleaseRequest__Output {
   'requestId': (string);
+  'projectId': (string);
 }

@@ -9,6 +9,7 @@ export interface SettleRequest {
   'accessPath'?: (string);
   'inputTokens'?: (number);
   'outputTokens'?: (number);
+  'projectId'?: (string);
 }
 
 export interface SettleRequest__Output {
@@ -18,4 +19,5 @@ export interface SettleRequest__Output {
   'accessPath': (string);
   'inputTokens': (number);
   'outputTokens': (number);
+  'projectId': (string);
 }

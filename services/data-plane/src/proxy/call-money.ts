@@ -1,0 +1,32 @@
+// The money side of one prepared call: the hold, the settle of its actual
+// cost, or its release. One place builds these calls for every proxy.
+import { costNano, type TokenUsage } from "../billing/pricing";
+import type { Gateway } from "../gateway";
+import type { PreparedCall } from "./prepare-call";
+
+export function reserveCall(gateway: Gateway, call: PreparedCall): Promise<void> {
+  return gateway.billing.reserve({
+    requestId: call.requestId,
+    projectId: call.identity.projectId,
+    amountNano: call.holdNano,
+    model: call.resolution.model.id,
+    accessPath: call.path.provider,
+  });
+}
+
+/** Debits the call's cost for these tokens; returns the amount on the ledger. */
+export function settleCall(gateway: Gateway, call: PreparedCall, tokens: TokenUsage & { inputTokens: number; outputTokens: number }): Promise<bigint> {
+  return gateway.billing.settle({
+    requestId: call.requestId,
+    projectId: call.identity.projectId,
+    amountNano: costNano(call.path.price, tokens),
+    model: call.resolution.model.id,
+    accessPath: call.path.provider,
+    inputTokens: tokens.inputTokens,
+    outputTokens: tokens.outputTokens,
+  });
+}
+
+export function releaseCall(gateway: Gateway, call: PreparedCall): Promise<void> {
+  return gateway.billing.release(call.requestId, call.identity.projectId);
+}
