@@ -42,21 +42,6 @@ export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
   });
 
   app.decorateRequest("identity", undefined);
-  app.addHook("onRequest", async (request, reply) => {
-    if (!request.url.startsWith("/v1/")) return;
-    reply.header("x-request-id", request.id);
-    const match = BEARER.exec(request.headers.authorization ?? "");
-    if (!match) throw invalidApiKey();
-    const identity = await gateway.keys.validate(match[1]!);
-    if (!identity) throw invalidApiKey();
-    request.identity = identity;
-
-    const limit = identity.rpmLimit ?? gateway.config.defaultRpmLimit;
-    if (limit === 0 || !LIMITED_ROUTES.has(request.url.split("?")[0]!)) return;
-    const decision = await gateway.rateLimiter.check(identity.projectId, limit, request.id);
-    if (!decision.allowed) throw rateLimitExceeded(decision.resetSeconds);
-    reply.headers(rateLimitHeaders(decision));
-  });
 
   app.setErrorHandler((error, request, reply) => {
     let failure: GatewayError;
@@ -81,8 +66,27 @@ export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
   });
 
   registerHealthRoute(app, gateway);
-  registerModelsRoute(app, gateway);
-  registerChatRoute(app, gateway);
-  registerEmbeddingsRoute(app, gateway);
+  // Auth and the per-minute limit belong to the /v1 routes themselves (an
+  // encapsulated scope), not to the URL's spelling: an absolute-form request
+  // target such as `http://host/v1/models` reaches the same routes and checks.
+  void app.register(async (v1) => {
+    v1.addHook("onRequest", async (request, reply) => {
+      reply.header("x-request-id", request.id);
+      const match = BEARER.exec(request.headers.authorization ?? "");
+      if (!match) throw invalidApiKey();
+      const identity = await gateway.keys.validate(match[1]!);
+      if (!identity) throw invalidApiKey();
+      request.identity = identity;
+
+      const limit = identity.rpmLimit ?? gateway.config.defaultRpmLimit;
+      if (limit === 0 || !LIMITED_ROUTES.has(request.routeOptions.url ?? "")) return;
+      const decision = await gateway.rateLimiter.check(identity.projectId, limit, request.id);
+      if (!decision.allowed) throw rateLimitExceeded(decision.resetSeconds);
+      reply.headers(rateLimitHeaders(decision));
+    });
+    registerModelsRoute(v1, gateway);
+    registerChatRoute(v1, gateway);
+    registerEmbeddingsRoute(v1, gateway);
+  });
   return app;
 }

@@ -23,12 +23,6 @@ export function buildAdminApp(options: { adminToken: string; services: ControlPl
     options.isReady() ? { status: "ok" } : reply.code(503).send({ status: "unavailable", reason: "draining" }),
   );
 
-  app.addHook("onRequest", async (request, reply) => {
-    if (!request.url.startsWith("/admin")) return;
-    if (!tokenMatches(request.headers.authorization, options.adminToken)) {
-      return reply.code(401).send(errorBody("unauthorized", "a valid admin token is required"));
-    }
-  });
 
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof ControlPlaneError) return reply.code(error.status).send(errorBody(error.code, error.message));
@@ -43,7 +37,17 @@ export function buildAdminApp(options: { adminToken: string; services: ControlPl
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody("not_found", "no such route")));
 
-  registerProjectRoutes(app, options.services);
-  registerCatalogueRoutes(app, options.services);
+  // The token check belongs to the admin routes themselves (an encapsulated
+  // scope), not to the URL's spelling: an absolute-form request target such as
+  // `http://host/admin/...` reaches the same routes and the same check.
+  void app.register(async (admin) => {
+    admin.addHook("onRequest", async (request, reply) => {
+      if (!tokenMatches(request.headers.authorization, options.adminToken)) {
+        return reply.code(401).send(errorBody("unauthorized", "a valid admin token is required"));
+      }
+    });
+    registerProjectRoutes(admin, options.services);
+    registerCatalogueRoutes(admin, options.services);
+  });
   return app;
 }

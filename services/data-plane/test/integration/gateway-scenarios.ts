@@ -1,6 +1,7 @@
 // The end-to-end scenarios of the gateway, run once per database backend
 // (gateway.postgresql.test.ts, gateway.pglite.test.ts): real processes, the
 // mock provider as upstream, raw HTTP so every byte the client sees is checked.
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costToNano, marker, startStack, type Backend, type GatewayStack, type TestProject } from "../harness/gateway-stack";
 
@@ -38,6 +39,20 @@ const RECORDED_SHAPES: [string, Record<string, unknown>][] = [
 function messagesFor(tag: string, fields: Record<string, unknown>): unknown[] {
   if (!fields.image) return [{ role: "user", content: tag }];
   return [{ role: "user", content: [{ type: "text", text: `What is in this image? ${tag}` }, { type: "image_url", image_url: { url: "https://example.com/cat.png" } }] }];
+}
+
+/** Sends one raw HTTP/1.1 request (e.g. with an absolute-form target) and returns the status code. */
+async function rawStatus(baseUrl: string, requestLine: string, body = ""): Promise<number> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write(`${requestLine}\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    });
+    let response = "";
+    socket.on("data", (chunk) => (response += chunk.toString()));
+    socket.on("end", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0)));
+    socket.on("error", reject);
+  });
 }
 
 export function defineGatewayScenarios(backend: Backend): void {
@@ -101,6 +116,14 @@ export function defineGatewayScenarios(backend: Backend): void {
       const response = await stack.post("/v1/chat/completions", key, { model: "auto", messages: [{ role: "user", content: "hi" }] });
       expect(response.status).toBe(401);
       expectErrorShape(await response.json(), "authentication_error", "invalid_api_key");
+    });
+
+    it("checks keys and the admin token for absolute-form request targets too", async () => {
+      expect(await rawStatus(stack.url, "GET http://elsewhere/v1/models HTTP/1.1")).toBe(401);
+      expect(await rawStatus(stack.url, "POST http://elsewhere/v1/chat/completions HTTP/1.1", JSON.stringify({ model: "auto", messages: [{ role: "user", content: "x" }] }))).toBe(401);
+      expect(await rawStatus(stack.adminUrl, "GET http://elsewhere/admin/projects HTTP/1.1")).toBe(401);
+      expect(await rawStatus(stack.adminUrl, `POST http://elsewhere/admin/projects/${project.projectId}/topups HTTP/1.1`, JSON.stringify({ amount_usd: "1000000", idempotency_key: "sneaky" }))).toBe(401);
+      expect((await stack.balance(project.projectId)).balance.nano).toBe("5000000000");
     });
 
     it("refuses a revoked key on the data plane within a second, although it was cached", async () => {
