@@ -71,8 +71,12 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       Promise.race([firstCatalogue.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())]),
     close: async () => {
       gateway.lifecycle.draining = true;
-      await app.close(); // stops accepting, waits for in-flight requests and streams
-      await gateway.billing.flush();
+      // Stop accepting; in-flight requests and streams get the drain time, then their sockets are cut
+      // (each cut stream still settles for what it delivered).
+      const cut = setTimeout(() => app.server.closeAllConnections(), config.drainTimeoutMs);
+      await app.close();
+      clearTimeout(cut);
+      await gateway.billing.flush(config.drainTimeoutMs);
       controlPlane.close();
       await http.close();
       await gateway.rateLimiter.close();

@@ -11,6 +11,13 @@ export type Change =
 
 type Listener = (change: Change) => void;
 
+/**
+ * Ids are assigned at insert but become visible at commit, so a smaller id can
+ * appear after a larger one was read. Each poll re-reads this many ids below
+ * the newest seen and skips those already delivered.
+ */
+const REREAD_WINDOW = 100n;
+
 export function changeEventRow(change: Change): Prisma.ChangeEventCreateInput {
   const { kind, ...payload } = change;
   return { kind, payload };
@@ -18,6 +25,9 @@ export function changeEventRow(change: Change): Prisma.ChangeEventCreateInput {
 
 export class ChangeFeed {
   private lastId = 0n;
+  private readonly delivered = new Set<bigint>();
+  /** Events up to here existed before this replica started; subscribers get full state on connect instead. */
+  private startId = 0n;
   private readonly listeners = new Set<Listener>();
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
@@ -32,6 +42,7 @@ export class ChangeFeed {
   async start(): Promise<void> {
     const newest = await this.prisma.changeEvent.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
     this.lastId = newest?.id ?? 0n;
+    this.startId = this.lastId;
     this.timer = setInterval(() => void this.poll(), this.intervalMs);
     this.timer.unref();
   }
@@ -50,12 +61,16 @@ export class ChangeFeed {
   }
 
   private async readNew(): Promise<void> {
-    const rows = await this.prisma.changeEvent.findMany({ where: { id: { gt: this.lastId } }, orderBy: { id: "asc" }, take: 500 });
+    const floor = this.lastId > REREAD_WINDOW ? this.lastId - REREAD_WINDOW : 0n;
+    const rows = await this.prisma.changeEvent.findMany({ where: { id: { gt: floor } }, orderBy: { id: "asc" }, take: 1000 });
     for (const row of rows) {
-      this.lastId = row.id;
+      if (row.id <= this.lastId && (this.delivered.has(row.id) || row.id <= this.startId)) continue;
+      this.delivered.add(row.id);
+      if (row.id > this.lastId) this.lastId = row.id;
       const change = { kind: row.kind, ...(row.payload as object) } as Change;
       for (const listener of this.listeners) listener(change);
     }
+    for (const id of this.delivered) if (id <= this.lastId - REREAD_WINDOW) this.delivered.delete(id);
   }
 
   async stop(): Promise<void> {

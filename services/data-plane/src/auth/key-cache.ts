@@ -24,6 +24,8 @@ const MAX_ENTRIES = 100_000;
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<KeyIdentity | undefined>>();
+  /** Keys revoked lately: a validation that was in flight when the push came must not revive them. */
+  private readonly revoked = new Map<string, number>();
 
   constructor(
     private readonly controlPlane: ControlPlaneClientWrapper,
@@ -48,9 +50,10 @@ export class KeyCache {
   private async fetch(hash: string, key: string, stale: Entry | undefined): Promise<KeyIdentity | undefined> {
     try {
       const answer = await this.controlPlane.validateKey(key);
-      const identity = answer.valid
-        ? { projectId: answer.projectId, keyId: answer.keyId, rpmLimit: answer.limits?.rpmLimit ?? null }
-        : undefined;
+      const identity =
+        answer.valid && !this.revoked.has(answer.keyId)
+          ? { projectId: answer.projectId, keyId: answer.keyId, rpmLimit: answer.limits?.rpmLimit ?? null }
+          : undefined;
       const ttlSeconds = Math.min(answer.cacheTtlSeconds || this.maxTtlSeconds, this.maxTtlSeconds);
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(hash, { identity, expiresAtMs: Date.now() + ttlSeconds * 1000, validatedAtMs: Date.now() });
@@ -62,6 +65,9 @@ export class KeyCache {
   }
 
   revokeKey(keyId: string): void {
+    const now = Date.now();
+    this.revoked.set(keyId, now);
+    for (const [id, at] of this.revoked) if (now - at > 2 * this.maxTtlSeconds * 1000) this.revoked.delete(id);
     for (const [hash, entry] of this.entries) if (entry.identity?.keyId === keyId) this.entries.delete(hash);
   }
 

@@ -1,8 +1,9 @@
 // Worst-case token counts for the hold placed before forwarding. Input: the
 // forwarded body's UTF-8 bytes bound its text tokens (a byte-level BPE token is
 // at least one byte), plus a fixed allowance per image part, whose tokens do
-// not depend on the bytes sent. Output: the caller's max tokens, or the model's
-// maximum output, times the number of choices.
+// not depend on the bytes sent. Output: the larger of the caller's
+// max_completion_tokens and max_tokens (an upstream may honour either), or the
+// model's maximum output, times the number of choices.
 export const TOKENS_PER_IMAGE_ALLOWANCE = 3_000;
 
 export function countImageParts(messages: unknown): number {
@@ -21,8 +22,8 @@ export function chatInputUpperBound(forwardedBodyBytes: number, messages: unknow
 }
 
 export function chatOutputUpperBound(body: Record<string, unknown>, modelMaxOutput: number, modelContext: number): number {
-  const requested = [body.max_completion_tokens, body.max_tokens].find((value) => typeof value === "number" && Number.isInteger(value) && value > 0) as number | undefined;
-  const perChoice = requested ?? (modelMaxOutput > 0 ? modelMaxOutput : modelContext);
+  const requested = [body.max_completion_tokens, body.max_tokens].filter((value): value is number => typeof value === "number" && Number.isInteger(value) && value > 0);
+  const perChoice = requested.length > 0 ? Math.max(...requested) : modelMaxOutput > 0 ? modelMaxOutput : modelContext;
   const choices = typeof body.n === "number" && Number.isInteger(body.n) && body.n > 1 ? body.n : 1;
   return perChoice * choices;
 }

@@ -75,11 +75,17 @@ export class RequestBilling {
     return this.pending.size;
   }
 
-  /** On shutdown: one last attempt for everything pending. */
-  async flush(): Promise<void> {
+  /** On shutdown: retries everything pending until it lands or `deadlineMs` passes. */
+  async flush(deadlineMs: number): Promise<void> {
     clearInterval(this.backgroundTimer);
     this.backgroundTimer = undefined;
+    const giveUpAt = Date.now() + deadlineMs;
     await this.retryPending();
+    while (this.pending.size > 0 && Date.now() < giveUpAt) {
+      await sleep(Math.min(500, Math.max(0, giveUpAt - Date.now())));
+      await this.retryPending();
+    }
+    if (this.pending.size > 0) this.log.error({ requestIds: [...this.pending.keys()] }, "settles/releases never reached the control plane; their holds will expire");
   }
 
   private async withRetries<T>(work: () => Promise<T>): Promise<T> {

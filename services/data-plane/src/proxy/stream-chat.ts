@@ -1,10 +1,11 @@
 // Streamed chat completions. Upstream SSE events are parsed with the one
-// parser and relayed as OpenAI chunks in order; the chunk that carries usage
-// is held back until its cost is settled, so the last chunk before [DONE]
-// always carries `usage.cost` equal to the ledger debit (decisions.md
-// "Streaming"). After the first byte there is no retry: an upstream failure or
-// idle cut ends the stream with one error event and no [DONE], billed for what
-// was delivered; a client disconnect aborts the upstream.
+// parser and relayed as OpenAI chunks in order. The usage-only chunk
+// (`choices: []` with `usage`) is held back until its cost is settled, so the
+// last chunk before [DONE] always carries `usage.cost` equal to the ledger
+// debit (decisions.md "Streaming"); a provider that sends no such chunk gets
+// one written for it. After the first byte there is no retry: an upstream
+// failure or idle cut ends the stream with one error event and no [DONE],
+// billed for what was delivered; a client disconnect aborts the upstream.
 import type { FastifyReply } from "fastify";
 import type { ServerResponse } from "node:http";
 import { estimateTokens } from "../billing/hold-estimate";
@@ -17,34 +18,39 @@ import { readUsage, usageWithCost } from "./usage";
 
 interface ChunkShape {
   id?: unknown;
+  object?: unknown;
   created?: unknown;
   model?: unknown;
-  choices?: { delta?: { content?: unknown; refusal?: unknown; tool_calls?: { function?: { name?: unknown; arguments?: unknown } }[] } }[];
+  choices?: { delta?: unknown; finish_reason?: unknown }[];
   usage?: unknown;
   error?: unknown;
 }
 
-/** Text the client has received, to bill from when the upstream reports no usage. */
-function deltaText(chunk: ChunkShape): string {
+/** Keys of a delta that carry no produced content. */
+const NON_CONTENT_KEYS = new Set(["role", "type", "id", "index"]);
+
+/** Every produced string in a delta (content, refusal, reasoning, tool and function call parts, audio transcript...). */
+function producedText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(producedText).join("");
+  if (typeof value !== "object" || value === null) return "";
   let text = "";
-  for (const choice of chunk.choices ?? []) {
-    const delta = choice.delta;
-    if (!delta) continue;
-    if (typeof delta.content === "string") text += delta.content;
-    if (typeof delta.refusal === "string") text += delta.refusal;
-    for (const call of delta.tool_calls ?? []) {
-      if (typeof call.function?.name === "string") text += call.function.name;
-      if (typeof call.function?.arguments === "string") text += call.function.arguments;
-    }
-  }
+  for (const [key, inner] of Object.entries(value)) if (!NON_CONTENT_KEYS.has(key)) text += producedText(inner);
   return text;
 }
 
-function writeEvent(raw: ServerResponse, data: string): Promise<void> {
+/**
+ * Writes one SSE event, respecting backpressure. A client that reads nothing
+ * for `timeoutMs` is cut (its socket destroyed), so a stalled reader cannot
+ * hold a request open beyond its hold's lifetime.
+ */
+function writeEvent(raw: ServerResponse, data: string, timeoutMs: number): Promise<void> {
   if (raw.destroyed || raw.writableEnded) return Promise.resolve();
   if (raw.write(`data: ${data}\n\n`)) return Promise.resolve();
   return new Promise((resolve) => {
+    const timer = setTimeout(() => raw.destroy(), timeoutMs);
     const done = () => {
+      clearTimeout(timer);
       raw.off("drain", done);
       raw.off("close", done);
       resolve();
@@ -56,12 +62,13 @@ function writeEvent(raw: ServerResponse, data: string): Promise<void> {
 
 export async function streamChat(gateway: Gateway, call: PreparedCall, reply: FastifyReply, clientGone: AbortSignal, reason: () => string): Promise<void> {
   const response = await openUpstream(gateway, call, clientGone);
+  const writeTimeoutMs = gateway.config.upstream.streamIdleTimeoutMs;
 
   // From here on the response is ours to write; errors can no longer become a JSON error body.
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>), // rate-limit headers set before the handler
+    ...(reply.getHeaders() as Record<string, string>), // request id and rate-limit headers set before the handler
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-cache",
     connection: "keep-alive",
@@ -70,7 +77,8 @@ export async function streamChat(gateway: Gateway, call: PreparedCall, reply: Fa
 
   const parser = new SseParser();
   let delivered = "";
-  let usageChunk: ChunkShape | undefined;
+  let usageOnly: ChunkShape | undefined; // the held-back usage-only chunk
+  let lastUsage: unknown; // the latest usage any chunk reported
   let lastChunk: ChunkShape | undefined;
   let failure: "client_closed" | "upstream_failed" | undefined;
   let finished = false; // [DONE] or a finish_reason arrived
@@ -94,26 +102,30 @@ export async function streamChat(gateway: Gateway, call: PreparedCall, reply: Fa
           break;
         }
         lastChunk = chunk;
-        if (chunk.choices?.some((choice) => typeof (choice as { finish_reason?: unknown }).finish_reason === "string")) finished = true;
+        const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
+        if (choices.some((choice) => typeof choice.finish_reason === "string")) finished = true;
         if (chunk.usage !== undefined && chunk.usage !== null) {
-          usageChunk = chunk;
-          continue;
+          lastUsage = chunk.usage;
+          if (choices.length === 0) {
+            usageOnly = chunk;
+            continue;
+          }
         }
-        delivered += deltaText(chunk);
-        await writeEvent(raw, item.event.data);
+        for (const choice of choices) delivered += producedText(choice.delta);
+        await writeEvent(raw, item.event.data, writeTimeoutMs);
       }
       if (failure) break;
     }
   } catch {
     failure = clientGone.aborted ? "client_closed" : "upstream_failed";
   }
-  if (clientGone.aborted) failure = "client_closed";
+  if (clientGone.aborted || raw.destroyed) failure = "client_closed";
   // An upstream that closed without finishing was cut, not done.
   if (!failure && !finished) failure = "upstream_failed";
   if (failure) response.body.destroy();
 
   // Bill: the upstream's usage when it came, otherwise what was delivered.
-  const reported = usageChunk ? readUsage(usageChunk.usage) : undefined;
+  const reported = readUsage(lastUsage);
   const tokens = reported ?? { inputTokens: estimateTokens(call.payload), outputTokens: estimateTokens(delivered) };
   if (!reported && delivered === "" && failure) {
     // Nothing reached the client: nothing billable happened on our side.
@@ -121,22 +133,22 @@ export async function streamChat(gateway: Gateway, call: PreparedCall, reply: Fa
   } else {
     const debited = await settleCall(gateway, call, tokens);
     if (failure !== "client_closed") {
-      const final: ChunkShape = usageChunk ?? {
+      const final: ChunkShape = usageOnly ?? {
         id: lastChunk?.id,
         object: "chat.completion.chunk",
         created: lastChunk?.created ?? Math.floor(Date.now() / 1000),
         model: lastChunk?.model ?? call.path.upstreamModel,
         choices: [],
-      } as ChunkShape;
-      final.usage = usageWithCost(usageChunk?.usage, tokens, debited);
-      await writeEvent(raw, JSON.stringify(final));
+      };
+      final.usage = usageWithCost(lastUsage, tokens, debited);
+      await writeEvent(raw, JSON.stringify(final), writeTimeoutMs);
     }
   }
 
   if (failure === "upstream_failed") {
-    await writeEvent(raw, JSON.stringify({ error: { type: "upstream_error", code: 502, message: "The upstream provider failed during the stream." } }));
+    await writeEvent(raw, JSON.stringify({ error: { type: "upstream_error", code: 502, message: "The upstream provider failed during the stream." } }), writeTimeoutMs);
   } else if (!failure) {
-    await writeEvent(raw, "[DONE]");
+    await writeEvent(raw, "[DONE]", writeTimeoutMs);
   }
   raw.end();
 }

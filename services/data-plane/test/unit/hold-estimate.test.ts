@@ -33,7 +33,8 @@ describe("chatOutputUpperBound", () => {
   it.each<[string, Record<string, unknown>, number, number, number]>([
     ["max_completion_tokens", { max_completion_tokens: 100 }, 16_384, 128_000, 100],
     ["max_tokens", { max_tokens: 200 }, 16_384, 128_000, 200],
-    ["max_completion_tokens preferred over max_tokens", { max_completion_tokens: 100, max_tokens: 200 }, 16_384, 128_000, 100],
+    ["the larger of max_completion_tokens and max_tokens (an upstream may honour either)", { max_completion_tokens: 100, max_tokens: 200 }, 16_384, 128_000, 200],
+    ["the larger when max_completion_tokens is the larger", { max_completion_tokens: 300, max_tokens: 200 }, 16_384, 128_000, 300],
     ["max_tokens used when max_completion_tokens is 0", { max_completion_tokens: 0, max_tokens: 200 }, 16_384, 128_000, 200],
     ["max_tokens used when max_completion_tokens is negative", { max_completion_tokens: -5, max_tokens: 200 }, 16_384, 128_000, 200],
     ["max_tokens used when max_completion_tokens is fractional", { max_completion_tokens: 10.5, max_tokens: 200 }, 16_384, 128_000, 200],
