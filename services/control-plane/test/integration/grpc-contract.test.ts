@@ -129,6 +129,36 @@ describe("control-plane gRPC contract", () => {
     expect((await controlPlane.services.ledger.balance(projectId)).balanceNano).toBe(before.balanceNano - 40n);
   });
 
+  it("debits at most the hold when the actual cost exceeds it, and records the rest as unbilled", async () => {
+    const before = await controlPlane.services.ledger.balance(projectId);
+    expect((await reserve("over1", 1_000n)).outcome).toBe("RESERVED");
+    expect(await settle("over1", 5_000n)).toEqual({ outcome: "SETTLED", debitedNano: "1000" });
+    const after = await controlPlane.services.ledger.balance(projectId);
+    expect(after.balanceNano).toBe(before.balanceNano - 1_000n);
+    const hold = await controlPlane.database.prisma.hold.findUnique({ where: { requestId: "over1" } });
+    expect([hold!.debitedNano, hold!.unbilledNano]).toEqual([1_000n, 4_000n]);
+  });
+
+  it("debits a settle arriving after expiry only from what is still free: the balance never goes negative", async () => {
+    expect((await reserve("late1", 2_000n)).outcome).toBe("RESERVED");
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await controlPlane.services.sweeper.sweep()).toBe(1);
+    const free = (await controlPlane.services.ledger.balance(projectId)).availableNano;
+    expect((await reserve("late2", free)).outcome).toBe("RESERVED"); // another request takes everything
+    expect(await settle("late1", 700n)).toEqual({ outcome: "SETTLED", debitedNano: "0" });
+    const balance = await controlPlane.services.ledger.balance(projectId);
+    expect(balance.availableNano).toBe(0n);
+    expect(balance.balanceNano).toBeGreaterThanOrEqual(balance.heldNano);
+    await release("late2");
+  });
+
+  it("refuses negative amounts at the boundary", async () => {
+    const error = (await reserve("neg1", -5n).catch((caught: unknown) => caught)) as grpc.ServiceError;
+    expect(error.code).toBe(grpc.status.INVALID_ARGUMENT);
+    const settleError = (await settle("r1", -5n).catch((caught: unknown) => caught)) as grpc.ServiceError;
+    expect(settleError.code).toBe(grpc.status.INVALID_ARGUMENT);
+  });
+
   it("streams the catalogue first on Subscribe", async () => {
     const metadata = new grpc.Metadata();
     metadata.set(AUTH_METADATA_KEY, bearer(TOKEN));
