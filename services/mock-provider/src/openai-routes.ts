@@ -87,18 +87,24 @@ export function registerOpenAIRoutes(app: FastifyInstance, state: MockState): vo
     if (ex.script) entry.script = ex.script;
   });
 
-  app.post("/v1/chat/completions", async (request, reply) => {
-    const ex = exchangeOf(request);
-    if (!(await beforeHeaders(ex))) return reply;
-    const body = request.body;
+  /** The JSON body when it is an object naming a model; otherwise answers 400 as OpenAI does and returns undefined. */
+  function bodyWithModel(ex: ReturnType<typeof exchangeOf>, body: unknown): (Record<string, unknown> & { model: string }) | undefined {
     if (!isRecord(body)) {
       sendJson(ex, 400, UNPARSABLE_BODY);
-      return reply;
+      return undefined;
     }
     if (typeof body.model !== "string" || body.model === "") {
       sendJson(ex, 400, openAIError("you must provide a model parameter"));
-      return reply;
+      return undefined;
     }
+    return body as Record<string, unknown> & { model: string };
+  }
+
+  app.post("/v1/chat/completions", async (request, reply) => {
+    const ex = exchangeOf(request);
+    if (!(await beforeHeaders(ex))) return reply;
+    const body = bodyWithModel(ex, request.body);
+    if (!body) return reply;
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
       sendJson(ex, 400, openAIError("Missing required parameter: 'messages'.", "invalid_request_error", "missing_required_parameter", "messages"));
       return reply;
@@ -119,15 +125,8 @@ export function registerOpenAIRoutes(app: FastifyInstance, state: MockState): vo
   app.post("/v1/embeddings", async (request, reply) => {
     const ex = exchangeOf(request);
     if (!(await beforeHeaders(ex))) return reply;
-    const body = request.body;
-    if (!isRecord(body)) {
-      sendJson(ex, 400, UNPARSABLE_BODY);
-      return reply;
-    }
-    if (typeof body.model !== "string" || body.model === "") {
-      sendJson(ex, 400, openAIError("you must provide a model parameter"));
-      return reply;
-    }
+    const body = bodyWithModel(ex, request.body);
+    if (!body) return reply;
     const { dimensions, encoding_format: encoding } = body;
     if (dimensions !== undefined && (typeof dimensions !== "number" || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS)) {
       sendJson(ex, 400, openAIError(`'dimensions' must be an integer between 1 and ${MAX_DIMENSIONS}.`, "invalid_request_error", null, "dimensions"));
