@@ -13,8 +13,8 @@
 --   0 <= held_nano <= balance_nano        (a balance never goes negative)
 --   cap_used_nano <= daily_cap_nano       (checked before every hold; debits never exceed holds)
 -- A settle debits the actual cost but at most its hold (the worst case it was
--- sized for); a settle arriving after its hold expired debits at most what the
--- balance and the hold's day cap still allow. What could not be debited is
+-- sized for); a settle arriving after its hold expired debits, in addition, at
+-- most what the balance and the hold's day cap still allow. What could not be debited is
 -- recorded in holds.unbilled_nano.
 --
 -- Cap accounting: projects.cap_used_nano is debits plus active holds of
@@ -147,11 +147,11 @@ BEGIN
 
   SELECT * INTO v_project FROM projects WHERE id = v_hold.project_id;
   v_was_active := v_hold.status = 'active';
-  IF v_was_active THEN
-    v_limit := v_hold.amount_nano;
-  ELSE
+  -- Never more than the worst case the hold was sized for.
+  v_limit := v_hold.amount_nano;
+  IF NOT v_was_active THEN
     -- Expired: its amount went back to the balance and may be held by others now.
-    v_limit := v_project.balance_nano - v_project.held_nano;
+    v_limit := LEAST(v_limit, v_project.balance_nano - v_project.held_nano);
     IF v_project.daily_cap_nano IS NOT NULL THEN
       IF v_project.cap_day = v_hold.day THEN
         v_room := v_project.daily_cap_nano - v_project.cap_used_nano;
@@ -197,6 +197,9 @@ BEGIN
   ELSE
     IF v_hold.status = 'active' THEN
       PERFORM gateway_unhold(v_hold, 'released');
+    ELSIF v_hold.status = 'expired' THEN
+      -- Already off the balance; marking it released keeps a later settle from debiting it.
+      UPDATE holds SET status = 'released' WHERE request_id = p_request_id;
     END IF;
     RETURN QUERY SELECT 'released'::text;
   END IF;
