@@ -36,6 +36,8 @@ export interface DataPlaneConfig {
   defaultRpmLimit: number;
   /** The limit's sliding window: one minute; shorter only in tests. */
   rateLimitWindowMs: number;
+  /** After a client disconnects, how long the upstream is still read for its usage before it is aborted. */
+  clientDisconnectDrainMs: number;
   /** On SIGTERM: how long in-flight requests may finish, then how long pending settles are retried. */
   drainTimeoutMs: number;
 }
@@ -105,5 +107,6 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     defaultRpmLimit: integer(env, "DEFAULT_RPM_LIMIT", 600),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 60_000, 100),
     drainTimeoutMs: integer(env, "DRAIN_TIMEOUT_MS", 30_000, 0),
+    clientDisconnectDrainMs: integer(env, "CLIENT_DISCONNECT_DRAIN_MS", 800, 0),
   };
 }

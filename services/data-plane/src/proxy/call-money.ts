@@ -1,5 +1,6 @@
 // The money side of one prepared call: the hold, the settle of its actual
 // cost, or its release. One place builds these calls for every proxy.
+import { estimateTokens } from "../billing/hold-estimate";
 import { costNano, type TokenUsage } from "../billing/pricing";
 import type { Gateway } from "../gateway";
 import type { PreparedCall } from "./prepare-call";
@@ -25,6 +26,15 @@ export function settleCall(gateway: Gateway, call: PreparedCall, tokens: TokenUs
     inputTokens: tokens.inputTokens,
     outputTokens: tokens.outputTokens,
   });
+}
+
+/**
+ * The client left before any answer reached it, after the request went
+ * upstream: the provider has read the prompt, so the prompt is billed
+ * (estimated from the forwarded body) and nothing else.
+ */
+export function settlePromptOnly(gateway: Gateway, call: PreparedCall): Promise<bigint> {
+  return settleCall(gateway, call, { inputTokens: estimateTokens(call.payload), outputTokens: 0 });
 }
 
 export function releaseCall(gateway: Gateway, call: PreparedCall): Promise<void> {

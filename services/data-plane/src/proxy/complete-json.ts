@@ -3,8 +3,9 @@
 import { estimateTokens } from "../billing/hold-estimate";
 import { upstreamFailure } from "../errors";
 import type { Gateway } from "../gateway";
-import { releaseCall, settleCall } from "./call-money";
-import { openUpstream } from "./open-upstream";
+import type { ClientLink } from "../routes/client-link";
+import { releaseCall, settleCall, settlePromptOnly } from "./call-money";
+import { clientClosed, openUpstream } from "./open-upstream";
 import type { PreparedCall } from "./prepare-call";
 import { readUsage, usageWithCost } from "./usage";
 
@@ -13,14 +14,19 @@ function producedText(json: Record<string, unknown>): string {
   return choices.map((choice) => JSON.stringify((choice as { message?: unknown }).message ?? "")).join("");
 }
 
-export async function completeJson(gateway: Gateway, call: PreparedCall, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const response = await openUpstream(gateway, call, signal);
+export async function completeJson(gateway: Gateway, call: PreparedCall, client: ClientLink): Promise<Record<string, unknown>> {
+  const response = await openUpstream(gateway, call, client);
   let json: Record<string, unknown>;
   try {
     const parsed: unknown = await response.body.json();
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
     json = parsed as Record<string, unknown>;
   } catch {
+    if (client.gone.aborted) {
+      // The client left and the answer did not arrive within the drain.
+      await settlePromptOnly(gateway, call);
+      throw clientClosed();
+    }
     // The upstream answered 200 but the body was cut or unreadable: nothing
     // usable reached the caller, so nothing is billed.
     await releaseCall(gateway, call);

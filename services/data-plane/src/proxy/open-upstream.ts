@@ -1,25 +1,34 @@
-// Reserve, then send the request upstream and wait for its status. Any failure
-// before a usable response releases the hold (nothing billable happened) and
-// becomes a normalized error; the upstream's own body is never relayed.
+// Reserve, then send the request upstream and wait for its status. An
+// upstream failure before a usable response releases the hold (nothing
+// billable happened) and becomes a normalized error; the upstream's own body
+// is never relayed. A client that left meanwhile is billed for its prompt.
 import { GatewayError, upstreamFailure, upstreamUnreachable } from "../errors";
 import type { Gateway } from "../gateway";
 import type { UpstreamResponse } from "../upstream/upstream-http";
-import { releaseCall, reserveCall } from "./call-money";
+import type { ClientLink } from "../routes/client-link";
+import { releaseCall, reserveCall, settlePromptOnly } from "./call-money";
 import type { PreparedCall } from "./prepare-call";
 
-export async function openUpstream(gateway: Gateway, call: PreparedCall, signal: AbortSignal): Promise<UpstreamResponse> {
+export const clientClosed = () => new GatewayError(499, "invalid_request_error", "client_closed", "The client closed the request.");
+
+export async function openUpstream(gateway: Gateway, call: PreparedCall, client: ClientLink): Promise<UpstreamResponse> {
   await reserveCall(gateway, call);
   const started = performance.now();
   const attempt = { model: call.resolution.model.id, path: call.path.provider, outcome: "ok", ms: 0 };
   call.trace.attempts.push(attempt);
   let response: UpstreamResponse;
   try {
-    response = await call.provider.send(call.endpoint === "chat" ? "/chat/completions" : "/embeddings", call.payload, call.apiKey, signal);
+    response = await call.provider.send(call.endpoint === "chat" ? "/chat/completions" : "/embeddings", call.payload, call.apiKey, client.upstream);
   } catch (error) {
-    attempt.outcome = signal.aborted ? "client_closed" : "unreachable";
     attempt.ms = Math.round(performance.now() - started);
+    if (client.gone.aborted) {
+      attempt.outcome = "client_closed";
+      await settlePromptOnly(gateway, call);
+      throw Object.assign(clientClosed(), { cause: error });
+    }
+    attempt.outcome = "unreachable";
     await releaseCall(gateway, call);
-    throw signal.aborted ? Object.assign(new GatewayError(499, "invalid_request_error", "client_closed", "The client closed the request."), { cause: error }) : upstreamUnreachable();
+    throw upstreamUnreachable();
   }
   attempt.ms = Math.round(performance.now() - started);
   if (response.statusCode !== 200) {

@@ -5,12 +5,15 @@
 // debit (decisions.md "Streaming"); a provider that sends no such chunk gets
 // one written for it. After the first byte there is no retry: an upstream
 // failure or idle cut ends the stream with one error event and no [DONE],
-// billed for what was delivered; a client disconnect aborts the upstream.
+// billed for what was delivered. A client disconnect stops the relaying; the
+// upstream is read on for a short drain to catch its usage, then aborted, and
+// the request is billed from that usage or from what was delivered.
 import type { FastifyReply } from "fastify";
 import type { ServerResponse } from "node:http";
 import { estimateTokens } from "../billing/hold-estimate";
 import type { Gateway } from "../gateway";
 import { SseParser } from "../upstream/sse-parser";
+import type { ClientLink } from "../routes/client-link";
 import { releaseCall, settleCall } from "./call-money";
 import { openUpstream, serviceHeaders } from "./open-upstream";
 import type { PreparedCall } from "./prepare-call";
@@ -60,8 +63,8 @@ function writeEvent(raw: ServerResponse, data: string, timeoutMs: number): Promi
   });
 }
 
-export async function streamChat(gateway: Gateway, call: PreparedCall, reply: FastifyReply, clientGone: AbortSignal, reason: () => string): Promise<void> {
-  const response = await openUpstream(gateway, call, clientGone);
+export async function streamChat(gateway: Gateway, call: PreparedCall, reply: FastifyReply, client: ClientLink, reason: () => string): Promise<void> {
+  const response = await openUpstream(gateway, call, client);
   const writeTimeoutMs = gateway.config.upstream.streamIdleTimeoutMs;
 
   // From here on the response is ours to write; errors can no longer become a JSON error body.
@@ -106,20 +109,22 @@ export async function streamChat(gateway: Gateway, call: PreparedCall, reply: Fa
         if (choices.some((choice) => typeof choice.finish_reason === "string")) finished = true;
         if (chunk.usage !== undefined && chunk.usage !== null) {
           lastUsage = chunk.usage;
+          if (client.gone.aborted) break; // draining after a disconnect: the usage is what we waited for
           if (choices.length === 0) {
             usageOnly = chunk;
             continue;
           }
         }
+        if (client.gone.aborted) continue; // draining: nothing more reaches the client
         for (const choice of choices) delivered += producedText(choice.delta);
         await writeEvent(raw, item.event.data, writeTimeoutMs);
       }
-      if (failure) break;
+      if (failure || (client.gone.aborted && lastUsage !== undefined)) break;
     }
   } catch {
-    failure = clientGone.aborted ? "client_closed" : "upstream_failed";
+    failure = client.gone.aborted ? "client_closed" : "upstream_failed";
   }
-  if (clientGone.aborted || raw.destroyed) failure = "client_closed";
+  if (client.gone.aborted || raw.destroyed) failure = "client_closed";
   // An upstream that closed without finishing was cut, not done.
   if (!failure && !finished) failure = "upstream_failed";
   if (failure) response.body.destroy();
@@ -127,8 +132,8 @@ export async function streamChat(gateway: Gateway, call: PreparedCall, reply: Fa
   // Bill: the upstream's usage when it came, otherwise what was delivered.
   const reported = readUsage(lastUsage);
   const tokens = reported ?? { inputTokens: estimateTokens(call.payload), outputTokens: estimateTokens(delivered) };
-  if (!reported && delivered === "" && failure) {
-    // Nothing reached the client: nothing billable happened on our side.
+  if (!reported && delivered === "" && failure === "upstream_failed") {
+    // The upstream failed before anything reached the client: nothing billable happened.
     await releaseCall(gateway, call);
   } else {
     const debited = await settleCall(gateway, call, tokens);

@@ -6,17 +6,17 @@ import { serviceHeaders } from "../proxy/open-upstream";
 import { prepareCall } from "../proxy/prepare-call";
 import { streamChat } from "../proxy/stream-chat";
 import { reasonHeader } from "../routing/route-trace";
-import { clientAbortSignal } from "./client-abort";
+import { clientLink } from "./client-link";
 
 export function registerChatRoute(app: FastifyInstance, gateway: Gateway): void {
   app.post("/v1/chat/completions", async (request, reply) => {
     const call = prepareCall(gateway, request.id, request.identity!, request.body, "chat");
-    const clientGone = clientAbortSignal(reply);
+    const client = clientLink(reply, gateway.config.clientDisconnectDrainMs);
     if (call.body.stream === true) {
-      await streamChat(gateway, call, reply, clientGone, () => reasonHeader(call.trace));
+      await streamChat(gateway, call, reply, client, () => reasonHeader(call.trace));
       return reply;
     }
-    const body = await completeJson(gateway, call, clientGone);
+    const body = await completeJson(gateway, call, client);
     return reply.headers(serviceHeaders(call, reasonHeader(call.trace))).send(body);
   });
 }
