@@ -14,6 +14,7 @@ import { offsetClock } from "./clock";
 import type { ControlPlaneConfig } from "./config";
 import { openDatabase, type Database } from "./database/connect";
 import { KeyService } from "./keys/key-service";
+import { createMetrics } from "./metrics";
 import { ProjectService } from "./projects/project-service";
 import { startGrpcServer } from "./rpc/grpc-server";
 
@@ -60,7 +61,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
   }
   services.sweeper.start();
 
-  admin = buildAdminApp({ adminToken: config.adminToken, services, isReady: () => ready, logLevel: config.logLevel });
+  admin = buildAdminApp({ adminToken: config.adminToken, services, isReady: () => ready, logLevel: config.logLevel, metrics: createMetrics(services) });
   const adminUrl = await admin.listen({ host: config.host, port: config.adminPort });
   let grpcServer: grpc.Server;
   let grpcPort: number;

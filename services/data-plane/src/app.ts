@@ -66,6 +66,7 @@ export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
   });
 
   registerHealthRoute(app, gateway);
+  app.get("/metrics", async (_request, reply) => reply.type(gateway.metrics.registry.contentType).send(await gateway.metrics.registry.metrics()));
   // Auth and the per-minute limit belong to the /v1 routes themselves (an
   // encapsulated scope), not to the URL's spelling: an absolute-form request
   // target such as `http://host/v1/models` reaches the same routes and checks.
@@ -81,7 +82,10 @@ export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
       const limit = identity.rpmLimit ?? gateway.config.defaultRpmLimit;
       if (limit === 0 || !LIMITED_ROUTES.has(request.routeOptions.url ?? "")) return;
       const decision = await gateway.rateLimiter.check(identity.projectId, limit, request.id);
-      if (!decision.allowed) throw rateLimitExceeded(decision.resetSeconds);
+      if (!decision.allowed) {
+        gateway.metrics.rateLimitRejections.inc();
+        throw rateLimitExceeded(decision.resetSeconds);
+      }
       reply.headers(rateLimitHeaders(decision));
     });
     registerModelsRoute(v1, gateway);

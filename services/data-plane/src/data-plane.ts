@@ -11,6 +11,7 @@ import type { Gateway } from "./gateway";
 import { LocalRateLimiter } from "./limits/local-rate-limiter";
 import { RedisRateLimiter } from "./limits/redis-rate-limiter";
 import { OpenAiCompatibleProvider } from "./providers/openai-compatible/openai-compatible-provider";
+import { createMetrics } from "./metrics";
 import { UpstreamHttp } from "./upstream/upstream-http";
 
 export interface RunningDataPlane {
@@ -42,6 +43,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
         )
       : new LocalRateLimiter(config.rateLimitWindowMs),
     lifecycle: { draining: false },
+    metrics: createMetrics(() => gateway), // read when scraped, after construction
   };
   app = buildDataPlaneApp(gateway);
 

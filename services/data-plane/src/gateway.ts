@@ -5,6 +5,7 @@ import type { CatalogueSnapshot } from "./catalogue/catalogue-snapshot";
 import type { DataPlaneConfig } from "./config";
 import type { ControlPlaneClientWrapper } from "./control-plane/control-plane-client";
 import type { RateLimiter } from "./limits/rate-limiter";
+import type { DataPlaneMetrics } from "./metrics";
 import type { OpenAiCompatibleProvider } from "./providers/openai-compatible/openai-compatible-provider";
 
 export interface Gateway {
@@ -16,5 +17,6 @@ export interface Gateway {
   catalogue: { current: CatalogueSnapshot | undefined };
   providers: Map<string, OpenAiCompatibleProvider>;
   rateLimiter: RateLimiter;
+  metrics: DataPlaneMetrics;
   lifecycle: { draining: boolean };
 }

@@ -2,6 +2,7 @@
 // the catalogue. Every /admin route needs `Authorization: Bearer <admin token>`;
 // /health needs none. Builds the app, never listens.
 import Fastify, { LogController, type FastifyInstance } from "fastify";
+import type { Registry } from "prom-client";
 import { timingSafeEqual } from "node:crypto";
 import type { ControlPlaneServices } from "../control-plane";
 import { ControlPlaneError } from "../errors";
@@ -16,13 +17,15 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return presented.length === expected.length && timingSafeEqual(presented, expected);
 }
 
-export function buildAdminApp(options: { adminToken: string; services: ControlPlaneServices; isReady: () => boolean; logLevel: string }): FastifyInstance {
+export function buildAdminApp(options: { adminToken: string; services: ControlPlaneServices; isReady: () => boolean; logLevel: string; metrics: Registry }): FastifyInstance {
   const app = Fastify({ logger: { level: options.logLevel }, logController: new LogController({ disableRequestLogging: true }) });
 
   app.get("/health", async (_request, reply) =>
     options.isReady() ? { status: "ok" } : reply.code(503).send({ status: "unavailable", reason: "draining" }),
   );
 
+
+  app.get("/metrics", async (_request, reply) => reply.type(options.metrics.contentType).send(await options.metrics.metrics()));
 
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof ControlPlaneError) return reply.code(error.status).send(errorBody(error.code, error.message));

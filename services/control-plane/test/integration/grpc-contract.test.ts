@@ -123,6 +123,8 @@ describe("control-plane gRPC contract", () => {
     await new Promise((resolve) => setTimeout(resolve, 1100)); // HOLD_TTL_SECONDS=1
     expect(await controlPlane.services.sweeper.sweep()).toBe(1);
     expect(controlPlane.services.sweeper.expiredTotal).toBe(1);
+    const metrics = await (await fetch(`${controlPlane.adminUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^gateway_holds_expired 1$/m);
     const before = await controlPlane.services.ledger.balance(projectId);
     expect(before.heldNano).toBe(0n);
     expect(await settle("r8", 40n)).toEqual({ outcome: "SETTLED", debitedNano: "40" });
@@ -150,6 +152,34 @@ describe("control-plane gRPC contract", () => {
     expect(balance.availableNano).toBe(0n);
     expect(balance.balanceNano).toBeGreaterThanOrEqual(balance.heldNano);
     await release("late2");
+  });
+
+  it("debits once when settles and releases arrive together, replayed and out of order", async () => {
+    const before = (await controlPlane.services.ledger.balance(projectId)).balanceNano;
+    // A release and a settle that arrive before their reserve find nothing to act on.
+    expect(await settle("race1", 10n)).toEqual({ outcome: "UNKNOWN_REQUEST", debitedNano: "0" });
+    expect((await reserve("race1", 1_000n)).outcome).toBe("RESERVED");
+    // Ten settles with different amounts and five releases, all at once.
+    const answers = await Promise.all([
+      ...Array.from({ length: 10 }, (_, index) => settle("race1", BigInt(100 + index))),
+      ...Array.from({ length: 5 }, () => release("race1")),
+    ]);
+    const settles = answers.slice(0, 10) as { outcome: string; debitedNano: string }[];
+    const releases = answers.slice(10) as { outcome: string }[];
+    const debits = (await controlPlane.database.prisma.ledgerEntry.findMany({ where: { requestId: "race1" } })).map((entry) => entry.amountNano);
+    const after = (await controlPlane.services.ledger.balance(projectId)).balanceNano;
+    if (settles.some((answer) => answer.outcome === "SETTLED")) {
+      // The first to land won; every settle reports that one debit, every release defers to it.
+      expect(debits).toHaveLength(1);
+      expect(new Set(settles.map((answer) => answer.debitedNano))).toEqual(new Set([String(-debits[0]!)]));
+      expect(releases.every((answer) => answer.outcome === "ALREADY_SETTLED")).toBe(true);
+      expect(after).toBe(before + debits[0]!);
+    } else {
+      expect(debits).toHaveLength(0);
+      expect(settles.every((answer) => answer.outcome === "ALREADY_RELEASED")).toBe(true);
+      expect(after).toBe(before);
+    }
+    expect((await controlPlane.services.ledger.balance(projectId)).heldNano).toBe(0n);
   });
 
   it("refuses negative amounts at the boundary", async () => {
