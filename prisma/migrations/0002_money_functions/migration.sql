@@ -1,9 +1,9 @@
 -- Money operations, written by hand (Prisma does not generate functions).
 --
--- Each function is atomic (it runs inside its caller's transaction) and
--- keyed by request id (or top-up idempotency key): a replay returns the first
--- answer and changes nothing. The control plane calls reserve, settle and
--- release through gateway_apply_batch, many in one transaction (group commit).
+-- Every operation is keyed by request id (or top-up idempotency key): a
+-- replay returns the first answer and changes nothing. Reserve, settle and
+-- release exist only inside gateway_apply_batch (group commit: many in one
+-- transaction); top-ups and the expiry sweep are functions of their own.
 --
 -- Lock order everywhere: the project row first, then its holds. The project
 -- row lock serializes all money changes of one project; batches are sorted by
@@ -14,8 +14,8 @@
 --   cap_used_nano <= daily_cap_nano       (checked before every hold; debits never exceed holds)
 -- A settle debits the actual cost but at most its hold (the worst case it was
 -- sized for); a settle arriving after its hold expired debits, in addition, at
--- most what the balance and the hold's day cap still allow. What could not be debited is
--- recorded in holds.unbilled_nano.
+-- most what the balance and the hold's day cap still allow. What could not be
+-- debited is recorded in holds.unbilled_nano.
 --
 -- Cap accounting: projects.cap_used_nano is debits plus active holds of
 -- projects.cap_day. A hold counts against the UTC day it was placed
@@ -26,84 +26,15 @@ ALTER TABLE projects ADD CONSTRAINT projects_money_invariant CHECK (held_nano >=
 ALTER TABLE holds ADD CONSTRAINT holds_amount_not_negative CHECK (amount_nano >= 0 AND COALESCE(debited_nano, 0) >= 0);
 ALTER TABLE ledger_entries ADD CONSTRAINT ledger_sign CHECK ((kind = 'topup' AND amount_nano > 0) OR (kind = 'debit' AND amount_nano <= 0) OR kind = 'adjustment');
 
-CREATE FUNCTION gateway_reserve(
-  p_request_id text, p_project_id text, p_amount bigint, p_day date,
-  p_expires_at timestamptz, p_model text, p_access_path text
-) RETURNS TABLE (r_outcome text, r_available bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-  v_project projects%ROWTYPE;
-  v_hold holds%ROWTYPE;
-  v_day date;
-  v_cap_used bigint;
-  v_available bigint;
-  v_refusal text;
-BEGIN
-  SELECT * INTO v_project FROM projects WHERE id = p_project_id FOR UPDATE;
-  IF NOT FOUND THEN
-    RETURN QUERY SELECT 'unknown_project'::text, 0::bigint;
-    RETURN;
-  END IF;
-
-  SELECT * INTO v_hold FROM holds WHERE request_id = p_request_id;
-  IF FOUND THEN
-    RETURN QUERY SELECT (CASE WHEN v_hold.status = 'refused' THEN v_hold.refusal ELSE 'reserved' END)::text, 0::bigint;
-    RETURN;
-  END IF;
-
-  -- A control plane whose clock lags never moves the cap day backwards.
-  v_day := GREATEST(p_day, COALESCE(v_project.cap_day, p_day));
-  v_cap_used := CASE WHEN v_project.cap_day = v_day THEN v_project.cap_used_nano ELSE 0 END;
-  v_available := v_project.balance_nano - v_project.held_nano;
-  IF v_project.daily_cap_nano IS NOT NULL THEN
-    v_available := LEAST(v_available, v_project.daily_cap_nano - v_cap_used);
-  END IF;
-
-  IF v_project.balance_nano - v_project.held_nano < p_amount THEN
-    v_refusal := 'insufficient_credits';
-  ELSIF v_project.daily_cap_nano IS NOT NULL AND v_cap_used + p_amount > v_project.daily_cap_nano THEN
-    v_refusal := 'spend_cap_exceeded';
-  END IF;
-
-  IF v_refusal IS NOT NULL THEN
-    INSERT INTO holds (request_id, project_id, amount_nano, day, status, expires_at, closed_at, model, access_path, refusal)
-    VALUES (p_request_id, p_project_id, p_amount, v_day, 'refused', p_expires_at, now(), p_model, p_access_path, v_refusal);
-    RETURN QUERY SELECT v_refusal, GREATEST(v_available, 0);
-    RETURN;
-  END IF;
-
-  UPDATE projects
-     SET held_nano = held_nano + p_amount, cap_day = v_day, cap_used_nano = v_cap_used + p_amount
-   WHERE id = p_project_id;
-  INSERT INTO holds (request_id, project_id, amount_nano, day, status, expires_at, model, access_path)
-  VALUES (p_request_id, p_project_id, p_amount, v_day, 'active', p_expires_at, p_model, p_access_path);
-
-  RETURN QUERY SELECT 'reserved'::text, v_available - p_amount;
-END
-$$;
-
--- Locks the project of a request's hold and returns the hold (status
--- 'refused' or no row when there is none to act on). p_project_id is the
--- caller's word for the project; when it is missing or wrong, the hold's own
--- project is locked instead.
+-- Locks the project of a request's hold and returns the hold (no row when
+-- there is none). Used by the sweeper, outside batches.
 CREATE FUNCTION gateway_lock_hold(p_request_id text, p_project_id text) RETURNS holds
 LANGUAGE plpgsql AS $$
 DECLARE
   v_hold holds%ROWTYPE;
-  v_project_id text := NULLIF(p_project_id, '');
 BEGIN
-  IF v_project_id IS NULL THEN
-    SELECT project_id INTO v_project_id FROM holds WHERE request_id = p_request_id;
-    IF NOT FOUND THEN
-      RETURN NULL;
-    END IF;
-  END IF;
-  PERFORM 1 FROM projects WHERE id = v_project_id FOR UPDATE;
+  PERFORM 1 FROM projects WHERE id = p_project_id FOR UPDATE;
   SELECT * INTO v_hold FROM holds WHERE request_id = p_request_id;
-  IF FOUND AND v_hold.project_id <> v_project_id THEN
-    PERFORM 1 FROM projects WHERE id = v_hold.project_id FOR UPDATE;
-    SELECT * INTO v_hold FROM holds WHERE request_id = p_request_id;
-  END IF;
   RETURN v_hold;
 END
 $$;
@@ -117,92 +48,6 @@ BEGIN
          cap_used_nano = cap_used_nano - CASE WHEN cap_day = p_hold.day THEN p_hold.amount_nano ELSE 0 END
    WHERE id = p_hold.project_id;
   UPDATE holds SET status = p_status, closed_at = now() WHERE request_id = p_hold.request_id;
-END
-$$;
-
-CREATE FUNCTION gateway_settle(
-  p_request_id text, p_project_id text, p_amount bigint, p_model text, p_access_path text,
-  p_input_tokens integer, p_output_tokens integer
-) RETURNS TABLE (r_outcome text, r_debited bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-  v_hold holds%ROWTYPE;
-  v_project projects%ROWTYPE;
-  v_limit bigint;
-  v_room bigint;
-  v_debit bigint;
-  v_was_active boolean;
-BEGIN
-  v_hold := gateway_lock_hold(p_request_id, p_project_id);
-  IF v_hold.request_id IS NULL OR v_hold.status = 'refused' THEN
-    RETURN QUERY SELECT 'unknown_request'::text, 0::bigint;
-    RETURN;
-  ELSIF v_hold.status = 'settled' THEN
-    RETURN QUERY SELECT 'settled'::text, v_hold.debited_nano;
-    RETURN;
-  ELSIF v_hold.status = 'released' THEN
-    RETURN QUERY SELECT 'already_released'::text, 0::bigint;
-    RETURN;
-  END IF;
-
-  SELECT * INTO v_project FROM projects WHERE id = v_hold.project_id;
-  v_was_active := v_hold.status = 'active';
-  -- Never more than the worst case the hold was sized for.
-  v_limit := v_hold.amount_nano;
-  IF NOT v_was_active THEN
-    -- Expired: its amount went back to the balance and may be held by others now.
-    v_limit := LEAST(v_limit, v_project.balance_nano - v_project.held_nano);
-    IF v_project.daily_cap_nano IS NOT NULL THEN
-      IF v_project.cap_day = v_hold.day THEN
-        v_room := v_project.daily_cap_nano - v_project.cap_used_nano;
-      ELSE
-        SELECT v_project.daily_cap_nano
-               + COALESCE((SELECT sum(amount_nano) FROM ledger_entries WHERE project_id = v_hold.project_id AND day = v_hold.day AND kind = 'debit'), 0)
-               - COALESCE((SELECT sum(amount_nano) FROM holds WHERE project_id = v_hold.project_id AND day = v_hold.day AND status = 'active'), 0)
-          INTO v_room;
-      END IF;
-      v_limit := LEAST(v_limit, v_room);
-    END IF;
-  END IF;
-  v_debit := LEAST(GREATEST(p_amount, 0), GREATEST(v_limit, 0));
-
-  INSERT INTO ledger_entries (project_id, kind, amount_nano, request_id, day, model, access_path, input_tokens, output_tokens)
-  VALUES (v_hold.project_id, 'debit', -v_debit, p_request_id, v_hold.day,
-          COALESCE(p_model, v_hold.model), COALESCE(p_access_path, v_hold.access_path), p_input_tokens, p_output_tokens);
-  UPDATE projects
-     SET balance_nano = balance_nano - v_debit,
-         held_nano = held_nano - CASE WHEN v_was_active THEN v_hold.amount_nano ELSE 0 END,
-         cap_used_nano = cap_used_nano + CASE WHEN cap_day = v_hold.day
-                                              THEN v_debit - CASE WHEN v_was_active THEN v_hold.amount_nano ELSE 0 END
-                                              ELSE 0 END
-   WHERE id = v_hold.project_id;
-  UPDATE holds
-     SET status = 'settled', debited_nano = v_debit, unbilled_nano = GREATEST(p_amount, 0) - v_debit, closed_at = now()
-   WHERE request_id = p_request_id;
-
-  RETURN QUERY SELECT 'settled'::text, v_debit;
-END
-$$;
-
-CREATE FUNCTION gateway_release(p_request_id text, p_project_id text) RETURNS TABLE (r_outcome text)
-LANGUAGE plpgsql AS $$
-DECLARE
-  v_hold holds%ROWTYPE;
-BEGIN
-  v_hold := gateway_lock_hold(p_request_id, p_project_id);
-  IF v_hold.request_id IS NULL OR v_hold.status = 'refused' THEN
-    RETURN QUERY SELECT 'unknown_request'::text;
-  ELSIF v_hold.status = 'settled' THEN
-    RETURN QUERY SELECT 'already_settled'::text;
-  ELSE
-    IF v_hold.status = 'active' THEN
-      PERFORM gateway_unhold(v_hold, 'released');
-    ELSIF v_hold.status = 'expired' THEN
-      -- Already off the balance; marking it released keeps a later settle from debiting it.
-      UPDATE holds SET status = 'released' WHERE request_id = p_request_id;
-    END IF;
-    RETURN QUERY SELECT 'released'::text;
-  END IF;
 END
 $$;
 
@@ -253,39 +98,175 @@ BEGIN
 END
 $$;
 
--- Group commit: applies a batch of reserve, settle and release operations in
--- order, in the caller's one transaction, and returns one result per operation.
+-- Group commit: the control plane sends the reserve, settle and release
+-- operations that queued up while its previous batch was being written, sorted
+-- by project id (stably: one project's operations keep their order). They are
+-- applied in order, in the caller's one transaction. Each project's row is
+-- locked when its run of operations starts, kept in a variable while they are
+-- applied, and written back once when the run ends: one project-row write per
+-- batch, however many requests the batch carries.
+--
 -- p_ops: [{"op":"reserve","request_id","project_id","amount","day","expires_at","model","access_path"}
 --        |{"op":"settle","request_id","project_id","amount","model","access_path","input_tokens","output_tokens"}
 --        |{"op":"release","request_id","project_id"}]
--- results: [{"outcome", "available" | "debited"}] (amounts as decimal strings).
+-- returns one result per operation, in order: {"outcome", "available" | "debited"} (amounts as decimal strings).
+--   reserve: reserved | insufficient_credits | spend_cap_exceeded | unknown_project (a replay: the first answer)
+--   settle:  settled (with the amount on the ledger) | already_released | unknown_request
+--   release: released | already_settled | unknown_request
 CREATE FUNCTION gateway_apply_batch(p_ops jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   v_op jsonb;
   v_results jsonb[] := '{}';
-  v_outcome text;
+  v_project projects%ROWTYPE;
+  v_loaded boolean := false;
+  v_project_id text;
+  v_request_id text;
+  v_hold holds%ROWTYPE;
   v_amount bigint;
+  v_day date;
+  v_cap_used bigint;
+  v_available bigint;
+  v_refusal text;
+  v_limit bigint;
+  v_room bigint;
+  v_debit bigint;
+  v_was_active boolean;
 BEGIN
   FOR v_op IN SELECT value FROM jsonb_array_elements(p_ops) LOOP
+    v_request_id := v_op->>'request_id';
+    v_project_id := NULLIF(v_op->>'project_id', '');
+    IF v_op->>'op' <> 'reserve' THEN
+      -- Settle and release act on the hold's own project, whatever the caller said.
+      SELECT project_id INTO v_project_id FROM holds WHERE request_id = v_request_id;
+    END IF;
+
+    IF v_project_id IS NOT NULL AND (NOT v_loaded OR v_project.id <> v_project_id) THEN
+      IF v_loaded THEN
+        UPDATE projects SET balance_nano = v_project.balance_nano, held_nano = v_project.held_nano,
+                            cap_day = v_project.cap_day, cap_used_nano = v_project.cap_used_nano
+         WHERE id = v_project.id;
+      END IF;
+      SELECT * INTO v_project FROM projects WHERE id = v_project_id FOR UPDATE;
+      v_loaded := FOUND;
+    END IF;
+
     CASE v_op->>'op'
       WHEN 'reserve' THEN
-        SELECT r_outcome, r_available INTO v_outcome, v_amount FROM gateway_reserve(
-          v_op->>'request_id', v_op->>'project_id', (v_op->>'amount')::bigint, (v_op->>'day')::date,
-          (v_op->>'expires_at')::timestamptz, v_op->>'model', v_op->>'access_path');
-        v_results := array_append(v_results, jsonb_build_object('outcome', v_outcome, 'available', v_amount::text));
+        v_amount := (v_op->>'amount')::bigint;
+        IF NOT v_loaded OR v_project.id <> v_project_id OR v_project_id IS NULL THEN
+          v_results := array_append(v_results, jsonb_build_object('outcome', 'unknown_project', 'available', '0'));
+          CONTINUE;
+        END IF;
+        SELECT * INTO v_hold FROM holds WHERE request_id = v_request_id;
+        IF FOUND THEN
+          v_results := array_append(v_results, jsonb_build_object(
+            'outcome', CASE WHEN v_hold.status = 'refused' THEN v_hold.refusal ELSE 'reserved' END, 'available', '0'));
+          CONTINUE;
+        END IF;
+        -- A control plane whose clock lags never moves the cap day backwards.
+        v_day := GREATEST((v_op->>'day')::date, COALESCE(v_project.cap_day, (v_op->>'day')::date));
+        v_cap_used := CASE WHEN v_project.cap_day = v_day THEN v_project.cap_used_nano ELSE 0 END;
+        v_available := v_project.balance_nano - v_project.held_nano;
+        IF v_project.daily_cap_nano IS NOT NULL THEN
+          v_available := LEAST(v_available, v_project.daily_cap_nano - v_cap_used);
+        END IF;
+        v_refusal := NULL;
+        IF v_project.balance_nano - v_project.held_nano < v_amount THEN
+          v_refusal := 'insufficient_credits';
+        ELSIF v_project.daily_cap_nano IS NOT NULL AND v_cap_used + v_amount > v_project.daily_cap_nano THEN
+          v_refusal := 'spend_cap_exceeded';
+        END IF;
+        INSERT INTO holds (request_id, project_id, amount_nano, day, status, expires_at, closed_at, model, access_path, refusal)
+        VALUES (v_request_id, v_project.id, v_amount, v_day, CASE WHEN v_refusal IS NULL THEN 'active' ELSE 'refused' END::hold_status,
+                (v_op->>'expires_at')::timestamptz, CASE WHEN v_refusal IS NULL THEN NULL ELSE now() END,
+                v_op->>'model', v_op->>'access_path', v_refusal);
+        IF v_refusal IS NULL THEN
+          v_project.held_nano := v_project.held_nano + v_amount;
+          v_project.cap_day := v_day;
+          v_project.cap_used_nano := v_cap_used + v_amount;
+          v_results := array_append(v_results, jsonb_build_object('outcome', 'reserved', 'available', (v_available - v_amount)::text));
+        ELSE
+          v_results := array_append(v_results, jsonb_build_object('outcome', v_refusal, 'available', GREATEST(v_available, 0)::text));
+        END IF;
+
       WHEN 'settle' THEN
-        SELECT r_outcome, r_debited INTO v_outcome, v_amount FROM gateway_settle(
-          v_op->>'request_id', v_op->>'project_id', (v_op->>'amount')::bigint, v_op->>'model', v_op->>'access_path',
-          (v_op->>'input_tokens')::integer, (v_op->>'output_tokens')::integer);
-        v_results := array_append(v_results, jsonb_build_object('outcome', v_outcome, 'debited', v_amount::text));
+        SELECT * INTO v_hold FROM holds WHERE request_id = v_request_id;
+        IF NOT FOUND OR v_hold.status = 'refused' THEN
+          v_results := array_append(v_results, jsonb_build_object('outcome', 'unknown_request', 'debited', '0'));
+          CONTINUE;
+        ELSIF v_hold.status = 'settled' THEN
+          v_results := array_append(v_results, jsonb_build_object('outcome', 'settled', 'debited', v_hold.debited_nano::text));
+          CONTINUE;
+        ELSIF v_hold.status = 'released' THEN
+          v_results := array_append(v_results, jsonb_build_object('outcome', 'already_released', 'debited', '0'));
+          CONTINUE;
+        END IF;
+        v_amount := GREATEST((v_op->>'amount')::bigint, 0);
+        v_was_active := v_hold.status = 'active';
+        -- Never more than the worst case the hold was sized for.
+        v_limit := v_hold.amount_nano;
+        IF NOT v_was_active THEN
+          -- Expired: its amount went back to the balance and may be held by others now.
+          v_limit := LEAST(v_limit, v_project.balance_nano - v_project.held_nano);
+          IF v_project.daily_cap_nano IS NOT NULL THEN
+            IF v_project.cap_day = v_hold.day THEN
+              v_room := v_project.daily_cap_nano - v_project.cap_used_nano;
+            ELSE
+              SELECT v_project.daily_cap_nano
+                     + COALESCE((SELECT sum(amount_nano) FROM ledger_entries WHERE project_id = v_hold.project_id AND day = v_hold.day AND kind = 'debit'), 0)
+                     - COALESCE((SELECT sum(amount_nano) FROM holds WHERE project_id = v_hold.project_id AND day = v_hold.day AND status = 'active'), 0)
+                INTO v_room;
+            END IF;
+            v_limit := LEAST(v_limit, v_room);
+          END IF;
+        END IF;
+        v_debit := LEAST(v_amount, GREATEST(v_limit, 0));
+        INSERT INTO ledger_entries (project_id, kind, amount_nano, request_id, day, model, access_path, input_tokens, output_tokens)
+        VALUES (v_hold.project_id, 'debit', -v_debit, v_request_id, v_hold.day,
+                COALESCE(v_op->>'model', v_hold.model), COALESCE(v_op->>'access_path', v_hold.access_path),
+                (v_op->>'input_tokens')::integer, (v_op->>'output_tokens')::integer);
+        v_project.balance_nano := v_project.balance_nano - v_debit;
+        IF v_was_active THEN
+          v_project.held_nano := v_project.held_nano - v_hold.amount_nano;
+        END IF;
+        IF v_project.cap_day = v_hold.day THEN
+          v_project.cap_used_nano := v_project.cap_used_nano + v_debit - CASE WHEN v_was_active THEN v_hold.amount_nano ELSE 0 END;
+        END IF;
+        UPDATE holds SET status = 'settled', debited_nano = v_debit, unbilled_nano = v_amount - v_debit, closed_at = now()
+         WHERE request_id = v_request_id;
+        v_results := array_append(v_results, jsonb_build_object('outcome', 'settled', 'debited', v_debit::text));
+
       WHEN 'release' THEN
-        SELECT r_outcome INTO v_outcome FROM gateway_release(v_op->>'request_id', v_op->>'project_id');
-        v_results := array_append(v_results, jsonb_build_object('outcome', v_outcome));
+        SELECT * INTO v_hold FROM holds WHERE request_id = v_request_id;
+        IF NOT FOUND OR v_hold.status = 'refused' THEN
+          v_results := array_append(v_results, jsonb_build_object('outcome', 'unknown_request'));
+        ELSIF v_hold.status = 'settled' THEN
+          v_results := array_append(v_results, jsonb_build_object('outcome', 'already_settled'));
+        ELSE
+          IF v_hold.status = 'active' THEN
+            v_project.held_nano := v_project.held_nano - v_hold.amount_nano;
+            IF v_project.cap_day = v_hold.day THEN
+              v_project.cap_used_nano := v_project.cap_used_nano - v_hold.amount_nano;
+            END IF;
+          END IF;
+          -- An expired hold is already off the balance; marking it released keeps a later settle from debiting it.
+          IF v_hold.status <> 'released' THEN
+            UPDATE holds SET status = 'released', closed_at = COALESCE(closed_at, now()) WHERE request_id = v_request_id;
+          END IF;
+          v_results := array_append(v_results, jsonb_build_object('outcome', 'released'));
+        END IF;
+
       ELSE
         RAISE EXCEPTION 'unknown money operation %', v_op->>'op';
     END CASE;
   END LOOP;
+
+  IF v_loaded THEN
+    UPDATE projects SET balance_nano = v_project.balance_nano, held_nano = v_project.held_nano,
+                        cap_day = v_project.cap_day, cap_used_nano = v_project.cap_used_nano
+     WHERE id = v_project.id;
+  END IF;
   RETURN to_jsonb(v_results);
 END
 $$;
