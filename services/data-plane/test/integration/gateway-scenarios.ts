@@ -303,6 +303,20 @@ export function defineGatewayScenarios(backend: Backend): void {
       expect(await stack.mockRequestsWith(tag)).toHaveLength(0);
     });
 
+    it("releases the hold of a stream whose upstream fails before the first byte, and answers in the OpenAI shape", async () => {
+      const tag = marker();
+      await stack.mockScript({ match: tag, status: 503 });
+      const before = await stack.balance(project.projectId);
+      const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", stream: true, messages: [{ role: "user", content: tag }] });
+      expect(response.status).toBe(503);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      expectErrorShape(await response.json(), "upstream_error", 503);
+      const after = await stack.balance(project.projectId);
+      expect(after.balance.nano).toBe(before.balance.nano);
+      expect(after.held.nano).toBe("0");
+      expect((await stack.ledger(project.projectId)).filter((entry) => entry.request_id === response.headers.get("x-request-id"))).toHaveLength(0);
+    });
+
     it("answers a body that is not JSON with 400 invalid_body", async () => {
       const response = await stack.post("/v1/chat/completions", project.key, "{not json");
       expect(response.status).toBe(400);
