@@ -110,7 +110,9 @@ $$;
 --        |{"op":"settle","request_id","project_id","amount","model","access_path","input_tokens","output_tokens"}
 --        |{"op":"release","request_id","project_id"}]
 -- returns one result per operation, in order: {"outcome", "available" | "debited"} (amounts as decimal strings).
---   reserve: reserved | insufficient_credits | spend_cap_exceeded | unknown_project (a replay: the first answer)
+--   reserve: reserved (with the amount held) | insufficient_credits | spend_cap_exceeded | unknown_project
+--            (a replay: the first answer). With "min_amount" > 0, a reserve whose amount does not fit
+--            holds what does fit, if that is at least min_amount.
 --   settle:  settled (with the amount on the ledger) | already_released | unknown_request
 --   release: released | already_settled | unknown_request
 CREATE FUNCTION gateway_apply_batch(p_ops jsonb) RETURNS jsonb
@@ -124,6 +126,8 @@ DECLARE
   v_request_id text;
   v_hold holds%ROWTYPE;
   v_amount bigint;
+  v_min bigint;
+  v_needed bigint;
   v_day date;
   v_cap_used bigint;
   v_available bigint;
@@ -161,9 +165,11 @@ BEGIN
         SELECT * INTO v_hold FROM holds WHERE request_id = v_request_id;
         IF FOUND THEN
           v_results := array_append(v_results, jsonb_build_object(
-            'outcome', CASE WHEN v_hold.status = 'refused' THEN v_hold.refusal ELSE 'reserved' END, 'available', '0'));
+            'outcome', CASE WHEN v_hold.status = 'refused' THEN v_hold.refusal ELSE 'reserved' END,
+            'available', '0', 'reserved', CASE WHEN v_hold.status = 'refused' THEN '0' ELSE v_hold.amount_nano::text END));
           CONTINUE;
         END IF;
+        v_min := COALESCE((v_op->>'min_amount')::bigint, 0);
         -- A control plane whose clock lags never moves the cap day backwards.
         v_day := GREATEST((v_op->>'day')::date, COALESCE(v_project.cap_day, (v_op->>'day')::date));
         v_cap_used := CASE WHEN v_project.cap_day = v_day THEN v_project.cap_used_nano ELSE 0 END;
@@ -172,10 +178,12 @@ BEGIN
           v_available := LEAST(v_available, v_project.daily_cap_nano - v_cap_used);
         END IF;
         v_refusal := NULL;
-        IF v_project.balance_nano - v_project.held_nano < v_amount THEN
-          v_refusal := 'insufficient_credits';
-        ELSIF v_project.daily_cap_nano IS NOT NULL AND v_cap_used + v_amount > v_project.daily_cap_nano THEN
-          v_refusal := 'spend_cap_exceeded';
+        IF v_available < v_amount AND v_min > 0 AND v_available >= v_min THEN
+          v_amount := v_available; -- the caller accepts a smaller answer: hold what fits
+        END IF;
+        v_needed := CASE WHEN v_min > 0 THEN LEAST(v_min, v_amount) ELSE v_amount END;
+        IF v_available < v_amount THEN
+          v_refusal := CASE WHEN v_project.balance_nano - v_project.held_nano < v_needed THEN 'insufficient_credits' ELSE 'spend_cap_exceeded' END;
         END IF;
         INSERT INTO holds (request_id, project_id, amount_nano, day, status, expires_at, closed_at, model, access_path, refusal)
         VALUES (v_request_id, v_project.id, v_amount, v_day, CASE WHEN v_refusal IS NULL THEN 'active' ELSE 'refused' END::hold_status,
@@ -185,7 +193,7 @@ BEGIN
           v_project.held_nano := v_project.held_nano + v_amount;
           v_project.cap_day := v_day;
           v_project.cap_used_nano := v_cap_used + v_amount;
-          v_results := array_append(v_results, jsonb_build_object('outcome', 'reserved', 'available', (v_available - v_amount)::text));
+          v_results := array_append(v_results, jsonb_build_object('outcome', 'reserved', 'available', (v_available - v_amount)::text, 'reserved', v_amount::text));
         ELSE
           v_results := array_append(v_results, jsonb_build_object('outcome', v_refusal, 'available', GREATEST(v_available, 0)::text));
         END IF;

@@ -15,6 +15,8 @@ export interface ReserveInput {
   requestId: string;
   projectId: string;
   amountNano: bigint;
+  /** When > 0 and amountNano does not fit, hold what fits if it is at least this much. */
+  minAmountNano?: bigint;
   model: string;
   accessPath: string;
 }
@@ -58,7 +60,7 @@ export class LedgerService {
     this.batcher = new MoneyBatcher(prisma);
   }
 
-  async reserve(input: ReserveInput): Promise<{ outcome: ReserveOutcome; availableNano: bigint; retryAfterSeconds: number }> {
+  async reserve(input: ReserveInput): Promise<{ outcome: ReserveOutcome; availableNano: bigint; reservedNano: bigint; retryAfterSeconds: number }> {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.holdTtlSeconds * 1000);
     const result = await this.batcher.submit({
@@ -66,6 +68,7 @@ export class LedgerService {
       request_id: input.requestId,
       project_id: input.projectId,
       amount: input.amountNano.toString(),
+      min_amount: (input.minAmountNano ?? 0n).toString(),
       day: utcDay(now),
       expires_at: expiresAt.toISOString(),
       model: input.model,
@@ -75,6 +78,7 @@ export class LedgerService {
     return {
       outcome,
       availableNano: BigInt(result.available ?? "0"),
+      reservedNano: BigInt(result.reserved ?? "0"),
       retryAfterSeconds: outcome === "spend_cap_exceeded" ? secondsToNextUtcMidnight(now) : 0,
     };
   }

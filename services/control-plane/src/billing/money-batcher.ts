@@ -11,13 +11,14 @@
 import type { PrismaClient } from "../generated/prisma/client";
 
 export type MoneyOperation =
-  | { op: "reserve"; request_id: string; project_id: string; amount: string; day: string; expires_at: string; model: string; access_path: string }
+  | { op: "reserve"; request_id: string; project_id: string; amount: string; min_amount: string; day: string; expires_at: string; model: string; access_path: string }
   | { op: "settle"; request_id: string; project_id: string; amount: string; model: string | null; access_path: string | null; input_tokens: number; output_tokens: number }
   | { op: "release"; request_id: string; project_id: string };
 
 export interface MoneyResult {
   outcome: string;
   available?: string;
+  reserved?: string;
   debited?: string;
 }
 

@@ -87,10 +87,16 @@ export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
         requestId: request.requestId,
         projectId: request.projectId,
         amountNano: amount(request.amountNano),
+        minAmountNano: amount(request.minAmountNano),
         model: request.model,
         accessPath: request.accessPath,
       });
-      return { outcome: reserveOutcomes[result.outcome], retryAfterSeconds: result.retryAfterSeconds, availableNano: result.availableNano.toString() };
+      return {
+        outcome: reserveOutcomes[result.outcome],
+        retryAfterSeconds: result.retryAfterSeconds,
+        availableNano: result.availableNano.toString(),
+        reservedNano: result.reservedNano.toString(),
+      };
     }),
     Settle: unary(async (request) => {
       const result = await deps.ledger.settle({

@@ -182,6 +182,18 @@ describe("control-plane gRPC contract", () => {
     expect((await controlPlane.services.ledger.balance(projectId)).heldNano).toBe(0n);
   });
 
+  it("holds what fits, down to a minimum, when the caller accepts a smaller answer", async () => {
+    const available = (await controlPlane.services.ledger.balance(projectId)).availableNano;
+    const partial = await call<object, { outcome: string; reservedNano: string }>("reserve", {
+      requestId: "min1", projectId, amountNano: (available * 2n).toString(), minAmountNano: "10", model: "m", accessPath: "p",
+    });
+    expect(partial).toMatchObject({ outcome: "RESERVED", reservedNano: available.toString() });
+    expect((await controlPlane.services.ledger.balance(projectId)).availableNano).toBe(0n);
+    const none = await call<object, { outcome: string }>("reserve", { requestId: "min2", projectId, amountNano: "100", minAmountNano: "10", model: "m", accessPath: "p" });
+    expect(none.outcome).toBe("INSUFFICIENT_CREDITS"); // not even the minimum fits
+    await release("min1");
+  });
+
   it("refuses negative amounts at the boundary", async () => {
     const error = (await reserve("neg1", -5n).catch((caught: unknown) => caught)) as grpc.ServiceError;
     expect(error.code).toBe(grpc.status.INVALID_ARGUMENT);

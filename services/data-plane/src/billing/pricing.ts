@@ -17,6 +17,19 @@ export function costNano(price: Price, usage: TokenUsage): bigint {
   return tokens + (price.requestNano ?? 0n) + BigInt(usage.images ?? 0) * (price.imageNano ?? 0n);
 }
 
+/**
+ * The most output tokens a budget covers after `inputTokens` of prompt: the
+ * largest n with costNano(price, { inputTokens, outputTokens: n }) <= budget.
+ */
+export function affordableOutputTokens(price: Price, inputTokens: number, budgetNano: bigint): number {
+  const room = (budgetNano - (price.requestNano ?? 0n)) * MILLION - BigInt(inputTokens) * (price.inputNanoPerM ?? 0n);
+  if (room < 0n) return 0;
+  const perToken = price.outputNanoPerM ?? 0n;
+  if (perToken === 0n) return Number.MAX_SAFE_INTEGER;
+  const tokens = room / perToken;
+  return tokens > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(tokens);
+}
+
 /** A path can be billed when its token prices are known. */
 export function canPrice(price: Price, endpoint: "chat" | "embeddings"): boolean {
   return price.inputNanoPerM !== null && (endpoint === "embeddings" || price.outputNanoPerM !== null);

@@ -11,6 +11,8 @@ export interface HoldRequest {
   requestId: string;
   projectId: string;
   amountNano: bigint;
+  /** 0: the full amount or a refusal; > 0: a smaller hold of at least this much is acceptable. */
+  minAmountNano: bigint;
   model: string;
   accessPath: string;
 }
@@ -29,12 +31,12 @@ export class RequestBilling {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** Places the hold or throws the caller-facing refusal (402, 429, 401, 503). */
-  async reserve(hold: HoldRequest): Promise<void> {
+  /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). */
+  async reserve(hold: HoldRequest): Promise<bigint> {
     const answer = await this.controlPlane.reserve(hold);
     switch (answer.outcome) {
       case "RESERVED":
-        return;
+        return BigInt(answer.reservedNano);
       case "INSUFFICIENT_CREDITS":
         throw insufficientCredits();
       case "SPEND_CAP_EXCEEDED":

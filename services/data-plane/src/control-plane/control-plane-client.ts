@@ -19,6 +19,7 @@ export interface ReserveCall {
   requestId: string;
   projectId: string;
   amountNano: bigint;
+  minAmountNano: bigint;
   model: string;
   accessPath: string;
 }
@@ -76,7 +77,7 @@ export class ControlPlaneClientWrapper {
   }
 
   reserve(call: ReserveCall): Promise<ReserveResponse__Output> {
-    return this.unary(this.client.reserve, { ...call, amountNano: call.amountNano.toString() });
+    return this.unary(this.client.reserve, { ...call, amountNano: call.amountNano.toString(), minAmountNano: call.minAmountNano.toString() });
   }
 
   settle(call: SettleCall): Promise<SettleResponse__Output> {

@@ -3,16 +3,19 @@
 import { estimateTokens } from "../billing/hold-estimate";
 import { costNano, type TokenUsage } from "../billing/pricing";
 import type { Gateway } from "../gateway";
-import type { PreparedCall } from "./prepare-call";
+import { capAnswerToHold, type PreparedCall } from "./prepare-call";
 
-export function reserveCall(gateway: Gateway, call: PreparedCall): Promise<void> {
-  return gateway.billing.reserve({
+/** Places the call's hold; a smaller hold than the worst case caps the answer to it. */
+export async function reserveCall(gateway: Gateway, call: PreparedCall): Promise<void> {
+  const reserved = await gateway.billing.reserve({
     requestId: call.requestId,
     projectId: call.identity.projectId,
     amountNano: call.holdNano,
+    minAmountNano: call.minHoldNano,
     model: call.resolution.model.id,
     accessPath: call.path.provider,
   });
+  if (reserved < call.holdNano) capAnswerToHold(call, reserved);
 }
 
 /** Debits the call's cost for these tokens; returns the amount on the ledger. */

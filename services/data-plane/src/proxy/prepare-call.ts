@@ -2,7 +2,7 @@
 // path, the upstream body, and the hold for the worst-case cost.
 import type { KeyIdentity } from "../auth/key-cache";
 import { chatInputUpperBound, chatOutputUpperBound } from "../billing/hold-estimate";
-import { canPrice, costNano } from "../billing/pricing";
+import { affordableOutputTokens, canPrice, costNano } from "../billing/pricing";
 import type { AccessPath, ModelEntry } from "../catalogue/catalogue-snapshot";
 import { controlPlaneUnavailable, invalidRequest } from "../errors";
 import type { Gateway } from "../gateway";
@@ -26,8 +26,17 @@ export interface PreparedCall {
   /** The exact body sent upstream. */
   payload: string;
   holdNano: bigint;
+  /** 0, or the smallest hold worth answering with: the caller set no max tokens, so a smaller answer may be capped to the balance. */
+  minHoldNano: bigint;
+  /** The worst-case input tokens the hold was computed with. */
+  inputUpperTokens: number;
   trace: RouteTrace;
 }
+
+/** The shortest answer worth giving when the balance cannot cover the model's maximum output. */
+export const MIN_ANSWER_TOKENS = 16;
+/** Bytes a `"max_tokens":N` field adds to the forwarded body, counted into the input bound of a capped answer. */
+const CAP_FIELD_BYTES = 32;
 
 export function requireObjectBody(body: unknown): Record<string, unknown> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidRequest("invalid_body", "The request body must be a JSON object.");
@@ -62,13 +71,14 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
   const { path, provider } = chooseAccessPath(gateway, resolution.model, endpoint);
   const payload = endpoint === "chat" ? provider.chatBody(body, path.upstreamModel) : provider.embeddingsBody(body, path.upstreamModel);
   const payloadBytes = Buffer.byteLength(payload);
+  const inputUpperTokens = endpoint === "chat" ? chatInputUpperBound(payloadBytes, body.messages) : payloadBytes;
   const holdNano =
     endpoint === "chat"
-      ? costNano(path.price, {
-          inputTokens: chatInputUpperBound(payloadBytes, body.messages),
-          outputTokens: chatOutputUpperBound(body, resolution.model.maxOutputTokens, resolution.model.contextLength),
-        })
-      : costNano(path.price, { inputTokens: payloadBytes, outputTokens: 0 });
+      ? costNano(path.price, { inputTokens: inputUpperTokens, outputTokens: chatOutputUpperBound(body, resolution.model.maxOutputTokens, resolution.model.contextLength) })
+      : costNano(path.price, { inputTokens: inputUpperTokens, outputTokens: 0 });
+  // decisions.md "Money": without a caller's max tokens, an answer may be capped to what the balance covers.
+  const cappable = endpoint === "chat" && body.max_tokens === undefined && body.max_completion_tokens === undefined && (body.n === undefined || body.n === 1);
+  const minHoldNano = cappable ? costNano(path.price, { inputTokens: inputUpperTokens + CAP_FIELD_BYTES, outputTokens: MIN_ANSWER_TOKENS }) : 0n;
 
   return {
     requestId,
@@ -82,6 +92,8 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
     apiKey: path.credentialsRef ? gateway.config.credentials.get(path.credentialsRef) : undefined,
     payload,
     holdNano,
+    minHoldNano: minHoldNano < holdNano ? minHoldNano : 0n,
+    inputUpperTokens,
     trace: {
       requested: resolution.requested,
       resolved: resolution.model.id,
@@ -93,4 +105,15 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
       path: path.provider,
     },
   };
+}
+
+/**
+ * The hold came back smaller than the worst case (the caller accepted that by
+ * setting no max tokens): cap the answer to what the hold covers, forward that
+ * cap, and say so in the routing trace.
+ */
+export function capAnswerToHold(call: PreparedCall, reservedNano: bigint): void {
+  const maxTokens = affordableOutputTokens(call.path.price, call.inputUpperTokens + CAP_FIELD_BYTES, reservedNano);
+  call.payload = call.provider.chatBody({ ...call.body, max_tokens: maxTokens }, call.path.upstreamModel);
+  call.trace.max_tokens_capped = maxTokens;
 }

@@ -17,12 +17,15 @@ export interface RouteTrace {
   excluded: { model: string; why: string }[];
   attempts: Attempt[];
   path: string;
+  /** Set when the balance or cap could not cover the model's maximum output and max_tokens was capped to this. */
+  max_tokens_capped?: number;
 }
 
 /** One header-safe line, e.g. `auto:balanced -> openai/gpt-4.1-mini via openai, 1 attempt`. */
 export function reasonHeader(trace: RouteTrace): string {
   const target = trace.requested === trace.resolved ? trace.resolved : `${trace.requested} -> ${trace.resolved}`;
   const attempts = trace.attempts.length;
-  const line = `${target} via ${trace.path}, ${attempts} attempt${attempts === 1 ? "" : "s"}`;
+  const capped = trace.max_tokens_capped === undefined ? "" : `, max_tokens capped to ${trace.max_tokens_capped}`;
+  const line = `${target} via ${trace.path}, ${attempts} attempt${attempts === 1 ? "" : "s"}${capped}`;
   return line.replace(/[^\x20-\x7e]/g, "?");
 }

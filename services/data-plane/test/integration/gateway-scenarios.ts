@@ -345,6 +345,30 @@ export function defineGatewayScenarios(backend: Backend): void {
       expect(await stack.ledger(broke.projectId)).toHaveLength(0);
     });
 
+    it("caps max_tokens to what a small balance covers instead of refusing, and says so", async () => {
+      const small = await stack.createProject({ balanceUsd: "0.01" }); // gpt-4.1's worst case (32,768 output tokens) is ~$0.26
+      const tag = marker();
+      const response = await stack.post("/v1/chat/completions", small.key, { model: "openai/gpt-4.1", service: {}, messages: [{ role: "user", content: tag }] });
+      expect(response.status).toBe(200);
+      const [seen] = await stack.mockRequestsWith(tag);
+      const capped = seen!.body.max_tokens as number;
+      expect(capped).toBeGreaterThan(1_000); // $0.01 at $8/M output, less the prompt: about 1,240 tokens
+      expect(capped).toBeLessThan(1_250);
+      expect(response.headers.get("x-service-reason")).toContain(`max_tokens capped to ${capped}`);
+      const body = (await response.json()) as { service: { reason: { max_tokens_capped: number } }; usage: { cost: number } };
+      expect(body.service.reason.max_tokens_capped).toBe(capped);
+      const balance = await stack.balance(small.projectId);
+      expect(BigInt(balance.balance.nano)).toBe(10_000_000n - costToNano(body.usage.cost));
+      expect(balance.held.nano).toBe("0");
+
+      // A caller's own max_tokens is never lowered: the worst case does not fit, so 402.
+      const explicit = await stack.post("/v1/chat/completions", small.key, { model: "openai/gpt-4.1", max_tokens: 30_000, messages: [{ role: "user", content: "x" }] });
+      expect(explicit.status).toBe(402);
+      // Not even a minimal answer fits: 402.
+      const broke = await stack.createProject({ balanceUsd: "0.0000001" });
+      expect((await stack.post("/v1/chat/completions", broke.key, { model: "openai/gpt-4.1", messages: [{ role: "user", content: "x" }] })).status).toBe(402);
+    });
+
     it("refuses with 429 spend_cap_exceeded and Retry-After to the next midnight UTC", async () => {
       const capped = await stack.createProject({ balanceUsd: "1.00", dailyCapUsd: "0.000001" });
       const tag = marker();

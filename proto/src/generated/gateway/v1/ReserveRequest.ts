@@ -8,6 +8,7 @@ export interface ReserveRequest {
   'amountNano'?: (number | string | Long);
   'model'?: (string);
   'accessPath'?: (string);
+  'minAmountNano'?: (number | string | Long);
 }
 
 export interface ReserveRequest__Output {
@@ -16,4 +17,5 @@ export interface ReserveRequest__Output {
   'amountNano': (string);
   'model': (string);
   'accessPath': (string);
+  'minAmountNano': (string);
 }

@@ -30,10 +30,12 @@ export interface ReserveResponse {
   'outcome'?: (_gateway_v1_ReserveResponse_Outcome);
   'retryAfterSeconds'?: (number);
   'availableNano'?: (number | string | Long);
+  'reservedNano'?: (number | string | Long);
 }
 
 export interface ReserveResponse__Output {
   'outcome': (_gateway_v1_ReserveResponse_Outcome__Output);
   'retryAfterSeconds': (number);
   'availableNano': (string);
+  'reservedNano': (string);
 }
