@@ -4,18 +4,9 @@
 // until they land; a settle that cannot land now is kept and retried in the
 // background (the control plane accepts it after the hold's expiry too).
 import type { FastifyBaseLogger } from "fastify";
-import type { ControlPlaneClientWrapper, SettleCall } from "../control-plane/control-plane-client";
+import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
 import { GatewayError, insufficientCredits, invalidApiKey, spendCapExceeded } from "../errors";
 
-export interface HoldRequest {
-  requestId: string;
-  projectId: string;
-  amountNano: bigint;
-  /** 0: the full amount or a refusal; > 0: a smaller hold of at least this much is acceptable. */
-  minAmountNano: bigint;
-  model: string;
-  accessPath: string;
-}
 
 const RETRY_DELAYS_MS = [50, 200, 1000];
 const BACKGROUND_RETRY_MS = 5000;
@@ -32,7 +23,7 @@ export class RequestBilling {
   ) {}
 
   /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). */
-  async reserve(hold: HoldRequest): Promise<bigint> {
+  async reserve(hold: ReserveCall): Promise<bigint> {
     const answer = await this.controlPlane.reserve(hold);
     switch (answer.outcome) {
       case "RESERVED":

@@ -19,6 +19,7 @@ export interface ReserveCall {
   requestId: string;
   projectId: string;
   amountNano: bigint;
+  /** 0: the full amount or a refusal; > 0: a smaller hold of at least this much is acceptable. */
   minAmountNano: bigint;
   model: string;
   accessPath: string;

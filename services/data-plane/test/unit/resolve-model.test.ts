@@ -1,7 +1,7 @@
 import type { Catalogue__Output, Model__Output } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
+import { thrown } from "../support/thrown";
 import { buildSnapshot, type CatalogueSnapshot } from "../../src/catalogue/catalogue-snapshot";
-import { GatewayError } from "../../src/errors";
 import { resolveModel, type Tier } from "../../src/routing/resolve-model";
 
 function model(id: string, overrides: Partial<Model__Output> = {}): Model__Output {
@@ -54,15 +54,6 @@ function catalogue(tiers: Record<string, string> = {}, embeddings = "openai/text
 
 const chat = { endpoint: "chat" as const, serviceTier: undefined };
 
-function thrown(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(GatewayError);
-    return error as GatewayError;
-  }
-  throw new Error("expected a GatewayError, nothing was thrown");
-}
 
 describe("buildSnapshot", () => {
   it("converts proto strings to numbers and bigints", () => {

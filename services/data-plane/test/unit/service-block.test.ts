@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { GatewayError } from "../../src/errors";
+import { thrown } from "../support/thrown";
 import { parseServiceBlock } from "../../src/routing/service-block";
 
-function thrown(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(GatewayError);
-    return error as GatewayError;
-  }
-  throw new Error("expected a GatewayError, nothing was thrown");
-}
 
 describe("parseServiceBlock", () => {
   it.each([undefined, null])("returns undefined for %s", (value) => {
