@@ -51,6 +51,16 @@ BEGIN
 END
 $$;
 
+-- Writes a project's money columns back from a batch's variable.
+CREATE FUNCTION gateway_write_back(p_project projects) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE projects SET balance_nano = p_project.balance_nano, held_nano = p_project.held_nano,
+                      cap_day = p_project.cap_day, cap_used_nano = p_project.cap_used_nano
+   WHERE id = p_project.id;
+END
+$$;
+
 -- Voids up to p_limit active holds whose TTL has passed (left by a crashed or
 -- cut-off data plane), in project order like the batches, and returns how many.
 CREATE FUNCTION gateway_expire_holds(p_now timestamptz, p_limit integer) RETURNS integer
@@ -63,7 +73,7 @@ BEGIN
   FOR v_candidate IN
     SELECT request_id, project_id FROM (
       SELECT request_id, project_id FROM holds WHERE status = 'active' AND expires_at <= p_now ORDER BY expires_at LIMIT p_limit
-    ) due ORDER BY project_id, request_id
+    ) due ORDER BY project_id COLLATE "C", request_id
   LOOP
     v_hold := gateway_lock_hold(v_candidate.request_id, v_candidate.project_id);
     IF v_hold.status = 'active' THEN
@@ -140,19 +150,29 @@ BEGIN
   FOR v_op IN SELECT value FROM jsonb_array_elements(p_ops) LOOP
     v_request_id := v_op->>'request_id';
     v_project_id := NULLIF(v_op->>'project_id', '');
-    IF v_op->>'op' <> 'reserve' THEN
-      -- Settle and release act on the hold's own project, whatever the caller said.
-      SELECT project_id INTO v_project_id FROM holds WHERE request_id = v_request_id;
-    END IF;
 
+    -- Lock the caller's project (batches arrive sorted by it).
     IF v_project_id IS NOT NULL AND (NOT v_loaded OR v_project.id <> v_project_id) THEN
       IF v_loaded THEN
-        UPDATE projects SET balance_nano = v_project.balance_nano, held_nano = v_project.held_nano,
-                            cap_day = v_project.cap_day, cap_used_nano = v_project.cap_used_nano
-         WHERE id = v_project.id;
+        PERFORM gateway_write_back(v_project);
       END IF;
       SELECT * INTO v_project FROM projects WHERE id = v_project_id FOR UPDATE;
       v_loaded := FOUND;
+    END IF;
+
+    IF v_op->>'op' <> 'reserve' THEN
+      -- Settle and release act on the hold's own project: read the hold under
+      -- that project's lock. A hold whose reserve has not committed yet is
+      -- simply not found (unknown_request).
+      SELECT * INTO v_hold FROM holds WHERE request_id = v_request_id;
+      IF FOUND AND (NOT v_loaded OR v_hold.project_id <> v_project.id) THEN
+        IF v_loaded THEN
+          PERFORM gateway_write_back(v_project);
+        END IF;
+        SELECT * INTO v_project FROM projects WHERE id = v_hold.project_id FOR UPDATE;
+        v_loaded := FOUND;
+        SELECT * INTO v_hold FROM holds WHERE request_id = v_request_id;
+      END IF;
     END IF;
 
     CASE v_op->>'op'
@@ -199,8 +219,7 @@ BEGIN
         END IF;
 
       WHEN 'settle' THEN
-        SELECT * INTO v_hold FROM holds WHERE request_id = v_request_id;
-        IF NOT FOUND OR v_hold.status = 'refused' THEN
+        IF v_hold.request_id IS DISTINCT FROM v_request_id OR v_hold.status = 'refused' THEN
           v_results := array_append(v_results, jsonb_build_object('outcome', 'unknown_request', 'debited', '0'));
           CONTINUE;
         ELSIF v_hold.status = 'settled' THEN
@@ -246,8 +265,7 @@ BEGIN
         v_results := array_append(v_results, jsonb_build_object('outcome', 'settled', 'debited', v_debit::text));
 
       WHEN 'release' THEN
-        SELECT * INTO v_hold FROM holds WHERE request_id = v_request_id;
-        IF NOT FOUND OR v_hold.status = 'refused' THEN
+        IF v_hold.request_id IS DISTINCT FROM v_request_id OR v_hold.status = 'refused' THEN
           v_results := array_append(v_results, jsonb_build_object('outcome', 'unknown_request'));
         ELSIF v_hold.status = 'settled' THEN
           v_results := array_append(v_results, jsonb_build_object('outcome', 'already_settled'));
@@ -271,9 +289,7 @@ BEGIN
   END LOOP;
 
   IF v_loaded THEN
-    UPDATE projects SET balance_nano = v_project.balance_nano, held_nano = v_project.held_nano,
-                        cap_day = v_project.cap_day, cap_used_nano = v_project.cap_used_nano
-     WHERE id = v_project.id;
+    PERFORM gateway_write_back(v_project);
   END IF;
   RETURN to_jsonb(v_results);
 END

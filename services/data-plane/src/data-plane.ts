@@ -73,12 +73,13 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       Promise.race([firstCatalogue.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())]),
     close: async () => {
       gateway.lifecycle.draining = true;
-      // Stop accepting; in-flight requests and streams get the drain time, then their sockets are cut
-      // (each cut stream still settles for what it delivered).
+      // Stop accepting; in-flight requests and streams get the drain time, then their sockets are cut.
+      // A cut stream settles for what it delivered after its disconnect drain: flush waits for that
+      // (and for every other open hold) before the control-plane client closes.
       const cut = setTimeout(() => app.server.closeAllConnections(), config.drainTimeoutMs);
       await app.close();
       clearTimeout(cut);
-      await gateway.billing.flush(config.drainTimeoutMs);
+      await gateway.billing.flush(config.drainTimeoutMs + config.clientDisconnectDrainMs);
       controlPlane.close();
       await http.close();
       await gateway.rateLimiter.close();

@@ -58,17 +58,30 @@ export class MoneyBatcher {
       // Array.prototype.sort is stable: one project's operations keep their order.
       batch.sort((a, b) => (a.operation.project_id < b.operation.project_id ? -1 : a.operation.project_id > b.operation.project_id ? 1 : 0));
       try {
-        const rows = await this.prisma.$queryRaw<{ results: MoneyResult[] }[]>`
-          SELECT gateway_apply_batch(${JSON.stringify(batch.map((entry) => entry.operation))}::jsonb) AS results`;
-        const results = rows[0]!.results;
-        this.batches++;
-        this.operations += batch.length;
+        const results = await this.write(batch);
         batch.forEach((entry, index) => entry.resolve(results[index]!));
       } catch (error) {
-        // The transaction rolled back: none of these happened. Callers retry
-        // (every operation is idempotent by request id).
-        for (const entry of batch) entry.reject(error);
+        // The transaction rolled back: none of these happened. A deadlock or
+        // one bad operation must not fail the others: each is tried alone.
+        if (batch.length === 1) {
+          batch[0]!.reject(error);
+          continue;
+        }
+        for (const entry of batch) {
+          await this.write([entry]).then(
+            ([result]) => entry.resolve(result!),
+            (single: unknown) => entry.reject(single),
+          );
+        }
       }
     }
+  }
+
+  private async write(batch: Pending[]): Promise<MoneyResult[]> {
+    const rows = await this.prisma.$queryRaw<{ results: MoneyResult[] }[]>`
+      SELECT gateway_apply_batch(${JSON.stringify(batch.map((entry) => entry.operation))}::jsonb) AS results`;
+    this.batches++;
+    this.operations += batch.length;
+    return rows[0]!.results;
   }
 }

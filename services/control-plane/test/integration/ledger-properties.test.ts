@@ -6,9 +6,11 @@
 // exceed the daily cap, no settle debits more than its hold, and a replay
 // returns the first answer.
 //
-// Fifty lanes (one project each) advance in lockstep, so one round of steps is
-// one group-commit batch plus one invariant query: at least 100,000 steps per
-// run in well under a minute.
+// Fifty lanes advance in lockstep, two per project sharing its request ids, so
+// one round of steps is one group-commit batch (carrying two operations per
+// project, replays among them) plus one invariant query: at least 100,000
+// steps per run in about a minute. Top-ups and the expiry sweep run in their
+// own transactions, concurrently with the batches.
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,19 +18,28 @@ import { LedgerService } from "../../src/billing/ledger-service";
 import { openDatabase, type Database } from "../../src/database/connect";
 
 const LANES = 50;
+const LANES_PER_PROJECT = 2;
 const STEPS_PER_LANE = 100;
 const RUNS = 20;
 const HOLD_TTL_SECONDS = 60;
 const REQUEST_IDS = 6; // per lane: few, so operations collide and replay
 
 type Command =
-  | { kind: "reserve"; request: number; amount: number }
+  | { kind: "reserve"; request: number; amount: number; minimum: number }
   | { kind: "settle"; request: number; amount: number }
   | { kind: "release"; request: number }
   | { kind: "topup"; key: number; amount: number };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("reserve" as const), request: fc.nat(REQUEST_IDS - 1), amount: fc.nat(5_000) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("reserve" as const),
+      request: fc.nat(REQUEST_IDS - 1),
+      amount: fc.nat(5_000),
+      minimum: fc.oneof(fc.constant(0), fc.nat(2_000)), // > 0: a smaller hold is acceptable
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("settle" as const), request: fc.nat(REQUEST_IDS - 1), amount: fc.nat(8_000) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("release" as const), request: fc.nat(REQUEST_IDS - 1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("topup" as const), key: fc.nat(3), amount: fc.integer({ min: 1, max: 20_000 }) }) },
@@ -40,7 +51,7 @@ const lane = fc.record({
 });
 
 const scenario = fc.record({
-  lanes: fc.array(lane, { minLength: LANES, maxLength: LANES }),
+  lanes: fc.array(lane, { minLength: LANES, maxLength: LANES }), // a project's cap comes from its first lane
   // Rounds after which the clock jumps past the hold TTL and the sweeper runs.
   expiryRounds: fc.uniqueArray(fc.nat(STEPS_PER_LANE - 1), { maxLength: 8 }),
 });
@@ -50,9 +61,12 @@ interface InvariantRow {
   balance_nano: bigint;
   held_nano: bigint;
   daily_cap_nano: bigint | null;
+  cap_day: Date | null;
+  cap_used_nano: bigint;
   ledger_sum: bigint;
   active_sum: bigint;
   max_day_debits: bigint;
+  cap_day_usage: bigint;
 }
 
 describe("ledger state machine (property-based)", () => {
@@ -85,7 +99,9 @@ describe("ledger state machine (property-based)", () => {
 
   async function checkInvariants(projectIds: string[]): Promise<void> {
     const rows = await database.prisma.$queryRaw<InvariantRow[]>`
-      SELECT p.id, p.balance_nano, p.held_nano, p.daily_cap_nano,
+      SELECT p.id, p.balance_nano, p.held_nano, p.daily_cap_nano, p.cap_day, p.cap_used_nano,
+             (COALESCE((SELECT -sum(amount_nano) FROM ledger_entries l WHERE l.project_id = p.id AND l.kind = 'debit' AND l.day = p.cap_day), 0)
+              + COALESCE((SELECT sum(amount_nano) FROM holds h WHERE h.project_id = p.id AND h.status = 'active' AND h.day = p.cap_day), 0))::bigint AS cap_day_usage,
              COALESCE((SELECT sum(amount_nano) FROM ledger_entries l WHERE l.project_id = p.id), 0)::bigint AS ledger_sum,
              COALESCE((SELECT sum(amount_nano) FROM holds h WHERE h.project_id = p.id AND h.status = 'active'), 0)::bigint AS active_sum,
              COALESCE((SELECT max(-day_sum) FROM (SELECT sum(amount_nano) AS day_sum FROM ledger_entries l
@@ -98,6 +114,7 @@ describe("ledger state machine (property-based)", () => {
       expect(row.held_nano, `${row.id}: held = active holds`).toBe(row.active_sum);
       expect(row.held_nano >= 0n && row.held_nano <= row.balance_nano, `${row.id}: 0 <= held <= balance`).toBe(true);
       if (row.daily_cap_nano !== null) expect(row.max_day_debits <= row.daily_cap_nano, `${row.id}: a day's debits within the cap`).toBe(true);
+      if (row.cap_day !== null) expect(row.cap_used_nano, `${row.id}: cap counter = the cap day's debits and active holds`).toBe(row.cap_day_usage);
     }
   }
 
@@ -106,22 +123,26 @@ describe("ledger state machine (property-based)", () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ lanes, expiryRounds }) => {
         run++;
-        const projectIds = lanes.map((_, index) => `prop${run}x${index}x${Math.random().toString(36).slice(2, 8)}`);
-        for (const [index, { dailyCap }] of lanes.entries()) {
-          await database.prisma.project.create({ data: { id: projectIds[index]!, name: "property", dailyCapNano: dailyCap === null ? null : BigInt(dailyCap) } });
-          await ledger.topUp(projectIds[index]!, 10_000n, "initial");
+        const salt = Math.random().toString(36).slice(2, 8);
+        const projectIds = Array.from({ length: LANES / LANES_PER_PROJECT }, (_, index) => `prop${run}x${index}x${salt}`);
+        const projectOf = (lane: number) => Math.floor(lane / LANES_PER_PROJECT);
+        for (const [index, projectId] of projectIds.entries()) {
+          const dailyCap = lanes[index * LANES_PER_PROJECT]!.dailyCap;
+          await database.prisma.project.create({ data: { id: projectId, name: "property", dailyCapNano: dailyCap === null ? null : BigInt(dailyCap) } });
+          await ledger.topUp(projectId, 10_000n, "initial");
         }
-        // First answers per (operation, request), to check replays; holds' amounts, to check settles.
-        const firstAnswers = lanes.map(() => new Map<string, string>());
-        const holdAmounts = lanes.map(() => new Map<number, bigint>());
+        // Per project: first answers per (operation, request), to check replays; holds' amounts, to check settles.
+        const firstAnswers = projectIds.map(() => new Map<string, string>());
+        const holdAmounts = projectIds.map(() => new Map<number, bigint>());
 
         for (let round = 0; round < STEPS_PER_LANE; round++) {
           await Promise.all(
             lanes.map(async ({ commands }, index) => {
               const step = commands[round];
               if (!step) return;
-              const projectId = projectIds[index]!;
-              const answers = firstAnswers[index]!;
+              const project = projectOf(index);
+              const projectId = projectIds[project]!;
+              const answers = firstAnswers[project]!;
               const remember = (key: string, answer: string) => {
                 if (answer.startsWith("unknown_request")) return; // nothing recorded: not a replayable answer
                 const first = answers.get(key);
@@ -131,15 +152,30 @@ describe("ledger state machine (property-based)", () => {
               const requestId = (request: number) => `${projectId}-r${request}`;
               switch (step.kind) {
                 case "reserve": {
-                  const result = await ledger.reserve({ requestId: requestId(step.request), projectId, amountNano: BigInt(step.amount), model: "m", accessPath: "p" });
-                  remember(`reserve ${step.request}`, result.outcome);
-                  if (result.outcome === "reserved" && !holdAmounts[index]!.has(step.request)) holdAmounts[index]!.set(step.request, BigInt(step.amount));
+                  const result = await ledger.reserve({
+                    requestId: requestId(step.request),
+                    projectId,
+                    amountNano: BigInt(step.amount),
+                    minAmountNano: BigInt(Math.min(step.minimum, step.amount)),
+                    model: "m",
+                    accessPath: "p",
+                  });
+                  remember(`reserve ${step.request}`, `${result.outcome} ${result.reservedNano}`);
+                  if (result.outcome === "reserved") {
+                    const first = holdAmounts[project]!.get(step.request);
+                    if (first === undefined) {
+                      expect(result.reservedNano <= BigInt(step.amount), "a hold never exceeds the amount asked").toBe(true);
+                      holdAmounts[project]!.set(step.request, result.reservedNano);
+                    } else {
+                      expect(result.reservedNano, "a replayed reserve reports the first hold").toBe(first);
+                    }
+                  }
                   break;
                 }
                 case "settle": {
                   const result = await ledger.settle({ requestId: requestId(step.request), projectId, amountNano: BigInt(step.amount), model: "m", accessPath: "p", inputTokens: 1, outputTokens: 1 });
                   remember(`settle ${step.request}`, `${result.outcome} ${result.debitedNano}`);
-                  const hold = holdAmounts[index]!.get(step.request);
+                  const hold = holdAmounts[project]!.get(step.request);
                   if (hold !== undefined) expect(result.debitedNano <= hold, "a settle debits at most its hold").toBe(true);
                   break;
                 }

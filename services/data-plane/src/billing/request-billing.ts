@@ -7,7 +7,6 @@ import type { FastifyBaseLogger } from "fastify";
 import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
 import { GatewayError, insufficientCredits, invalidApiKey, spendCapExceeded } from "../errors";
 
-
 const RETRY_DELAYS_MS = [50, 200, 1000];
 const BACKGROUND_RETRY_MS = 5000;
 
@@ -15,6 +14,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class RequestBilling {
   private readonly pending = new Map<string, () => Promise<unknown>>();
+  /** Requests holding money: reserved, and neither settled nor released yet. */
+  private readonly open = new Set<string>();
   private backgroundTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -24,7 +25,15 @@ export class RequestBilling {
 
   /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). */
   async reserve(hold: ReserveCall): Promise<bigint> {
-    const answer = await this.controlPlane.reserve(hold);
+    this.open.add(hold.requestId); // before the call: a hold may exist even if the answer is lost
+    let answer;
+    try {
+      answer = await this.controlPlane.reserve(hold);
+    } catch (error) {
+      this.open.delete(hold.requestId); // unreachable: the hold, if any, expires
+      throw error;
+    }
+    if (answer.outcome !== "RESERVED") this.open.delete(hold.requestId);
     switch (answer.outcome) {
       case "RESERVED":
         return BigInt(answer.reservedNano);
@@ -51,6 +60,8 @@ export class RequestBilling {
     } catch {
       this.keepTrying(call.requestId, work);
       return call.amountNano;
+    } finally {
+      this.open.delete(call.requestId);
     }
   }
 
@@ -60,6 +71,8 @@ export class RequestBilling {
       await this.withRetries(work);
     } catch {
       this.keepTrying(requestId, work);
+    } finally {
+      this.open.delete(requestId);
     }
   }
 
@@ -68,11 +81,16 @@ export class RequestBilling {
     return this.pending.size;
   }
 
-  /** On shutdown: retries everything pending until it lands or `deadlineMs` passes. */
+  /**
+   * On shutdown: waits for requests still holding money to settle or release
+   * (a cut stream settles after its disconnect drain), then retries everything
+   * pending until it lands. Both within `deadlineMs`.
+   */
   async flush(deadlineMs: number): Promise<void> {
+    const giveUpAt = Date.now() + deadlineMs;
+    while (this.open.size > 0 && Date.now() < giveUpAt) await sleep(50);
     clearInterval(this.backgroundTimer);
     this.backgroundTimer = undefined;
-    const giveUpAt = Date.now() + deadlineMs;
     await this.retryPending();
     while (this.pending.size > 0 && Date.now() < giveUpAt) {
       await sleep(Math.min(500, Math.max(0, giveUpAt - Date.now())));
@@ -100,14 +118,13 @@ export class RequestBilling {
   }
 
   private async retryPending(): Promise<void> {
-    for (const [requestId, work] of this.pending) {
-      try {
+    // Each independently: one that keeps failing must not hold back the others.
+    await Promise.allSettled(
+      [...this.pending].map(async ([requestId, work]) => {
         await work();
         this.pending.delete(requestId);
-      } catch {
-        return; // still unreachable; try again on the next tick
-      }
-    }
+      }),
+    );
     if (this.pending.size === 0 && this.backgroundTimer) {
       clearInterval(this.backgroundTimer);
       this.backgroundTimer = undefined;

@@ -13,6 +13,11 @@ export const clientClosed = () => new GatewayError(499, "invalid_request_error",
 
 export async function openUpstream(gateway: Gateway, call: PreparedCall, client: ClientLink): Promise<UpstreamResponse> {
   await reserveCall(gateway, call);
+  if (client.gone.aborted) {
+    // The client left while the hold was being placed: the upstream never sees the request.
+    await releaseCall(gateway, call);
+    throw clientClosed();
+  }
   const started = performance.now();
   const attempt = { model: call.resolution.model.id, path: call.path.provider, outcome: "ok", ms: 0 };
   call.trace.attempts.push(attempt);

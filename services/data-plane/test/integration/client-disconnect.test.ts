@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { marker, startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
 
-const PROMPT_ONLY_MAX = 200_000n; // a prompt of ~100 bytes at $0.40/M input is well under this
+// The forwarded body (~130 bytes, so <= ~35 estimated tokens) at $0.40/M input: under 20,000 nano-USD.
+// The whole recorded answer would cost 53,600, so billing it instead would fail these bounds.
+const PROMPT_ONLY_MAX = 20_000n;
 
 describe("client disconnects are billed for what was produced, once", () => {
   let stack: GatewayStack;
@@ -96,11 +98,15 @@ describe("client disconnects are billed for what was produced, once", () => {
     expect(firstChunks.every((data) => data.startsWith("{"))).toBe(true);
     controller.abort();
     const debited = await settledOnce(project);
-    // 14-ish prompt tokens plus a few delivered words at $0.40/$1.60 per M: more than the prompt alone, far less than the whole answer.
+    // The prompt plus a few delivered words at $0.40/$1.60 per M: far less than the whole answer (53,600).
     expect(debited).toBeGreaterThan(0n);
-    expect(debited).toBeLessThan(53_600n); // the full recorded answer would cost 53,600 nano-USD
-    const [seen] = await stack.mockRequestsWith(tag);
-    expect(seen!.responseText!.includes("[DONE]")).toBe(false); // the upstream was cut, not read to the end
+    expect(debited).toBeLessThan(PROMPT_ONLY_MAX + 10_000n);
+    // The upstream was stopped within the drain: what the mock sent does not grow any more.
+    const sentNow = (await stack.mockRequestsWith(tag))[0]!.responseText!.length;
+    await new Promise((resolve) => setTimeout(resolve, 1_200)); // four more events' time at 300 ms each
+    const sentLater = (await stack.mockRequestsWith(tag))[0]!.responseText!;
+    expect(sentLater.length).toBe(sentNow);
+    expect(sentLater.includes("[DONE]")).toBe(false);
   });
 
   it("just before the usage chunk: the provider's usage, arriving in the drain, is billed exactly", async () => {
@@ -134,5 +140,33 @@ describe("client disconnects are billed for what was produced, once", () => {
     const debited = await settledOnce(project);
     expect(debited).toBeGreaterThan(0n);
     expect(debited).toBeLessThan(23_600n); // less than the whole answer (19 in, 10 out) would have cost
+  });
+});
+
+describe("a data plane stopped mid-stream", () => {
+  let stack: GatewayStack;
+
+  beforeAll(async () => {
+    stack = await startStack({ backend: "postgresql", dataPlaneEnv: { DRAIN_TIMEOUT_MS: "500", CLIENT_DISCONNECT_DRAIN_MS: "800" } });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("settles the cut stream for what it delivered before it exits", async () => {
+    const project = await stack.createProject({ balanceUsd: "1.00" });
+    const tag = marker();
+    await stack.mockScript({ match: tag, chunkDelayMs: 300 });
+    const response = await stack.post("/v1/chat/completions", project.key, { model: "openai/gpt-4.1-mini", stream: true, messages: [{ role: "user", content: tag }] });
+    const reader = response.body!.getReader();
+    await reader.read(); // the stream is flowing
+    const exitCode = await stack.dataPlanes[0]!.stop("SIGTERM", 15_000);
+    expect(exitCode).toBe(0);
+    await reader.cancel().catch(() => {});
+    const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.kind === "debit");
+    expect(debits).toHaveLength(1);
+    expect(-BigInt(debits[0]!.amount.nano)).toBeGreaterThan(0n);
+    expect((await stack.balance(project.projectId)).held.nano).toBe("0");
   });
 });
