@@ -1,14 +1,13 @@
 // Composition root of the control plane: database, services, gRPC server,
 // admin API, background work. `startControlPlane` listens; tests and the
 // local launcher call it with ports 0.
-import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type * as grpc from "@grpc/grpc-js";
 import { buildAdminApp } from "./admin/admin-app";
 import { HoldSweeper } from "./billing/hold-sweeper";
 import { LedgerService } from "./billing/ledger-service";
-import type { CatalogueFile } from "./catalogue/catalogue-file";
 import { CatalogueService } from "./catalogue/catalogue-service";
+import { loadDefaultCatalogue } from "./catalogue/load-default-catalogue";
 import { ChangeFeed } from "./changes/change-feed";
 import { offsetClock } from "./clock";
 import type { ControlPlaneConfig } from "./config";
@@ -56,8 +55,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
 
   await changes.start();
   if (await services.catalogue.isEmpty()) {
-    const file = JSON.parse(readFileSync(config.defaultCatalogueFile, "utf8")) as CatalogueFile;
-    await services.catalogue.load(file, config.defaultCatalogueFile);
+    await loadDefaultCatalogue(services.catalogue, config.defaultCatalogueFile);
   }
   services.sweeper.start();
 

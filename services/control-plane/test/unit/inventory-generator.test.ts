@@ -1,0 +1,238 @@
+// The inventory generator's pure parts on hand-made inputs (unit conversion, the
+// verified rule, id mapping, what is skipped), and the committed inventory.json
+// against the catalogue's own validation.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  buildInventory,
+  embeddingEntries,
+  judgePrice,
+  mapToNative,
+  matchKey,
+  openrouterFigure,
+  pricesAgree,
+  serializeInventory,
+  toNanoPerM,
+  tokenPrice,
+  type Figure,
+  type OpenRouterModel,
+  type SourceData,
+} from "../../scripts/generate-inventory";
+import { normalizeCatalogue, type CatalogueFile, type CatalogueModelEntry } from "../../src/catalogue/catalogue-file";
+import { withInventory } from "../../src/catalogue/load-default-catalogue";
+
+const CATALOGUE_DIR = path.resolve(import.meta.dirname, "../../src/catalogue");
+const readJson = <T>(name: string): T => JSON.parse(readFileSync(path.join(CATALOGUE_DIR, name), "utf8")) as T;
+
+const figure = (publisher: Figure["publisher"], input: bigint, output: bigint, label: string = publisher): Figure => ({ publisher, label, price: { input, output } });
+const M = 1_000_000_000n; // 1 USD per million tokens, in nano-USD
+
+describe("toNanoPerM: exact unit conversion", () => {
+  it.each([
+    ["0.00000015", "per-token", 150_000_000n], // OpenRouter string: $0.15 / M
+    [1.5e-7, "per-token", 150_000_000n], // litellm number (binary float 1.5e-7 * 1e6 = 0.15000000000000002)
+    [6e-7, "per-token", 600_000_000n],
+    ["0.0000006000000000000001", "per-token", 600_000_000n], // float noise in OpenRouter's text rounds away
+    ["0.00000100000000000000015", "per-token", 1_000_000_000n],
+    [0.075, "per-million", 75_000_000n], // models.dev: already per M
+    [3, "per-million", 3_000_000_000n],
+    ["0", "per-token", 0n],
+    ["2E-6", "per-token", 2_000_000_000n],
+  ] as const)("%s (%s) -> %s nano-USD", (value, unit, nano) => {
+    expect(toNanoPerM(value, unit)).toBe(nano);
+  });
+
+  it.each([["-1"], [-0.5], [undefined], [null], ["abc"], [""], [Number.NaN], ["."]])("refuses %s (variable, negative or missing)", (value) => {
+    expect(toNanoPerM(value, "per-token")).toBeUndefined();
+  });
+
+  it("needs both halves of a price", () => {
+    expect(tokenPrice("0.000001", "-1", "per-token")).toBeUndefined();
+    expect(tokenPrice("0.000001", "0.000002", "per-token")).toEqual({ input: M, output: 2n * M });
+  });
+});
+
+describe("the verified rule", () => {
+  it("agreement means input and output each within 0.5%", () => {
+    expect(pricesAgree({ input: 1000n, output: 2000n }, { input: 1004n, output: 2009n })).toBe(true);
+    expect(pricesAgree({ input: 1000n, output: 2000n }, { input: 1006n, output: 2000n })).toBe(false);
+    expect(pricesAgree({ input: 1000n, output: 2000n }, { input: 1000n, output: 2011n })).toBe(false);
+    expect(pricesAgree({ input: 0n, output: 0n }, { input: 0n, output: 0n })).toBe(true);
+    expect(pricesAgree({ input: 0n, output: 0n }, { input: 1n, output: 0n })).toBe(false);
+  });
+
+  it("is verified when a second publisher agrees", () => {
+    const result = judgePrice(figure("openrouter", 3n * M, 15n * M, "OpenRouter 2026-08-01"), [figure("models.dev", 3n * M, 15n * M, "models.dev anthropic/x")]);
+    expect(result.verified).toBe(true);
+    expect(result.source).toContain("OpenRouter 2026-08-01 = models.dev anthropic/x");
+  });
+
+  it("is not verified by one source alone, nor by two figures of the same publisher", () => {
+    expect(judgePrice(figure("openrouter", M, M), []).verified).toBe(false);
+    const sameHouse = judgePrice(figure("litellm", M, M, "litellm gpt-x"), [figure("litellm", M, M, "litellm openrouter/openai/gpt-x")]);
+    expect(sameHouse.verified).toBe(false);
+    expect(sameHouse.source).toMatch(/^unverified: .*one publisher/);
+  });
+
+  it("says which sources differ, verified or not", () => {
+    const disagreed = judgePrice(figure("openrouter", M, 2n * M, "OpenRouter"), [figure("litellm", 2n * M, 2n * M, "litellm x")]);
+    expect(disagreed).toEqual({ verified: false, source: "unverified: only OpenRouter; differs: litellm x 2.00/2.00" });
+    const outvoted = judgePrice(figure("openrouter", M, M, "OpenRouter"), [figure("models.dev", M, M, "models.dev x"), figure("litellm", 5n * M, M, "litellm x")]);
+    expect(outvoted.verified).toBe(true);
+    expect(outvoted.source).toContain("differs: litellm x 5.00/1.00");
+  });
+});
+
+describe("id mapping to provider-native ids", () => {
+  const anthropic = ["claude-sonnet-4-20250514", "claude-sonnet-4-0", "claude-opus-4-5", "claude-opus-4-5-20251101"];
+  const names = new Map([
+    ["gpt-5-chat-latest", "GPT-5 Chat (latest)"],
+    ["gpt-4o", "GPT-4o"],
+  ]);
+
+  it.each([
+    ["openai/gpt-4o", undefined, ["gpt-4o", "gpt-4o-mini"], "gpt-4o"], // same id
+    ["anthropic/claude-sonnet-4", "Anthropic: Claude Sonnet 4", anthropic, "claude-sonnet-4-20250514"], // date suffix, pinned id wins
+    ["anthropic/claude-opus-4.5", undefined, anthropic, "claude-opus-4-5-20251101"], // dots as dashes
+    ["openai/gpt-5-chat", "OpenAI: GPT-5 Chat", ["gpt-5-chat-latest", "gpt-4o"], "gpt-5-chat-latest"], // by display name
+    ["openai/gpt-4o-2024-05-13", undefined, ["gpt-4o"], undefined], // a dated id never falls back to the undated model
+    ["openai/gpt-oss-20b:free", undefined, ["gpt-oss-20b"], undefined], // OpenRouter-only variant
+  ])("%s -> %s", (id, name, nativeIds, expected) => {
+    expect(mapToNative({ id, ...(name ? { name } : {}) }, nativeIds, names)).toBe(expected);
+  });
+
+  it("matchKey ignores dots and trailing dates", () => {
+    expect(matchKey("claude-sonnet-4-5-20250929")).toBe("claude-sonnet-4-5");
+    expect(matchKey("gpt-4o-2024-08-06")).toBe("gpt-4o");
+    expect(matchKey("Gemini-2.5-Flash")).toBe("gemini-2-5-flash");
+  });
+});
+
+const orModel = (id: string, prompt: string, completion: string, extra: Partial<OpenRouterModel> = {}): OpenRouterModel => ({
+  id,
+  name: id,
+  created: 1_700_000_000,
+  context_length: 128_000,
+  architecture: { input_modalities: ["text", "image"], output_modalities: ["text"] },
+  pricing: { prompt, completion },
+  top_provider: { context_length: 128_000, max_completion_tokens: 16_384 },
+  supported_parameters: ["tools", "structured_outputs"],
+  ...extra,
+});
+
+function sources(overrides: Partial<SourceData> = {}): SourceData {
+  return {
+    openrouter: [
+      {
+        date: "2026-08-01",
+        models: [
+          orModel("openai/gpt-x", "0.0000025", "0.00001"),
+          orModel("acme/free-one:free", "0", "0"),
+          orModel("openrouter/auto", "-1", "-1"),
+          orModel("~openai/gpt-latest", "0.0000025", "0.00001"),
+          orModel("openai/curated-one", "0.0000001", "0.0000004"),
+          orModel("acme/painter", "0.000001", "0.000002", { architecture: { output_modalities: ["image", "text"] }, pricing: { prompt: "0.000001", completion: "0.000002", image_output: "0.00003" } }),
+        ],
+      },
+      // The older list: only ids missing from the newer one are taken from it.
+      { date: "2026-05-15", models: [orModel("openai/gpt-x", "0.000009", "0.000009"), orModel("acme/old-one", "0.000001", "0.000001")] },
+    ],
+    modelsDev: { openai: { models: { "gpt-x": { id: "gpt-x", name: "GPT X", cost: { input: 2.5, output: 10 }, limit: { context: 400_000, output: 128_000 } }, "text-embedding-9": { id: "text-embedding-9", cost: { input: 0.02, output: 0 } } } } },
+    litellm: {
+      "gpt-x": { litellm_provider: "openai", mode: "chat", input_cost_per_token: 2.5e-6, output_cost_per_token: 1e-5 },
+      "text-embedding-9": { litellm_provider: "openai", mode: "embedding", input_cost_per_token: 2e-8, output_cost_per_token: 0, max_input_tokens: 8191 },
+      "gemini/gemini-1.5-flash": { litellm_provider: "gemini", mode: "embedding", input_cost_per_token: 7.5e-8, max_input_tokens: 8192 },
+    },
+    curatedIds: new Set(["openai/curated-one"]),
+    ...overrides,
+  };
+}
+
+describe("buildInventory on hand-made sources", () => {
+  const inventory = buildInventory(sources());
+  const byId = new Map(inventory.map((entry) => [entry.id, entry]));
+
+  it("skips curated ids, moving aliases, variable and unconfirmed free prices; sorts by id", () => {
+    expect(inventory.map((entry) => entry.id)).toEqual(["acme/old-one", "acme/painter", "openai/gpt-x", "openai/text-embedding-9"]);
+  });
+
+  it("puts the direct path first and an OpenRouter path after it, both verified when the sources agree", () => {
+    const entry = byId.get("openai/gpt-x")!;
+    expect(entry.paths.map((p) => [p.provider, p.upstream_model, p.credentials])).toEqual([
+      ["openai", "gpt-x", "OPENAI_API_KEY"],
+      ["openrouter", "openai/gpt-x", "OPENROUTER_API_KEY"],
+    ]);
+    expect(entry.paths.map((p) => [p.price?.input_per_m, p.price?.output_per_m, p.price?.verified])).toEqual([
+      ["2.50", "10.00", true],
+      ["2.50", "10.00", true],
+    ]);
+    // The smaller context of the two paths; the newest list's figures.
+    expect(entry).toMatchObject({ owned_by: "openai", context_length: 128_000, max_output_tokens: 16_384, capabilities: { tools: true, json_schema: true, embeddings: false } });
+  });
+
+  it("keeps an OpenRouter-only price unverified, and takes ids only the older list has", () => {
+    expect(byId.get("acme/old-one")!.paths).toEqual([
+      { provider: "openrouter", upstream_model: "acme/old-one", credentials: "OPENROUTER_API_KEY", price: { input_per_m: "1.00", output_per_m: "1.00", verified: false, source: "unverified: only OpenRouter 2026-05-15" } },
+    ]);
+  });
+
+  it("bills image-generating models' output at their image token rate", () => {
+    expect(byId.get("acme/painter")!.paths[0]!.price).toMatchObject({ input_per_m: "1.00", output_per_m: "30.00" });
+    expect(openrouterFigure(orModel("a/b", "0.000001", "0.000002"), "d")!.price.output).toBe(2n * M);
+  });
+
+  it("keeps a free model only when a second publisher says it is free and it outputs text", () => {
+    const confirmed = sources({ litellm: { "openrouter/acme/free-one:free": { litellm_provider: "openrouter", mode: "chat", input_cost_per_token: 0, output_cost_per_token: 0 } } });
+    expect(buildInventory(confirmed).find((entry) => entry.id === "acme/free-one:free")?.paths[0]?.price).toMatchObject({ input_per_m: "0.00", verified: true });
+  });
+
+  it("adds embeddings from litellm with output price 0, skipping non-embedding names", () => {
+    const embeddings = embeddingEntries(sources());
+    expect(embeddings).toEqual([
+      {
+        id: "openai/text-embedding-9",
+        owned_by: "openai",
+        context_length: 8191,
+        max_output_tokens: 0,
+        input_modalities: ["text"],
+        output_modalities: ["embeddings"],
+        capabilities: { tools: false, json_schema: false, embeddings: true },
+        paths: [{ provider: "openai", upstream_model: "text-embedding-9", credentials: "OPENAI_API_KEY", price: { input_per_m: "0.02", output_per_m: "0.00", verified: true, source: "verified: models.dev openai/text-embedding-9 = litellm text-embedding-9 (shared/data/catalogue)" } }],
+      },
+    ]);
+  });
+
+  it("is deterministic: same input, same bytes", () => {
+    expect(serializeInventory(buildInventory(sources()))).toBe(serializeInventory(inventory));
+  });
+});
+
+describe("the committed inventory.json", () => {
+  const inventory = readJson<CatalogueModelEntry[]>("inventory.json");
+  const curated = readJson<CatalogueFile>("default-catalogue.json");
+
+  it("has several hundred entries, sorted, none of them curated", () => {
+    expect(inventory.length).toBeGreaterThanOrEqual(300);
+    const ids = inventory.map((entry) => entry.id);
+    expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const curatedIds = new Set(curated.models.map((model) => model.id));
+    expect(ids.filter((id) => curatedIds.has(id))).toEqual([]);
+  });
+
+  it("passes normalizeCatalogue appended to the default catalogue, as inventory with empty tiers and purposes", () => {
+    const models = normalizeCatalogue(withInventory(curated, inventory));
+    expect(models).toHaveLength(curated.models.length + inventory.length);
+    const appended = models.filter((model) => !model.curated);
+    expect(appended.map((model) => model.id)).toEqual(inventory.map((entry) => entry.id));
+    expect(appended.every((model) => model.tiers.length === 0 && model.purposes.length === 0 && model.paths.length > 0)).toBe(true);
+    // Every path can price a call: input and output present.
+    expect(appended.every((model) => model.paths.every((p) => p.inputNanoPerM !== null && p.outputNanoPerM !== null))).toBe(true);
+  });
+
+  it("marks verified prices with their agreeing sources", () => {
+    const verified = inventory.flatMap((entry) => entry.paths).filter((p) => p.price?.verified);
+    expect(verified.length).toBeGreaterThan(0);
+    expect(verified.every((p) => p.price!.source!.startsWith("verified: ") && p.price!.source!.includes(" = "))).toBe(true);
+  });
+});
