@@ -12,6 +12,7 @@ import { LocalRateLimiter } from "./limits/local-rate-limiter";
 import { RedisRateLimiter } from "./limits/redis-rate-limiter";
 import { OpenAiCompatibleProvider } from "./providers/openai-compatible/openai-compatible-provider";
 import { createMetrics } from "./metrics";
+import { PathHealth } from "./routing/path-health";
 import { UpstreamHttp } from "./upstream/upstream-http";
 
 export interface RunningDataPlane {
@@ -44,6 +45,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       : new LocalRateLimiter(config.rateLimitWindowMs),
     lifecycle: { draining: false },
     metrics: createMetrics(() => gateway), // read when scraped, after construction
+    health: new PathHealth(),
   };
   app = buildDataPlaneApp(gateway);
 

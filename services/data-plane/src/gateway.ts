@@ -5,6 +5,7 @@ import type { CatalogueSnapshot } from "./catalogue/catalogue-snapshot";
 import type { DataPlaneConfig } from "./config";
 import type { ControlPlaneClientWrapper } from "./control-plane/control-plane-client";
 import type { RateLimiter } from "./limits/rate-limiter";
+import type { PathHealth } from "./routing/path-health";
 import type { DataPlaneMetrics } from "./metrics";
 import type { OpenAiCompatibleProvider } from "./providers/openai-compatible/openai-compatible-provider";
 
@@ -17,6 +18,8 @@ export interface Gateway {
   catalogue: { current: CatalogueSnapshot | undefined };
   providers: Map<string, OpenAiCompatibleProvider>;
   rateLimiter: RateLimiter;
+  /** Recent error rate and latency of each access path, as this replica saw them. */
+  health: PathHealth;
   metrics: DataPlaneMetrics;
   lifecycle: { draining: boolean };
 }

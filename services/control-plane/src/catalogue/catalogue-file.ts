@@ -31,7 +31,7 @@ export interface CatalogueModelEntry {
 
 export interface CatalogueFile {
   version: 1;
-  defaults: { tiers: Record<string, string>; embeddings: string };
+  defaults: { embeddings: string };
   models: CatalogueModelEntry[];
   inventory?: CatalogueModelEntry[];
 }
@@ -99,11 +99,8 @@ export const catalogueFileSchema = {
     defaults: {
       type: "object",
       additionalProperties: false,
-      required: ["tiers", "embeddings"],
-      properties: {
-        tiers: { type: "object", additionalProperties: { type: "string" }, required: [...TIERS] },
-        embeddings: { type: "string" },
-      },
+      required: ["embeddings"],
+      properties: { embeddings: { type: "string" } },
     },
     models: { type: "array", items: modelSchema },
     inventory: { type: "array", items: modelSchema },
@@ -188,9 +185,9 @@ export function normalizeCatalogue(file: CatalogueFile): NormalizedModel[] {
       }),
     };
   });
-  for (const [tier, id] of Object.entries(file.defaults.tiers)) {
-    if (!(TIERS as readonly string[]).includes(tier)) throw invalidRequest(`defaults.tiers has an unknown tier "${tier}"`);
-    if (!models.some((model) => model.id === id && model.curated)) throw invalidRequest(`defaults.tiers.${tier} names ${id}, which is not a curated model`);
+  // auto:<tier> chooses among the tier's curated models: each tier needs at least one.
+  for (const tier of TIERS) {
+    if (!models.some((model) => model.curated && model.tiers.includes(tier))) throw invalidRequest(`no curated model is in the ${tier} tier`);
   }
   const embeddings = models.find((model) => model.id === file.defaults.embeddings);
   if (!embeddings?.embeddings) throw invalidRequest(`defaults.embeddings names ${file.defaults.embeddings}, which is not an embeddings model of the file`);

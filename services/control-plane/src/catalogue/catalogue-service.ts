@@ -48,10 +48,10 @@ export class CatalogueService {
       this.prisma.catalogueRevision.findFirst({ orderBy: { id: "desc" } }),
       this.prisma.catalogueModel.findMany({ orderBy: [{ curated: "desc" }, { position: "asc" }], include: { paths: { orderBy: { position: "asc" } } } }),
     ]);
-    const defaults = (revision?.defaults ?? { tiers: {}, embeddings: "" }) as CatalogueFile["defaults"];
+    const defaults = (revision?.defaults ?? { embeddings: "" }) as CatalogueFile["defaults"];
     const snapshot: Catalogue = {
       revision: revision ? String(revision.id) : "",
-      defaults: { tiers: defaults.tiers, embeddings: defaults.embeddings },
+      defaults: { embeddings: defaults.embeddings },
       models: models.map((model) => ({
         id: model.id,
         curated: model.curated,

@@ -128,15 +128,15 @@ describe("gatewayctl", () => {
   it("loads a catalogue file; the data plane serves the new catalogue within a second", async () => {
     const project = await stack.createProject({ balanceUsd: "1.00" });
     const catalogue = JSON.parse(readFileSync(path.join(repositoryRoot, "services/control-plane/src/catalogue/default-catalogue.json"), "utf8")) as {
-      defaults: { tiers: Record<string, string> };
       models: { id: string; tiers?: string[]; paths: { upstream_model: string }[] }[];
       inventory: unknown[];
     };
-    // Route the balanced tier to gpt-4o-mini, and add inventory with an ambiguous bare name.
-    catalogue.defaults.tiers.balanced = "openai/gpt-4o-mini";
+    // Put gpt-4o-mini ($0.15/$0.60) in the balanced tier beside gpt-4.1-mini ($0.40/$1.60): the cheaper
+    // one is chosen. And add inventory with an ambiguous bare name.
     const fourOMini = catalogue.models.find((model) => model.id === "openai/gpt-4o-mini")!;
+    fourOMini.tiers = ["economy", "balanced"];
     catalogue.inventory = [
-      { ...fourOMini, id: "azure/gpt-4o-mini", tiers: [], purposes: [], paths: [{ provider: "openai", upstream_model: "gpt-4o-mini", price: { input_per_m: "0.15", output_per_m: "0.60", verified: false } }] },
+      { ...fourOMini, id: "azure/gpt-4o-mini", tiers: [], purposes: [] as string[], paths: [{ provider: "openai", upstream_model: "gpt-4o-mini", price: { input_per_m: "0.15", output_per_m: "0.60", verified: false } }] },
     ];
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "catalogue-")), "catalogue.json");
     writeFileSync(file, JSON.stringify(catalogue));

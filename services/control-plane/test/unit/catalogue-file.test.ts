@@ -21,7 +21,7 @@ const embeddingsModel = (id: string, extra: Partial<CatalogueModelEntry> = {}): 
 function file(overrides: Partial<CatalogueFile> = {}): CatalogueFile {
   return {
     version: 1,
-    defaults: { tiers: { economy: "v/economy", balanced: "v/balanced", quality: "v/quality" }, embeddings: "v/embed" },
+    defaults: { embeddings: "v/embed" },
     models: [chatModel("v/economy", { tiers: ["economy"] }), chatModel("v/balanced", { tiers: ["balanced"] }), chatModel("v/quality", { tiers: ["quality"] }), embeddingsModel("v/embed")],
     ...overrides,
   };
@@ -46,10 +46,8 @@ describe("normalizeCatalogue on the default catalogue", () => {
     expect(models.map((model) => [model.id, model.curated, model.position])).toEqual(source.models.map((model, index) => [model.id, true, index]));
   });
 
-  it.each([...TIERS])("covers the %s tier with a curated default carrying that tier", (tier) => {
-    const id = source.defaults.tiers[tier]!;
-    expect(byId.get(id)?.curated).toBe(true);
-    expect(byId.get(id)?.tiers).toContain(tier);
+  it.each([...TIERS])("covers the %s tier with at least one curated model", (tier) => {
+    expect(models.filter((model) => model.curated && model.tiers.includes(tier)).length).toBeGreaterThan(0);
   });
 
   it("has an embeddings model as embeddings default", () => {
@@ -149,19 +147,14 @@ describe("normalizeCatalogue rejections", () => {
     ["duplicate curated id", () => file({ models: [...file().models, chatModel("v/balanced")] }), "model v/balanced appears twice"],
     ["id both curated and inventory", () => file({ inventory: [chatModel("v/quality")] }), "model v/quality appears twice"],
     [
-      "tier default naming a missing model",
-      () => file({ defaults: { tiers: { economy: "v/economy", balanced: "v/nope", quality: "v/quality" }, embeddings: "v/embed" } }),
-      "defaults.tiers.balanced names v/nope, which is not a curated model",
+      "a tier without a curated model",
+      () => file({ models: file().models.filter((model) => model.id !== "v/balanced") }),
+      "no curated model is in the balanced tier",
     ],
     [
-      "tier default naming an inventory model",
-      () => file({ defaults: { tiers: { economy: "w/inv", balanced: "v/balanced", quality: "v/quality" }, embeddings: "v/embed" }, inventory: [chatModel("w/inv")] }),
-      "defaults.tiers.economy names w/inv, which is not a curated model",
-    ],
-    [
-      "unknown tier name",
-      () => file({ defaults: { tiers: { economy: "v/economy", balanced: "v/balanced", quality: "v/quality", premium: "v/quality" }, embeddings: "v/embed" } }),
-      'defaults.tiers has an unknown tier "premium"',
+      "a tier covered only by an inventory model",
+      () => file({ models: file().models.filter((model) => model.id !== "v/economy"), inventory: [chatModel("w/inv", { tiers: ["economy"] })] }),
+      "no curated model is in the economy tier",
     ],
     [
       "embeddings default that is a chat model",

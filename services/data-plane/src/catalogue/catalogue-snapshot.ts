@@ -43,7 +43,7 @@ export interface CatalogueSnapshot {
   byId: Map<string, ModelEntry>;
   /** Lower-cased part after the last "/" of every id -> the models carrying it. */
   byBareName: Map<string, ModelEntry[]>;
-  defaults: { tiers: Record<string, string>; embeddings: string };
+  defaults: { embeddings: string };
 }
 
 const optionalBigInt = (value: string | undefined): bigint | null => (value === undefined ? null : BigInt(value));
@@ -96,6 +96,6 @@ export function buildSnapshot(catalogue: Catalogue__Output): CatalogueSnapshot {
     models,
     byId,
     byBareName,
-    defaults: { tiers: { ...(catalogue.defaults?.tiers ?? {}) }, embeddings: catalogue.defaults?.embeddings ?? "" },
+    defaults: { embeddings: catalogue.defaults?.embeddings ?? "" },
   };
 }

@@ -12,7 +12,7 @@ export async function reserveCall(gateway: Gateway, call: PreparedCall): Promise
     projectId: call.identity.projectId,
     amountNano: call.holdNano,
     minAmountNano: call.minHoldNano,
-    model: call.resolution.model.id,
+    model: call.model.id,
     accessPath: call.path.provider,
   });
   if (reserved < call.holdNano) capAnswerToHold(call, reserved);
@@ -24,7 +24,7 @@ export function settleCall(gateway: Gateway, call: PreparedCall, tokens: TokenUs
     requestId: call.requestId,
     projectId: call.identity.projectId,
     amountNano: costNano(call.path.price, tokens),
-    model: call.resolution.model.id,
+    model: call.model.id,
     accessPath: call.path.provider,
     inputTokens: tokens.inputTokens,
     outputTokens: tokens.outputTokens,

@@ -6,6 +6,7 @@ import { GatewayError, upstreamFailure, upstreamUnreachable } from "../errors";
 import type { Gateway } from "../gateway";
 import type { UpstreamResponse } from "../upstream/upstream-http";
 import type { ClientLink } from "../routes/client-link";
+import { PathHealth } from "../routing/path-health";
 import { releaseCall, reserveCall, settlePromptOnly } from "./call-money";
 import type { PreparedCall } from "./prepare-call";
 
@@ -19,7 +20,8 @@ export async function openUpstream(gateway: Gateway, call: PreparedCall, client:
     throw clientClosed();
   }
   const started = performance.now();
-  const attempt = { model: call.resolution.model.id, path: call.path.provider, outcome: "ok", ms: 0 };
+  const healthKey = PathHealth.key(call.path.provider, call.path.upstreamModel);
+  const attempt = { model: call.model.id, path: call.path.provider, outcome: "ok", ms: 0 };
   call.trace.attempts.push(attempt);
   let response: UpstreamResponse;
   try {
@@ -32,10 +34,13 @@ export async function openUpstream(gateway: Gateway, call: PreparedCall, client:
       throw Object.assign(clientClosed(), { cause: error });
     }
     attempt.outcome = "unreachable";
+    gateway.health.record(healthKey, { ok: false, latencyMs: attempt.ms });
     await releaseCall(gateway, call);
     throw upstreamUnreachable();
   }
   attempt.ms = Math.round(performance.now() - started);
+  // Health of the path: server errors and rate limits count against it, a caller's 4xx does not.
+  gateway.health.record(healthKey, { ok: response.statusCode < 500 && response.statusCode !== 429, latencyMs: attempt.ms });
   if (response.statusCode !== 200) {
     attempt.outcome = `http_${response.statusCode}`;
     await response.body.dump().catch(() => {});
@@ -47,5 +52,5 @@ export async function openUpstream(gateway: Gateway, call: PreparedCall, client:
 
 /** Response headers every chat answer carries. */
 export function serviceHeaders(call: PreparedCall, reason: string): Record<string, string> {
-  return { "x-service-model": call.resolution.model.id, "x-service-reason": reason };
+  return { "x-service-model": call.model.id, "x-service-reason": reason };
 }

@@ -2,13 +2,14 @@
 // path, the upstream body, and the hold for the worst-case cost.
 import type { KeyIdentity } from "../auth/key-cache";
 import { chatInputUpperBound, chatOutputUpperBound } from "../billing/hold-estimate";
-import { affordableOutputTokens, canPrice, costNano } from "../billing/pricing";
+import { affordableOutputTokens, costNano } from "../billing/pricing";
 import type { AccessPath, ModelEntry } from "../catalogue/catalogue-snapshot";
 import { controlPlaneUnavailable, invalidRequest } from "../errors";
 import type { Gateway } from "../gateway";
 import type { OpenAiCompatibleProvider } from "../providers/openai-compatible/openai-compatible-provider";
-import { resolveModel, type Resolution } from "../routing/resolve-model";
+import { routeRequest } from "../routing/route-request";
 import type { RouteTrace } from "../routing/route-trace";
+import type { Candidate } from "../routing/select-candidates";
 import { parseServiceBlock, type ServiceBlock } from "../routing/service-block";
 
 export type Endpoint = "chat" | "embeddings";
@@ -19,8 +20,11 @@ export interface PreparedCall {
   identity: KeyIdentity;
   body: Record<string, unknown>;
   service: ServiceBlock | undefined;
-  resolution: Resolution;
+  /** The model and access path this call goes to (the first candidate). */
+  model: ModelEntry;
   path: AccessPath;
+  /** Every model that could serve it, in order (the first is `model`), for fallbacks. */
+  candidates: Candidate[];
   provider: OpenAiCompatibleProvider;
   apiKey: string | undefined;
   /** The exact body sent upstream. */
@@ -43,14 +47,6 @@ export function requireObjectBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-function chooseAccessPath(gateway: Gateway, model: ModelEntry, endpoint: Endpoint): { path: AccessPath; provider: OpenAiCompatibleProvider } {
-  for (const path of model.paths) {
-    const provider = gateway.providers.get(path.provider);
-    if (provider && canPrice(path.price, endpoint)) return { path, provider };
-  }
-  throw invalidRequest("model_unknown", `Model ${model.id} has no access path this gateway can reach and price.`);
-}
-
 export function prepareCall(gateway: Gateway, requestId: string, identity: KeyIdentity, rawBody: unknown, endpoint: Endpoint): PreparedCall {
   const body = requireObjectBody(rawBody);
   const catalogue = gateway.catalogue.current;
@@ -61,20 +57,15 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
   }
   if (endpoint === "embeddings" && body.input === undefined) throw invalidRequest("invalid_body", "input is required.");
 
-  const resolution = resolveModel(body.model, catalogue, { endpoint, serviceTier: service?.tier });
-  if (endpoint === "embeddings" && !resolution.model.embeddings) {
-    throw invalidRequest("model_unknown", `Model ${resolution.model.id} does not produce embeddings.`);
-  }
-  if (endpoint === "chat" && resolution.model.embeddings) {
-    throw invalidRequest("model_unknown", `Model ${resolution.model.id} is an embeddings model.`);
-  }
-  const { path, provider } = chooseAccessPath(gateway, resolution.model, endpoint);
+  const route = routeRequest(gateway, catalogue, body, service, endpoint);
+  const { model, path } = route;
+  const provider = gateway.providers.get(path.provider)!;
   const payload = endpoint === "chat" ? provider.chatBody(body, path.upstreamModel) : provider.embeddingsBody(body, path.upstreamModel);
   const payloadBytes = Buffer.byteLength(payload);
   const inputUpperTokens = endpoint === "chat" ? chatInputUpperBound(payloadBytes, body.messages) : payloadBytes;
   const holdNano =
     endpoint === "chat"
-      ? costNano(path.price, { inputTokens: inputUpperTokens, outputTokens: chatOutputUpperBound(body, resolution.model.maxOutputTokens, resolution.model.contextLength) })
+      ? costNano(path.price, { inputTokens: inputUpperTokens, outputTokens: chatOutputUpperBound(body, model.maxOutputTokens, model.contextLength) })
       : costNano(path.price, { inputTokens: inputUpperTokens, outputTokens: 0 });
   // decisions.md "Money": without a caller's max tokens, an answer may be capped to what the balance covers.
   const cappable = endpoint === "chat" && body.max_tokens === undefined && body.max_completion_tokens === undefined && (body.n === undefined || body.n === 1);
@@ -86,8 +77,9 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
     identity,
     body,
     service,
-    resolution,
+    model,
     path,
+    candidates: route.candidates,
     provider,
     apiKey: path.credentialsRef ? gateway.config.credentials.get(path.credentialsRef) : undefined,
     payload,
@@ -95,12 +87,12 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
     minHoldNano: minHoldNano < holdNano ? minHoldNano : 0n,
     inputUpperTokens,
     trace: {
-      requested: resolution.requested,
-      resolved: resolution.model.id,
-      tier: resolution.tier ?? null,
+      requested: route.requested,
+      resolved: model.id,
+      tier: route.tier,
       purpose: service?.purpose ?? null,
-      candidates: [resolution.model.id],
-      excluded: [],
+      candidates: route.candidates.map((candidate) => candidate.model.id),
+      excluded: route.excluded,
       attempts: [],
       path: path.provider,
     },

@@ -32,7 +32,7 @@ function model(id: string, overrides: Partial<Model__Output> = {}): Model__Outpu
   };
 }
 
-function catalogue(tiers: Record<string, string> = {}, embeddings = "openai/text-embedding-3-small"): CatalogueSnapshot {
+function catalogue(embeddings = "openai/text-embedding-3-small"): CatalogueSnapshot {
   const input: Catalogue__Output = {
     revision: "rev-1",
     models: [
@@ -44,10 +44,7 @@ function catalogue(tiers: Record<string, string> = {}, embeddings = "openai/text
       model("azure/gpt-4o-mini", { curated: false }),
       model("meta-llama/llama-3.3-70b-instruct", { curated: false }),
     ],
-    defaults: {
-      tiers: { economy: "openai/gpt-4.1-nano", balanced: "openai/gpt-4.1-mini", quality: "openai/gpt-4.1", ...tiers },
-      embeddings,
-    },
+    defaults: { embeddings },
   };
   return buildSnapshot(input);
 }
@@ -74,27 +71,26 @@ describe("buildSnapshot", () => {
       defaults: null,
     });
     expect(snapshot.byId.get("x/y")!.paths[0]!.price).toEqual({ inputNanoPerM: null, outputNanoPerM: null, imageNano: null, requestNano: null, verified: false, source: "" });
-    expect(snapshot.defaults).toEqual({ tiers: {}, embeddings: "" });
+    expect(snapshot.defaults).toEqual({ embeddings: "" });
   });
 });
 
 describe("resolveModel successes", () => {
-  it.each<[string, string, "chat" | "embeddings", Tier | undefined, string, Tier | undefined]>([
-    ["auto -> balanced default", "auto", "chat", undefined, "openai/gpt-4.1-mini", "balanced"],
-    ["auto with service tier economy", "auto", "chat", "economy", "openai/gpt-4.1-nano", "economy"],
-    ["auto with service tier quality", "auto", "chat", "quality", "openai/gpt-4.1", "quality"],
-    ["auto:quality", "auto:quality", "chat", undefined, "openai/gpt-4.1", "quality"],
-    ["auto:economy overrides the service tier", "auto:economy", "chat", "quality", "openai/gpt-4.1-nano", "economy"],
-    ["auto on embeddings", "auto", "embeddings", undefined, "openai/text-embedding-3-small", undefined],
-    ["auto on embeddings ignores the service tier", "auto", "embeddings", "quality", "openai/text-embedding-3-small", undefined],
-    ["concrete listed id", "openai/gpt-4o-mini", "chat", undefined, "openai/gpt-4o-mini", undefined],
-    ["concrete inventory id", "meta-llama/llama-3.3-70b-instruct", "chat", undefined, "meta-llama/llama-3.3-70b-instruct", undefined],
-    ["unique bare name, upper case", "GPT-4.1-MINI", "chat", undefined, "openai/gpt-4.1-mini", undefined],
-    ["unique bare name of an inventory model", "Llama-3.3-70B-Instruct", "chat", undefined, "meta-llama/llama-3.3-70b-instruct", undefined],
-  ])("%s", (_name, requested, endpoint, serviceTier, id, tier) => {
+  it.each<[string, string, "chat" | "embeddings", Tier | undefined, string]>([
+    ["auto -> the balanced tier", "auto", "chat", undefined, "tier balanced"],
+    ["auto with service tier economy", "auto", "chat", "economy", "tier economy"],
+    ["auto with service tier quality", "auto", "chat", "quality", "tier quality"],
+    ["auto:quality", "auto:quality", "chat", undefined, "tier quality"],
+    ["auto:economy overrides the service tier", "auto:economy", "chat", "quality", "tier economy"],
+    ["auto on embeddings", "auto", "embeddings", undefined, "openai/text-embedding-3-small"],
+    ["auto on embeddings ignores the service tier", "auto", "embeddings", "quality", "openai/text-embedding-3-small"],
+    ["concrete listed id", "openai/gpt-4o-mini", "chat", undefined, "openai/gpt-4o-mini"],
+    ["concrete inventory id", "meta-llama/llama-3.3-70b-instruct", "chat", undefined, "meta-llama/llama-3.3-70b-instruct"],
+    ["unique bare name, upper case", "GPT-4.1-MINI", "chat", undefined, "openai/gpt-4.1-mini"],
+    ["unique bare name of an inventory model", "Llama-3.3-70B-Instruct", "chat", undefined, "meta-llama/llama-3.3-70b-instruct"],
+  ])("%s", (_name, requested, endpoint, serviceTier, expected) => {
     const resolution = resolveModel(requested, catalogue(), { endpoint, serviceTier });
-    expect(resolution.model.id).toBe(id);
-    expect(resolution.tier).toBe(tier);
+    expect(resolution.kind === "alias" ? `tier ${resolution.tier}` : resolution.model.id).toBe(expected);
     expect(resolution.requested).toBe(requested);
   });
 });
@@ -128,25 +124,8 @@ describe("resolveModel failures", () => {
     expect(thrown(() => resolveModel("auto:premium", catalogue(), chat)).message).toContain('"premium"');
   });
 
-  it.each<[string, string, Tier | undefined, string]>([
-    ["auto", "balanced", undefined, "openai/missing-balanced"],
-    ["auto:quality", "quality", undefined, "openai/missing-quality"],
-    ["auto", "economy", "economy", "openai/missing-economy"],
-  ])("%s with the %s default pointing at a missing model -> 400 no_eligible_model", (requested, tier, serviceTier, missing) => {
-    const error = thrown(() => resolveModel(requested, catalogue({ [tier]: missing }), { endpoint: "chat", serviceTier }));
-    expect({ status: error.status, type: error.type, code: error.code }).toEqual({ status: 400, type: "invalid_request_error", code: "no_eligible_model" });
-    expect(error.message).toContain(missing);
-  });
-
   it("rejects auto on embeddings when the embeddings default is missing from the catalogue", () => {
-    const error = thrown(() => resolveModel("auto", catalogue({}, "openai/text-embedding-9"), { endpoint: "embeddings", serviceTier: undefined }));
-    expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: "no_eligible_model" });
-  });
-
-  it("rejects a tier with no configured default as no_eligible_model", () => {
-    const snapshot = catalogue();
-    delete snapshot.defaults.tiers.quality;
-    const error = thrown(() => resolveModel("auto:quality", snapshot, chat));
+    const error = thrown(() => resolveModel("auto", catalogue("openai/text-embedding-9"), { endpoint: "embeddings", serviceTier: undefined }));
     expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: "no_eligible_model" });
   });
 });

@@ -2,11 +2,9 @@
 
 
 export interface CatalogueDefaults {
-  'tiers'?: ({[key: string]: string});
   'embeddings'?: (string);
 }
 
 export interface CatalogueDefaults__Output {
-  'tiers': ({[key: string]: string});
   'embeddings': (string);
 }

@@ -1,0 +1,87 @@
+// Which model and access path serve a request, and which others could
+// (for fallbacks), with the reasons some were left out (docs/routing.md).
+import { canPrice } from "../billing/pricing";
+import type { AccessPath, CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
+import { GatewayError, invalidRequest } from "../errors";
+import type { Gateway } from "../gateway";
+import { PathHealth } from "./path-health";
+import { requestNeeds } from "./request-needs";
+import { resolveConcrete, resolveModel, type Tier } from "./resolve-model";
+import { allowedBy, selectCandidates, tierPool, type Candidate } from "./select-candidates";
+import type { ServiceBlock } from "./service-block";
+
+export interface Route {
+  requested: string;
+  tier: Tier | null;
+  /** The first candidate: the model and path tried first. */
+  model: ModelEntry;
+  path: AccessPath;
+  /** In the order they would be tried; only the first with `route: "pinned"`. */
+  candidates: Candidate[];
+  excluded: { model: string; why: string }[];
+}
+
+type Endpoint = "chat" | "embeddings";
+
+function firstUsablePath(gateway: Gateway, model: ModelEntry, endpoint: Endpoint): AccessPath {
+  const path = model.paths.find((candidate) => gateway.providers.has(candidate.provider) && canPrice(candidate.price, endpoint));
+  if (!path) throw invalidRequest("model_unknown", `Model ${model.id} has no access path this gateway can reach and price.`);
+  return path;
+}
+
+/** An explicit `service.route` list, resolved; unknown entries are excluded, not fatal. */
+function routeListPool(list: string[], catalogue: CatalogueSnapshot): { pool: ModelEntry[]; excluded: Route["excluded"] } {
+  const pool: ModelEntry[] = [];
+  const excluded: Route["excluded"] = [];
+  for (const id of list) {
+    try {
+      pool.push(resolveConcrete(id, catalogue));
+    } catch (error) {
+      excluded.push({ model: id, why: error instanceof GatewayError ? String(error.code) : "unknown" });
+    }
+  }
+  return { pool, excluded };
+}
+
+export function routeRequest(gateway: Gateway, catalogue: CatalogueSnapshot, body: Record<string, unknown>, service: ServiceBlock | undefined, endpoint: Endpoint): Route {
+  const resolution = resolveModel(body.model, catalogue, { endpoint, serviceTier: service?.tier });
+  const routeList = Array.isArray(service?.route) ? service.route : undefined;
+
+  if (endpoint === "chat" && (resolution.kind === "alias" || routeList)) {
+    const tier = resolution.kind === "alias" ? resolution.tier : null;
+    const listed = routeList ? routeListPool(routeList, catalogue) : { pool: tierPool(catalogue, tier!), excluded: [] };
+    const selection = selectCandidates({
+      pool: listed.pool,
+      keepOrder: routeList !== undefined,
+      needs: requestNeeds(body, Math.ceil(Buffer.byteLength(JSON.stringify(body)) / 4)),
+      purpose: service?.purpose,
+      allow: service?.allow,
+      reachable: (provider) => gateway.providers.has(provider),
+      health: (path) => gateway.health.view(PathHealth.key(path.provider, path.upstreamModel)),
+    });
+    const excluded = [...listed.excluded, ...selection.excluded];
+    const first = selection.candidates[0];
+    if (!first) {
+      const reasons = excluded.map((entry) => `${entry.model}: ${entry.why}`).join("; ");
+      throw invalidRequest("no_eligible_model", `No model can serve this request${reasons ? ` (${reasons})` : ""}.`);
+    }
+    return {
+      requested: resolution.requested,
+      tier,
+      model: first.model,
+      path: first.path,
+      candidates: service?.route === "pinned" ? [first] : selection.candidates,
+      excluded,
+    };
+  }
+
+  if (resolution.kind !== "model") throw invalidRequest("model_unknown", "Intent aliases other than auto are for chat completions.");
+  const model = resolution.model;
+  if (endpoint === "embeddings" && !model.embeddings) throw invalidRequest("model_unknown", `Model ${model.id} does not produce embeddings.`);
+  if (endpoint === "chat" && model.embeddings) throw invalidRequest("model_unknown", `Model ${model.id} is an embeddings model.`);
+  if (service?.allow && !allowedBy(service.allow, model.id)) {
+    throw invalidRequest("no_eligible_model", `Model ${model.id} is not allowed by service.allow.`);
+  }
+  const path = firstUsablePath(gateway, model, endpoint);
+  return { requested: resolution.requested, tier: null, model, path, candidates: [{ model, path }], excluded: [] };
+}

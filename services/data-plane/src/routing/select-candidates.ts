@@ -1,0 +1,89 @@
+// Candidate selection for `auto`, `auto:<tier>` and `service.route` lists
+// (docs/routing.md). Pure: the catalogue, the request's needs, the service
+// block, which providers this data plane can reach, and recent path health in;
+// an ordered candidate list and the exclusions (with why) out.
+import { canPrice } from "../billing/pricing";
+import type { AccessPath, CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
+import { PathHealth, type PathHealthView } from "./path-health";
+import type { RequestNeeds } from "./request-needs";
+
+export interface Candidate {
+  model: ModelEntry;
+  path: AccessPath;
+}
+
+export interface Selection {
+  candidates: Candidate[];
+  excluded: { model: string; why: string }[];
+}
+
+export interface SelectionInput {
+  /** Models to choose from, in the catalogue's (or the caller's) order. */
+  pool: ModelEntry[];
+  /** true for a caller's explicit route list: its order is kept. */
+  keepOrder: boolean;
+  needs: RequestNeeds;
+  purpose: string | undefined;
+  allow: string[] | undefined;
+  reachable: (provider: string) => boolean;
+  health: (path: AccessPath) => PathHealthView;
+}
+
+/** `vendor`, `vendor/*` or `vendor/model`, case-insensitive. */
+export function allowedBy(patterns: string[], id: string): boolean {
+  const lower = id.toLowerCase();
+  const vendor = lower.slice(0, lower.indexOf("/"));
+  return patterns.some((pattern) => {
+    const wanted = pattern.toLowerCase();
+    return wanted === lower || wanted === vendor || wanted === `${vendor}/*`;
+  });
+}
+
+function whyNot(model: ModelEntry, needs: RequestNeeds): string | undefined {
+  if (model.embeddings) return "an embeddings model";
+  if (needs.tools && !model.tools) return "does not support tools";
+  if (needs.jsonSchema && !model.jsonSchema) return "does not support json_schema output";
+  if (needs.imageInput && !model.inputModalities.includes("image")) return "does not accept image input";
+  if (needs.imageOutput && !model.outputModalities.includes("image")) return "does not produce images";
+  if (needs.contextTokens > model.contextLength) return `context ${model.contextLength} tokens < ${needs.contextTokens} needed`;
+  return undefined;
+}
+
+/** The per-million price of a path as one number to compare: input plus output. */
+const blendedPrice = (path: AccessPath): bigint => (path.price.inputNanoPerM ?? 0n) + (path.price.outputNanoPerM ?? 0n);
+
+export function selectCandidates(input: SelectionInput): Selection {
+  const excluded: Selection["excluded"] = [];
+  const eligible: (Candidate & { health: PathHealthView; position: number })[] = [];
+  input.pool.forEach((model, position) => {
+    if (input.allow && !allowedBy(input.allow, model.id)) return excluded.push({ model: model.id, why: "not in service.allow" });
+    const why = whyNot(model, input.needs);
+    if (why) return excluded.push({ model: model.id, why });
+    const paths = model.paths.filter((path) => input.reachable(path.provider) && canPrice(path.price, "chat"));
+    if (paths.length === 0) return excluded.push({ model: model.id, why: "no reachable access path with a price" });
+    // The model's preferred path, unless it is unhealthy and another is not.
+    const views = paths.map((path) => ({ path, health: input.health(path) }));
+    const chosen = views.find((view) => view.health.healthy) ?? views[0]!;
+    eligible.push({ model, path: chosen.path, health: chosen.health, position });
+  });
+
+  if (!input.keepOrder) {
+    const purposeRank = (model: ModelEntry) => (input.purpose && model.purposes.includes(input.purpose) ? 0 : 1);
+    eligible.sort(
+      (a, b) =>
+        purposeRank(a.model) - purposeRank(b.model) ||
+        Number(b.health.healthy) - Number(a.health.healthy) ||
+        (blendedPrice(a.path) < blendedPrice(b.path) ? -1 : blendedPrice(a.path) > blendedPrice(b.path) ? 1 : 0) ||
+        a.health.latencyMs - b.health.latencyMs ||
+        a.position - b.position,
+    );
+  }
+  return { candidates: eligible.map(({ model, path }) => ({ model, path })), excluded };
+}
+
+/** The curated models of a tier, in catalogue order. */
+export function tierPool(catalogue: CatalogueSnapshot, tier: string): ModelEntry[] {
+  return catalogue.models.filter((model) => model.curated && model.tiers.includes(tier));
+}
+
+export { PathHealth };

@@ -1,0 +1,231 @@
+import type { Catalogue__Output, Model__Output } from "@gateway/proto";
+import { describe, expect, it } from "vitest";
+import { buildSnapshot, type AccessPath, type CatalogueSnapshot } from "../../src/catalogue/catalogue-snapshot";
+import type { Gateway } from "../../src/gateway";
+import { PathHealth } from "../../src/routing/path-health";
+import { requestNeeds, type RequestNeeds } from "../../src/routing/request-needs";
+import { routeRequest } from "../../src/routing/route-request";
+import { allowedBy, selectCandidates, tierPool } from "../../src/routing/select-candidates";
+import { parseServiceBlock } from "../../src/routing/service-block";
+import { thrown } from "../support/thrown";
+
+const price = (input: string, output: string) => ({ inputNanoPerM: input, outputNanoPerM: output, verified: true, source: "test" });
+
+function model(id: string, overrides: Partial<Model__Output> = {}): Model__Output {
+  const [vendor, upstream] = [id.split("/")[0]!, id.slice(id.indexOf("/") + 1)];
+  return {
+    id,
+    curated: true,
+    tiers: [],
+    purposes: [],
+    ownedBy: vendor,
+    created: "0",
+    contextLength: 128_000,
+    maxOutputTokens: 16_384,
+    inputModalities: ["text", "image"],
+    outputModalities: ["text"],
+    tools: true,
+    jsonSchema: true,
+    embeddings: false,
+    paths: [{ provider: vendor, upstreamModel: upstream, credentialsRef: "", price: price("400000000", "1600000000") }],
+    ...overrides,
+  };
+}
+
+function catalogue(): CatalogueSnapshot {
+  const input: Catalogue__Output = {
+    revision: "r",
+    models: [
+      model("openai/gpt-4o-mini", { tiers: ["economy"], purposes: ["vision"], paths: [{ provider: "openai", upstreamModel: "gpt-4o-mini", credentialsRef: "", price: price("150000000", "600000000") }] }),
+      model("openai/gpt-4.1-nano", { tiers: ["economy"], purposes: ["extraction"], paths: [{ provider: "openai", upstreamModel: "gpt-4.1-nano", credentialsRef: "", price: price("100000000", "400000000") }] }),
+      model("acme/tiny", { tiers: ["economy"], tools: false, jsonSchema: false, inputModalities: ["text"], contextLength: 8_000, paths: [{ provider: "acme", upstreamModel: "tiny", credentialsRef: "", price: price("10000000", "10000000") }] }),
+      model("google/image-maker", { tiers: ["economy"], outputModalities: ["text", "image"], paths: [{ provider: "google", upstreamModel: "img", credentialsRef: "", price: price("300000000", "2500000000") }] }),
+      model("openai/gpt-4.1-mini", { tiers: ["balanced"] }),
+      model("anthropic/claude-x", {
+        tiers: ["balanced"],
+        purposes: ["agent"],
+        paths: [
+          { provider: "anthropic", upstreamModel: "claude-x", credentialsRef: "", price: price("3000000000", "15000000000") },
+          { provider: "openrouter", upstreamModel: "anthropic/claude-x", credentialsRef: "", price: price("3000000000", "15000000000") },
+        ],
+      }),
+      model("offline/unreachable", { tiers: ["balanced"], paths: [{ provider: "offline", upstreamModel: "u", credentialsRef: "", price: price("1", "1") }] }),
+      model("openai/unpriced", { tiers: ["balanced"], paths: [{ provider: "openai", upstreamModel: "u", credentialsRef: "", price: null }] }),
+      model("openai/embed", { embeddings: true, tiers: ["economy"], outputModalities: ["embeddings"] }),
+      model("inventory/only", { curated: false, tiers: [] }),
+    ],
+    defaults: { embeddings: "openai/embed" },
+  };
+  return buildSnapshot(input);
+}
+
+const REACHABLE = new Set(["openai", "acme", "google", "anthropic", "openrouter"]);
+const plain: RequestNeeds = { tools: false, jsonSchema: false, imageInput: false, imageOutput: false, contextTokens: 100 };
+
+function select(tier: string, needs: Partial<RequestNeeds> = {}, options: { purpose?: string; allow?: string[]; health?: PathHealth } = {}) {
+  const health = options.health ?? new PathHealth();
+  return selectCandidates({
+    pool: tierPool(catalogue(), tier),
+    keepOrder: false,
+    needs: { ...plain, ...needs },
+    purpose: options.purpose,
+    allow: options.allow,
+    reachable: (provider) => REACHABLE.has(provider),
+    health: (path: AccessPath) => health.view(PathHealth.key(path.provider, path.upstreamModel)),
+  });
+}
+
+const ids = (selection: ReturnType<typeof select>) => selection.candidates.map((candidate) => candidate.model.id);
+
+describe("selectCandidates: filters", () => {
+  it.each<[string, Partial<RequestNeeds>, string, string]>([
+    ["tools", { tools: true }, "acme/tiny", "does not support tools"],
+    ["json_schema", { jsonSchema: true }, "acme/tiny", "does not support json_schema output"],
+    ["image input", { imageInput: true }, "acme/tiny", "does not accept image input"],
+    ["image output", { imageOutput: true }, "openai/gpt-4o-mini", "does not produce images"],
+    ["context length", { contextTokens: 9_000 }, "acme/tiny", "context 8000 tokens < 9000 needed"],
+  ])("excludes by %s, saying why", (_need, needs, excludedModel, why) => {
+    const selection = select("economy", needs);
+    expect(selection.excluded).toContainEqual({ model: excludedModel, why });
+    expect(ids(selection)).not.toContain(excludedModel);
+  });
+
+  it("keeps only image-producing models when images are asked for", () => {
+    expect(ids(select("economy", { imageOutput: true }))).toEqual(["google/image-maker"]);
+  });
+
+  it("never picks an embeddings model for chat", () => {
+    expect(select("economy").excluded).toContainEqual({ model: "openai/embed", why: "an embeddings model" });
+  });
+
+  it("excludes models without a reachable, priced access path", () => {
+    const selection = select("balanced");
+    expect(selection.excluded).toContainEqual({ model: "offline/unreachable", why: "no reachable access path with a price" });
+    expect(selection.excluded).toContainEqual({ model: "openai/unpriced", why: "no reachable access path with a price" });
+  });
+
+  it.each<[string[], string[]]>([
+    [["openai"], ["openai/gpt-4.1-nano", "openai/gpt-4o-mini"]],
+    [["openai/*"], ["openai/gpt-4.1-nano", "openai/gpt-4o-mini"]],
+    [["openai/gpt-4o-mini"], ["openai/gpt-4o-mini"]],
+    [["acme", "google/image-maker"], ["acme/tiny", "google/image-maker"]],
+    [["nobody"], []],
+  ])("keeps only what service.allow %j allows", (allow, expected) => {
+    const selection = select("economy", {}, { allow });
+    expect(ids(selection)).toEqual(expected);
+    for (const entry of selection.excluded.filter((excluded) => excluded.why === "not in service.allow")) expect(expected).not.toContain(entry.model);
+  });
+});
+
+describe("selectCandidates: order", () => {
+  it("puts the cheapest first (input + output price per million)", () => {
+    expect(ids(select("economy"))).toEqual(["acme/tiny", "openai/gpt-4.1-nano", "openai/gpt-4o-mini", "google/image-maker"]);
+  });
+
+  it("prefers models listing service.purpose, cheapest first among them", () => {
+    expect(ids(select("economy", {}, { purpose: "vision" }))[0]).toBe("openai/gpt-4o-mini");
+    expect(ids(select("balanced", {}, { purpose: "agent" }))).toEqual(["anthropic/claude-x", "openai/gpt-4.1-mini"]);
+  });
+
+  it("demotes a model whose path is failing, after enough observations", () => {
+    const health = new PathHealth();
+    for (let index = 0; index < 4; index++) health.record("acme/tiny", { ok: false, latencyMs: 100 });
+    expect(ids(select("economy", {}, { health }))[0]).toBe("acme/tiny"); // too few observations to judge
+    health.record("acme/tiny", { ok: false, latencyMs: 100 });
+    expect(ids(select("economy", {}, { health })).at(-1)).toBe("acme/tiny");
+  });
+
+  it("switches a model to its next access path when the first is failing", () => {
+    const health = new PathHealth();
+    for (let index = 0; index < 10; index++) health.record("anthropic/claude-x", { ok: false, latencyMs: 50 });
+    const claude = select("balanced", {}, { health, purpose: "agent" }).candidates[0]!;
+    expect([claude.model.id, claude.path.provider]).toEqual(["anthropic/claude-x", "openrouter"]);
+  });
+
+  it("breaks price ties by recent latency", () => {
+    const twins = buildSnapshot({
+      revision: "r",
+      models: [model("a/slow", { tiers: ["quality"], paths: [{ provider: "a", upstreamModel: "slow", credentialsRef: "", price: price("5", "5") }] }), model("b/fast", { tiers: ["quality"], paths: [{ provider: "b", upstreamModel: "fast", credentialsRef: "", price: price("5", "5") }] })],
+      defaults: null,
+    });
+    const health = new PathHealth();
+    health.record("a/slow", { ok: true, latencyMs: 900 });
+    health.record("b/fast", { ok: true, latencyMs: 100 });
+    const selection = selectCandidates({
+      pool: tierPool(twins, "quality"),
+      keepOrder: false,
+      needs: plain,
+      purpose: undefined,
+      allow: undefined,
+      reachable: () => true,
+      health: (path) => health.view(PathHealth.key(path.provider, path.upstreamModel)),
+    });
+    expect(selection.candidates.map((candidate) => candidate.model.id)).toEqual(["b/fast", "a/slow"]);
+  });
+
+  it("keeps a caller's explicit order", () => {
+    const pool = [catalogue().byId.get("openai/gpt-4o-mini")!, catalogue().byId.get("acme/tiny")!];
+    const selection = selectCandidates({ pool, keepOrder: true, needs: plain, purpose: undefined, allow: undefined, reachable: () => true, health: () => ({ errorRate: 0, latencyMs: 0, healthy: true }) });
+    expect(selection.candidates.map((candidate) => candidate.model.id)).toEqual(["openai/gpt-4o-mini", "acme/tiny"]);
+  });
+});
+
+describe("allowedBy", () => {
+  it.each<[string[], string, boolean]>([
+    [["openai"], "openai/gpt-4.1", true],
+    [["OpenAI"], "openai/gpt-4.1", true],
+    [["openai/*"], "openai/gpt-4.1", true],
+    [["openai/gpt-4.1"], "openai/gpt-4.1", true],
+    [["openai/gpt-4"], "openai/gpt-4.1", false],
+    [["open"], "openai/gpt-4.1", false],
+    [["anthropic", "google/*"], "openai/gpt-4.1", false],
+  ])("%j allows %s: %s", (patterns, id, expected) => {
+    expect(allowedBy(patterns, id)).toBe(expected);
+  });
+});
+
+describe("requestNeeds", () => {
+  it.each<[string, Record<string, unknown>, Partial<RequestNeeds>]>([
+    ["tools", { tools: [{ type: "function" }] }, { tools: true }],
+    ["empty tools", { tools: [] }, { tools: false }],
+    ["json_schema", { response_format: { type: "json_schema" } }, { jsonSchema: true }],
+    ["json_object is not json_schema", { response_format: { type: "json_object" } }, { jsonSchema: false }],
+    ["image input", { messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "x" } }] }] }, { imageInput: true }],
+    ["image output", { modalities: ["image", "text"] }, { imageOutput: true }],
+    ["output tokens count toward context", { max_tokens: 500 }, { contextTokens: 600 }],
+  ])("%s", (_name, body, expected) => {
+    expect(requestNeeds({ messages: [], ...body }, 100)).toMatchObject(expected);
+  });
+});
+
+describe("routeRequest", () => {
+  const gateway = { providers: new Map([...REACHABLE].map((name) => [name, {}])), health: new PathHealth() } as unknown as Gateway;
+  const route = (body: Record<string, unknown>) => routeRequest(gateway, catalogue(), { messages: [{ role: "user", content: "hi" }], ...body }, parseServiceBlock(body.service), "chat");
+
+  it("chooses within the tier of auto and lists the other candidates", () => {
+    const chosen = route({ model: "auto:economy" });
+    expect([chosen.model.id, chosen.tier]).toEqual(["acme/tiny", "economy"]);
+    expect(chosen.candidates.map((candidate) => candidate.model.id)).toEqual(["acme/tiny", "openai/gpt-4.1-nano", "openai/gpt-4o-mini", "google/image-maker"]);
+  });
+
+  it("keeps only the first candidate with route pinned", () => {
+    expect(route({ model: "auto:economy", service: { route: "pinned" } }).candidates).toHaveLength(1);
+  });
+
+  it("tries an explicit route list in its order, excluding unknown entries", () => {
+    const chosen = route({ model: "auto", service: { route: ["openai/gpt-4o-mini", "nope/nope", "gpt-4.1-nano"] } });
+    expect(chosen.candidates.map((candidate) => candidate.model.id)).toEqual(["openai/gpt-4o-mini", "openai/gpt-4.1-nano"]);
+    expect(chosen.excluded).toContainEqual({ model: "nope/nope", why: "model_unknown" });
+  });
+
+  it("answers 400 no_eligible_model when nothing fits, naming why", () => {
+    const error = thrown(() => route({ model: "auto:economy", service: { allow: ["nobody"] } }));
+    expect([error.status, error.code]).toEqual([400, "no_eligible_model"]);
+    expect(error.message).toContain("acme/tiny: not in service.allow");
+  });
+
+  it("honours a concrete model as given, but not against service.allow", () => {
+    expect(route({ model: "acme/tiny", tools: [{ type: "function" }] }).model.id).toBe("acme/tiny");
+    expect(thrown(() => route({ model: "acme/tiny", service: { allow: ["openai"] } })).code).toBe("no_eligible_model");
+  });
+});
