@@ -61,6 +61,7 @@ export class GatewayStack {
   dataPlanes: ServiceProcess[] = [];
   private databaseName: string | undefined;
   private dataDir: string | undefined;
+  private controlPlaneEnv: Record<string, string> = {};
 
   constructor(readonly options: StackOptions) {}
 
@@ -86,7 +87,7 @@ export class GatewayStack {
       databaseEnv.DATABASE_URL = "";
     }
     this.mock = await startService("mock-provider", { PORT: "0", MOCK_PROVIDER_API_KEY: "upstream-secret-key" });
-    this.controlPlane = await startService("control-plane", {
+    this.controlPlaneEnv = {
       ...databaseEnv,
       GATEWAY_INTERNAL_TOKEN: this.internalToken,
       GATEWAY_ADMIN_TOKEN: this.adminToken,
@@ -94,7 +95,8 @@ export class GatewayStack {
       CONTROL_PLANE_ADMIN_PORT: "0",
       LOG_LEVEL: "warn",
       ...this.options.controlPlaneEnv,
-    });
+    };
+    this.controlPlane = await startService("control-plane", this.controlPlaneEnv);
     const count = this.options.dataPlanes ?? 1;
     this.dataPlanes = await Promise.all(
       Array.from({ length: count }, (_, index) =>
@@ -115,6 +117,15 @@ export class GatewayStack {
       ),
     );
     return this;
+  }
+
+  /** Starts the control plane again on the same database and ports (after `controlPlane.stop()`). */
+  async restartControlPlane(): Promise<void> {
+    this.controlPlane = await startService("control-plane", {
+      ...this.controlPlaneEnv,
+      CONTROL_PLANE_GRPC_PORT: this.controlPlane.ready.grpc!.split(":").at(-1)!,
+      CONTROL_PLANE_ADMIN_PORT: new URL(this.controlPlane.ready.admin!).port,
+    });
   }
 
   async stop(): Promise<void> {

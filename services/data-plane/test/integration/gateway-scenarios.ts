@@ -1,7 +1,9 @@
 // The end-to-end scenarios of the gateway, run once per database backend
 // (gateway.postgresql.test.ts, gateway.pglite.test.ts): real processes, the
 // mock provider as upstream, raw HTTP so every byte the client sees is checked.
+import { readFileSync } from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costToNano, marker, startStack, type Backend, type GatewayStack, type TestProject } from "../harness/gateway-stack";
 
@@ -153,6 +155,30 @@ export function defineGatewayScenarios(backend: Backend): void {
       const mini = concrete.find((entry) => entry.id === "openai/gpt-4.1-mini")!;
       expect(mini).toMatchObject({ object: "model", owned_by: "openai", service: { tiers: ["balanced"], pricing: { input: 0.4, output: 1.6 } } });
       for (const entry of concrete) expect(entry.service.alias).toBeUndefined();
+    });
+
+    it("appends the inventory with ?all=1: empty tiers and purposes, pricing only where verified", async () => {
+      const inventory = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../../control-plane/src/catalogue/inventory.json"), "utf8")) as {
+        id: string;
+        paths: { price?: { verified: boolean; input_per_m?: string } }[];
+      }[];
+      const list = async (query: string) =>
+        ((await (await fetch(`${stack.url}/v1/models${query}`, { headers: { authorization: `Bearer ${project.key}` } })).json()) as {
+          data: { id: string; service: { tiers?: string[]; purposes?: string[]; pricing?: { input: number } } }[];
+        }).data;
+      const curated = await list("");
+      const all = await list("?all=1");
+      expect(all.slice(0, curated.length)).toEqual(curated);
+      const appended = all.slice(curated.length);
+      expect(appended.map((entry) => entry.id)).toEqual(inventory.map((entry) => entry.id));
+      for (const [index, entry] of appended.entries()) {
+        expect(entry.service.tiers).toEqual([]);
+        expect(entry.service.purposes).toEqual([]);
+        const verified = inventory[index]!.paths.find((candidate) => candidate.price?.verified && candidate.price.input_per_m !== undefined);
+        expect(entry.service.pricing === undefined, entry.id).toBe(verified === undefined);
+        if (verified) expect(entry.service.pricing!.input).toBe(Number(verified.price!.input_per_m));
+      }
+      expect(appended.filter((entry) => entry.service.pricing).length).toBeGreaterThan(100);
     });
 
     it("forwards a chat completion and returns the upstream body with usage.cost, debited exactly once", async () => {
