@@ -234,6 +234,29 @@ export function defineGatewayScenarios(backend: Backend): void {
       expect(seen!.body.model).toBe("gpt-4.1-nano");
     });
 
+    it("explains its choice: candidates in order and exclusions with why", async () => {
+      const tag = marker();
+      const response = await stack.post("/v1/chat/completions", project.key, {
+        model: "auto:quality",
+        service: { purpose: "agent" },
+        tools: [{ type: "function", function: { name: "lookup", parameters: { type: "object" } } }],
+        messages: [{ role: "user", content: tag }],
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { service: { reason: Record<string, unknown> } };
+      // Claude Sonnet 4 is curated for quality/agent but only reachable through OpenRouter, which this stack does not configure.
+      expect(body.service.reason).toMatchObject({
+        requested: "auto:quality",
+        resolved: "openai/gpt-4.1",
+        tier: "quality",
+        purpose: "agent",
+        candidates: ["openai/gpt-4.1"],
+        excluded: [{ model: "anthropic/claude-sonnet-4", why: "no reachable access path with a price" }],
+        path: "openai",
+      });
+      expect(response.headers.get("x-service-reason")).toBe("auto:quality -> openai/gpt-4.1 via openai, 1 attempt");
+    });
+
     it("streams a chat completion unchanged, ending with usage.cost equal to the debit, then [DONE]", async () => {
       const tag = marker();
       const response = await stack.post("/v1/chat/completions", project.key, {
