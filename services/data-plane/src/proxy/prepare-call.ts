@@ -47,7 +47,7 @@ export function requireObjectBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-export function prepareCall(gateway: Gateway, requestId: string, identity: KeyIdentity, rawBody: unknown, endpoint: Endpoint): PreparedCall {
+export function prepareCall(gateway: Gateway, requestId: string, identity: KeyIdentity, rawBody: unknown, endpoint: Endpoint, bodyBytes?: number): PreparedCall {
   const body = requireObjectBody(rawBody);
   const catalogue = gateway.catalogue.current;
   if (!catalogue) throw controlPlaneUnavailable();
@@ -57,7 +57,7 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
   }
   if (endpoint === "embeddings" && body.input === undefined) throw invalidRequest("invalid_body", "input is required.");
 
-  const route = routeRequest(gateway, catalogue, body, service, endpoint);
+  const route = routeRequest(gateway, catalogue, body, service, endpoint, bodyBytes);
   const { model, path } = route;
   const provider = gateway.providers.get(path.provider)!;
   const payload = endpoint === "chat" ? provider.chatBody(body, path.upstreamModel) : provider.embeddingsBody(body, path.upstreamModel);

@@ -43,7 +43,18 @@ function routeListPool(list: string[], catalogue: CatalogueSnapshot): { pool: Mo
   return { pool, excluded };
 }
 
-export function routeRequest(gateway: Gateway, catalogue: CatalogueSnapshot, body: Record<string, unknown>, service: ServiceBlock | undefined, endpoint: Endpoint): Route {
+/**
+ * @param bodyBytes the request body's size as received (Content-Length), used to estimate its
+ * tokens for the context filter; absent, the body is measured again.
+ */
+export function routeRequest(
+  gateway: Gateway,
+  catalogue: CatalogueSnapshot,
+  body: Record<string, unknown>,
+  service: ServiceBlock | undefined,
+  endpoint: Endpoint,
+  bodyBytes?: number,
+): Route {
   const resolution = resolveModel(body.model, catalogue, { endpoint, serviceTier: service?.tier });
   const routeList = Array.isArray(service?.route) ? service.route : undefined;
 
@@ -53,7 +64,7 @@ export function routeRequest(gateway: Gateway, catalogue: CatalogueSnapshot, bod
     const selection = selectCandidates({
       pool: listed.pool,
       keepOrder: routeList !== undefined,
-      needs: requestNeeds(body, Math.ceil(Buffer.byteLength(JSON.stringify(body)) / 4)),
+      needs: requestNeeds(body, Math.ceil((bodyBytes || Buffer.byteLength(JSON.stringify(body))) / 4)),
       purpose: service?.purpose,
       allow: service?.allow,
       reachable: (provider) => gateway.providers.has(provider),
