@@ -146,14 +146,14 @@ function price(text: string | undefined, where: string): bigint | null {
 
 /** Semantic checks the JSON schema cannot express, and conversion to database rows. */
 export function normalizeCatalogue(file: CatalogueFile): NormalizedModel[] {
-  const seen = new Set<string>();
+  const seen = new Set<string>(); // ids compared case-insensitively: bare names are matched that way
   const entries = [
     ...file.models.map((model) => ({ model, curated: true })),
     ...(file.inventory ?? []).map((model) => ({ model, curated: false })),
   ];
   const models = entries.map(({ model, curated }, position): NormalizedModel => {
-    if (seen.has(model.id)) throw invalidRequest(`model ${model.id} appears twice`);
-    seen.add(model.id);
+    if (seen.has(model.id.toLowerCase())) throw invalidRequest(`model ${model.id} appears twice`);
+    seen.add(model.id.toLowerCase());
     return {
       id: model.id,
       curated,
@@ -185,9 +185,11 @@ export function normalizeCatalogue(file: CatalogueFile): NormalizedModel[] {
       }),
     };
   });
-  // auto:<tier> chooses among the tier's curated models: each tier needs at least one.
+  // auto:<tier> chooses among the tier's curated chat models with a priced path: each tier needs one.
+  const servesTier = (model: NormalizedModel, tier: string) =>
+    model.curated && model.tiers.includes(tier) && !model.embeddings && model.paths.some((path) => path.inputNanoPerM !== null && path.outputNanoPerM !== null);
   for (const tier of TIERS) {
-    if (!models.some((model) => model.curated && model.tiers.includes(tier))) throw invalidRequest(`no curated model is in the ${tier} tier`);
+    if (!models.some((model) => servesTier(model, tier))) throw invalidRequest(`no curated chat model with input and output prices is in the ${tier} tier`);
   }
   const embeddings = models.find((model) => model.id === file.defaults.embeddings);
   if (!embeddings?.embeddings) throw invalidRequest(`defaults.embeddings names ${file.defaults.embeddings}, which is not an embeddings model of the file`);

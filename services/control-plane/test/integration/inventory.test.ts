@@ -82,6 +82,16 @@ describe("inventory in the control plane", () => {
     expect(await response.json()).toMatchObject({ models: curated.models.length + inventory.length, curated: curated.models.length });
   });
 
+  it("keeps the generated inventory when an operator loads a file without one (gatewayctl catalogue load)", async () => {
+    const response = await fetch(`${controlPlane.adminUrl}/admin/catalogue?source=operator`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ ...curated, inventory: [] }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ models: curated.models.length + inventory.length, curated: curated.models.length });
+  });
+
   it.skipIf(!existsSync(SHARED_DATA))("generator --check passes against the committed inventory.json", async () => {
     const tsx = path.join(REPO_ROOT, "node_modules/.bin/tsx");
     const { stdout } = await promisify(execFile)(tsx, ["services/control-plane/scripts/generate-inventory.ts", "--check"], { cwd: REPO_ROOT });

@@ -149,12 +149,22 @@ describe("normalizeCatalogue rejections", () => {
     [
       "a tier without a curated model",
       () => file({ models: file().models.filter((model) => model.id !== "v/balanced") }),
-      "no curated model is in the balanced tier",
+      "no curated chat model with input and output prices is in the balanced tier",
+    ],
+    [
+      "a tier covered only by an embeddings model",
+      () => file({ models: [...file().models.filter((model) => model.id !== "v/quality"), embeddingsModel("v/embed-q", { tiers: ["quality"] })] }),
+      "no curated chat model with input and output prices is in the quality tier",
+    ],
+    [
+      "ids differing only in case",
+      () => file({ models: [...file().models, chatModel("V/Balanced")] }),
+      "model V/Balanced appears twice",
     ],
     [
       "a tier covered only by an inventory model",
       () => file({ models: file().models.filter((model) => model.id !== "v/economy"), inventory: [chatModel("w/inv", { tiers: ["economy"] })] }),
-      "no curated model is in the economy tier",
+      "no curated chat model with input and output prices is in the economy tier",
     ],
     [
       "embeddings default that is a chat model",

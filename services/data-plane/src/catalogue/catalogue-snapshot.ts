@@ -43,6 +43,8 @@ export interface CatalogueSnapshot {
   byId: Map<string, ModelEntry>;
   /** Lower-cased part after the last "/" of every id -> the models carrying it. */
   byBareName: Map<string, ModelEntry[]>;
+  /** Tier -> its curated models, in catalogue order. */
+  byTier: Map<string, ModelEntry[]>;
   defaults: { embeddings: string };
 }
 
@@ -91,11 +93,17 @@ export function buildSnapshot(catalogue: Catalogue__Output): CatalogueSnapshot {
     const name = bareName(model.id);
     byBareName.set(name, [...(byBareName.get(name) ?? []), model]);
   }
+  const byTier = new Map<string, ModelEntry[]>();
+  for (const model of models) {
+    if (!model.curated) continue;
+    for (const tier of model.tiers) byTier.set(tier, [...(byTier.get(tier) ?? []), model]);
+  }
   return {
     revision: catalogue.revision,
     models,
     byId,
     byBareName,
+    byTier,
     defaults: { embeddings: catalogue.defaults?.embeddings ?? "" },
   };
 }

@@ -39,8 +39,10 @@ export async function openUpstream(gateway: Gateway, call: PreparedCall, client:
     throw upstreamUnreachable();
   }
   attempt.ms = Math.round(performance.now() - started);
-  // Health of the path: server errors and rate limits count against it, a caller's 4xx does not.
-  gateway.health.record(healthKey, { ok: response.statusCode < 500 && response.statusCode !== 429, latencyMs: attempt.ms });
+  // Health of the path: server errors, rate limits and the path's own faults (our key refused, the
+  // model gone at the provider) count against it; a caller's bad request does not.
+  const pathFault = response.statusCode >= 500 || [401, 403, 404, 429].includes(response.statusCode);
+  gateway.health.record(healthKey, { ok: !pathFault, latencyMs: attempt.ms });
   if (response.statusCode !== 200) {
     attempt.outcome = `http_${response.statusCode}`;
     await response.body.dump().catch(() => {});

@@ -1,23 +1,44 @@
 // What a chat request needs from a model, read from its body.
 import { countImageParts } from "../billing/hold-estimate";
 
+/** Tokens an image is counted as for the context filter (its bytes say nothing about its tokens). */
+const IMAGE_CONTEXT_TOKENS = 1_500;
+
+/** Characters of inline image data (data: URLs) in the messages. */
+function imageUrlBytes(messages: unknown): number {
+  if (!Array.isArray(messages)) return 0;
+  let bytes = 0;
+  for (const message of messages) {
+    const content = (message as { content?: unknown } | null)?.content;
+    if (!Array.isArray(content)) continue;
+    for (const part of content) {
+      const url = (part as { image_url?: { url?: unknown } } | null)?.image_url?.url;
+      if (typeof url === "string") bytes += url.length;
+    }
+  }
+  return bytes;
+}
+
 export interface RequestNeeds {
   tools: boolean;
   jsonSchema: boolean;
   imageInput: boolean;
   imageOutput: boolean;
-  /** Context the request needs: its estimated input tokens (about 4 bytes each) plus the output it asks for. */
+  /** Context the request needs: its estimated input tokens (text at about 4 bytes a token, a fixed count per image) plus the output it asks for. */
   contextTokens: number;
 }
 
-export function requestNeeds(body: Record<string, unknown>, estimatedInputTokens: number): RequestNeeds {
+/** @param bodyBytes the body's size as received; image data in it is counted per image, not per byte. */
+export function requestNeeds(body: Record<string, unknown>, bodyBytes: number): RequestNeeds {
   const format = body.response_format as { type?: unknown } | undefined;
   const modalities = Array.isArray(body.modalities) ? body.modalities : [];
   const maxOutput = [body.max_completion_tokens, body.max_tokens].filter((value): value is number => typeof value === "number" && value > 0);
+  const images = countImageParts(body.messages);
+  const estimatedInputTokens = Math.ceil(Math.max(0, bodyBytes - imageUrlBytes(body.messages)) / 4) + images * IMAGE_CONTEXT_TOKENS;
   return {
     tools: Array.isArray(body.tools) && body.tools.length > 0,
     jsonSchema: format?.type === "json_schema",
-    imageInput: countImageParts(body.messages) > 0,
+    imageInput: images > 0,
     imageOutput: modalities.includes("image"),
     contextTokens: estimatedInputTokens + (maxOutput.length > 0 ? Math.max(...maxOutput) : 0),
   };

@@ -64,7 +64,7 @@ export function routeRequest(
     const selection = selectCandidates({
       pool: listed.pool,
       keepOrder: routeList !== undefined,
-      needs: requestNeeds(body, Math.ceil((bodyBytes || Buffer.byteLength(JSON.stringify(body))) / 4)),
+      needs: requestNeeds(body, bodyBytes || Buffer.byteLength(JSON.stringify(body))),
       purpose: service?.purpose,
       allow: service?.allow,
       reachable: (provider) => gateway.providers.has(provider),

@@ -71,8 +71,8 @@ export function selectCandidates(input: SelectionInput): Selection {
     const purposeRank = (model: ModelEntry) => (input.purpose && model.purposes.includes(input.purpose) ? 0 : 1);
     eligible.sort(
       (a, b) =>
-        purposeRank(a.model) - purposeRank(b.model) ||
         Number(b.health.healthy) - Number(a.health.healthy) ||
+        purposeRank(a.model) - purposeRank(b.model) ||
         (blendedPrice(a.path) < blendedPrice(b.path) ? -1 : blendedPrice(a.path) > blendedPrice(b.path) ? 1 : 0) ||
         a.health.latencyMs - b.health.latencyMs ||
         a.position - b.position,
@@ -83,7 +83,7 @@ export function selectCandidates(input: SelectionInput): Selection {
 
 /** The curated models of a tier, in catalogue order. */
 export function tierPool(catalogue: CatalogueSnapshot, tier: string): ModelEntry[] {
-  return catalogue.models.filter((model) => model.curated && model.tiers.includes(tier));
+  return catalogue.byTier.get(tier) ?? [];
 }
 
 export { PathHealth };

@@ -48,7 +48,12 @@ describe("control plane outage", () => {
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(status).toBe(200);
-    const recovered = (await (await fetch(`${stack.url}/health`)).json()) as { detail: { control_plane: string } };
-    expect(recovered.detail.control_plane).toBe("connected");
+    // The subscription resubscribes on its own (every 0.5 s): the push path is back too.
+    let subscription = "";
+    for (let attempt = 0; attempt < 25 && subscription !== "connected"; attempt++) {
+      subscription = ((await (await fetch(`${stack.url}/health`)).json()) as { detail: { control_plane: string } }).detail.control_plane;
+      if (subscription !== "connected") await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(subscription).toBe("connected");
   });
 });

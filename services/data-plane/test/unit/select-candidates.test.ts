@@ -170,6 +170,26 @@ describe("selectCandidates: order", () => {
   });
 });
 
+describe("PathHealth", () => {
+  it("judges by the recent error rate: one failure among five calls is healthy, five failures are not", () => {
+    const health = new PathHealth(() => 0);
+    health.record("p", { ok: false, latencyMs: 10 });
+    for (let index = 0; index < 4; index++) health.record("p", { ok: true, latencyMs: 10 });
+    expect(health.view("p").healthy).toBe(true);
+    for (let index = 0; index < 5; index++) health.record("q", { ok: false, latencyMs: 10 });
+    expect(health.view("q").healthy).toBe(false);
+  });
+
+  it("lets a demoted path recover after a cool-down without calls", () => {
+    const clock = { now: 0 };
+    const health = new PathHealth(() => clock.now);
+    for (let index = 0; index < 10; index++) health.record("p", { ok: false, latencyMs: 10 });
+    expect(health.view("p").healthy).toBe(false);
+    clock.now = 60_000; // two half-lives
+    expect(health.view("p").healthy).toBe(true);
+  });
+});
+
 describe("allowedBy", () => {
   it.each<[string[], string, boolean]>([
     [["openai"], "openai/gpt-4.1", true],
@@ -192,9 +212,18 @@ describe("requestNeeds", () => {
     ["json_object is not json_schema", { response_format: { type: "json_object" } }, { jsonSchema: false }],
     ["image input", { messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "x" } }] }] }, { imageInput: true }],
     ["image output", { modalities: ["image", "text"] }, { imageOutput: true }],
-    ["output tokens count toward context", { max_tokens: 500 }, { contextTokens: 600 }],
+    ["output tokens count toward context", { max_tokens: 500 }, { contextTokens: 525 }],
   ])("%s", (_name, body, expected) => {
     expect(requestNeeds({ messages: [], ...body }, 100)).toMatchObject(expected);
+  });
+
+  it("counts an inline image as a fixed number of tokens, not by its bytes", () => {
+    const image = `data:image/png;base64,${"A".repeat(4_000_000)}`;
+    const body = { messages: [{ role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: image } }] }] };
+    const needs = requestNeeds(body, Buffer.byteLength(JSON.stringify(body)));
+    expect(needs.imageInput).toBe(true);
+    expect(needs.contextTokens).toBeLessThan(2_000); // a 4 MB image would be ~1M tokens by bytes
+    expect(ids(select("economy", needs))).toContain("openai/gpt-4o-mini");
   });
 });
 
