@@ -305,10 +305,10 @@ export function entryForOpenRouterModel(model: OpenRouterModel, date: string, da
   const direct = directPath(model, data, orFigure);
   if (direct) paths.push(direct.path);
   if (orFigure) {
-    // litellm keeps its own openrouter/ entries; models.dev's openrouter provider is a sync copy and does not count.
-    const mirror = data.litellm[`openrouter/${model.id}`];
-    const mirrorPrice = mirror && tokenPrice(mirror.input_cost_per_token, mirror.output_cost_per_token, "per-token");
-    const others = [...(mirrorPrice ? [{ publisher: "litellm" as const, label: `litellm openrouter/${model.id}`, price: mirrorPrice }] : []), ...nativeFigures(model, data).figures];
+    // Only the vendor's own figures (models.dev's and litellm's native entries) can confirm
+    // OpenRouter's price: models.dev's openrouter provider and litellm's openrouter/ entries
+    // are copies of OpenRouter's list, so they do not count as a second source.
+    const others = nativeFigures(model, data).figures;
     // pricing.request is USD per request: the "per-million" unit is a plain USD -> nano conversion.
     const perRequest = toNanoPerM(model.pricing?.request, "per-million");
     const extra = perRequest ? { per_request: formatUsd(perRequest) } : {};

@@ -182,9 +182,9 @@ describe("buildInventory on hand-made sources", () => {
     expect(openrouterFigure(orModel("a/b", "0.000001", "0.000002"), "d")!.price.output).toBe(2n * M);
   });
 
-  it("keeps a free model only when a second publisher says it is free and it outputs text", () => {
-    const confirmed = sources({ litellm: { "openrouter/acme/free-one:free": { litellm_provider: "openrouter", mode: "chat", input_cost_per_token: 0, output_cost_per_token: 0 } } });
-    expect(buildInventory(confirmed).find((entry) => entry.id === "acme/free-one:free")?.paths[0]?.price).toMatchObject({ input_per_m: "0.00", verified: true });
+  it("does not take litellm's openrouter/ entry (a copy of OpenRouter's list) as a second source, so a free model it alone confirms is dropped", () => {
+    const copied = sources({ litellm: { "openrouter/acme/free-one:free": { litellm_provider: "openrouter", mode: "chat", input_cost_per_token: 0, output_cost_per_token: 0 } } });
+    expect(buildInventory(copied).find((entry) => entry.id === "acme/free-one:free")).toBeUndefined();
   });
 
   it("adds embeddings from litellm with output price 0, skipping non-embedding names", () => {
