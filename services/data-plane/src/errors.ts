@@ -35,9 +35,26 @@ export const controlPlaneUnavailable = () =>
   new GatewayError(503, "service_unavailable", "control_plane_unavailable", "Keys or balances cannot be checked right now. Retry shortly.");
 export const upstreamUnreachable = () => new GatewayError(504, "upstream_error", 504, "The upstream provider could not be reached.");
 
-/** An upstream refused or failed: its status is preserved, its body never relayed (spec 7.2). */
-export function upstreamFailure(status: number): GatewayError {
-  if (status === 429) return new GatewayError(429, "rate_limit_error", 429, "The upstream provider is rate limiting requests.");
-  if (status >= 500) return new GatewayError(status, "upstream_error", status, "The upstream provider failed to answer.");
-  return new GatewayError(status, "upstream_rejected", status, "The upstream provider rejected the request.");
+export type UpstreamErrorCategory = "context_window_exceeded" | "content_policy" | "unsupported_parameter" | "invalid_image" | "model_not_found";
+
+const CATEGORY_TEXT: Record<UpstreamErrorCategory, string> = {
+  context_window_exceeded: "the request exceeds the model's context window",
+  content_policy: "the request was refused under the provider's content policy",
+  unsupported_parameter: "a parameter is not supported by this model",
+  invalid_image: "an image in the request could not be used",
+  model_not_found: "the model was not found at the provider",
+};
+
+/**
+ * An upstream refused or failed: its status is preserved, its body and headers
+ * never relayed (spec 7.2). The message is the gateway's own, naming a
+ * category recognised from the upstream's structured fields; a Retry-After is
+ * passed on only as whole seconds.
+ */
+export function upstreamFailure(status: number, detail: { category?: UpstreamErrorCategory; retryAfterSeconds?: number } = {}): GatewayError {
+  const headers: Record<string, string> = detail.retryAfterSeconds ? { "retry-after": String(detail.retryAfterSeconds) } : {};
+  const because = detail.category ? `: ${CATEGORY_TEXT[detail.category]}` : "";
+  if (status === 429) return new GatewayError(429, "rate_limit_error", 429, `The upstream provider is rate limiting requests${because}.`, headers);
+  if (status >= 500) return new GatewayError(status, "upstream_error", status, `The upstream provider failed to answer${because}.`, headers);
+  return new GatewayError(status, "upstream_rejected", status, `The upstream provider rejected the request${because}.`, headers);
 }

@@ -7,6 +7,7 @@ import type { Gateway } from "../gateway";
 import type { UpstreamResponse } from "../upstream/upstream-http";
 import type { ClientLink } from "../routes/client-link";
 import { PathHealth } from "../routing/path-health";
+import { classifyUpstreamError, retryAfterSeconds } from "../providers/openai-compatible/classify-error";
 import { releaseCall, reserveCall, settlePromptOnly } from "./call-money";
 import type { PreparedCall } from "./prepare-call";
 
@@ -45,11 +46,28 @@ export async function openUpstream(gateway: Gateway, call: PreparedCall, client:
   gateway.health.record(healthKey, { ok: !pathFault, latencyMs: attempt.ms });
   if (response.statusCode !== 200) {
     attempt.outcome = `http_${response.statusCode}`;
-    await response.body.dump().catch(() => {});
+    const body = await readErrorBody(response);
     await releaseCall(gateway, call);
-    throw upstreamFailure(response.statusCode);
+    throw upstreamFailure(response.statusCode, { category: classifyUpstreamError(body), retryAfterSeconds: retryAfterSeconds(response.headers["retry-after"]) });
   }
   return response;
+}
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** An upstream error body, parsed when it is small JSON (only its structured fields are used). */
+async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
+  try {
+    const length = Number(response.headers["content-length"] ?? 0);
+    if (length > ERROR_BODY_LIMIT) {
+      await response.body.dump();
+      return undefined;
+    }
+    const text = await response.body.text();
+    return text.length <= ERROR_BODY_LIMIT ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Response headers every chat answer carries. */

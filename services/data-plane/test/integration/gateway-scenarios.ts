@@ -352,6 +352,33 @@ export function defineGatewayScenarios(backend: Backend): void {
       expect(await stack.mockRequestsWith(tag)).toHaveLength(0);
     });
 
+    it.each([
+      ["openai.error.400.context_length_exceeded", 400, "upstream_rejected", "the request exceeds the model's context window", "maximum context length"],
+      ["openai.error.404.model_not_found", 404, "upstream_rejected", "the model was not found at the provider", "does not exist"],
+    ])("names the category of %s in its own words", async (fixture, status, type, category, providerText) => {
+      const tag = marker();
+      await stack.mockScript({ match: tag, errorFixture: fixture });
+      const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: tag }] });
+      expect(response.status).toBe(status);
+      const text = await response.text();
+      expectErrorShape(JSON.parse(text), type, status);
+      expect(JSON.parse(text).error.message).toContain(category);
+      expect(text).not.toContain(providerText);
+    });
+
+    it("passes an upstream 429's Retry-After on as whole seconds, and nothing else of it", async () => {
+      const tag = marker();
+      await stack.mockScript({ match: tag, status: 429, headers: { "retry-after": "7" } });
+      const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: tag }] });
+      expect(response.status).toBe(429);
+      expect(response.headers.get("retry-after")).toBe("7");
+      const canary = marker();
+      await stack.mockScript({ match: canary, status: 429, headers: { "retry-after": "canary-7f3a" } });
+      const odd = await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: canary }] });
+      expect(odd.status).toBe(429);
+      expect(odd.headers.get("retry-after")).toBeNull();
+    });
+
     it("releases the hold of a stream whose upstream fails before the first byte, and answers in the OpenAI shape", async () => {
       const tag = marker();
       await stack.mockScript({ match: tag, status: 503 });

@@ -1,0 +1,36 @@
+// Recognises a few kinds of upstream refusal from an OpenAI-format error body's
+// structured `code` (or `type`), never from its message text, so the gateway's
+// own message can name the category (decisions.md "Errors"; spec 7.2: the
+// provider's raw detail is never relayed).
+import type { UpstreamErrorCategory } from "../../errors";
+
+const BY_CODE: Record<string, UpstreamErrorCategory> = {
+  context_length_exceeded: "context_window_exceeded",
+  string_above_max_length: "context_window_exceeded",
+  content_policy_violation: "content_policy",
+  content_filter: "content_policy",
+  unsupported_parameter: "unsupported_parameter",
+  unsupported_value: "unsupported_parameter",
+  invalid_image: "invalid_image",
+  invalid_image_url: "invalid_image",
+  image_parse_error: "invalid_image",
+  model_not_found: "model_not_found",
+};
+
+export function classifyUpstreamError(body: unknown): UpstreamErrorCategory | undefined {
+  const error = (body as { error?: { code?: unknown; type?: unknown } } | null)?.error;
+  for (const field of [error?.code, error?.type]) {
+    if (typeof field === "string" && Object.hasOwn(BY_CODE, field)) return BY_CODE[field];
+  }
+  return undefined;
+}
+
+/** An upstream Retry-After, as whole seconds (>= 1), only when it is a plain number or an HTTP date. */
+export function retryAfterSeconds(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Math.max(1, Number(value.trim()));
+  if (!/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value.trim())) return undefined; // HTTP-date only
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(1, Math.ceil((date - now) / 1000));
+}
