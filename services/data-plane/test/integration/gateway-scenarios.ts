@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sseData } from "../support/sse-data";
 import { costToNano, marker, startStack, type Backend, type GatewayStack, type TestProject } from "../harness/gateway-stack";
 
 interface ErrorBody {
@@ -16,14 +17,6 @@ function expectErrorShape(body: unknown, type: string, code: string | number): v
   expect((body as ErrorBody).error.message.length).toBeGreaterThan(10);
 }
 
-/** The data lines of an SSE body, in order. */
-function sseData(text: string): string[] {
-  return text
-    .split("\n\n")
-    .map((event) => event.trim())
-    .filter((event) => event.startsWith("data: "))
-    .map((event) => event.slice("data: ".length));
-}
 
 const weatherTool = (name: string) => ({
   type: "function",

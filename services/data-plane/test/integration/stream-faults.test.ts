@@ -3,15 +3,9 @@
 // once for what was delivered; a stalled upstream is cut at the idle limit.
 // Faults are scripted on the mock provider.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sseData } from "../support/sse-data";
 import { marker, startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
 
-function sseData(text: string): string[] {
-  return text
-    .split("\n\n")
-    .map((event) => event.trim())
-    .filter((event) => event.startsWith("data: "))
-    .map((event) => event.slice("data: ".length));
-}
 
 describe("stream faults after the first byte", () => {
   let stack: GatewayStack;
