@@ -2,7 +2,7 @@
 // JSON (a header or a control call), so they are checked strictly: a typo in a
 // fault name should fail the test that wrote it, not silently do nothing.
 import { FAULTS } from "./types";
-import type { Fault, MatchScript, Script, UsageScript } from "./types";
+import type { Fault, Match, MatchScript, Script, UsageScript } from "./types";
 
 export class ScriptError extends Error {}
 
@@ -73,11 +73,25 @@ export function parseScript(
   return script;
 }
 
+const isNonEmptyString = (value: unknown): value is string => typeof value === "string" && value !== "";
+
+// An empty string (or an empty list) would match every request: almost surely a test bug.
+function parseMatch(value: unknown): Match {
+  if (isNonEmptyString(value)) return value;
+  if (Array.isArray(value) && value.length > 0 && value.every(isNonEmptyString)) return [...value];
+  throw new ScriptError("match must be a non-empty string or a non-empty array of non-empty strings");
+}
+
 export function parseMatchScript(input: unknown, errorFixtures: ReadonlySet<string>): MatchScript {
   if (!isRecord(input)) throw new ScriptError("script must be a JSON object");
-  if (typeof input.match !== "string" || input.match === "") throw new ScriptError("match must be a non-empty string");
+  const match = parseMatch(input.match);
   const times = input.times === undefined ? 1 : nonNegativeInt(input.times, "times");
-  return { ...parseScript(input, errorFixtures, new Set(["match", "times"])), match: input.match, times };
+  return { ...parseScript(input, errorFixtures, new Set(["match", "times"])), match, times };
+}
+
+/** True when the raw body contains the match string, or every one of a list. */
+function matches(rawBody: string, match: Match): boolean {
+  return typeof match === "string" ? rawBody.includes(match) : match.every((part) => rawBody.includes(part));
 }
 
 /** Later layers win; `headers` are merged rather than replaced. */
@@ -97,6 +111,12 @@ function withoutMatch(script: MatchScript): Script {
   return rest;
 }
 
+// Copies on the way in and out, so a caller mutating its object (or a listed
+// one) cannot change what is queued, match arrays included.
+function copyMatchScript(script: MatchScript): MatchScript {
+  return { ...script, match: Array.isArray(script.match) ? [...script.match] : script.match };
+}
+
 export class ScriptStore {
   private queue: MatchScript[] = [];
   private runtimeDefault: Script | undefined;
@@ -104,11 +124,11 @@ export class ScriptStore {
   constructor(private readonly configuredDefault: Script | undefined) {}
 
   add(script: MatchScript): void {
-    this.queue.push({ ...script });
+    this.queue.push(copyMatchScript(script));
   }
 
   list(): MatchScript[] {
-    return this.queue.map((s) => ({ ...s }));
+    return this.queue.map(copyMatchScript);
   }
 
   clearMatchScripts(): void {
@@ -131,7 +151,7 @@ export class ScriptStore {
 
   /** First queued script whose match occurs in the raw body; consumes one use of it. */
   take(rawBody: string): Script | undefined {
-    const position = this.queue.findIndex((s) => rawBody.includes(s.match));
+    const position = this.queue.findIndex((s) => matches(rawBody, s.match));
     const found = this.queue[position];
     if (!found) return undefined;
     if (found.times !== 0) {

@@ -40,9 +40,16 @@ export interface Script {
   fault?: Fault;
 }
 
+/**
+ * What a queued script looks for in the raw request body: one substring, or
+ * several that must all occur (to single out one access path, e.g. a marker
+ * plus `"model":"gpt-4.1-mini"`).
+ */
+export type Match = string | string[];
+
 /** A queued script applied to the next requests whose raw body contains `match`. */
 export interface MatchScript extends Script {
-  match: string;
+  match: Match;
   /** How many requests it applies to; 0 = unlimited. Default 1. */
   times?: number;
 }

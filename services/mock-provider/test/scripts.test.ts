@@ -102,6 +102,52 @@ describe("match scripts", () => {
     expect(((await res.json()) as Json).error.message).toMatch(/match/);
   });
 
+  it("with a match list, apply only to bodies containing every string", async () => {
+    const add = await control("/_mock/scripts", "POST", { match: ["mock:path", '"model":"gpt-4.1-mini"'], times: 0, status: 503 });
+    expect(add.status).toBe(200);
+    // Same marker, other model: another access path, untouched.
+    expect((await chat(mock, { model: "gpt-4o", messages: withMarker("mock:path") })).status).toBe(200);
+    // Right model without the marker: untouched.
+    expect((await chat(mock, { model: "gpt-4.1-mini", messages: USER })).status).toBe(200);
+    expect((await chat(mock, { model: "gpt-4.1-mini", messages: withMarker("mock:path") })).status).toBe(503);
+    expect((await getJson(mock, "/_mock/scripts")).body.scripts).toEqual([
+      { match: ["mock:path", '"model":"gpt-4.1-mini"'], times: 0, status: 503 },
+    ]);
+  });
+
+  it("with a match list, keep the queue semantics (times, first match wins)", async () => {
+    mock.app.mock.addScript({ match: ["mock:q", "alpha"], times: 2, status: 502 });
+    mock.app.mock.addScript({ match: "mock:q", status: 504 });
+    const statuses: number[] = [];
+    for (const word of ["beta", "alpha", "alpha", "alpha"]) {
+      statuses.push((await chat(mock, { model: "m", messages: withMarker(`mock:q ${word}`) })).status);
+    }
+    // beta skips the list script and takes the plain one; alpha uses the list script twice, then nothing is left.
+    expect(statuses).toEqual([504, 502, 502, 200]);
+    expect(mock.app.mock.scripts()).toEqual([]);
+  });
+
+  it("queue a copy: changing the caller's match list afterwards changes nothing", async () => {
+    const match = ["mock:copy"];
+    mock.app.mock.addScript({ match, status: 500 });
+    match.push("never-sent");
+    mock.app.mock.scripts()[0]!.match = "mock:other";
+    expect((await chat(mock, { model: "m", messages: withMarker("mock:copy") })).status).toBe(500);
+  });
+
+  it("reject an empty match, an empty list, or a list with a non-string or empty entry", async () => {
+    for (const match of ["", [], ["mock:a", ""], ["mock:a", 7], { all: ["mock:a"] }]) {
+      const res = await control("/_mock/scripts", "POST", { match, status: 500 });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as Json).error).toMatchObject({
+        code: "invalid_mock_script",
+        message: "mock-provider: match must be a non-empty string or a non-empty array of non-empty strings",
+      });
+    }
+    expect(() => mock.app.mock.addScript({ match: [], status: 500 })).toThrow(/non-empty array/);
+    expect(mock.app.mock.scripts()).toEqual([]);
+  });
+
   it("layer under the header script (header wins field by field, headers merge)", async () => {
     mock.app.mock.addScript({ match: "mock:layer", status: 500, headers: { "x-a": "1" } });
     const res = await chat(mock, { model: "m", messages: withMarker("mock:layer") }, script({ status: 429, headers: { "x-b": "2" } }));
