@@ -5,8 +5,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { defaultErrorBody, statusFromFixtureName } from "./errors";
+import { defaultErrorBody } from "./errors";
 import type { Json } from "./fixtures";
+import { scriptStatus } from "./scripts";
 import { DONE_FRAME, frame } from "./sse";
 import type { RecordedRequest, Script } from "./types";
 
@@ -96,6 +97,20 @@ export function sendJson(ex: Exchange, status: number, body: unknown, extraHeade
 }
 
 /**
+ * A scripted error body, byte for byte as the script gave it (it may not even be
+ * JSON). Logged parsed when it is JSON, as text otherwise, like other bodies.
+ */
+function sendErrorText(ex: Exchange, status: number, text: string): void {
+  ex.entry.responseStatus = status;
+  try {
+    ex.entry.responseBody = JSON.parse(text);
+  } catch {
+    ex.entry.responseText = text;
+  }
+  ex.reply.code(status).headers(responseHeaders(ex, "application/json")).send(text);
+}
+
+/**
  * What happens before any response header: scripted latency, reset-before-headers
  * and scripted error statuses. Returns false when the response is already settled.
  */
@@ -110,9 +125,12 @@ export async function beforeHeaders(ex: Exchange): Promise<boolean> {
     destroySocket(ex);
     return false;
   }
-  // An error fixture alone implies its own status (openai.error.<status>.<code>).
-  const status = script?.status ?? (script?.errorFixture ? statusFromFixtureName(script.errorFixture) : undefined);
+  const status = scriptStatus(script);
   if (status !== undefined && status >= 400) {
+    if (script?.errorBody !== undefined) {
+      sendErrorText(ex, status, script.errorBody);
+      return false;
+    }
     const fixture = script?.errorFixture ? ex.errorFixtures[script.errorFixture] : undefined;
     sendJson(ex, status, fixture ?? defaultErrorBody(status));
     return false;

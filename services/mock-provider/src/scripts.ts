@@ -1,6 +1,7 @@
 // Script validation and the queue of match scripts. Scripts come from untrusted
 // JSON (a header or a control call), so they are checked strictly: a typo in a
 // fault name should fail the test that wrote it, not silently do nothing.
+import { statusFromFixtureName } from "./errors";
 import { FAULTS } from "./types";
 import type { Fault, Match, MatchScript, Script, UsageScript } from "./types";
 
@@ -29,7 +30,22 @@ function parseUsage(value: unknown): UsageScript {
   throw new ScriptError('usage must be "random" or {prompt_tokens, completion_tokens}');
 }
 
-const SCRIPT_KEYS = new Set(["status", "errorFixture", "headers", "latencyMs", "chunkDelayMs", "usage", "fault"]);
+const SCRIPT_KEYS = new Set(["status", "errorFixture", "errorBody", "headers", "latencyMs", "chunkDelayMs", "usage", "fault"]);
+
+/** The status a script answers with: `status`, else the one an error fixture implies (openai.error.<status>.<code>). */
+export function scriptStatus(script: Script | undefined): number | undefined {
+  return script?.status ?? (script?.errorFixture ? statusFromFixtureName(script.errorFixture) : undefined);
+}
+
+// An error body on a success would be silently dropped; say so instead.
+function parseErrorBody(value: unknown, script: Script): string {
+  if (typeof value !== "string") throw new ScriptError("errorBody must be a string");
+  const status = scriptStatus(script);
+  if (status === undefined || status < 400) {
+    throw new ScriptError("errorBody needs an error status in the same script: status >= 400 or an errorFixture");
+  }
+  return value;
+}
 
 /** Validate a script; `errorFixtures` are the names that `errorFixture` may use. */
 export function parseScript(
@@ -54,6 +70,7 @@ export function parseScript(
     }
     script.errorFixture = name;
   }
+  if (input.errorBody !== undefined) script.errorBody = parseErrorBody(input.errorBody, script);
   if (input.headers !== undefined) {
     if (!isRecord(input.headers)) throw new ScriptError("headers must be an object");
     // Header names are case-insensitive; lowercase so later layers override cleanly.

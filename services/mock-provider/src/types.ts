@@ -30,6 +30,12 @@ export interface Script {
   status?: number;
   /** Error body to send, by fixture name, e.g. "openai.error.429.rate_limit_exceeded". Implies its status when `status` is absent. */
   errorFixture?: string;
+  /**
+   * Error body sent verbatim (as application/json, whatever it holds) instead of
+   * the fixture or default one. The same script must set an error status
+   * (`status` >= 400 or an `errorFixture`); ignored when the merged status is < 400.
+   */
+  errorBody?: string;
   /** Extra response headers (e.g. `retry-after`). */
   headers?: Record<string, string>;
   /** Delay before response headers are sent. */

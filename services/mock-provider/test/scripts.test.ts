@@ -67,6 +67,76 @@ describe("header script", () => {
   });
 });
 
+describe("errorBody", () => {
+  const CANARY = "canary-7f3a9c";
+
+  it("is sent verbatim as application/json with the status, and logged as text when not JSON", async () => {
+    const errorBody = `upstream exploded: ${CANARY} <html>`;
+    const res = await chat(mock, { model: "m", messages: USER }, script({ status: 502, errorBody, headers: { "x-upstream-secret": CANARY } }));
+    expect(res.status).toBe(502);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("x-upstream-secret")).toBe(CANARY);
+    expect(await res.text()).toBe(errorBody);
+    const entry = mock.app.mock.lastRequest()!;
+    expect(entry.responseStatus).toBe(502);
+    expect(entry.responseText).toBe(errorBody);
+    expect(entry.responseBody).toBeUndefined();
+    expect(entry.script).toEqual({ status: 502, errorBody, headers: { "x-upstream-secret": CANARY } });
+  });
+
+  it("keeps a JSON body byte for byte and logs it parsed", async () => {
+    const errorBody = `{ "error" : { "message": "key sk-${CANARY} leaked", "type": "server_error" } }`;
+    const res = await chat(mock, { model: "m", messages: USER, stream: true }, script({ status: 500, errorBody }));
+    expect(res.status).toBe(500);
+    expect(await res.text()).toBe(errorBody);
+    const entry = mock.app.mock.lastRequest()!;
+    expect(entry.responseBody).toEqual(JSON.parse(errorBody));
+    expect(entry.responseText).toBeUndefined();
+  });
+
+  it("replaces an error fixture's body, whose status still applies", async () => {
+    const res = await chat(mock, { model: "m", messages: USER }, script({ errorFixture: "openai.error.429.rate_limit_exceeded", errorBody: CANARY }));
+    expect(res.status).toBe(429);
+    expect(await res.text()).toBe(CANARY);
+  });
+
+  it("works from a match script, e.g. on embeddings", async () => {
+    mock.app.mock.addScript({ match: CANARY, status: 503, errorBody: `{"error":"${CANARY}"}` });
+    const res = await fetch(mock.url + "/v1/embeddings", {
+      method: "POST",
+      headers: { authorization: "Bearer sk-test", "content-type": "application/json" },
+      body: JSON.stringify({ model: "text-embedding-3-small", input: CANARY }),
+    });
+    expect(res.status).toBe(503);
+    expect(await res.text()).toBe(`{"error":"${CANARY}"}`);
+  });
+
+  it("is ignored when a later layer makes the merged status a success", async () => {
+    mock.app.mock.addScript({ match: "mock:ok", status: 500, errorBody: CANARY });
+    const res = await chat(mock, { model: "m", messages: withMarker("mock:ok") }, script({ status: 200 }));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Json).object).toBe("chat.completion");
+  });
+
+  it("is rejected without an error status in the same script, or when not a string", async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ errorBody: CANARY }, /errorBody needs an error status/],
+      [{ status: 200, errorBody: CANARY }, /errorBody needs an error status/],
+      [{ status: 299, errorFixture: "openai.error.429.rate_limit_exceeded", errorBody: CANARY }, /errorBody needs an error status/],
+      [{ status: 500, errorBody: { error: CANARY } }, /errorBody must be a string/],
+    ];
+    for (const [value, message] of cases) {
+      const res = await chat(mock, { model: "m", messages: USER }, script(value));
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as Json).error.message).toMatch(message);
+    }
+    const queued = await control("/_mock/scripts", "POST", { match: "mock:x", errorBody: CANARY });
+    expect(queued.status).toBe(400);
+    expect(((await queued.json()) as Json).error.message).toMatch(/errorBody needs an error status/);
+    expect(() => mock.app.mock.setDefaultScript({ errorBody: CANARY })).toThrow(/errorBody needs an error status/);
+  });
+});
+
 describe("match scripts", () => {
   it("apply to requests whose body contains the marker, `times` times", async () => {
     const add = await control("/_mock/scripts", "POST", { match: "mock:abc123", times: 2, status: 500 });
