@@ -27,6 +27,8 @@ export interface Fixtures {
   embeddingsBase64: Json;
   /** Error bodies keyed by name without extension, e.g. "openai.error.429.rate_limit_exceeded". */
   errors: Record<string, Json>;
+  /** Anthropic's mid-stream error event as recorded (`event: error` + `data:` lines, blank line), sent verbatim. */
+  anthropicErrorEvent: string;
 }
 
 export const FIXTURES_DIR = fileURLToPath(new URL("../fixtures/", import.meta.url));
@@ -41,6 +43,19 @@ function deepFreeze<T>(value: T): T {
 
 function isUsageChunk(chunk: Json): boolean {
   return Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunk.usage != null;
+}
+
+/**
+ * The `event: error` block of an Anthropic transcript, byte for byte (its JSON
+ * is spaced as documented, not compacted), terminated by a blank line.
+ */
+export function anthropicErrorEventOf(transcript: string): string {
+  const block = transcript
+    .replace(/\r\n/g, "\n")
+    .split("\n\n")
+    .find((candidate) => candidate.split("\n").includes("event: error"));
+  if (!block) throw new Error("anthropic.messages.stream.error.sse must contain an `event: error` block");
+  return `${block}\n\n`;
 }
 
 export function loadFixtures(dir: string = FIXTURES_DIR): Fixtures {
@@ -80,5 +95,6 @@ export function loadFixtures(dir: string = FIXTURES_DIR): Fixtures {
     embeddings: json("openai.embeddings.response.json"),
     embeddingsBase64: json("openai.embeddings.batch_base64.response.json"),
     errors,
+    anthropicErrorEvent: anthropicErrorEventOf(text("anthropic.messages.stream.error.sse")),
   };
 }

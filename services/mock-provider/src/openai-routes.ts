@@ -62,6 +62,7 @@ export function registerOpenAIRoutes(app: FastifyInstance, state: MockState): vo
       script: undefined,
       requestId: `req_mock_${state.nextRequestId()}`,
       errorFixtures: state.fixtures.errors,
+      anthropicErrorEvent: state.fixtures.anthropicErrorEvent,
     };
     state.exchanges.set(request, ex);
 

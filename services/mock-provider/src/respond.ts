@@ -19,6 +19,8 @@ export interface Exchange {
   script: Script | undefined;
   requestId: string;
   errorFixtures: Readonly<Record<string, Json>>;
+  /** The recorded Anthropic `event: error` frame (fault anthropic-error-event-mid-stream). */
+  anthropicErrorEvent: string;
 }
 
 // The error event OpenAI sends when a stream fails after it started.
@@ -194,8 +196,10 @@ export async function sendStream(ex: Exchange, payloads: readonly string[]): Pro
         return;
       }
       if (fault === "stall-mid-stream") return; // keep the socket open; the client decides when to leave
-      if (fault === "error-event-mid-stream") {
-        if (await send(STREAM_ERROR_EVENT, true)) res.end();
+      if (fault === "error-event-mid-stream" || fault === "anthropic-error-event-mid-stream") {
+        // Anthropic names the event (`event: error`); a gateway parsing only `data:` lines must still stop.
+        const event = fault === "error-event-mid-stream" ? STREAM_ERROR_EVENT : ex.anthropicErrorEvent;
+        if (await send(event, true)) res.end();
         return;
       }
       if (fault === "malformed-sse" && !(await send(MALFORMED_FRAME, true))) return;

@@ -8,7 +8,8 @@ export type Fault =
   | "reset-mid-stream"
   | "stall-mid-stream"
   | "malformed-sse"
-  | "error-event-mid-stream";
+  | "error-event-mid-stream"
+  | "anthropic-error-event-mid-stream";
 
 export const FAULTS: readonly Fault[] = [
   "reset-before-headers",
@@ -16,6 +17,7 @@ export const FAULTS: readonly Fault[] = [
   "stall-mid-stream",
   "malformed-sse",
   "error-event-mid-stream",
+  "anthropic-error-event-mid-stream",
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { chat, fixtureEvents, getJson, readAll, script, sseData, startMock, USER } from "./helpers";
+import { anthropicErrorEventOf } from "../src/fixtures";
+import { chat, fixtureEvents, fixtureText, getJson, readAll, script, sseData, startMock, USER } from "./helpers";
 import type { Json, Mock } from "./helpers";
 
 let mock: Mock;
@@ -74,6 +75,32 @@ describe("faults", () => {
     expect(JSON.parse(data.at(-1)!)).toEqual({ error: { message: expect.any(String), type: "server_error", code: null } });
   });
 
+  it("anthropic-error-event-mid-stream: half the events, Anthropic's recorded `event: error` frame, no [DONE]", async () => {
+    const res = await chat(mock, STREAM, script({ fault: "anthropic-error-event-mid-stream" }));
+    expect(res.status).toBe(200);
+    const { text, error } = await readAll(res);
+    expect(error).toBeUndefined();
+    const recorded = fixtureText("anthropic.messages.stream.error.sse");
+    const errorFrame = recorded.slice(recorded.indexOf("event: error\n"));
+    expect(errorFrame).toBe('event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n');
+    expect(text.endsWith(errorFrame)).toBe(true);
+    const before = text.slice(0, -errorFrame.length);
+    expect(sseData(before)).toHaveLength(HALF);
+    expect(text).not.toContain("[DONE]");
+    expect(JSON.parse(errorFrame.split("\n")[1]!.slice("data: ".length))).toEqual({
+      type: "error",
+      error: { type: "overloaded_error", message: "Overloaded" },
+    });
+    expect(mock.app.mock.lastRequest()?.responseText).toBe(text);
+    await expectHealthy();
+  });
+
+  it("anthropic-error-event-mid-stream leaves a non-stream response alone", async () => {
+    const res = await chat(mock, { model: "m", messages: USER }, script({ fault: "anthropic-error-event-mid-stream" }));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Json).object).toBe("chat.completion");
+  });
+
   it("stall-mid-stream: half the events, then silence until the client aborts; server stays healthy", async () => {
     const controller = new AbortController();
     const res = await chat(mock, STREAM, script({ fault: "stall-mid-stream" }), controller.signal);
@@ -118,5 +145,14 @@ describe("faults", () => {
     expect(mock.app.mock.requests(index)[0]!.responseText).toBe(sent);
     expect(sent).not.toContain("[DONE]");
     await expectHealthy();
+  });
+});
+
+describe("anthropicErrorEventOf", () => {
+  it("takes the `event: error` block verbatim, LF or CRLF, and insists on one", () => {
+    const block = 'event: error\ndata: {"type": "error"}';
+    expect(anthropicErrorEventOf(`event: ping\ndata: {}\n\n${block}\n\n`)).toBe(`${block}\n\n`);
+    expect(anthropicErrorEventOf(`event: ping\r\ndata: {}\r\n\r\n${block.replace("\n", "\r\n")}`)).toBe(`${block}\n\n`);
+    expect(() => anthropicErrorEventOf("event: ping\ndata: {}\n\n")).toThrow(/event: error/);
   });
 });
