@@ -27,7 +27,21 @@ export interface DataPlaneConfig {
     headersTimeoutMs: number;
     /** A stream that yields nothing for this long is cut (spec: 60 s). */
     streamIdleTimeoutMs: number;
+    /** Upstream calls one request may make across retries, access paths and fallback models. */
+    maxAttempts: number;
+    /** The longest a request waits in total before retries (an upstream Retry-After beyond it is not waited for). */
+    retryWaitBudgetMs: number;
+    /** The pause before retrying the same path when the upstream gave no Retry-After. */
+    retryBackoffMs: number;
   };
+  circuit: {
+    /** Consecutive failures of an access path that open its circuit. */
+    failureThreshold: number;
+    /** How long an open circuit skips its path before one probe request is let through. */
+    cooldownMs: number;
+  };
+  /** A streaming client receives an SSE comment whenever nothing else was written for this long. */
+  sseKeepAliveMs: number;
   logLevel: string;
   replicaId: string;
   /** Redis for the per-minute limit shared by all replicas; unset = an in-process limiter. */
@@ -100,7 +114,15 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
       connectTimeoutMs: integer(env, "UPSTREAM_CONNECT_TIMEOUT_MS", 10_000, 1),
       headersTimeoutMs: integer(env, "UPSTREAM_HEADERS_TIMEOUT_MS", 300_000, 1),
       streamIdleTimeoutMs: integer(env, "STREAM_IDLE_TIMEOUT_MS", 60_000, 1),
+      maxAttempts: integer(env, "UPSTREAM_MAX_ATTEMPTS", 4, 1),
+      retryWaitBudgetMs: integer(env, "UPSTREAM_RETRY_WAIT_BUDGET_MS", 5_000, 0),
+      retryBackoffMs: integer(env, "UPSTREAM_RETRY_BACKOFF_MS", 250, 0),
     },
+    circuit: {
+      failureThreshold: integer(env, "CIRCUIT_FAILURE_THRESHOLD", 5, 1),
+      cooldownMs: integer(env, "CIRCUIT_COOLDOWN_MS", 30_000, 1),
+    },
+    sseKeepAliveMs: integer(env, "SSE_KEEPALIVE_MS", 15_000, 10),
     logLevel: env.LOG_LEVEL || "info",
     replicaId: env.DATA_PLANE_REPLICA_ID || `data-plane-${process.pid}`,
     redisUrl: env.REDIS_URL || undefined,

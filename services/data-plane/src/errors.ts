@@ -33,6 +33,8 @@ export const spendCapExceeded = (retryAfterSeconds: number) =>
   });
 export const controlPlaneUnavailable = () =>
   new GatewayError(503, "service_unavailable", "control_plane_unavailable", "Keys or balances cannot be checked right now. Retry shortly.");
+/** Not sent: the client is gone. The error handler only ends the response. */
+export const clientClosed = () => new GatewayError(499, "invalid_request_error", "client_closed", "The client closed the request.");
 export const upstreamUnreachable = () => new GatewayError(504, "upstream_error", 504, "The upstream provider could not be reached.");
 
 export type UpstreamErrorCategory = "context_window_exceeded" | "content_policy" | "unsupported_parameter" | "invalid_image" | "model_not_found";

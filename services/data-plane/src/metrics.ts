@@ -8,7 +8,11 @@ import { RedisRateLimiter } from "./limits/redis-rate-limiter";
 export interface DataPlaneMetrics {
   registry: Registry;
   rateLimitRejections: Counter;
+  /** Upstream attempts by provider and outcome (ok, http_<status>, timeout, unreachable, stream_failed, skipped, client_closed). */
+  upstreamAttempts: Counter<"provider" | "outcome">;
 }
+
+const CIRCUIT_STATE_VALUE = { closed: 0, half_open: 1, open: 2 } as const;
 
 export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
   const registry = new Registry();
@@ -38,5 +42,31 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
       this.set(gateway().billing.pendingCount);
     },
   });
-  return { registry, rateLimitRejections };
+  const upstreamAttempts = new Counter({
+    name: "gateway_upstream_attempts_total",
+    help: "Upstream attempts by provider and outcome, retries and skipped paths included.",
+    labelNames: ["provider", "outcome"] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: "gateway_upstream_circuit_state",
+    help: "Circuit breaker of each access path that has failed at least once: 0 closed, 1 half-open, 2 open.",
+    labelNames: ["path"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const view of gateway().health.circuitViews()) this.set({ path: view.path }, CIRCUIT_STATE_VALUE[view.state]);
+    },
+  });
+  new Gauge({
+    name: "gateway_upstream_circuit_opens",
+    help: "Times each access path's circuit opened since this replica started (cumulative).",
+    labelNames: ["path"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const view of gateway().health.circuitViews()) this.set({ path: view.path }, view.opens);
+    },
+  });
+  return { registry, rateLimitRejections, upstreamAttempts };
 }

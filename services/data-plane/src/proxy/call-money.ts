@@ -3,29 +3,28 @@
 import { estimateTokens } from "../billing/hold-estimate";
 import { costNano, type TokenUsage } from "../billing/pricing";
 import type { Gateway } from "../gateway";
-import { capAnswerToHold, type PreparedCall } from "./prepare-call";
+import type { PreparedCall } from "./prepare-call";
 
-/** Places the call's hold; a smaller hold than the worst case caps the answer to it. */
+/** Places the call's hold; what was held decides which targets may be tried, and whether their answers are capped (useTarget). */
 export async function reserveCall(gateway: Gateway, call: PreparedCall): Promise<void> {
-  const reserved = await gateway.billing.reserve({
+  call.reservedNano = await gateway.billing.reserve({
     requestId: call.requestId,
     projectId: call.identity.projectId,
     amountNano: call.holdNano,
     minAmountNano: call.minHoldNano,
-    model: call.model.id,
-    accessPath: call.path.provider,
+    model: call.target.model.id,
+    accessPath: call.target.path.provider,
   });
-  if (reserved < call.holdNano) capAnswerToHold(call, reserved);
 }
 
-/** Debits the call's cost for these tokens; returns the amount on the ledger. */
+/** Debits the call's cost for these tokens at the answering target's price; returns the amount on the ledger. */
 export function settleCall(gateway: Gateway, call: PreparedCall, tokens: TokenUsage & { inputTokens: number; outputTokens: number }): Promise<bigint> {
   return gateway.billing.settle({
     requestId: call.requestId,
     projectId: call.identity.projectId,
-    amountNano: costNano(call.path.price, tokens),
-    model: call.model.id,
-    accessPath: call.path.provider,
+    amountNano: costNano(call.target.path.price, tokens),
+    model: call.target.model.id,
+    accessPath: call.target.path.provider,
     inputTokens: tokens.inputTokens,
     outputTokens: tokens.outputTokens,
   });
@@ -37,7 +36,7 @@ export function settleCall(gateway: Gateway, call: PreparedCall, tokens: TokenUs
  * (estimated from the forwarded body) and nothing else.
  */
 export function settlePromptOnly(gateway: Gateway, call: PreparedCall): Promise<bigint> {
-  return settleCall(gateway, call, { inputTokens: estimateTokens(call.payload), outputTokens: 0 });
+  return settleCall(gateway, call, { inputTokens: estimateTokens(call.target.payload), outputTokens: 0 });
 }
 
 export function releaseCall(gateway: Gateway, call: PreparedCall): Promise<void> {

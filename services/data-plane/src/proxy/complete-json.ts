@@ -1,12 +1,12 @@
 // Non-streamed chat completions and embeddings: forward, read the whole
 // answer, settle its exact cost, return the upstream body with usage.cost.
 import { estimateTokens } from "../billing/hold-estimate";
-import { upstreamFailure } from "../errors";
+import { clientClosed } from "../errors";
 import type { Gateway } from "../gateway";
 import type { ClientLink } from "../routes/client-link";
-import { releaseCall, settleCall, settlePromptOnly } from "./call-money";
-import { clientClosed, openUpstream } from "./open-upstream";
+import { settleCall, settlePromptOnly } from "./call-money";
 import type { PreparedCall } from "./prepare-call";
+import { UpstreamAttempts } from "./upstream-attempts";
 import { readUsage, usageWithCost } from "./usage";
 
 function producedText(json: Record<string, unknown>): string {
@@ -15,26 +15,28 @@ function producedText(json: Record<string, unknown>): string {
 }
 
 export async function completeJson(gateway: Gateway, call: PreparedCall, client: ClientLink): Promise<Record<string, unknown>> {
-  const response = await openUpstream(gateway, call, client);
-  let json: Record<string, unknown>;
-  try {
-    const parsed: unknown = await response.body.json();
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
-    json = parsed as Record<string, unknown>;
-  } catch {
-    if (client.gone.aborted) {
-      // The client left and the answer did not arrive within the drain.
-      await settlePromptOnly(gateway, call);
-      throw clientClosed();
+  const attempts = new UpstreamAttempts(gateway, call, client);
+  let json: Record<string, unknown> | undefined;
+  while (!json) {
+    const response = await attempts.open();
+    try {
+      const parsed: unknown = await response.body.json();
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
+      json = parsed as Record<string, unknown>;
+    } catch {
+      if (client.gone.aborted) {
+        // The client left and the answer did not arrive within the drain.
+        await settlePromptOnly(gateway, call);
+        throw clientClosed();
+      }
+      // The upstream answered 200 but the body was cut or unreadable: nothing
+      // usable reached the caller, so nothing is billed; the next attempt may answer.
+      attempts.failedBeforeFirstByte("body_unreadable");
     }
-    // The upstream answered 200 but the body was cut or unreadable: nothing
-    // usable reached the caller, so nothing is billed.
-    await releaseCall(gateway, call);
-    throw upstreamFailure(502);
   }
 
   const tokens = readUsage(json.usage) ?? {
-    inputTokens: estimateTokens(call.payload),
+    inputTokens: estimateTokens(call.target.payload),
     outputTokens: call.endpoint === "chat" ? estimateTokens(producedText(json)) : 0,
   };
   const debited = await settleCall(gateway, call, tokens);

@@ -1,5 +1,6 @@
-// Everything decided before a request goes upstream: which model and access
-// path, the upstream body, and the hold for the worst-case cost.
+// Everything decided before a request goes upstream: the models and access
+// paths that may serve it (in the order they are tried), each one's upstream
+// body, and the hold for the worst-case cost.
 import type { KeyIdentity } from "../auth/key-cache";
 import { chatInputUpperBound, chatOutputUpperBound } from "../billing/hold-estimate";
 import { affordableOutputTokens, costNano } from "../billing/pricing";
@@ -9,10 +10,25 @@ import type { Gateway } from "../gateway";
 import type { OpenAiCompatibleProvider } from "../providers/openai-compatible/openai-compatible-provider";
 import { routeRequest } from "../routing/route-request";
 import type { RouteTrace } from "../routing/route-trace";
-import type { Candidate } from "../routing/select-candidates";
 import { parseServiceBlock, type ServiceBlock } from "../routing/service-block";
 
 export type Endpoint = "chat" | "embeddings";
+
+/** One model through one access path: what a single upstream attempt sends, and what it may cost. */
+export interface CallTarget {
+  model: ModelEntry;
+  path: AccessPath;
+  provider: OpenAiCompatibleProvider;
+  apiKey: string | undefined;
+  /** The exact body sent upstream (with max_tokens added when the hold caps the answer). */
+  payload: string;
+  /** This target's worst-case cost. */
+  holdNano: bigint;
+  /** 0, or the smallest hold worth answering with on this target (the caller set no max tokens, so the answer may be capped). */
+  minHoldNano: bigint;
+  /** The worst-case input tokens its hold was computed with. */
+  inputUpperTokens: number;
+}
 
 export interface PreparedCall {
   requestId: string;
@@ -20,20 +36,19 @@ export interface PreparedCall {
   identity: KeyIdentity;
   body: Record<string, unknown>;
   service: ServiceBlock | undefined;
-  /** The model and access path this call goes to (the first candidate). */
-  model: ModelEntry;
-  path: AccessPath;
-  /** Every model that could serve it, in order (the first is `model`), for fallbacks. */
-  candidates: Candidate[];
-  provider: OpenAiCompatibleProvider;
-  apiKey: string | undefined;
-  /** The exact body sent upstream. */
-  payload: string;
+  /**
+   * Every model and access path that may serve the call, in the order they are
+   * tried: each candidate model's paths, then the next candidate (docs/resilience.md).
+   */
+  targets: CallTarget[];
+  /** The target being tried, and once answered the one that answered (billed at its price). */
+  target: CallTarget;
+  /** The hold asked for: the worst case of the priciest target, so a fallback is covered too. */
   holdNano: bigint;
-  /** 0, or the smallest hold worth answering with: the caller set no max tokens, so a smaller answer may be capped to the balance. */
+  /** The smallest hold accepted: what the first target needs (0 = the full hold). */
   minHoldNano: bigint;
-  /** The worst-case input tokens the hold was computed with. */
-  inputUpperTokens: number;
+  /** What the control plane actually held; set by the reserve. */
+  reservedNano?: bigint;
   trace: RouteTrace;
 }
 
@@ -58,18 +73,14 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
   if (endpoint === "embeddings" && body.input === undefined) throw invalidRequest("invalid_body", "input is required.");
 
   const route = routeRequest(gateway, catalogue, body, service, endpoint, bodyBytes);
-  const { model, path } = route;
-  const provider = gateway.providers.get(path.provider)!;
-  const payload = endpoint === "chat" ? provider.chatBody(body, path.upstreamModel) : provider.embeddingsBody(body, path.upstreamModel);
-  const payloadBytes = Buffer.byteLength(payload);
-  const inputUpperTokens = endpoint === "chat" ? chatInputUpperBound(payloadBytes, body.messages) : payloadBytes;
-  const holdNano =
-    endpoint === "chat"
-      ? costNano(path.price, { inputTokens: inputUpperTokens, outputTokens: chatOutputUpperBound(body, model.maxOutputTokens, model.contextLength) })
-      : costNano(path.price, { inputTokens: inputUpperTokens, outputTokens: 0 });
   // decisions.md "Money": without a caller's max tokens, an answer may be capped to what the balance covers.
   const cappable = endpoint === "chat" && body.max_tokens === undefined && body.max_completion_tokens === undefined && (body.n === undefined || body.n === 1);
-  const minHoldNano = cappable ? costNano(path.price, { inputTokens: inputUpperTokens + CAP_FIELD_BYTES, outputTokens: MIN_ANSWER_TOKENS }) : 0n;
+  const targets = route.candidates.flatMap((candidate) =>
+    candidate.paths.map((path) => buildTarget(gateway, body, endpoint, candidate.model, path, cappable)),
+  );
+  const first = targets[0]!;
+  const holdNano = targets.reduce((max, target) => (target.holdNano > max ? target.holdNano : max), 0n);
+  const firstNeeds = first.minHoldNano > 0n ? first.minHoldNano : first.holdNano;
 
   return {
     requestId,
@@ -77,35 +88,65 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
     identity,
     body,
     service,
+    targets,
+    target: first,
+    holdNano,
+    minHoldNano: firstNeeds < holdNano ? firstNeeds : 0n,
+    trace: {
+      requested: route.requested,
+      resolved: first.model.id,
+      tier: route.tier,
+      purpose: service?.purpose ?? null,
+      candidates: route.candidates.map((candidate) => candidate.model.id),
+      excluded: route.excluded,
+      attempts: [],
+      path: first.path.provider,
+    },
+  };
+}
+
+function buildTarget(gateway: Gateway, body: Record<string, unknown>, endpoint: Endpoint, model: ModelEntry, path: AccessPath, cappable: boolean): CallTarget {
+  const provider = gateway.providers.get(path.provider)!;
+  const payload = endpoint === "chat" ? provider.chatBody(body, path.upstreamModel) : provider.embeddingsBody(body, path.upstreamModel);
+  const payloadBytes = Buffer.byteLength(payload);
+  const inputUpperTokens = endpoint === "chat" ? chatInputUpperBound(payloadBytes, body.messages) : payloadBytes;
+  const outputUpperTokens = endpoint === "chat" ? chatOutputUpperBound(body, model.maxOutputTokens, model.contextLength) : 0;
+  const holdNano = costNano(path.price, { inputTokens: inputUpperTokens, outputTokens: outputUpperTokens });
+  const minHoldNano = cappable ? costNano(path.price, { inputTokens: inputUpperTokens + CAP_FIELD_BYTES, outputTokens: MIN_ANSWER_TOKENS }) : 0n;
+  return {
     model,
     path,
-    candidates: route.candidates,
     provider,
     apiKey: path.credentialsRef ? gateway.config.credentials.get(path.credentialsRef) : undefined,
     payload,
     holdNano,
     minHoldNano: minHoldNano < holdNano ? minHoldNano : 0n,
     inputUpperTokens,
-    trace: {
-      requested: route.requested,
-      resolved: model.id,
-      tier: route.tier,
-      purpose: service?.purpose ?? null,
-      candidates: route.candidates.map((candidate) => candidate.model.id),
-      excluded: route.excluded,
-      attempts: [],
-      path: path.provider,
-    },
   };
 }
 
 /**
- * The hold came back smaller than the worst case (the caller accepted that by
- * setting no max tokens): cap the answer to what the hold covers, forward that
- * cap, and say so in the routing trace.
+ * Makes `target` the one tried next, within what was reserved. A target whose
+ * worst case the hold covers goes as it is; otherwise, when the caller accepted
+ * a capped answer (no max tokens), its answer is capped to the hold (forwarded
+ * as max_tokens and said in the routing trace). Returns false when the hold
+ * cannot cover even a capped answer on it: the target is skipped.
  */
-export function capAnswerToHold(call: PreparedCall, reservedNano: bigint): void {
-  const maxTokens = affordableOutputTokens(call.path.price, call.inputUpperTokens + CAP_FIELD_BYTES, reservedNano);
-  call.payload = call.provider.chatBody({ ...call.body, max_tokens: maxTokens }, call.path.upstreamModel);
+export function useTarget(call: PreparedCall, target: CallTarget): boolean {
+  const reserved = call.reservedNano ?? call.holdNano;
+  call.target = target;
+  call.trace.resolved = target.model.id;
+  call.trace.path = target.path.provider;
+  delete call.trace.max_tokens_capped;
+  if (reserved >= target.holdNano) return true;
+  if (target.minHoldNano === 0n || reserved < target.minHoldNano) return false;
+  const maxTokens = affordableOutputTokens(target.path.price, target.inputUpperTokens + CAP_FIELD_BYTES, reserved);
+  target.payload = target.provider.chatBody({ ...call.body, max_tokens: maxTokens }, target.path.upstreamModel);
   call.trace.max_tokens_capped = maxTokens;
+  return true;
+}
+
+/** Response headers every chat answer carries: the model that answered and the routing line. */
+export function serviceHeaders(call: PreparedCall, reason: string): Record<string, string> {
+  return { "x-service-model": call.target.model.id, "x-service-reason": reason };
 }

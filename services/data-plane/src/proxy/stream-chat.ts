@@ -3,20 +3,24 @@
 // (`choices: []` with `usage`) is held back until its cost is settled, so the
 // last chunk before [DONE] always carries `usage.cost` equal to the ledger
 // debit (decisions.md "Streaming"); a provider that sends no such chunk gets
-// one written for it. After the first byte there is no retry: an upstream
+// one written for it. Until the first event reaches the client, a broken
+// stream is a failed attempt like any other (retried, then the next path or
+// model: upstream-attempts.ts). After it there is no retry: an upstream
 // failure or idle cut ends the stream with one error event and no [DONE],
 // billed for what was delivered. A client disconnect stops the relaying; the
 // upstream is read on for a short drain to catch its usage, then aborted, and
 // the request is billed from that usage or from what was delivered.
 import type { FastifyReply } from "fastify";
-import type { ServerResponse } from "node:http";
 import { estimateTokens } from "../billing/hold-estimate";
+import { GatewayError } from "../errors";
 import type { Gateway } from "../gateway";
-import { SseParser } from "../upstream/sse-parser";
 import type { ClientLink } from "../routes/client-link";
-import { releaseCall, settleCall } from "./call-money";
-import { openUpstream, serviceHeaders } from "./open-upstream";
-import type { PreparedCall } from "./prepare-call";
+import { SseParser } from "../upstream/sse-parser";
+import type { UpstreamResponse } from "../upstream/upstream-http";
+import { settleCall } from "./call-money";
+import { serviceHeaders, type PreparedCall } from "./prepare-call";
+import { SseResponse } from "./sse-response";
+import { UpstreamAttempts } from "./upstream-attempts";
 import { readUsage, usageWithCost } from "./usage";
 
 interface ChunkShape {
@@ -42,44 +46,51 @@ function producedText(value: unknown): string {
   return text;
 }
 
+const STREAM_FAILED = { error: { type: "upstream_error", code: 502, message: "The upstream provider failed during the stream." } };
+
 /**
- * Writes one SSE event, respecting backpressure. A client that reads nothing
- * for `timeoutMs` is cut (its socket destroyed), so a stalled reader cannot
- * hold a request open beyond its hold's lifetime.
+ * Streams the call's answer. Attempts whose stream breaks before its first
+ * event reached the client are retried like any transient failure (the client
+ * has at most seen keep-alive comments).
  */
-function writeEvent(raw: ServerResponse, data: string, timeoutMs: number): Promise<void> {
-  if (raw.destroyed || raw.writableEnded) return Promise.resolve();
-  if (raw.write(`data: ${data}\n\n`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => raw.destroy(), timeoutMs);
-    const done = () => {
-      clearTimeout(timer);
-      raw.off("drain", done);
-      raw.off("close", done);
-      resolve();
-    };
-    raw.on("drain", done);
-    raw.on("close", done);
-  });
+export async function streamChat(gateway: Gateway, call: PreparedCall, reply: FastifyReply, client: ClientLink, reason: () => string): Promise<void> {
+  const { config } = gateway;
+  const sse = new SseResponse(reply, config.sseKeepAliveMs, config.upstream.streamIdleTimeoutMs, () => serviceHeaders(call, reason()));
+  const attempts = new UpstreamAttempts(gateway, call, client);
+  try {
+    for (;;) {
+      const response = await attempts.open();
+      if ((await relay(gateway, call, response, sse, client, attempts)) === "relayed") break;
+    }
+    sse.end();
+  } catch (error) {
+    if (!sse.committed) {
+      sse.stop();
+      throw error; // the app's error handler answers with the status and JSON body
+    }
+    // Headers went out with a keep-alive comment: the failure can only be an event.
+    if (!(error instanceof GatewayError) || error.status !== 499) {
+      await sse.event(JSON.stringify(error instanceof GatewayError ? error.toBody() : STREAM_FAILED));
+    }
+    sse.end();
+  }
 }
 
-export async function streamChat(gateway: Gateway, call: PreparedCall, reply: FastifyReply, client: ClientLink, reason: () => string): Promise<void> {
-  const response = await openUpstream(gateway, call, client);
-  const writeTimeoutMs = gateway.config.upstream.streamIdleTimeoutMs;
-
-  // From here on the response is ours to write; errors can no longer become a JSON error body.
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>), // request id and rate-limit headers set before the handler
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache",
-    connection: "keep-alive",
-    ...serviceHeaders(call, reason()),
-  });
-
+/**
+ * Relays one upstream stream. "retry" when it broke before its first event
+ * reached the client (nothing billed; the attempt is recorded as failed).
+ */
+async function relay(
+  gateway: Gateway,
+  call: PreparedCall,
+  response: UpstreamResponse,
+  sse: SseResponse,
+  client: ClientLink,
+  attempts: UpstreamAttempts,
+): Promise<"relayed" | "retry"> {
   const parser = new SseParser();
   let delivered = "";
+  let relayedAny = false; // an event reached the client: no retry from here on
   let usageOnly: ChunkShape | undefined; // the held-back usage-only chunk
   let lastUsage: unknown; // the latest usage any chunk reported
   let lastChunk: ChunkShape | undefined;
@@ -90,6 +101,11 @@ export async function streamChat(gateway: Gateway, call: PreparedCall, reply: Fa
     for await (const bytes of response.body) {
       for (const item of parser.push(bytes as Buffer)) {
         if (item.kind !== "event") continue;
+        // Anthropic-style `event: error` and OpenAI's `data: {"error":...}` both end the stream as failed.
+        if (item.event.event === "error") {
+          failure = "upstream_failed";
+          break;
+        }
         if (item.event.data === "[DONE]") {
           finished = true;
           continue;
@@ -117,43 +133,42 @@ export async function streamChat(gateway: Gateway, call: PreparedCall, reply: Fa
         }
         if (client.gone.aborted) continue; // draining: nothing more reaches the client
         for (const choice of choices) delivered += producedText(choice.delta);
-        await writeEvent(raw, item.event.data, writeTimeoutMs);
+        relayedAny = true;
+        await sse.event(item.event.data);
       }
       if (failure || (client.gone.aborted && lastUsage !== undefined)) break;
     }
   } catch {
     failure = client.gone.aborted ? "client_closed" : "upstream_failed";
   }
-  if (client.gone.aborted || raw.destroyed) failure = "client_closed";
+  if (client.gone.aborted || sse.destroyed) failure = "client_closed";
   // An upstream that closed without finishing was cut, not done.
   if (!failure && !finished) failure = "upstream_failed";
   if (failure) response.body.destroy();
 
+  if (failure === "upstream_failed" && !relayedAny) {
+    // Nothing reached the client: a transient failure of this attempt; the next one may answer.
+    attempts.failedBeforeFirstByte("stream_failed");
+    return "retry";
+  }
+  if (failure === "upstream_failed") attempts.failedAfterFirstByte("stream_failed");
+
   // Bill: the upstream's usage when it came, otherwise what was delivered.
   const reported = readUsage(lastUsage);
-  const tokens = reported ?? { inputTokens: estimateTokens(call.payload), outputTokens: estimateTokens(delivered) };
-  if (!reported && delivered === "" && failure === "upstream_failed") {
-    // The upstream failed before anything reached the client: nothing billable happened.
-    await releaseCall(gateway, call);
-  } else {
-    const debited = await settleCall(gateway, call, tokens);
-    if (failure !== "client_closed") {
-      const final: ChunkShape = usageOnly ?? {
-        id: lastChunk?.id,
-        object: "chat.completion.chunk",
-        created: lastChunk?.created ?? Math.floor(Date.now() / 1000),
-        model: lastChunk?.model ?? call.path.upstreamModel,
-        choices: [],
-      };
-      final.usage = usageWithCost(lastUsage, tokens, debited);
-      await writeEvent(raw, JSON.stringify(final), writeTimeoutMs);
-    }
+  const tokens = reported ?? { inputTokens: estimateTokens(call.target.payload), outputTokens: estimateTokens(delivered) };
+  const debited = await settleCall(gateway, call, tokens);
+  if (failure !== "client_closed") {
+    const final: ChunkShape = usageOnly ?? {
+      id: lastChunk?.id,
+      object: "chat.completion.chunk",
+      created: lastChunk?.created ?? Math.floor(Date.now() / 1000),
+      model: lastChunk?.model ?? call.target.path.upstreamModel,
+      choices: [],
+    };
+    final.usage = usageWithCost(lastUsage, tokens, debited);
+    await sse.event(JSON.stringify(final));
   }
-
-  if (failure === "upstream_failed") {
-    await writeEvent(raw, JSON.stringify({ error: { type: "upstream_error", code: 502, message: "The upstream provider failed during the stream." } }), writeTimeoutMs);
-  } else if (!failure) {
-    await writeEvent(raw, "[DONE]", writeTimeoutMs);
-  }
-  raw.end();
+  if (failure === "upstream_failed") await sse.event(JSON.stringify(STREAM_FAILED));
+  else if (!failure) await sse.event("[DONE]");
+  return "relayed";
 }

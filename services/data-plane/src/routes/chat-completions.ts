@@ -2,8 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Gateway } from "../gateway";
 import { completeJson } from "../proxy/complete-json";
-import { serviceHeaders } from "../proxy/open-upstream";
-import { prepareCall } from "../proxy/prepare-call";
+import { prepareCall, serviceHeaders } from "../proxy/prepare-call";
 import { streamChat } from "../proxy/stream-chat";
 import { reasonHeader } from "../routing/route-trace";
 import { clientLink } from "./client-link";

@@ -22,6 +22,8 @@ export function registerHealthRoute(app: FastifyInstance, gateway: Gateway): voi
         control_plane: gateway.controlPlane.connected ? "connected" : "reconnecting",
         catalogue_revision: gateway.catalogue.current?.revision,
         rate_limit: gateway.rateLimiter.mode,
+        // Access paths whose circuit is not closed (open: skipped; half_open: one probe allowed).
+        circuits: gateway.health.circuitViews().filter((view) => view.state !== "closed"),
       },
     };
   });

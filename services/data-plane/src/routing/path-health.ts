@@ -3,7 +3,11 @@
 // last ten or so calls (each call moves them 20%). The error rate also decays
 // with time (halving every 30 s without calls), so a path demoted for its
 // errors gets traffic again after a cool-down and can prove itself healthy.
-// Routing prefers healthy paths (docs/routing.md).
+// Routing prefers healthy paths (docs/routing.md). Each path also has a
+// circuit breaker (circuit-breaker.ts): an open circuit makes the path
+// unhealthy here, and the attempt loop skips it.
+import { CircuitBreakers, type CircuitSettings, type CircuitState, type CircuitView } from "./circuit-breaker";
+
 const WEIGHT = 0.2;
 const MIN_OBSERVATIONS = 5;
 const HALF_LIFE_MS = 30_000;
@@ -20,12 +24,20 @@ export interface PathHealthView {
   errorRate: number;
   latencyMs: number;
   healthy: boolean;
+  circuit: CircuitState;
 }
 
 export class PathHealth {
   private readonly stats = new Map<string, Stats>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  private readonly circuits: CircuitBreakers;
+
+  constructor(
+    circuit: CircuitSettings,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.circuits = new CircuitBreakers(circuit, now);
+  }
 
   static key(provider: string, upstreamModel: string): string {
     return `${provider}/${upstreamModel}`;
@@ -39,13 +51,25 @@ export class PathHealth {
     current.observations++;
     current.updatedAtMs = now;
     this.stats.set(key, current);
+    this.circuits.record(key, outcome.ok);
+  }
+
+  /** Whether a call may go to this path now (its circuit is closed, or half-open and this is the probe). */
+  admit(key: string): boolean {
+    return this.circuits.admit(key);
+  }
+
+  circuitViews(): CircuitView[] {
+    return this.circuits.views();
   }
 
   view(key: string): PathHealthView {
     const current = this.stats.get(key);
-    if (!current) return { errorRate: 0, latencyMs: 0, healthy: true };
+    const circuit = this.circuits.state(key);
+    if (!current) return { errorRate: 0, latencyMs: 0, healthy: true, circuit };
     const errorRate = this.decayed(current, this.now());
-    return { errorRate, latencyMs: current.latencyMs, healthy: current.observations < MIN_OBSERVATIONS || errorRate < UNHEALTHY_ERROR_RATE };
+    const healthy = circuit !== "open" && (current.observations < MIN_OBSERVATIONS || errorRate < UNHEALTHY_ERROR_RATE);
+    return { errorRate, latencyMs: current.latencyMs, healthy, circuit };
   }
 
   private decayed(stats: Stats, now: number): number {

@@ -7,7 +7,7 @@ import type { Gateway } from "../gateway";
 import { PathHealth } from "./path-health";
 import { requestNeeds } from "./request-needs";
 import { resolveConcrete, resolveModel, type Tier } from "./resolve-model";
-import { allowedBy, selectCandidates, tierPool, type Candidate } from "./select-candidates";
+import { allowedBy, orderPaths, selectCandidates, tierPool, type Candidate } from "./select-candidates";
 import type { ServiceBlock } from "./service-block";
 
 export interface Route {
@@ -23,10 +23,13 @@ export interface Route {
 
 type Endpoint = "chat" | "embeddings";
 
-function firstUsablePath(gateway: Gateway, model: ModelEntry, endpoint: Endpoint): AccessPath {
-  const path = model.paths.find((candidate) => gateway.providers.has(candidate.provider) && canPrice(candidate.price, endpoint));
-  if (!path) throw invalidRequest("model_unknown", `Model ${model.id} has no access path this gateway can reach and price.`);
-  return path;
+const pathHealth = (gateway: Gateway) => (path: AccessPath) => gateway.health.view(PathHealth.key(path.provider, path.upstreamModel));
+
+/** A concrete model's paths this gateway can reach and price, in the order to try them. */
+function usablePaths(gateway: Gateway, model: ModelEntry, endpoint: Endpoint): AccessPath[] {
+  const paths = model.paths.filter((candidate) => gateway.providers.has(candidate.provider) && canPrice(candidate.price, endpoint));
+  if (paths.length === 0) throw invalidRequest("model_unknown", `Model ${model.id} has no access path this gateway can reach and price.`);
+  return orderPaths(paths, pathHealth(gateway));
 }
 
 /** An explicit `service.route` list, resolved; unknown entries are excluded, not fatal. */
@@ -68,7 +71,7 @@ export function routeRequest(
       purpose: service?.purpose,
       allow: service?.allow,
       reachable: (provider) => gateway.providers.has(provider),
-      health: (path) => gateway.health.view(PathHealth.key(path.provider, path.upstreamModel)),
+      health: pathHealth(gateway),
     });
     const excluded = [...listed.excluded, ...selection.excluded];
     const first = selection.candidates[0];
@@ -93,6 +96,6 @@ export function routeRequest(
   if (service?.allow && !allowedBy(service.allow, model.id)) {
     throw invalidRequest("no_eligible_model", `Model ${model.id} is not allowed by service.allow.`);
   }
-  const path = firstUsablePath(gateway, model, endpoint);
-  return { requested: resolution.requested, tier: null, model, path, candidates: [{ model, path }], excluded: [] };
+  const paths = usablePaths(gateway, model, endpoint);
+  return { requested: resolution.requested, tier: null, model, path: paths[0]!, candidates: [{ model, path: paths[0]!, paths }], excluded: [] };
 }

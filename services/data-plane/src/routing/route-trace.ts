@@ -4,6 +4,7 @@
 export interface Attempt {
   model: string;
   path: string;
+  /** ok, http_<status>, timeout, unreachable, stream_failed, body_unreadable, client_closed, or "skipped: <why>" (never sent). */
   outcome: string;
   ms: number;
 }
@@ -21,10 +22,10 @@ export interface RouteTrace {
   max_tokens_capped?: number;
 }
 
-/** One header-safe line, e.g. `auto:balanced -> openai/gpt-4.1-mini via openai, 1 attempt`. */
+/** One header-safe line, e.g. `auto:balanced -> openai/gpt-4.1-mini via openai, 1 attempt` (skipped paths are not attempts). */
 export function reasonHeader(trace: RouteTrace): string {
   const target = trace.requested === trace.resolved ? trace.resolved : `${trace.requested} -> ${trace.resolved}`;
-  const attempts = trace.attempts.length;
+  const attempts = trace.attempts.filter((attempt) => !attempt.outcome.startsWith("skipped")).length;
   const capped = trace.max_tokens_capped === undefined ? "" : `, max_tokens capped to ${trace.max_tokens_capped}`;
   const line = `${target} via ${trace.path}, ${attempts} attempt${attempts === 1 ? "" : "s"}${capped}`;
   return line.replace(/[^\x20-\x7e]/g, "?");

@@ -9,7 +9,10 @@ import type { RequestNeeds } from "./request-needs";
 
 export interface Candidate {
   model: ModelEntry;
+  /** The path tried first: `paths[0]`. */
   path: AccessPath;
+  /** Every reachable, priced path of the model in the order they are tried (healthy ones first, then catalogue order). */
+  paths: AccessPath[];
 }
 
 export interface Selection {
@@ -59,12 +62,12 @@ export function selectCandidates(input: SelectionInput): Selection {
     if (input.allow && !allowedBy(input.allow, model.id)) return excluded.push({ model: model.id, why: "not in service.allow" });
     const why = whyNot(model, input.needs);
     if (why) return excluded.push({ model: model.id, why });
-    const paths = model.paths.filter((path) => input.reachable(path.provider) && canPrice(path.price, "chat"));
+    const paths = orderPaths(
+      model.paths.filter((path) => input.reachable(path.provider) && canPrice(path.price, "chat")),
+      input.health,
+    );
     if (paths.length === 0) return excluded.push({ model: model.id, why: "no reachable access path with a price" });
-    // The model's preferred path, unless it is unhealthy and another is not.
-    const views = paths.map((path) => ({ path, health: input.health(path) }));
-    const chosen = views.find((view) => view.health.healthy) ?? views[0]!;
-    eligible.push({ model, path: chosen.path, health: chosen.health, position });
+    eligible.push({ model, path: paths[0]!, paths, health: input.health(paths[0]!), position });
   });
 
   if (!input.keepOrder) {
@@ -78,7 +81,13 @@ export function selectCandidates(input: SelectionInput): Selection {
         a.position - b.position,
     );
   }
-  return { candidates: eligible.map(({ model, path }) => ({ model, path })), excluded };
+  return { candidates: eligible.map(({ model, path, paths }) => ({ model, path, paths })), excluded };
+}
+
+/** A model's paths in the order to try them: the catalogue's preference, healthy paths before unhealthy ones. */
+export function orderPaths(paths: AccessPath[], health: (path: AccessPath) => PathHealthView): AccessPath[] {
+  const healthy = paths.filter((path) => health(path).healthy);
+  return [...healthy, ...paths.filter((path) => !healthy.includes(path))];
 }
 
 /** The curated models of a tier, in catalogue order. */

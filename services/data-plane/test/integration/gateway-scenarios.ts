@@ -60,7 +60,13 @@ export function defineGatewayScenarios(backend: Backend): void {
       // default, with the in-process limiter. A 3 s window keeps the Retry-After test short.
       stack = await startStack({
         backend,
-        dataPlaneEnv: { BODY_LIMIT_BYTES: "65536", RATE_LIMIT_WINDOW_MS: "3000", ...(backend === "postgresql" ? { REDIS_URL: "redis://127.0.0.1:6379" } : {}) },
+        dataPlaneEnv: {
+          BODY_LIMIT_BYTES: "65536",
+          RATE_LIMIT_WINDOW_MS: "3000",
+          // Several scenarios fail the same path on purpose; circuits are exercised in fault-matrix.test.ts.
+          CIRCUIT_FAILURE_THRESHOLD: "1000",
+          ...(backend === "postgresql" ? { REDIS_URL: "redis://127.0.0.1:6379" } : {}),
+        },
       });
       project = await stack.createProject({ balanceUsd: "5.00" });
     });
@@ -361,20 +367,24 @@ export function defineGatewayScenarios(backend: Backend): void {
 
     it("passes an upstream 429's Retry-After on as whole seconds, and nothing else of it", async () => {
       const tag = marker();
-      await stack.mockScript({ match: tag, status: 429, headers: { "retry-after": "7" } });
+      // Every attempt is refused (times: 0 = unlimited), so the caller gets the upstream's answer.
+      await stack.mockScript({ match: tag, times: 0, status: 429, headers: { "retry-after": "7" } });
       const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: tag }] });
       expect(response.status).toBe(429);
       expect(response.headers.get("retry-after")).toBe("7");
+      // 7 s is beyond the retry wait budget: no retry on that path, and no other path to try.
+      expect(await stack.mockRequestsWith(tag)).toHaveLength(1);
       const canary = marker();
-      await stack.mockScript({ match: canary, status: 429, headers: { "retry-after": "canary-7f3a" } });
+      await stack.mockScript({ match: canary, times: 0, status: 429, headers: { "retry-after": "canary-7f3a" } });
       const odd = await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: canary }] });
       expect(odd.status).toBe(429);
       expect(odd.headers.get("retry-after")).toBeNull();
+      expect(await stack.mockRequestsWith(canary)).toHaveLength(2);
     });
 
     it("releases the hold of a stream whose upstream fails before the first byte, and answers in the OpenAI shape", async () => {
       const tag = marker();
-      await stack.mockScript({ match: tag, status: 503 });
+      await stack.mockScript({ match: tag, times: 0, status: 503 });
       const before = await stack.balance(project.projectId);
       const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", stream: true, messages: [{ role: "user", content: tag }] });
       expect(response.status).toBe(503);
@@ -457,13 +467,16 @@ export function defineGatewayScenarios(backend: Backend): void {
       [400, "upstream_rejected"],
     ])("normalizes an upstream %i, relays none of its text, and debits nothing", async (status, type) => {
       const tag = marker();
-      await stack.mockScript({ match: tag, status, headers: { "x-upstream-secret": "canary-HEADER-7f3a" } });
+      await stack.mockScript({ match: tag, times: 0, status, headers: { "x-upstream-secret": "canary-HEADER-7f3a" } });
       const before = await stack.balance(project.projectId);
       const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: tag }] });
       expect(response.status).toBe(status);
       const text = await response.text();
       expectErrorShape(JSON.parse(text), type, status);
-      const [seen] = await stack.mockRequestsWith(tag);
+      const seenAll = await stack.mockRequestsWith(tag);
+      // A transient failure is retried once on the one path there is; a 4xx refusal is not.
+      expect(seenAll).toHaveLength([429, 500, 502, 503, 504].includes(status) ? 2 : 1);
+      const [seen] = seenAll;
       const upstreamMessage = ((seen!.responseBody as ErrorBody | undefined)?.error.message ?? "").slice(0, 20);
       expect(upstreamMessage.length).toBeGreaterThan(0);
       expect(text).not.toContain(upstreamMessage);

@@ -9,6 +9,9 @@ import { allowedBy, selectCandidates, tierPool } from "../../src/routing/select-
 import { parseServiceBlock } from "../../src/routing/service-block";
 import { thrown } from "../support/thrown";
 
+/** Circuit settings that never open within these tests unless they fail a path five times in a row. */
+const CIRCUIT = { failureThreshold: 5, cooldownMs: 30_000 };
+
 const price = (input: string, output: string) => ({ inputNanoPerM: input, outputNanoPerM: output, verified: true, source: "test" });
 
 function model(id: string, overrides: Partial<Model__Output> = {}): Model__Output {
@@ -63,7 +66,7 @@ const REACHABLE = new Set(["openai", "acme", "google", "anthropic", "openrouter"
 const plain: RequestNeeds = { tools: false, jsonSchema: false, imageInput: false, imageOutput: false, contextTokens: 100 };
 
 function select(tier: string, needs: Partial<RequestNeeds> = {}, options: { purpose?: string; allow?: string[]; health?: PathHealth } = {}) {
-  const health = options.health ?? new PathHealth();
+  const health = options.health ?? new PathHealth(CIRCUIT);
   return selectCandidates({
     pool: tierPool(catalogue(), tier),
     keepOrder: false,
@@ -128,7 +131,7 @@ describe("selectCandidates: order", () => {
   });
 
   it("demotes a model whose path is failing, after enough observations", () => {
-    const health = new PathHealth();
+    const health = new PathHealth(CIRCUIT);
     for (let index = 0; index < 4; index++) health.record("acme/tiny", { ok: false, latencyMs: 100 });
     expect(ids(select("economy", {}, { health }))[0]).toBe("acme/tiny"); // too few observations to judge
     health.record("acme/tiny", { ok: false, latencyMs: 100 });
@@ -136,7 +139,7 @@ describe("selectCandidates: order", () => {
   });
 
   it("switches a model to its next access path when the first is failing", () => {
-    const health = new PathHealth();
+    const health = new PathHealth(CIRCUIT);
     for (let index = 0; index < 10; index++) health.record("anthropic/claude-x", { ok: false, latencyMs: 50 });
     const claude = select("balanced", {}, { health, purpose: "agent" }).candidates[0]!;
     expect([claude.model.id, claude.path.provider]).toEqual(["anthropic/claude-x", "openrouter"]);
@@ -148,7 +151,7 @@ describe("selectCandidates: order", () => {
       models: [model("a/slow", { tiers: ["quality"], paths: [{ provider: "a", upstreamModel: "slow", credentialsRef: "", price: price("5", "5") }] }), model("b/fast", { tiers: ["quality"], paths: [{ provider: "b", upstreamModel: "fast", credentialsRef: "", price: price("5", "5") }] })],
       defaults: null,
     });
-    const health = new PathHealth();
+    const health = new PathHealth(CIRCUIT);
     health.record("a/slow", { ok: true, latencyMs: 900 });
     health.record("b/fast", { ok: true, latencyMs: 100 });
     const selection = selectCandidates({
@@ -165,14 +168,14 @@ describe("selectCandidates: order", () => {
 
   it("keeps a caller's explicit order", () => {
     const pool = [catalogue().byId.get("openai/gpt-4o-mini")!, catalogue().byId.get("acme/tiny")!];
-    const selection = selectCandidates({ pool, keepOrder: true, needs: plain, purpose: undefined, allow: undefined, reachable: () => true, health: () => ({ errorRate: 0, latencyMs: 0, healthy: true }) });
+    const selection = selectCandidates({ pool, keepOrder: true, needs: plain, purpose: undefined, allow: undefined, reachable: () => true, health: () => ({ errorRate: 0, latencyMs: 0, healthy: true, circuit: "closed" }) });
     expect(selection.candidates.map((candidate) => candidate.model.id)).toEqual(["openai/gpt-4o-mini", "acme/tiny"]);
   });
 });
 
 describe("PathHealth", () => {
   it("judges by the recent error rate: one failure among five calls is healthy, five failures are not", () => {
-    const health = new PathHealth(() => 0);
+    const health = new PathHealth(CIRCUIT, () => 0);
     health.record("p", { ok: false, latencyMs: 10 });
     for (let index = 0; index < 4; index++) health.record("p", { ok: true, latencyMs: 10 });
     expect(health.view("p").healthy).toBe(true);
@@ -182,7 +185,7 @@ describe("PathHealth", () => {
 
   it("lets a demoted path recover after a cool-down without calls", () => {
     const clock = { now: 0 };
-    const health = new PathHealth(() => clock.now);
+    const health = new PathHealth(CIRCUIT, () => clock.now);
     for (let index = 0; index < 10; index++) health.record("p", { ok: false, latencyMs: 10 });
     expect(health.view("p").healthy).toBe(false);
     clock.now = 60_000; // two half-lives
@@ -228,7 +231,7 @@ describe("requestNeeds", () => {
 });
 
 describe("routeRequest", () => {
-  const gateway = { providers: new Map([...REACHABLE].map((name) => [name, {}])), health: new PathHealth() } as unknown as Gateway;
+  const gateway = { providers: new Map([...REACHABLE].map((name) => [name, {}])), health: new PathHealth(CIRCUIT) } as unknown as Gateway;
   const route = (body: Record<string, unknown>) => routeRequest(gateway, catalogue(), { messages: [{ role: "user", content: "hi" }], ...body }, parseServiceBlock(body.service), "chat");
 
   it("chooses within the tier of auto and lists the other candidates", () => {

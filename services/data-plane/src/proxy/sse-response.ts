@@ -1,0 +1,90 @@
+// The client side of a streamed answer. Headers are sent lazily: with the
+// first event, or when the client has waited `keepAliveMs` with nothing
+// written, so a fast failure still gets its HTTP status and JSON error body.
+// From then on the client receives an SSE comment whenever nothing else was
+// written for `keepAliveMs` (spec: at least every 15 s while waiting), before
+// the first chunk and during upstream pauses alike.
+import type { FastifyReply } from "fastify";
+
+export class SseResponse {
+  private readonly timer: NodeJS.Timeout;
+  private started = false;
+
+  constructor(
+    private readonly reply: FastifyReply,
+    keepAliveMs: number,
+    /** A client that reads nothing for this long is cut, so a stalled reader cannot hold a request open. */
+    private readonly writeTimeoutMs: number,
+    /** Headers of the answer, computed when they are sent (the routing headers name the model tried then). */
+    private readonly headers: () => Record<string, string>,
+  ) {
+    this.timer = setTimeout(() => this.keepAlive(), keepAliveMs);
+  }
+
+  /** Whether the status line and headers went out: errors can then only be events. */
+  get committed(): boolean {
+    return this.started;
+  }
+
+  /** The client's socket is gone. */
+  get destroyed(): boolean {
+    return this.raw.destroyed;
+  }
+
+  private get raw() {
+    return this.reply.raw;
+  }
+
+  private commit(): void {
+    if (this.started) return;
+    this.started = true;
+    // From here on the response is ours to write; errors can no longer become a JSON error body.
+    this.reply.hijack();
+    this.raw.writeHead(200, {
+      ...(this.reply.getHeaders() as Record<string, string>), // request id and rate-limit headers set before the handler
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      ...this.headers(),
+    });
+  }
+
+  private keepAlive(): void {
+    if (this.raw.destroyed || this.raw.writableEnded) return;
+    this.commit();
+    // A comment is skipped, not queued, while the client is not reading.
+    if (!this.raw.writableNeedDrain) this.raw.write(": keep-alive\n\n");
+    this.timer.refresh();
+  }
+
+  /** Writes one `data:` event, respecting backpressure. */
+  event(data: string): Promise<void> {
+    this.commit();
+    this.timer.refresh();
+    const raw = this.raw;
+    if (raw.destroyed || raw.writableEnded) return Promise.resolve();
+    if (raw.write(`data: ${data}\n\n`)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => raw.destroy(), this.writeTimeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        raw.off("drain", done);
+        raw.off("close", done);
+        resolve();
+      };
+      raw.on("drain", done);
+      raw.on("close", done);
+    });
+  }
+
+  /** Stops the keep-alive; ends the response when it was started. */
+  end(): void {
+    clearTimeout(this.timer);
+    if (this.started && !this.raw.writableEnded) this.raw.end();
+  }
+
+  /** Stops the keep-alive without touching the response (it was never started: the error handler answers). */
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,212 @@
+// The attempts of one call, before anything reaches the client
+// (docs/resilience.md). The hold is placed once, then targets are tried in
+// order: a transient failure (429, 500, 502, 503, 504, a timeout, a refused
+// or reset connection) is retried once on the same model and access path
+// (after the upstream's Retry-After when it fits the wait budget, else a short
+// backoff), then the next access path of the model, then the next candidate
+// model. A path whose circuit is open is skipped. A non-transient refusal
+// returns at once. Every attempt, skipped ones included, is in the routing
+// trace. When none answers, the hold is released and the caller gets the last
+// upstream failure, or 504 when every attempt found the upstream unreachable.
+// The upstream's own body and headers are never relayed.
+import { setTimeout as sleep } from "node:timers/promises";
+import { clientClosed, GatewayError, upstreamFailure, upstreamUnreachable } from "../errors";
+import type { Gateway } from "../gateway";
+import { classifyUpstreamError, retryAfterSeconds } from "../providers/openai-compatible/classify-error";
+import type { ClientLink } from "../routes/client-link";
+import { PathHealth } from "../routing/path-health";
+import type { Attempt } from "../routing/route-trace";
+import type { UpstreamResponse } from "../upstream/upstream-http";
+import { releaseCall, reserveCall, settlePromptOnly } from "./call-money";
+import { useTarget, type PreparedCall } from "./prepare-call";
+
+const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504]);
+/** Statuses that say something about the path rather than the request: they count against its health. */
+const isPathFault = (status: number) => status >= 500 || [401, 403, 404, 429].includes(status);
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+export class UpstreamAttempts {
+  private index = 0;
+  /** Attempts sent to the current target. */
+  private triesOnTarget = 0;
+  private sent = 0;
+  private waitedMs = 0;
+  private retryAfterMs: number | undefined;
+  private lastFailure: GatewayError | undefined;
+  private reserved = false;
+  private current: { attempt: Attempt; healthKey: string } | undefined;
+
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly call: PreparedCall,
+    private readonly client: ClientLink,
+  ) {}
+
+  /** Attempts that went upstream so far. */
+  get count(): number {
+    return this.sent;
+  }
+
+  /**
+   * Places the hold (first call only) and returns the first upstream response
+   * with status 200. Throws the final error once nothing is left to try; the
+   * hold is then released (or the prompt billed, when the client left while
+   * an upstream was reading it).
+   */
+  async open(): Promise<UpstreamResponse> {
+    if (!this.reserved) {
+      await reserveCall(this.gateway, this.call);
+      this.reserved = true;
+    }
+    for (;;) {
+      if (this.client.gone.aborted) return this.giveUp(clientClosed());
+      if (!(await this.advance())) return this.giveUp(this.lastFailure ?? upstreamUnreachable());
+      const response = await this.send();
+      if (response) return response;
+    }
+  }
+
+  /**
+   * The response `open()` returned broke before anything reached the client
+   * (cut, unreadable, or an error event first): a transient failure of that
+   * attempt; the next `open()` moves on.
+   */
+  failedBeforeFirstByte(outcome: string): void {
+    if (!this.current) return;
+    this.current.attempt.outcome = outcome;
+    this.gateway.health.record(this.current.healthKey, { ok: false, latencyMs: this.current.attempt.ms });
+    this.countAttempt(outcome);
+    this.lastFailure = upstreamFailure(502);
+    this.retryAfterMs = undefined;
+  }
+
+  /** A stream that had started failed later: it counts against its path's health. */
+  failedAfterFirstByte(outcome: string): void {
+    if (!this.current) return;
+    this.current.attempt.outcome = outcome;
+    this.gateway.health.record(this.current.healthKey, { ok: false, latencyMs: this.current.attempt.ms });
+    this.countAttempt(outcome);
+  }
+
+  /**
+   * Chooses the target of the next attempt: the same one once more after a
+   * transient failure (waiting as told), else the next one the hold covers
+   * and whose circuit admits a call. False when nothing is left.
+   */
+  private async advance(): Promise<boolean> {
+    const { config } = this.gateway;
+    if (this.sent >= config.upstream.maxAttempts) return false;
+    if (this.triesOnTarget === 1) {
+      const waitMs = this.retryAfterMs ?? config.upstream.retryBackoffMs;
+      if (this.waitedMs + waitMs <= config.upstream.retryWaitBudgetMs) {
+        this.waitedMs += waitMs;
+        try {
+          await sleep(waitMs, undefined, { signal: this.client.gone });
+        } catch {
+          return true; // the client left; open() notices
+        }
+        return true;
+      }
+    }
+    if (this.triesOnTarget > 0) this.index++;
+    this.triesOnTarget = 0;
+    for (; this.index < this.call.targets.length; this.index++) {
+      const target = this.call.targets[this.index]!;
+      if (!useTarget(this.call, target)) {
+        this.skip("skipped: the hold cannot cover this model");
+        continue;
+      }
+      if (!this.gateway.health.admit(PathHealth.key(target.path.provider, target.path.upstreamModel))) {
+        this.skip("skipped: circuit open");
+        continue;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  private skip(outcome: string): void {
+    const { target } = this.call;
+    this.call.trace.attempts.push({ model: target.model.id, path: target.path.provider, outcome, ms: 0 });
+    this.countAttempt(outcome);
+  }
+
+  /** One attempt on the current target: the 200 response, or undefined after a transient failure. */
+  private async send(): Promise<UpstreamResponse | undefined> {
+    const { call } = this;
+    const { target } = call;
+    const attempt: Attempt = { model: target.model.id, path: target.path.provider, outcome: "ok", ms: 0 };
+    call.trace.attempts.push(attempt);
+    const healthKey = PathHealth.key(target.path.provider, target.path.upstreamModel);
+    this.current = { attempt, healthKey };
+    this.sent++;
+    this.triesOnTarget++;
+    this.retryAfterMs = undefined;
+
+    const started = performance.now();
+    let response: UpstreamResponse;
+    try {
+      response = await target.provider.send(call.endpoint === "chat" ? "/chat/completions" : "/embeddings", target.payload, target.apiKey, this.client.upstream);
+    } catch (error) {
+      attempt.ms = Math.round(performance.now() - started);
+      if (this.client.gone.aborted) {
+        // The client left while the upstream had the prompt: the prompt is billed.
+        attempt.outcome = "client_closed";
+        this.countAttempt(attempt.outcome);
+        await settlePromptOnly(this.gateway, call);
+        throw Object.assign(clientClosed(), { cause: error });
+      }
+      attempt.outcome = isTimeout(error) ? "timeout" : "unreachable";
+      this.countAttempt(attempt.outcome);
+      this.gateway.health.record(healthKey, { ok: false, latencyMs: attempt.ms });
+      return undefined;
+    }
+    attempt.ms = Math.round(performance.now() - started);
+    this.gateway.health.record(healthKey, { ok: !isPathFault(response.statusCode), latencyMs: attempt.ms });
+    if (response.statusCode === 200) {
+      this.countAttempt("ok");
+      return response;
+    }
+
+    attempt.outcome = `http_${response.statusCode}`;
+    this.countAttempt(attempt.outcome);
+    const body = await readErrorBody(response);
+    const retryAfter = retryAfterSeconds(response.headers["retry-after"]);
+    const failure = upstreamFailure(response.statusCode, { category: classifyUpstreamError(body), retryAfterSeconds: retryAfter });
+    if (!TRANSIENT_STATUSES.has(response.statusCode)) return this.giveUp(failure);
+    this.lastFailure = failure;
+    this.retryAfterMs = retryAfter === undefined ? undefined : retryAfter * 1000;
+    return undefined;
+  }
+
+  /** Nothing more will be tried: the hold goes back, and the caller gets `failure`. */
+  private async giveUp(failure: GatewayError): Promise<never> {
+    if (this.reserved) await releaseCall(this.gateway, this.call);
+    // Only HTTP failures set lastFailure; none means every attempt found the upstream unreachable.
+    throw failure;
+  }
+
+  private countAttempt(outcome: string): void {
+    this.gateway.metrics.upstreamAttempts.inc({ provider: this.call.target.path.provider, outcome: outcome.startsWith("skipped") ? "skipped" : outcome });
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
+}
+
+/** An upstream error body, parsed when it is small JSON (only its structured fields are used). */
+async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
+  try {
+    const length = Number(response.headers["content-length"] ?? 0);
+    if (length > ERROR_BODY_LIMIT) {
+      await response.body.dump();
+      return undefined;
+    }
+    const text = await response.body.text();
+    return text.length <= ERROR_BODY_LIMIT ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
