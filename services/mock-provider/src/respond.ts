@@ -177,11 +177,15 @@ export async function sendStream(ex: Exchange, payloads: readonly string[]): Pro
     "cache-control": "no-cache",
     connection: "keep-alive",
   });
+  // Node holds the head until the first write; send it now so firstChunkDelayMs
+  // delays the body only, as a slow upstream that already answered would.
+  res.flushHeaders();
   ex.entry.responseStatus = status;
   ex.entry.responseText = "";
 
-  const send = async (text: string, delay: boolean): Promise<boolean> => {
-    if (delay && !(await wait(res, ex.script?.chunkDelayMs))) return false;
+  const chunkDelay = ex.script?.chunkDelayMs;
+  const send = async (text: string, delayMs: number | undefined): Promise<boolean> => {
+    if (!(await wait(res, delayMs))) return false;
     if (!isOpen(res)) return false;
     ex.entry.responseText += text;
     res.write(text);
@@ -199,14 +203,14 @@ export async function sendStream(ex: Exchange, payloads: readonly string[]): Pro
       if (fault === "error-event-mid-stream" || fault === "anthropic-error-event-mid-stream") {
         // Anthropic names the event (`event: error`); a gateway parsing only `data:` lines must still stop.
         const event = fault === "error-event-mid-stream" ? STREAM_ERROR_EVENT : ex.anthropicErrorEvent;
-        if (await send(event, true)) res.end();
+        if (await send(event, chunkDelay)) res.end();
         return;
       }
-      if (fault === "malformed-sse" && !(await send(MALFORMED_FRAME, true))) return;
+      if (fault === "malformed-sse" && !(await send(MALFORMED_FRAME, chunkDelay))) return;
     }
     const next = frames[i];
     if (next === undefined) break;
-    if (!(await send(next, i > 0))) return;
+    if (!(await send(next, i === 0 ? ex.script?.firstChunkDelayMs : chunkDelay))) return;
   }
-  if (await send(DONE_FRAME, true)) res.end();
+  if (await send(DONE_FRAME, chunkDelay)) res.end();
 }

@@ -30,7 +30,7 @@ function parseUsage(value: unknown): UsageScript {
   throw new ScriptError('usage must be "random" or {prompt_tokens, completion_tokens}');
 }
 
-const SCRIPT_KEYS = new Set(["status", "errorFixture", "errorBody", "headers", "latencyMs", "chunkDelayMs", "usage", "fault"]);
+const SCRIPT_KEYS = new Set(["status", "errorFixture", "errorBody", "headers", "latencyMs", "chunkDelayMs", "firstChunkDelayMs", "usage", "fault"]);
 
 /** The status a script answers with: `status`, else the one an error fixture implies (openai.error.<status>.<code>). */
 export function scriptStatus(script: Script | undefined): number | undefined {
@@ -80,6 +80,9 @@ export function parseScript(
   }
   if (input.latencyMs !== undefined) script.latencyMs = nonNegativeInt(input.latencyMs, "latencyMs");
   if (input.chunkDelayMs !== undefined) script.chunkDelayMs = nonNegativeInt(input.chunkDelayMs, "chunkDelayMs");
+  if (input.firstChunkDelayMs !== undefined) {
+    script.firstChunkDelayMs = nonNegativeInt(input.firstChunkDelayMs, "firstChunkDelayMs");
+  }
   if (input.usage !== undefined) script.usage = parseUsage(input.usage);
   if (input.fault !== undefined) {
     if (!FAULTS.includes(input.fault as Fault)) {

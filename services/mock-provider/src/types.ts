@@ -44,6 +44,11 @@ export interface Script {
   latencyMs?: number;
   /** Delay between stream events. */
   chunkDelayMs?: number;
+  /**
+   * Streams only: headers go out at once, the first event after this delay (a
+   * slow first byte of the body, unlike `latencyMs`, which holds the headers).
+   */
+  firstChunkDelayMs?: number;
   usage?: UsageScript;
   fault?: Fault;
 }

@@ -151,4 +151,57 @@ describe("timing scripts", () => {
     // One delay before every event after the first.
     expect(Date.now() - started).toBeGreaterThanOrEqual(140 + (events - 1) * 10 - 20);
   });
+
+  it("firstChunkDelayMs sends the headers at once and holds only the first event", async () => {
+    const started = Date.now();
+    const res = await chat(mock, { model: "m", messages: USER, stream: true }, script({ firstChunkDelayMs: 300 }));
+    const headersAfter = Date.now() - started;
+    expect(res.status).toBe(200);
+    expect(headersAfter).toBeLessThan(250);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(new TextDecoder().decode(first.value)).toMatch(/^data: \{/);
+    // The rest follows without further delay and the stream is complete.
+    let text = new TextDecoder().decode(first.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+    expect(Date.now() - started).toBeLessThan(290 + 250);
+    expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
+    expect(mock.app.mock.lastRequest()!.responseText).toBe(text);
+  });
+
+  it("firstChunkDelayMs adds to latencyMs and leaves a non-stream response alone", async () => {
+    let started = Date.now();
+    const res = await chat(mock, { model: "m", messages: USER, stream: true }, script({ latencyMs: 100, firstChunkDelayMs: 200 }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    expect(Date.now() - started).toBeLessThan(280);
+    await res.text();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+
+    started = Date.now();
+    const json = await chat(mock, { model: "m", messages: USER }, script({ firstChunkDelayMs: 400 }));
+    expect(((await json.json()) as Json).object).toBe("chat.completion");
+    expect(Date.now() - started).toBeLessThan(350);
+  });
+
+  it("a client leaving during firstChunkDelayMs gets no event and nothing is written later", async () => {
+    const controller = new AbortController();
+    const res = await chat(mock, { model: "m", messages: USER, stream: true }, script({ firstChunkDelayMs: 300 }), controller.signal);
+    expect(res.status).toBe(200);
+    controller.abort();
+    const index = mock.app.mock.lastRequest()!.index;
+    await new Promise((r) => setTimeout(r, 400));
+    const entry = mock.app.mock.requests(index)[0]!;
+    expect(entry.responseStatus).toBe(200);
+    expect(entry.responseText).toBe("");
+    expect((await chat(mock, { model: "m", messages: USER })).status).toBe(200);
+  });
+
+  it("firstChunkDelayMs must be a non-negative integer", async () => {
+    for (const value of [-1, 1.5, "100"]) {
+      const res = await chat(mock, { model: "m", messages: USER, stream: true }, script({ firstChunkDelayMs: value }));
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as Json).error.message).toMatch(/firstChunkDelayMs must be a non-negative integer/);
+    }
+  });
 });
