@@ -70,6 +70,37 @@ describe("request log", () => {
   });
 });
 
+describe("scripted requests in the log", () => {
+  it("records every attempt a reset-before-headers fault cut, with the script that applied", async () => {
+    mock.app.mock.addScript({ match: ["mock:attempts", '"model":"gpt-4.1-mini"'], times: 2, fault: "reset-before-headers" });
+    const body = { model: "gpt-4.1-mini", messages: [{ role: "user", content: "mock:attempts" }] };
+    await expect(chat(mock, body)).rejects.toThrow();
+    await expect(chat(mock, { ...body, stream: true })).rejects.toThrow();
+    expect((await chat(mock, body)).status).toBe(200);
+
+    const { body: log } = await getJson(mock, "/_mock/requests");
+    expect(log.requests).toHaveLength(3);
+    const [first, second, third] = log.requests as [Json, Json, Json];
+    for (const cut of [first, second]) {
+      expect(cut.path).toBe("/v1/chat/completions");
+      expect(cut.script).toEqual({ fault: "reset-before-headers" });
+      expect(cut).not.toHaveProperty("responseStatus");
+      expect(cut.responseText).toBe("");
+    }
+    expect(second.body.stream).toBe(true);
+    expect(third).not.toHaveProperty("script");
+    expect(third.responseStatus).toBe(200);
+  });
+
+  it("shows the merged script (all layers) for a header-scripted error", async () => {
+    await (await chat(mock, { model: "m", messages: USER }, { "x-mock-script": JSON.stringify({ status: 503, errorBody: "x", latencyMs: 1 }) })).text();
+    const last = await getJson(mock, "/_mock/requests/last");
+    expect(last.body.script).toEqual({ status: 503, errorBody: "x", latencyMs: 1 });
+    expect(last.body.responseStatus).toBe(503);
+    expect(last.body.responseText).toBe("x");
+  });
+});
+
 describe("log capacity", () => {
   it("drops the oldest entries beyond the cap, keeping indexes", async () => {
     const small = await startMock({ maxRecordedRequests: 3 });
