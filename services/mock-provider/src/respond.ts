@@ -201,7 +201,7 @@ export async function sendStream(ex: Exchange, payloads: readonly string[]): Pro
       }
       if (fault === "stall-mid-stream") return; // keep the socket open; the client decides when to leave
       if (fault === "error-event-mid-stream" || fault === "anthropic-error-event-mid-stream") {
-        // Anthropic names the event (`event: error`); a gateway parsing only `data:` lines must still stop.
+        // Same point and same ending for both; only the wire form differs (Anthropic names the event).
         const event = fault === "error-event-mid-stream" ? STREAM_ERROR_EVENT : ex.anthropicErrorEvent;
         if (await send(event, chunkDelay)) res.end();
         return;

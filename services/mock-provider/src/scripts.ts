@@ -30,7 +30,17 @@ function parseUsage(value: unknown): UsageScript {
   throw new ScriptError('usage must be "random" or {prompt_tokens, completion_tokens}');
 }
 
-const SCRIPT_KEYS = new Set(["status", "errorFixture", "errorBody", "headers", "latencyMs", "chunkDelayMs", "firstChunkDelayMs", "usage", "fault"]);
+const SCRIPT_KEYS = new Set([
+  "status",
+  "errorFixture",
+  "errorBody",
+  "headers",
+  "latencyMs",
+  "chunkDelayMs",
+  "firstChunkDelayMs",
+  "usage",
+  "fault",
+]);
 
 /** The status a script answers with: `status`, else the one an error fixture implies (openai.error.<status>.<code>). */
 export function scriptStatus(script: Script | undefined): number | undefined {
