@@ -34,7 +34,9 @@ export interface DataPlaneConfig {
     /** The pause before retrying the same path when the upstream gave no Retry-After. */
     retryBackoffMs: number;
   };
-  circuit: {
+  pathHealth: {
+    /** How fast a path's recent error rate is forgotten without calls (it halves in this time). */
+    errorHalfLifeMs: number;
     /** Consecutive failures of an access path that open its circuit. */
     failureThreshold: number;
     /** How long an open circuit skips its path before one probe request is let through. */
@@ -118,7 +120,8 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
       retryWaitBudgetMs: integer(env, "UPSTREAM_RETRY_WAIT_BUDGET_MS", 5_000, 0),
       retryBackoffMs: integer(env, "UPSTREAM_RETRY_BACKOFF_MS", 250, 0),
     },
-    circuit: {
+    pathHealth: {
+      errorHalfLifeMs: integer(env, "PATH_HEALTH_HALF_LIFE_MS", 30_000, 1),
       failureThreshold: integer(env, "CIRCUIT_FAILURE_THRESHOLD", 5, 1),
       cooldownMs: integer(env, "CIRCUIT_COOLDOWN_MS", 30_000, 1),
     },

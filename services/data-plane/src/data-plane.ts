@@ -45,7 +45,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       : new LocalRateLimiter(config.rateLimitWindowMs),
     lifecycle: { draining: false },
     metrics: createMetrics(() => gateway), // read when scraped, after construction
-    health: new PathHealth(config.circuit),
+    health: new PathHealth(config.pathHealth),
   };
   app = buildDataPlaneApp(gateway);
 

@@ -4,7 +4,7 @@
 // or reset connection) is retried once on the same model and access path
 // (after the upstream's Retry-After when it fits the wait budget, else a short
 // backoff), then the next access path of the model, then the next candidate
-// model. A path whose circuit is open is skipped. A non-transient refusal
+// model, within UPSTREAM_MAX_ATTEMPTS. A path whose circuit is open is skipped. A non-transient refusal
 // returns at once. Every attempt, skipped ones included, is in the routing
 // trace. When none answers, the hold is released and the caller gets the last
 // upstream failure, or 504 when every attempt found the upstream unreachable.
@@ -31,6 +31,7 @@ export class UpstreamAttempts {
   private triesOnTarget = 0;
   private sent = 0;
   private waitedMs = 0;
+  private retriedSamePath = false;
   private retryAfterMs: number | undefined;
   private lastFailure: GatewayError | undefined;
   private reserved = false;
@@ -89,21 +90,26 @@ export class UpstreamAttempts {
   }
 
   /**
-   * Chooses the target of the next attempt: the same one once more after a
-   * transient failure (waiting as told), else the next one the hold covers
-   * and whose circuit admits a call. False when nothing is left.
+   * Chooses the target of the next attempt. After the first transient
+   * failure, the same target once more (after its Retry-After when that fits
+   * the wait budget, else a short backoff); after any other, the next target
+   * the hold covers and whose circuit admits a call. One same-path retry per
+   * request keeps a fallback model within reach of the attempt limit.
+   * False when nothing is left.
    */
   private async advance(): Promise<boolean> {
     const { config } = this.gateway;
     if (this.sent >= config.upstream.maxAttempts) return false;
-    if (this.triesOnTarget === 1) {
+    if (this.triesOnTarget === 1 && !this.retriedSamePath) {
       const waitMs = this.retryAfterMs ?? config.upstream.retryBackoffMs;
-      if (this.waitedMs + waitMs <= config.upstream.retryWaitBudgetMs) {
+      const { path } = this.call.target;
+      if (this.waitedMs + waitMs <= config.upstream.retryWaitBudgetMs && this.gateway.health.admit(PathHealth.key(path.provider, path.upstreamModel))) {
+        this.retriedSamePath = true;
         this.waitedMs += waitMs;
         try {
           await sleep(waitMs, undefined, { signal: this.client.gone });
         } catch {
-          return true; // the client left; open() notices
+          // The client left; open() notices.
         }
         return true;
       }

@@ -1,7 +1,7 @@
 // Recent health of each access path (provider + upstream model), as this data
 // plane saw it: an exponentially weighted error rate and latency over the
 // last ten or so calls (each call moves them 20%). The error rate also decays
-// with time (halving every 30 s without calls), so a path demoted for its
+// with time (halving every PATH_HEALTH_HALF_LIFE_MS, 30 s, without calls), so a path demoted for its
 // errors gets traffic again after a cool-down and can prove itself healthy.
 // Routing prefers healthy paths (docs/routing.md). Each path also has a
 // circuit breaker (circuit-breaker.ts): an open circuit makes the path
@@ -10,7 +10,6 @@ import { CircuitBreakers, type CircuitSettings, type CircuitState, type CircuitV
 
 const WEIGHT = 0.2;
 const MIN_OBSERVATIONS = 5;
-const HALF_LIFE_MS = 30_000;
 export const UNHEALTHY_ERROR_RATE = 0.5;
 
 interface Stats {
@@ -33,10 +32,10 @@ export class PathHealth {
   private readonly circuits: CircuitBreakers;
 
   constructor(
-    circuit: CircuitSettings,
+    private readonly settings: CircuitSettings & { errorHalfLifeMs: number },
     private readonly now: () => number = Date.now,
   ) {
-    this.circuits = new CircuitBreakers(circuit, now);
+    this.circuits = new CircuitBreakers(settings, now);
   }
 
   static key(provider: string, upstreamModel: string): string {
@@ -73,6 +72,6 @@ export class PathHealth {
   }
 
   private decayed(stats: Stats, now: number): number {
-    return stats.errorRate * 0.5 ** ((now - stats.updatedAtMs) / HALF_LIFE_MS);
+    return stats.errorRate * 0.5 ** ((now - stats.updatedAtMs) / this.settings.errorHalfLifeMs);
   }
 }

@@ -18,6 +18,8 @@ export interface StackOptions {
   dataPlanes?: number;
   dataPlaneEnv?: Record<string, string>;
   controlPlaneEnv?: Record<string, string>;
+  /** More provider names the mock answers for (<NAME>_BASE_URL and <NAME>_API_KEY point at it), besides "openai". */
+  mockAsProviders?: string[];
 }
 
 export interface TestProject {
@@ -28,6 +30,7 @@ export interface TestProject {
 
 export interface MockRequest {
   index: number;
+  receivedAt: number;
   path: string;
   headers: Record<string, string>;
   body: Record<string, unknown>;
@@ -109,6 +112,15 @@ export class GatewayStack {
             DATA_PLANE_REPLICA_ID: `test-data-plane-${index}`,
             OPENAI_BASE_URL: `${this.mock.ready.url}/v1`,
             OPENAI_API_KEY: "upstream-secret-key",
+            ...Object.fromEntries(
+              (this.options.mockAsProviders ?? []).flatMap((name) => {
+                const prefix = name.toUpperCase().replaceAll("-", "_");
+                return [
+                  [`${prefix}_BASE_URL`, `${this.mock.ready.url}/v1`],
+                  [`${prefix}_API_KEY`, "upstream-secret-key"],
+                ];
+              }),
+            ),
             LOG_LEVEL: "warn",
             ...this.options.dataPlaneEnv,
           },
@@ -145,6 +157,21 @@ export class GatewayStack {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, json: (await response.json()) as T };
+  }
+
+  /** Loads a catalogue file through the admin API and waits until every data plane serves it. */
+  async loadCatalogue(file: unknown): Promise<void> {
+    const loaded = await this.admin<{ revision: string }>("PUT", "/admin/catalogue?source=test", file);
+    if (loaded.status !== 200) throw new Error(`catalogue rejected: ${JSON.stringify(loaded.json)}`);
+    const deadline = Date.now() + 10_000;
+    for (const dataPlane of this.dataPlanes) {
+      for (;;) {
+        const health = (await (await fetch(`${dataPlane.ready.url}/health`)).json()) as { detail?: { catalogue_revision?: string } };
+        if (health.detail?.catalogue_revision === loaded.json.revision) break;
+        if (Date.now() > deadline) throw new Error(`${dataPlane.name} did not receive catalogue revision ${loaded.json.revision}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
   }
 
   /** A new project with a key and, optionally, credit. */

@@ -89,7 +89,7 @@ describe("circuit breaker", () => {
 describe("path health with its circuit", () => {
   it("reports an open circuit's path as unhealthy, whatever its error rate", () => {
     const clock = { now: 0 };
-    const health = new PathHealth({ failureThreshold: 2, cooldownMs: 1000 }, () => clock.now);
+    const health = new PathHealth({ errorHalfLifeMs: 30_000, failureThreshold: 2, cooldownMs: 1000 }, () => clock.now);
     health.record("p", { ok: false, latencyMs: 10 });
     health.record("p", { ok: false, latencyMs: 10 });
     // Two observations are too few for the error rate to count; the circuit alone demotes the path.

@@ -10,7 +10,7 @@ import { parseServiceBlock } from "../../src/routing/service-block";
 import { thrown } from "../support/thrown";
 
 /** Circuit settings that never open within these tests unless they fail a path five times in a row. */
-const CIRCUIT = { failureThreshold: 5, cooldownMs: 30_000 };
+const CIRCUIT = { errorHalfLifeMs: 30_000, failureThreshold: 5, cooldownMs: 30_000 };
 
 const price = (input: string, output: string) => ({ inputNanoPerM: input, outputNanoPerM: output, verified: true, source: "test" });
 
