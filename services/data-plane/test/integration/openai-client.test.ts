@@ -11,7 +11,8 @@ describe("the official openai client through both planes", () => {
   let client: OpenAI;
 
   beforeAll(async () => {
-    stack = await startStack({ backend: "postgresql" });
+    // Short keep-alive so a slow first byte shows the client reading past SSE comments.
+    stack = await startStack({ backend: "postgresql", dataPlaneEnv: { SSE_KEEPALIVE_MS: "100" } });
     project = await stack.createProject({ balanceUsd: "2.00" });
     client = new OpenAI({ apiKey: project.key, baseURL: `${stack.url}/v1`, maxRetries: 0 });
   });
@@ -119,11 +120,33 @@ describe("the official openai client through both planes", () => {
 
   it("surfaces an upstream outage as InternalServerError with the upstream status as code", async () => {
     const tag = marker();
-    await stack.mockScript({ match: tag, status: 502 });
+    await stack.mockScript({ match: tag, times: 0, status: 502 });
     const error = (await client.chat.completions.create({ model: "auto", messages: [{ role: "user", content: tag }] }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
     expect(error).toBeInstanceOf(OpenAI.InternalServerError);
     expect(error.status).toBe(502);
     expect(error.code).toBe(502);
     expect(error.type).toBe("upstream_error");
+  });
+
+  it("streams past keep-alive comments sent while the first byte is slow", async () => {
+    const tag = marker();
+    await stack.mockScript({ match: tag, firstChunkDelayMs: 600 });
+    const stream = await client.chat.completions.create({ model: "auto:economy", stream: true, messages: [{ role: "user", content: tag }] });
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    expect(text.length).toBeGreaterThan(20);
+  });
+
+  it("raises an APIError when a stream fails after content, instead of ending as if it had succeeded", async () => {
+    const tag = marker();
+    await stack.mockScript({ match: tag, fault: "error-event-mid-stream" });
+    const stream = await client.chat.completions.create({ model: "auto:economy", stream: true, messages: [{ role: "user", content: tag }] });
+    let text = "";
+    const error = await (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    })().catch((caught: unknown) => caught);
+    expect(text.length).toBeGreaterThan(0);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain("The upstream provider failed during the stream.");
   });
 });
