@@ -23,6 +23,7 @@ export async function completeJson(gateway: Gateway, call: PreparedCall, client:
       const parsed: unknown = await response.body.json();
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
       json = parsed as Record<string, unknown>;
+      attempts.answered();
     } catch {
       if (client.gone.aborted) {
         // The client left and the answer did not arrive within the drain.

@@ -152,6 +152,7 @@ async function relay(
     return "retry";
   }
   if (failure === "upstream_failed") attempts.failedAfterFirstByte("stream_failed");
+  else attempts.answered();
 
   // Bill: the upstream's usage when it came, otherwise what was delivered.
   const reported = readUsage(lastUsage);

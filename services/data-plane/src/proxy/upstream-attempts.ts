@@ -67,6 +67,13 @@ export class UpstreamAttempts {
     }
   }
 
+  /** The response `open()` returned was read whole (or the client left while it was fine): the path is healthy. */
+  answered(): void {
+    if (!this.current) return;
+    this.gateway.health.record(this.current.healthKey, { ok: true, latencyMs: this.current.attempt.ms });
+    this.countAttempt("ok");
+  }
+
   /**
    * The response `open()` returned broke before anything reached the client
    * (cut, unreadable, or an error event first): a transient failure of that
@@ -168,11 +175,9 @@ export class UpstreamAttempts {
       return undefined;
     }
     attempt.ms = Math.round(performance.now() - started);
+    // A 200 counts for the path's health once its body is read: answered() or failed...FirstByte().
+    if (response.statusCode === 200) return response;
     this.gateway.health.record(healthKey, { ok: !isPathFault(response.statusCode), latencyMs: attempt.ms });
-    if (response.statusCode === 200) {
-      this.countAttempt("ok");
-      return response;
-    }
 
     attempt.outcome = `http_${response.statusCode}`;
     this.countAttempt(attempt.outcome);

@@ -1,5 +1,5 @@
 // HTTP to upstream providers through one undici Agent (a connection pool per
-// origin). Timeouts are explicit (docs/configuration.md):
+// origin). Timeouts are explicit (docs/resilience.md, README):
 //   connect  - TCP/TLS connect (UPSTREAM_CONNECT_TIMEOUT_MS, default 10 s)
 //   headers  - from request sent to response headers (UPSTREAM_HEADERS_TIMEOUT_MS, default 300 s:
 //              a long non-streamed completion sends its headers only when done)

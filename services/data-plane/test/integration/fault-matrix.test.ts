@@ -202,6 +202,17 @@ describe("fault matrix", () => {
       expect(await debits(seen)).toEqual([]);
     });
 
+    it("embeddings: a 503 once is retried the same way", async () => {
+      const tag = marker();
+      await stack.mockScript({ match: tag, times: 1, status: 503, errorBody: CANARY_BODY, headers: CANARY_HEADERS });
+      const response = await stack.post("/v1/embeddings", project.key, { model: "openai/text-embedding-3-small", input: tag });
+      const seen = { status: response.status, headers: response.headers, text: await response.text(), ms: 0 };
+      answers.push(seen);
+      expect(seen.status).toBe(200);
+      expect(await mockSaw(tag)).toEqual(["text-embedding-3-small", "text-embedding-3-small"]);
+      expect(await debits(seen)).toEqual([{ nano: costNano(seen), model: "openai/text-embedding-3-small", access_path: "openai" }]);
+    });
+
     it("a non-streamed body cut half-way: nothing reached the client, so it is retried; billed once", async () => {
       const tag = marker();
       await stack.mockScript({ match: tag, times: 1, fault: "reset-mid-stream" });
