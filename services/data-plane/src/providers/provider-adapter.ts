@@ -1,0 +1,87 @@
+// The adapter contract: what the gateway needs from one provider protocol.
+// Callers speak only the OpenAI interface; an adapter turns an OpenAI-shaped
+// request into its upstream's call, and the upstream's answers (whole bodies,
+// stream events, error bodies) back into OpenAI shapes. Adapters are pure:
+// no I/O, no clocks, no gateway state; the proxy (proxy/*.ts) sends the call
+// and relays what the adapter translated. One adapter per protocol:
+//   openai-compatible/ (OpenAI, OpenRouter, Groq, Mistral, DeepSeek, ...: configuration),
+//   anthropic/ (Messages API), gemini/ (Gemini API).
+import type { UpstreamErrorCategory } from "../errors";
+import type { SseEvent } from "../upstream/sse-parser";
+
+export type Endpoint = "chat" | "embeddings";
+
+/** What the adapter knows about the target when it builds a call. */
+export interface RequestContext {
+  /** The model id at the upstream (the access path's `upstream_model`). */
+  upstreamModel: string;
+  /** The provider's credential, when the path has one. */
+  apiKey: string | undefined;
+  /** The model's maximum output tokens from the catalogue (for protocols that require a max, e.g. Anthropic). */
+  maxOutputTokens: number;
+}
+
+/** One upstream HTTP call: POST `<provider base URL><path>` with these headers (auth included) and body. */
+export interface UpstreamCall {
+  /** Path and query under the provider's base URL, e.g. "/chat/completions" or "/models/gemini-2.5-flash:streamGenerateContent?alt=sse". */
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What the adapter may put into an answer it writes itself. */
+export interface ResponseContext {
+  /** An id for answers whose upstream has none the OpenAI shape can use ("chatcmpl-..."). */
+  id: string;
+  /** Unix seconds, for `created` when the upstream gives none. */
+  created: number;
+  /** The upstream model id, for `model` when the upstream gives none. */
+  model: string;
+}
+
+/**
+ * An OpenAI `chat.completion.chunk` (or any object relayed as one). Usage, when
+ * present, is in OpenAI's shape: prompt_tokens (all input, cached included),
+ * completion_tokens (all output, reasoning and image tokens included),
+ * total_tokens, and optional prompt_tokens_details / completion_tokens_details.
+ */
+export type OpenAiChunk = Record<string, unknown>;
+
+export type StreamItem =
+  /** A chunk for the client. `raw`: the upstream's own JSON text, relayed byte for byte (OpenAI-compatible upstreams only). */
+  | { kind: "chunk"; chunk: OpenAiChunk; raw?: string }
+  /** The upstream finished the answer (OpenAI `[DONE]`, Anthropic `message_stop`, ...). */
+  | { kind: "done" }
+  /** The upstream reported a failure inside the stream (OpenAI `data: {"error"}`, Anthropic `event: error`, ...). */
+  | { kind: "error"; category?: UpstreamErrorCategory };
+
+/** Translates one streamed answer; a fresh one per upstream attempt. */
+export interface StreamTranslator {
+  /** One upstream SSE event in (comments never reach it); zero or more items out, in order. An event it cannot parse yields nothing. */
+  push(event: SseEvent): StreamItem[];
+  /** The upstream body ended without a transport error: the final items (e.g. a usage chunk, `done` for protocols without an end marker). */
+  end(): StreamItem[];
+}
+
+export interface ProviderAdapter {
+  /** The protocol's name, for logs and docs ("openai-compatible", "anthropic", "gemini"). */
+  readonly protocol: string;
+  /** Whether this upstream offers the endpoint (a path on a provider without it is never routed there). */
+  supports(endpoint: Endpoint): boolean;
+  /**
+   * The upstream call for an OpenAI-shaped body (`stream: true` asks for a
+   * streamed answer). Fields the upstream does not accept are dropped, never
+   * an error. Streams always ask for usage.
+   */
+  request(endpoint: Endpoint, body: Record<string, unknown>, context: RequestContext): UpstreamCall;
+  /**
+   * A complete non-streamed upstream body (parsed JSON) as an OpenAI
+   * `chat.completion` or embeddings `list`, usage included when the upstream
+   * reported it. Throws when the body is not an answer it can read.
+   */
+  response(endpoint: Endpoint, json: unknown, context: ResponseContext): Record<string, unknown>;
+  /** A translator for one streamed chat answer. */
+  stream(context: ResponseContext): StreamTranslator;
+  /** The category of an upstream error body, from its structured fields only (never its message text). */
+  classifyError(body: unknown): UpstreamErrorCategory | undefined;
+}
