@@ -1,11 +1,17 @@
 // Data-plane configuration, parsed and validated once at start-up. Nothing
 // else in the data plane reads process.env.
 
+export type ProviderProtocol = "openai-compatible" | "anthropic" | "gemini";
+
 export interface ProviderConfig {
   /** Provider name used by the catalogue's access paths, e.g. "openai". */
   name: string;
   /** Base URL including the version prefix, e.g. https://api.openai.com/v1. */
   baseUrl: string;
+  /** The wire protocol its adapter speaks (<NAME>_PROTOCOL; known names have a default). */
+  protocol: ProviderProtocol;
+  /** Request fields forwarded beyond the protocol's own (<NAME>_EXTRA_FIELDS, comma-separated; OpenRouter's extras by default). */
+  extraFields: string[];
 }
 
 export interface DataPlaneConfig {
@@ -68,24 +74,58 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0
   return value;
 }
 
-const WELL_KNOWN_BASE_URLS: Record<string, string> = {
-  openai: "https://api.openai.com/v1",
+/**
+ * Providers the gateway knows without configuration: their protocol, base URL
+ * and extra fields. OpenAI is always registered (its key may come later); the
+ * others once their base URL or API key is set.
+ */
+const WELL_KNOWN: Record<string, { protocol: ProviderProtocol; baseUrl: string; extraFields?: string[]; always?: boolean }> = {
+  openai: { protocol: "openai-compatible", baseUrl: "https://api.openai.com/v1", always: true },
+  anthropic: { protocol: "anthropic", baseUrl: "https://api.anthropic.com/v1" },
+  google: { protocol: "gemini", baseUrl: "https://generativelanguage.googleapis.com/v1beta" },
+  // decisions.md "Field allowlist": OpenRouter-style extras go to OpenRouter only.
+  openrouter: {
+    protocol: "openai-compatible",
+    baseUrl: "https://openrouter.ai/api/v1",
+    extraFields: ["top_k", "min_p", "top_a", "repetition_penalty", "reasoning", "provider", "transforms", "usage", "models", "route", "plugins"],
+  },
 };
 
-/** Providers come from <NAME>_BASE_URL variables (OPENAI_BASE_URL -> "openai", MY_VENDOR_BASE_URL -> "my-vendor"). */
+const PROTOCOLS: readonly ProviderProtocol[] = ["openai-compatible", "anthropic", "gemini"];
+
+const envPrefix = (name: string) => name.toUpperCase().replaceAll("-", "_");
+
+/**
+ * Providers come from <NAME>_BASE_URL variables (OPENAI_BASE_URL -> "openai", MY_VENDOR_BASE_URL ->
+ * "my-vendor"), plus the well-known ones; <NAME>_PROTOCOL and <NAME>_EXTRA_FIELDS adjust each.
+ */
 function parseProviders(env: NodeJS.ProcessEnv): Map<string, ProviderConfig> {
-  const providers = new Map<string, ProviderConfig>();
-  for (const [name, baseUrl] of Object.entries(WELL_KNOWN_BASE_URLS)) providers.set(name, { name, baseUrl });
-  for (const [variable, value] of Object.entries(env)) {
+  const names = new Set(Object.keys(WELL_KNOWN).filter((name) => WELL_KNOWN[name]!.always || env[`${envPrefix(name)}_API_KEY`]));
+  for (const variable of Object.keys(env)) {
     const match = /^([A-Z0-9_]+)_BASE_URL$/.exec(variable);
-    if (!match || !value) continue;
-    const name = match[1]!.toLowerCase().replaceAll("_", "-");
-    try {
-      new URL(value);
-    } catch {
-      throw new ConfigError(`${variable} is not a URL: "${value}"`);
+    if (match && env[variable]) names.add(match[1]!.toLowerCase().replaceAll("_", "-"));
+  }
+  const providers = new Map<string, ProviderConfig>();
+  for (const name of names) {
+    const prefix = envPrefix(name);
+    const known = WELL_KNOWN[name];
+    const configured = env[`${prefix}_BASE_URL`];
+    if (configured) {
+      try {
+        new URL(configured);
+      } catch {
+        throw new ConfigError(`${prefix}_BASE_URL is not a URL: "${configured}"`);
+      }
     }
-    providers.set(name, { name, baseUrl: value.replace(/\/+$/, "") });
+    const protocol = (env[`${prefix}_PROTOCOL`] || known?.protocol || "openai-compatible") as ProviderProtocol;
+    if (!PROTOCOLS.includes(protocol)) throw new ConfigError(`${prefix}_PROTOCOL must be one of ${PROTOCOLS.join(", ")}, got "${protocol}"`);
+    const extra = env[`${prefix}_EXTRA_FIELDS`];
+    providers.set(name, {
+      name,
+      baseUrl: (configured || known!.baseUrl).replace(/\/+$/, ""),
+      protocol,
+      extraFields: extra === undefined ? (known?.extraFields ?? []) : extra.split(",").map((field) => field.trim()).filter(Boolean),
+    });
   }
   return providers;
 }

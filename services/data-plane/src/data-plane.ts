@@ -10,7 +10,7 @@ import { ControlPlaneClientWrapper } from "./control-plane/control-plane-client"
 import type { Gateway } from "./gateway";
 import { LocalRateLimiter } from "./limits/local-rate-limiter";
 import { RedisRateLimiter } from "./limits/redis-rate-limiter";
-import { OpenAiCompatibleProvider } from "./providers/openai-compatible/openai-compatible-provider";
+import { UpstreamProvider } from "./providers/upstream-provider";
 import { createMetrics } from "./metrics";
 import { PathHealth } from "./routing/path-health";
 import { UpstreamHttp } from "./upstream/upstream-http";
@@ -27,7 +27,7 @@ export interface RunningDataPlane {
 export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDataPlane> {
   const controlPlane = new ControlPlaneClientWrapper(config.controlPlaneAddress, config.internalToken, config.controlPlaneDeadlineMs);
   const http = new UpstreamHttp(config.upstream);
-  const providers = new Map([...config.providers.values()].map((provider) => [provider.name, new OpenAiCompatibleProvider(provider, http)]));
+  const providers = new Map([...config.providers.values()].map((provider) => [provider.name, new UpstreamProvider(provider, http)]));
 
   let app: FastifyInstance | undefined;
   const gatewayLog = { warn: (...args: unknown[]) => app?.log.warn(...(args as [object, string])), error: (...args: unknown[]) => app?.log.error(...(args as [object, string])) };

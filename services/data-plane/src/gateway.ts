@@ -7,7 +7,7 @@ import type { ControlPlaneClientWrapper } from "./control-plane/control-plane-cl
 import type { RateLimiter } from "./limits/rate-limiter";
 import type { PathHealth } from "./routing/path-health";
 import type { DataPlaneMetrics } from "./metrics";
-import type { OpenAiCompatibleProvider } from "./providers/openai-compatible/openai-compatible-provider";
+import type { UpstreamProvider } from "./providers/upstream-provider";
 
 export interface Gateway {
   config: DataPlaneConfig;
@@ -16,7 +16,7 @@ export interface Gateway {
   billing: RequestBilling;
   /** The last good catalogue; undefined until the first one arrives. */
   catalogue: { current: CatalogueSnapshot | undefined };
-  providers: Map<string, OpenAiCompatibleProvider>;
+  providers: Map<string, UpstreamProvider>;
   rateLimiter: RateLimiter;
   /** Recent error rate and latency of each access path, as this replica saw them. */
   health: PathHealth;

@@ -36,7 +36,7 @@ export function settleCall(gateway: Gateway, call: PreparedCall, tokens: TokenUs
  * (estimated from the forwarded body) and nothing else.
  */
 export function settlePromptOnly(gateway: Gateway, call: PreparedCall): Promise<bigint> {
-  return settleCall(gateway, call, { inputTokens: estimateTokens(call.target.payload), outputTokens: 0 });
+  return settleCall(gateway, call, { inputTokens: estimateTokens(call.target.upstream.body), outputTokens: 0 });
 }
 
 export function releaseCall(gateway: Gateway, call: PreparedCall): Promise<void> {

@@ -5,7 +5,7 @@ import { clientClosed } from "../errors";
 import type { Gateway } from "../gateway";
 import type { ClientLink } from "../routes/client-link";
 import { settleCall, settlePromptOnly } from "./call-money";
-import type { PreparedCall } from "./prepare-call";
+import { responseContext, type PreparedCall } from "./prepare-call";
 import { UpstreamAttempts } from "./upstream-attempts";
 import { readUsage, usageWithCost } from "./usage";
 
@@ -20,9 +20,7 @@ export async function completeJson(gateway: Gateway, call: PreparedCall, client:
   while (!json) {
     const response = await attempts.open();
     try {
-      const parsed: unknown = await response.body.json();
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
-      json = parsed as Record<string, unknown>;
+      json = call.target.provider.adapter.response(call.endpoint, await response.body.json(), responseContext(call));
       attempts.answered();
     } catch {
       if (client.gone.aborted) {
@@ -37,11 +35,25 @@ export async function completeJson(gateway: Gateway, call: PreparedCall, client:
   }
 
   const tokens = readUsage(json.usage) ?? {
-    inputTokens: estimateTokens(call.target.payload),
+    inputTokens: estimateTokens(call.target.upstream.body),
     outputTokens: call.endpoint === "chat" ? estimateTokens(producedText(json)) : 0,
   };
+  if (call.endpoint === "embeddings" && call.body.encoding_format === "base64") encodeEmbeddingsBase64(json);
   const debited = await settleCall(gateway, call, tokens);
   json.usage = usageWithCost(json.usage, tokens, debited);
   if (call.service) json.service = { reason: call.trace };
   return json;
+}
+
+/**
+ * `encoding_format: "base64"` asks for little-endian float32 vectors in
+ * base64, as OpenAI sends them. Upstreams without that option (Gemini) answer
+ * with float arrays, encoded here; vectors already in base64 are left alone.
+ */
+function encodeEmbeddingsBase64(json: Record<string, unknown>): void {
+  if (!Array.isArray(json.data)) return;
+  for (const item of json.data as { embedding?: unknown }[]) {
+    if (!Array.isArray(item.embedding)) continue;
+    item.embedding = Buffer.from(new Float32Array(item.embedding as number[]).buffer).toString("base64");
+  }
 }

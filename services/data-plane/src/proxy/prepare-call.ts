@@ -7,7 +7,8 @@ import { affordableOutputTokens, costNano } from "../billing/pricing";
 import type { AccessPath, ModelEntry } from "../catalogue/catalogue-snapshot";
 import { controlPlaneUnavailable, invalidRequest } from "../errors";
 import type { Gateway } from "../gateway";
-import type { OpenAiCompatibleProvider } from "../providers/openai-compatible/openai-compatible-provider";
+import type { RequestContext, ResponseContext, UpstreamCall } from "../providers/provider-adapter";
+import type { UpstreamProvider } from "../providers/upstream-provider";
 import { routeRequest } from "../routing/route-request";
 import type { RouteTrace } from "../routing/route-trace";
 import { parseServiceBlock, type ServiceBlock } from "../routing/service-block";
@@ -18,10 +19,11 @@ export type Endpoint = "chat" | "embeddings";
 export interface CallTarget {
   model: ModelEntry;
   path: AccessPath;
-  provider: OpenAiCompatibleProvider;
-  apiKey: string | undefined;
-  /** The exact body sent upstream (with max_tokens added when the hold caps the answer). */
-  payload: string;
+  provider: UpstreamProvider;
+  /** What the adapter builds the call from. */
+  context: RequestContext;
+  /** The exact call sent upstream, built by the provider's adapter (with max_tokens added when the hold caps the answer). */
+  upstream: UpstreamCall;
   /** This target's worst-case cost. */
   holdNano: bigint;
   /** 0, or the smallest hold worth answering with on this target (the caller set no max tokens, so the answer may be capped). */
@@ -107,21 +109,21 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
 
 function buildTarget(gateway: Gateway, body: Record<string, unknown>, endpoint: Endpoint, model: ModelEntry, path: AccessPath, cappable: boolean): CallTarget {
   const provider = gateway.providers.get(path.provider)!;
-  const payload = endpoint === "chat" ? provider.chatBody(body, path.upstreamModel) : provider.embeddingsBody(body, path.upstreamModel);
-  const payloadBytes = Buffer.byteLength(payload);
+  const context = requestContext(gateway, model, path);
+  const upstream = provider.adapter.request(endpoint, body, context);
+  const payloadBytes = Buffer.byteLength(upstream.body);
   const inputUpperTokens = endpoint === "chat" ? chatInputUpperBound(payloadBytes, body.messages) : payloadBytes;
   const outputUpperTokens = endpoint === "chat" ? chatOutputUpperBound(body, model.maxOutputTokens, model.contextLength) : 0;
   const holdNano = costNano(path.price, { inputTokens: inputUpperTokens, outputTokens: outputUpperTokens });
   const minHoldNano = cappable ? costNano(path.price, { inputTokens: inputUpperTokens + CAP_FIELD_BYTES, outputTokens: MIN_ANSWER_TOKENS }) : 0n;
+  return { model, path, provider, context, upstream, holdNano, minHoldNano: minHoldNano < holdNano ? minHoldNano : 0n, inputUpperTokens };
+}
+
+function requestContext(gateway: Gateway, model: ModelEntry, path: AccessPath): RequestContext {
   return {
-    model,
-    path,
-    provider,
+    upstreamModel: path.upstreamModel,
     apiKey: path.credentialsRef ? gateway.config.credentials.get(path.credentialsRef) : undefined,
-    payload,
-    holdNano,
-    minHoldNano: minHoldNano < holdNano ? minHoldNano : 0n,
-    inputUpperTokens,
+    maxOutputTokens: model.maxOutputTokens,
   };
 }
 
@@ -141,7 +143,7 @@ export function useTarget(call: PreparedCall, target: CallTarget): boolean {
   if (reserved >= target.holdNano) return true;
   if (target.minHoldNano === 0n || reserved < target.minHoldNano) return false;
   const maxTokens = affordableOutputTokens(target.path.price, target.inputUpperTokens + CAP_FIELD_BYTES, reserved);
-  target.payload = target.provider.chatBody({ ...call.body, max_tokens: maxTokens }, target.path.upstreamModel);
+  target.upstream = target.provider.adapter.request("chat", { ...call.body, max_tokens: maxTokens }, target.context);
   call.trace.max_tokens_capped = maxTokens;
   return true;
 }
@@ -149,4 +151,9 @@ export function useTarget(call: PreparedCall, target: CallTarget): boolean {
 /** Response headers every chat answer carries: the model that answered and the routing line. */
 export function serviceHeaders(call: PreparedCall, reason: string): Record<string, string> {
   return { "x-service-model": call.target.model.id, "x-service-reason": reason };
+}
+
+/** What an adapter may put into an answer it writes itself: an id, the time, the upstream model. */
+export function responseContext(call: PreparedCall): ResponseContext {
+  return { id: `chatcmpl-${call.requestId}`, created: Math.floor(Date.now() / 1000), model: call.target.path.upstreamModel };
 }

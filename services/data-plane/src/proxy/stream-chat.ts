@@ -17,8 +17,9 @@ import type { Gateway } from "../gateway";
 import type { ClientLink } from "../routes/client-link";
 import { SseParser } from "../upstream/sse-parser";
 import type { UpstreamResponse } from "../upstream/upstream-http";
+import type { StreamItem } from "../providers/provider-adapter";
 import { settleCall } from "./call-money";
-import { serviceHeaders, type PreparedCall } from "./prepare-call";
+import { responseContext, serviceHeaders, type PreparedCall } from "./prepare-call";
 import { SseResponse } from "./sse-response";
 import { UpstreamAttempts } from "./upstream-attempts";
 import { readUsage, usageWithCost } from "./usage";
@@ -97,47 +98,50 @@ async function relay(
   let failure: "client_closed" | "upstream_failed" | undefined;
   let finished = false; // [DONE] or a finish_reason arrived
 
-  try {
-    for await (const bytes of response.body) {
-      for (const item of parser.push(bytes as Buffer)) {
-        if (item.kind !== "event") continue;
-        // Anthropic-style `event: error` and OpenAI's `data: {"error":...}` both end the stream as failed.
-        if (item.event.event === "error") {
-          failure = "upstream_failed";
-          break;
-        }
-        if (item.event.data === "[DONE]") {
-          finished = true;
+  const translator = call.target.provider.adapter.stream(responseContext(call));
+  /** Relays translated items in order; true when reading should stop. */
+  const handle = async (items: StreamItem[]): Promise<boolean> => {
+    for (const item of items) {
+      if (item.kind === "error") {
+        failure = "upstream_failed";
+        return true;
+      }
+      if (item.kind === "done") {
+        finished = true;
+        continue;
+      }
+      const chunk = item.chunk as ChunkShape;
+      lastChunk = chunk;
+      const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
+      if (choices.some((choice) => typeof choice.finish_reason === "string")) finished = true;
+      if (chunk.usage !== undefined && chunk.usage !== null) {
+        lastUsage = chunk.usage;
+        if (client.gone.aborted) return true; // draining after a disconnect: the usage is what we waited for
+        if (choices.length === 0) {
+          usageOnly = chunk;
           continue;
         }
-        let chunk: ChunkShape;
-        try {
-          chunk = JSON.parse(item.event.data) as ChunkShape;
-        } catch {
-          continue; // a malformed event carries nothing we can relay faithfully
-        }
-        if (chunk.error !== undefined) {
-          failure = "upstream_failed";
-          break;
-        }
-        lastChunk = chunk;
-        const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
-        if (choices.some((choice) => typeof choice.finish_reason === "string")) finished = true;
-        if (chunk.usage !== undefined && chunk.usage !== null) {
-          lastUsage = chunk.usage;
-          if (client.gone.aborted) break; // draining after a disconnect: the usage is what we waited for
-          if (choices.length === 0) {
-            usageOnly = chunk;
-            continue;
-          }
-        }
-        if (client.gone.aborted) continue; // draining: nothing more reaches the client
-        for (const choice of choices) delivered += producedText(choice.delta);
-        relayedAny = true;
-        await sse.event(item.event.data);
       }
-      if (failure || (client.gone.aborted && lastUsage !== undefined)) break;
+      if (client.gone.aborted) continue; // draining: nothing more reaches the client
+      for (const choice of choices) delivered += producedText(choice.delta);
+      relayedAny = true;
+      await sse.event(item.raw ?? JSON.stringify(chunk));
     }
+    return false;
+  };
+
+  try {
+    let stopped = false;
+    reading: for await (const bytes of response.body) {
+      for (const item of parser.push(bytes as Buffer)) {
+        if (item.kind !== "event") continue;
+        if (await handle(translator.push(item.event))) {
+          stopped = true;
+          break reading;
+        }
+      }
+    }
+    if (!stopped) await handle(translator.end());
   } catch {
     failure = client.gone.aborted ? "client_closed" : "upstream_failed";
   }
@@ -156,7 +160,7 @@ async function relay(
 
   // Bill: the upstream's usage when it came, otherwise what was delivered.
   const reported = readUsage(lastUsage);
-  const tokens = reported ?? { inputTokens: estimateTokens(call.target.payload), outputTokens: estimateTokens(delivered) };
+  const tokens = reported ?? { inputTokens: estimateTokens(call.target.upstream.body), outputTokens: estimateTokens(delivered) };
   const debited = await settleCall(gateway, call, tokens);
   if (failure !== "client_closed") {
     const final: ChunkShape = usageOnly ?? {

@@ -12,7 +12,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { clientClosed, GatewayError, upstreamFailure, upstreamUnreachable } from "../errors";
 import type { Gateway } from "../gateway";
-import { classifyUpstreamError, retryAfterSeconds } from "../providers/openai-compatible/classify-error";
+import { retryAfterSeconds } from "../upstream/retry-after";
 import type { ClientLink } from "../routes/client-link";
 import { PathHealth } from "../routing/path-health";
 import type { Attempt } from "../routing/route-trace";
@@ -159,7 +159,7 @@ export class UpstreamAttempts {
     const started = performance.now();
     let response: UpstreamResponse;
     try {
-      response = await target.provider.send(call.endpoint === "chat" ? "/chat/completions" : "/embeddings", target.payload, target.apiKey, this.client.upstream);
+      response = await target.provider.send(target.upstream, this.client.upstream);
     } catch (error) {
       attempt.ms = Math.round(performance.now() - started);
       if (this.client.gone.aborted) {
@@ -183,7 +183,7 @@ export class UpstreamAttempts {
     this.countAttempt(attempt.outcome);
     const body = await readErrorBody(response);
     const retryAfter = retryAfterSeconds(response.headers["retry-after"]);
-    const failure = upstreamFailure(response.statusCode, { category: classifyUpstreamError(body), retryAfterSeconds: retryAfter });
+    const failure = upstreamFailure(response.statusCode, { category: target.provider.adapter.classifyError(body), retryAfterSeconds: retryAfter });
     if (!TRANSIENT_STATUSES.has(response.statusCode)) return this.giveUp(failure);
     this.lastFailure = failure;
     this.retryAfterMs = retryAfter === undefined ? undefined : retryAfter * 1000;

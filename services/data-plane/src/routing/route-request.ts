@@ -25,9 +25,12 @@ type Endpoint = "chat" | "embeddings";
 
 const pathHealth = (gateway: Gateway) => (path: AccessPath) => gateway.health.view(PathHealth.key(path.provider, path.upstreamModel));
 
+/** A provider this data plane is configured for and whose protocol offers the endpoint. */
+const reachable = (gateway: Gateway, provider: string, endpoint: Endpoint) => gateway.providers.get(provider)?.adapter.supports(endpoint) === true;
+
 /** A concrete model's paths this gateway can reach and price, in the order to try them. */
 function usablePaths(gateway: Gateway, model: ModelEntry, endpoint: Endpoint): AccessPath[] {
-  const paths = model.paths.filter((candidate) => gateway.providers.has(candidate.provider) && canPrice(candidate.price, endpoint));
+  const paths = model.paths.filter((candidate) => reachable(gateway, candidate.provider, endpoint) && canPrice(candidate.price, endpoint));
   if (paths.length === 0) throw invalidRequest("model_unknown", `Model ${model.id} has no access path this gateway can reach and price.`);
   return orderPaths(paths, pathHealth(gateway));
 }
@@ -70,7 +73,7 @@ export function routeRequest(
       needs: requestNeeds(body, bodyBytes || Buffer.byteLength(JSON.stringify(body))),
       purpose: service?.purpose,
       allow: service?.allow,
-      reachable: (provider) => gateway.providers.has(provider),
+      reachable: (provider) => reachable(gateway, provider, "chat"),
       health: pathHealth(gateway),
     });
     const excluded = [...listed.excluded, ...selection.excluded];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { classifyUpstreamError, retryAfterSeconds } from "../../src/providers/openai-compatible/classify-error";
+import { classifyUpstreamError } from "../../src/providers/openai-compatible/classify-error";
+import { retryAfterSeconds } from "../../src/upstream/retry-after";
 
 describe("classifyUpstreamError (structured fields only)", () => {
   it.each<[string, unknown, string | undefined]>([

@@ -25,7 +25,7 @@ describe("parseDataPlaneConfig basics", () => {
       keyCacheTtlSeconds: 30,
       controlPlaneGraceMs: 300_000,
       controlPlaneDeadlineMs: 5000,
-      providers: [{ name: "openai", baseUrl: "https://api.openai.com/v1" }],
+      providers: [{ name: "openai", baseUrl: "https://api.openai.com/v1", protocol: "openai-compatible", extraFields: [] }],
       credentials: [],
       upstream: { connectTimeoutMs: 10_000, headersTimeoutMs: 300_000, streamIdleTimeoutMs: 60_000 },
       logLevel: "info",
@@ -40,11 +40,11 @@ describe("parseDataPlaneConfig basics", () => {
 
 describe("providers", () => {
   it("lets OPENAI_BASE_URL override the default", () => {
-    expect(parse({ OPENAI_BASE_URL: "http://127.0.0.1:9000/v1" }).providers.get("openai")).toEqual({ name: "openai", baseUrl: "http://127.0.0.1:9000/v1" });
+    expect(parse({ OPENAI_BASE_URL: "http://127.0.0.1:9000/v1" }).providers.get("openai")).toMatchObject({ name: "openai", baseUrl: "http://127.0.0.1:9000/v1" });
   });
 
   it("keeps the default when OPENAI_BASE_URL is empty", () => {
-    expect(parse({ OPENAI_BASE_URL: "" }).providers.get("openai")).toEqual({ name: "openai", baseUrl: "https://api.openai.com/v1" });
+    expect(parse({ OPENAI_BASE_URL: "" }).providers.get("openai")).toMatchObject({ name: "openai", baseUrl: "https://api.openai.com/v1" });
   });
 
   it.each<[string, string, string]>([
@@ -52,7 +52,7 @@ describe("providers", () => {
     ["GROQ_BASE_URL", "groq", "https://api.groq.com/openai/v1"],
     ["MOCK2_BASE_URL", "mock2", "http://localhost:4000/v1"],
   ])("%s -> provider %s", (variable, name, url) => {
-    expect(parse({ [variable]: url }).providers.get(name)).toEqual({ name, baseUrl: url });
+    expect(parse({ [variable]: url }).providers.get(name)).toEqual({ name, baseUrl: url, protocol: "openai-compatible", extraFields: [] });
   });
 
   it.each<[string, string]>([
@@ -69,6 +69,30 @@ describe("providers", () => {
 
   it.each(["not a url", "/v1", "localhost"])("throws ConfigError for invalid URL %j", (url) => {
     expect(() => parse({ MY_VENDOR_BASE_URL: url })).toThrow(new ConfigError(`MY_VENDOR_BASE_URL is not a URL: "${url}"`));
+  });
+});
+
+describe("provider protocols", () => {
+  it("registers a well-known provider once its key is set, with its protocol and base URL", () => {
+    const providers = parse({ ANTHROPIC_API_KEY: "k", GOOGLE_API_KEY: "g", OPENROUTER_API_KEY: "o" }).providers;
+    expect(providers.get("anthropic")).toEqual({ name: "anthropic", baseUrl: "https://api.anthropic.com/v1", protocol: "anthropic", extraFields: [] });
+    expect(providers.get("google")).toMatchObject({ baseUrl: "https://generativelanguage.googleapis.com/v1beta", protocol: "gemini" });
+    expect(providers.get("openrouter")).toMatchObject({ baseUrl: "https://openrouter.ai/api/v1", protocol: "openai-compatible" });
+    expect(providers.get("openrouter")!.extraFields).toEqual(expect.arrayContaining(["top_k", "reasoning", "provider", "transforms", "usage"]));
+  });
+
+  it("does not register a well-known provider that has neither key nor base URL", () => {
+    expect([...parse({}).providers.keys()]).toEqual(["openai"]);
+  });
+
+  it("takes <NAME>_PROTOCOL and <NAME>_EXTRA_FIELDS", () => {
+    const vendor = parse({ MY_VENDOR_BASE_URL: "http://x/v1", MY_VENDOR_PROTOCOL: "anthropic", MY_VENDOR_EXTRA_FIELDS: "top_k, min_p,," }).providers.get("my-vendor");
+    expect(vendor).toEqual({ name: "my-vendor", baseUrl: "http://x/v1", protocol: "anthropic", extraFields: ["top_k", "min_p"] });
+    expect(parse({ OPENROUTER_BASE_URL: "http://x/v1", OPENROUTER_EXTRA_FIELDS: "" }).providers.get("openrouter")!.extraFields).toEqual([]);
+  });
+
+  it("rejects an unknown protocol", () => {
+    expect(() => parse({ MY_VENDOR_BASE_URL: "http://x/v1", MY_VENDOR_PROTOCOL: "soap" })).toThrow(ConfigError);
   });
 });
 

@@ -7,7 +7,7 @@ import { costNano } from "../../src/billing/pricing";
 import { buildSnapshot } from "../../src/catalogue/catalogue-snapshot";
 import type { Gateway } from "../../src/gateway";
 import { prepareCall, useTarget } from "../../src/proxy/prepare-call";
-import { OpenAiCompatibleProvider } from "../../src/providers/openai-compatible/openai-compatible-provider";
+import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
 
 const price = (input: string, output: string) => ({ inputNanoPerM: input, outputNanoPerM: output, verified: true, source: "test" });
@@ -44,7 +44,7 @@ const catalogue: Catalogue__Output = {
 };
 
 function gateway(): Gateway {
-  const providers = new Map(["openai", "openrouter"].map((name) => [name, new OpenAiCompatibleProvider({ name, baseUrl: `http://${name}.invalid/v1` }, undefined as never)]));
+  const providers = new Map(["openai", "openrouter"].map((name) => [name, new UpstreamProvider({ name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [] }, undefined as never)]));
   return {
     catalogue: { current: buildSnapshot(catalogue) },
     providers,
@@ -62,8 +62,8 @@ describe("prepareCall: the attempt plan", () => {
     const call = prepare({ model: "auto" });
     expect(plan(call)).toEqual(["openai/cheap via openai", "openai/cheap via openrouter", "acme/pricey via openrouter"]);
     expect(call.target).toBe(call.targets[0]);
-    expect(call.targets.map((target) => target.apiKey)).toEqual(["sk-openai", "sk-or", "sk-or"]);
-    expect(JSON.parse(call.targets[1]!.payload).model).toBe("openai/cheap");
+    expect(call.targets.map((target) => target.context.apiKey)).toEqual(["sk-openai", "sk-or", "sk-or"]);
+    expect(JSON.parse(call.targets[1]!.upstream.body).model).toBe("openai/cheap");
   });
 
   it("keeps one model's paths with route pinned, and for a concrete model", () => {
@@ -108,7 +108,7 @@ describe("useTarget: what the hold allows", () => {
     const pricey = call.targets[2]!;
     call.reservedNano = pricey.minHoldNano * 4n;
     expect(useTarget(call, pricey)).toBe(true);
-    const capped = JSON.parse(pricey.payload).max_tokens as number;
+    const capped = JSON.parse(pricey.upstream.body).max_tokens as number;
     expect(capped).toBeGreaterThanOrEqual(16);
     expect(call.trace).toMatchObject({ resolved: "acme/pricey", path: "openrouter", max_tokens_capped: capped });
     expect(costNano(pricey.path.price, { inputTokens: pricey.inputUpperTokens + 32, outputTokens: capped })).toBeLessThanOrEqual(call.reservedNano);

@@ -231,7 +231,7 @@ describe("requestNeeds", () => {
 });
 
 describe("routeRequest", () => {
-  const gateway = { providers: new Map([...REACHABLE].map((name) => [name, {}])), health: new PathHealth(CIRCUIT) } as unknown as Gateway;
+  const gateway = { providers: new Map([...REACHABLE].map((name) => [name, { adapter: { supports: () => true } }])), health: new PathHealth(CIRCUIT) } as unknown as Gateway;
   const route = (body: Record<string, unknown>) => routeRequest(gateway, catalogue(), { messages: [{ role: "user", content: "hi" }], ...body }, parseServiceBlock(body.service), "chat");
 
   it("chooses within the tier of auto and lists the other candidates", () => {

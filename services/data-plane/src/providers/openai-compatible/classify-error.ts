@@ -24,13 +24,3 @@ export function classifyUpstreamError(body: unknown): UpstreamErrorCategory | un
   }
   return undefined;
 }
-
-/** An upstream Retry-After, as whole seconds (>= 1), only when it is a plain number or an HTTP date. */
-export function retryAfterSeconds(header: string | string[] | undefined, now = Date.now()): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Math.max(1, Number(value.trim()));
-  if (!/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value.trim())) return undefined; // HTTP-date only
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(1, Math.ceil((date - now) / 1000));
-}

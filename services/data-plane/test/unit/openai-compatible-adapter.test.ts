@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { OPENAI_CHAT_FIELDS, OPENAI_EMBEDDINGS_FIELDS, pickFields } from "../../src/providers/openai-compatible/accepted-fields";
-import { OpenAiCompatibleProvider } from "../../src/providers/openai-compatible/openai-compatible-provider";
+import { OpenAiCompatibleAdapter } from "../../src/providers/openai-compatible/openai-compatible-adapter";
 
-const provider = new OpenAiCompatibleProvider({ name: "openai", baseUrl: "http://x/v1" }, {} as never);
+const provider = new OpenAiCompatibleAdapter();
 
 describe("pickFields", () => {
   it("keeps accepted fields in the caller's order and drops the rest", () => {
@@ -23,7 +23,7 @@ describe("pickFields", () => {
   });
 });
 
-describe("OpenAiCompatibleProvider.chatBody", () => {
+describe("OpenAiCompatibleAdapter.chatBody", () => {
   it("removes unknown fields and replaces the model, preserving key order", () => {
     const body = {
       model: "auto",
@@ -69,11 +69,52 @@ describe("OpenAiCompatibleProvider.chatBody", () => {
   });
 });
 
-describe("OpenAiCompatibleProvider.embeddingsBody", () => {
+describe("OpenAiCompatibleAdapter.request", () => {
+  const context = { upstreamModel: "text-embedding-3-small", apiKey: "sk-up", maxOutputTokens: 0 };
+
   it("keeps only the embeddings fields, in order, with the upstream model", () => {
     const body = { input: ["a", "b"], model: "auto", service: { tier: "economy" }, dimensions: 256, messages: [], encoding_format: "float", stream: true, user: "u1" };
-    expect(provider.embeddingsBody(body, "text-embedding-3-small")).toBe(
-      '{"input":["a","b"],"model":"text-embedding-3-small","dimensions":256,"encoding_format":"float","user":"u1"}',
-    );
+    const call = provider.request("embeddings", body, context);
+    expect(call.path).toBe("/embeddings");
+    expect(call.body).toBe('{"input":["a","b"],"model":"text-embedding-3-small","dimensions":256,"encoding_format":"float","user":"u1"}');
+    expect(call.headers.authorization).toBe("Bearer sk-up");
+  });
+
+  it("sends chat to /chat/completions, without authorization when the path has no key", () => {
+    const call = provider.request("chat", { model: "auto", messages: [] }, { ...context, upstreamModel: "gpt-4.1", apiKey: undefined });
+    expect(call.path).toBe("/chat/completions");
+    expect(call.headers.authorization).toBeUndefined();
+    expect(JSON.parse(call.body)).toEqual({ model: "gpt-4.1", messages: [] });
+  });
+
+  it("forwards a provider's extra fields only when configured (OpenRouter's extras, not OpenAI's)", () => {
+    const body = { model: "auto", messages: [], top_k: 40, provider: { order: ["x"] }, transforms: [], min_p: 0.1 };
+    expect(JSON.parse(new OpenAiCompatibleAdapter(["top_k", "provider", "transforms"]).chatBody(body, "m"))).toEqual({ model: "m", messages: [], top_k: 40, provider: { order: ["x"] }, transforms: [] });
+    expect(JSON.parse(provider.chatBody(body, "m"))).toEqual({ model: "m", messages: [] });
+  });
+});
+
+describe("OpenAiCompatibleAdapter.stream", () => {
+  const event = (data: string, name = "message") => ({ event: name, data, id: undefined });
+
+  it("relays chunks byte for byte and ends on [DONE]", () => {
+    const translator = provider.stream();
+    const raw = '{"id":"c1","choices":[{"index":0,"delta":{"content":"Hi"}}] }';
+    expect(translator.push(event(raw))).toEqual([{ kind: "chunk", chunk: JSON.parse(raw), raw }]);
+    expect(translator.push(event("[DONE]"))).toEqual([{ kind: "done" }]);
+    expect(translator.end()).toEqual([]);
+  });
+
+  it("turns OpenAI's error event, OpenRouter's error chunk and `event: error` into an error item", () => {
+    const translator = provider.stream();
+    expect(translator.push(event('{"error":{"message":"boom","type":"server_error"}}'))).toEqual([{ kind: "error" }]);
+    expect(translator.push(event('{"id":"gen-1","error":{"code":502,"message":"x"},"choices":[{"index":0,"delta":{},"finish_reason":"error"}]}'))).toEqual([{ kind: "error" }]);
+    expect(translator.push(event('{"type":"error"}', "error"))).toEqual([{ kind: "error" }]);
+  });
+
+  it("drops malformed and non-object events", () => {
+    const translator = provider.stream();
+    expect(translator.push(event("{not json"))).toEqual([]);
+    expect(translator.push(event("[1,2]"))).toEqual([]);
   });
 });

@@ -1,0 +1,184 @@
+// Anthropic Messages SSE events -> OpenAI `chat.completion.chunk`s.
+//
+//   message_start                    -> first chunk: delta {role: "assistant", content: ""}
+//   content_block_start text         -> nothing (its text, if any, as content)
+//   content_block_start tool_use     -> delta.tool_calls[{index, id, type, function {name, arguments: ""}}]
+//   content_block_delta text_delta   -> delta.content
+//   ... input_json_delta             -> delta.tool_calls[{index, function {arguments: partial_json}}]
+//   ... thinking_delta               -> delta.reasoning (OpenRouter's field)
+//   content_block_stop               -> nothing (a tool call that got no argument text gets "{}")
+//   message_delta                    -> final chunk: finish_reason (and delta.refusal on a refusal)
+//   message_stop                     -> usage-only chunk (choices: []), then done
+//   ping, signature/citations deltas -> nothing
+//   event: error                     -> error item with the category of its body
+// OpenAI numbers tool calls 0, 1, ... among tool calls only, whereas
+// Anthropic's `index` counts every content block (text and thinking too), so
+// each tool_use block gets the next tool-call index when it starts.
+//
+// Usage is cumulative: message_start reports the input side (input and cache
+// tokens) and message_delta the final output count, sometimes repeating or
+// updating the input side; the later value of each field wins.
+import type { SseEvent } from "../../upstream/sse-parser";
+import type { ResponseContext, StreamItem, StreamTranslator } from "../provider-adapter";
+import { classifyAnthropicError } from "./classify-anthropic-error";
+import { convertAnthropicUsage } from "./convert-anthropic-usage";
+import { isRecord, nonEmptyString, type JsonObject } from "./json-values";
+import { mapAnthropicStopReason, type OpenAiFinishReason } from "./map-anthropic-stop-reason";
+import { refusalText } from "./refusal-text";
+
+type BlockState = { kind: "tool"; toolIndex: number; argumentText: string; startInput: string } | { kind: "other" };
+
+export class AnthropicStreamTranslator implements StreamTranslator {
+  private id: string;
+  private model: string;
+  private readonly blocks = new Map<number, BlockState>();
+  private toolCallCount = 0;
+  private usage: JsonObject = {};
+  private finishSent = false;
+  /** message_stop or an error ended the answer: later events are not part of it. */
+  private over = false;
+
+  constructor(private readonly context: ResponseContext) {
+    this.id = context.id;
+    this.model = context.model;
+  }
+
+  push(event: SseEvent): StreamItem[] {
+    if (this.over) return [];
+    const data = parseJson(event.data);
+    // The SSE event name is the type; the data's own `type` repeats it (and stands in if a relay dropped the name).
+    const type = event.event !== "message" ? event.event : isRecord(data) ? data.type : undefined;
+    if (type === "error") {
+      // An error event after HTTP 200 ends the answer, even when its body cannot be read.
+      this.over = true;
+      return [{ kind: "error", category: classifyAnthropicError(data) }];
+    }
+    if (!isRecord(data)) return [];
+    switch (type) {
+      case "message_start":
+        return this.messageStart(data);
+      case "content_block_start":
+        return this.blockStart(data);
+      case "content_block_delta":
+        return this.blockDelta(data);
+      case "content_block_stop":
+        return this.blockStop(data);
+      case "message_delta":
+        return this.messageDelta(data);
+      case "message_stop":
+        return this.messageStop();
+      default:
+        return []; // ping, and event types added after this adapter was written
+    }
+  }
+
+  /** A body that ends without message_stop is cut short: nothing to add (the proxy treats it as a failure). */
+  end(): StreamItem[] {
+    return [];
+  }
+
+  private messageStart(data: JsonObject): StreamItem[] {
+    const message = isRecord(data.message) ? data.message : {};
+    this.id = nonEmptyString(message.id) ?? this.id;
+    this.model = nonEmptyString(message.model) ?? this.model;
+    this.addUsage(message.usage);
+    return [this.chunk({ role: "assistant", content: "" })];
+  }
+
+  private blockStart(data: JsonObject): StreamItem[] {
+    const block = isRecord(data.content_block) ? data.content_block : {};
+    const index = typeof data.index === "number" ? data.index : -1;
+    if (block.type === "tool_use") {
+      const toolIndex = this.toolCallCount++;
+      // The input at the start is {} and fills through input_json_delta; kept in case it ever arrives whole.
+      const startInput = isRecord(block.input) && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : "{}";
+      this.blocks.set(index, { kind: "tool", toolIndex, argumentText: "", startInput });
+      const call = { index: toolIndex, id: block.id, type: "function", function: { name: block.name, arguments: "" } };
+      return [this.chunk({ tool_calls: [call] })];
+    }
+    this.blocks.set(index, { kind: "other" });
+    // Blocks start empty and fill through deltas; text present at the start is still sent, not lost.
+    if (block.type === "text" && nonEmptyString(block.text)) return [this.chunk({ content: block.text })];
+    if (block.type === "thinking" && nonEmptyString(block.thinking)) return [this.chunk({ reasoning: block.thinking })];
+    return [];
+  }
+
+  private blockDelta(data: JsonObject): StreamItem[] {
+    const delta = isRecord(data.delta) ? data.delta : {};
+    switch (delta.type) {
+      case "text_delta":
+        return nonEmptyString(delta.text) ? [this.chunk({ content: delta.text })] : [];
+      case "thinking_delta":
+        return nonEmptyString(delta.thinking) ? [this.chunk({ reasoning: delta.thinking })] : [];
+      case "input_json_delta": {
+        const block = this.blocks.get(typeof data.index === "number" ? data.index : -1);
+        const fragment = delta.partial_json;
+        if (block?.kind !== "tool" || typeof fragment !== "string" || fragment.length === 0) return [];
+        block.argumentText += fragment;
+        return [this.chunk({ tool_calls: [{ index: block.toolIndex, function: { arguments: fragment } }] })];
+      }
+      default:
+        return []; // signature_delta (only needed to send thinking back), citations_delta
+    }
+  }
+
+  private blockStop(data: JsonObject): StreamItem[] {
+    const block = this.blocks.get(typeof data.index === "number" ? data.index : -1);
+    // A tool without arguments streams no (or only empty) JSON; OpenAI clients parse the arguments,
+    // and the non-streamed answer says "{}", so the stream says it too.
+    if (block?.kind !== "tool" || block.argumentText.trim().length > 0) return [];
+    block.argumentText = block.startInput;
+    return [this.chunk({ tool_calls: [{ index: block.toolIndex, function: { arguments: block.startInput } }] })];
+  }
+
+  private messageDelta(data: JsonObject): StreamItem[] {
+    this.addUsage(data.usage);
+    const delta = isRecord(data.delta) ? data.delta : {};
+    if (typeof delta.stop_reason !== "string" || this.finishSent) return [];
+    const chunkDelta = delta.stop_reason === "refusal" ? { refusal: refusalText(delta.stop_details) } : {};
+    return [this.finishChunk(chunkDelta, mapAnthropicStopReason(delta.stop_reason))];
+  }
+
+  private messageStop(): StreamItem[] {
+    this.over = true;
+    const items: StreamItem[] = [];
+    // message_delta always carries the stop reason; should one ever lack it, the answer still gets a final chunk.
+    if (!this.finishSent) items.push(this.finishChunk({}, "stop"));
+    const usage = convertAnthropicUsage(this.usage);
+    if (usage) items.push({ kind: "chunk", chunk: { id: this.id, object: "chat.completion.chunk", created: this.context.created, model: this.model, choices: [], usage } });
+    items.push({ kind: "done" });
+    return items;
+  }
+
+  /** Later counts replace earlier ones; a null (message_delta's "not reported") does not erase a count. */
+  private addUsage(usage: unknown): void {
+    if (!isRecord(usage)) return;
+    for (const [key, value] of Object.entries(usage)) if (value !== null && value !== undefined) this.usage[key] = value;
+  }
+
+  private finishChunk(delta: JsonObject, finishReason: OpenAiFinishReason): StreamItem {
+    this.finishSent = true;
+    return this.chunk(delta, finishReason);
+  }
+
+  private chunk(delta: JsonObject, finishReason: OpenAiFinishReason | null = null): StreamItem {
+    return {
+      kind: "chunk",
+      chunk: {
+        id: this.id,
+        object: "chat.completion.chunk",
+        created: this.context.created,
+        model: this.model,
+        choices: [{ index: 0, delta, finish_reason: finishReason }],
+      },
+    };
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

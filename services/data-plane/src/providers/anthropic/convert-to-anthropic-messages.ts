@@ -1,0 +1,183 @@
+// OpenAI chat `messages` -> Anthropic `system` + `messages`.
+//
+// Anthropic keeps instructions out of the conversation (one top-level
+// `system`), knows only user and assistant turns, and carries tool calls and
+// tool results as content blocks instead of message fields. So:
+//   system / developer          -> text blocks of `system`, in order
+//   user                        -> user turn (text and image blocks)
+//   assistant                   -> assistant turn (text, then one tool_use block per tool call)
+//   tool                        -> tool_result block in a user turn
+// Consecutive turns of one role are merged into one (several tool results
+// answering one assistant turn become one user turn, as Anthropic expects).
+// Anything else (legacy `function` role, audio and file parts, `name`,
+// assistant `refusal`/`reasoning`) is dropped: callers' extra fields are never an error.
+import type {
+  AnthropicAssistantBlock,
+  AnthropicBlock,
+  AnthropicImageBlock,
+  AnthropicMessage,
+  AnthropicTextBlock,
+  AnthropicToolResultBlock,
+  AnthropicToolUseBlock,
+  AnthropicUserBlock,
+} from "./anthropic-wire-types";
+import { isRecord, type JsonObject } from "./json-values";
+
+export interface AnthropicConversation {
+  /** Absent when the caller sent no system or developer text. */
+  system: string | AnthropicTextBlock[] | undefined;
+  messages: AnthropicMessage[];
+}
+
+export function convertToAnthropicMessages(messages: unknown): AnthropicConversation {
+  const system: AnthropicTextBlock[] = [];
+  const turns: { role: "user" | "assistant"; blocks: AnthropicBlock[] }[] = [];
+  const append = (role: "user" | "assistant", blocks: AnthropicBlock[]) => {
+    // An empty turn would be rejected ("all messages must have non-empty content"); nothing to say, nothing sent.
+    if (blocks.length === 0) return;
+    const last = turns.at(-1);
+    if (last?.role === role) last.blocks.push(...blocks);
+    else turns.push({ role, blocks });
+  };
+
+  for (const message of Array.isArray(messages) ? messages : []) {
+    if (!isRecord(message)) continue;
+    switch (message.role) {
+      case "system":
+      case "developer":
+        system.push(...textBlocks(message.content));
+        break;
+      case "user":
+        append("user", userBlocks(message.content));
+        break;
+      case "assistant":
+        append("assistant", assistantBlocks(message));
+        break;
+      case "tool":
+        append("user", toolResultBlocks(message));
+        break;
+    }
+  }
+
+  return {
+    system: system.length === 0 ? undefined : system.length === 1 && !system[0]!.cache_control ? system[0]!.text : system,
+    messages: turns.map(({ role, blocks }) => ({ role, content: compactContent(blocks) })),
+  };
+}
+
+/** One plain text block is sent as a string, the shape Anthropic's own examples use; anything else as blocks. */
+function compactContent<Block extends AnthropicBlock>(blocks: Block[]): string | Block[] {
+  const only = blocks.length === 1 ? blocks[0] : undefined;
+  return only?.type === "text" && !only.cache_control ? only.text : blocks;
+}
+
+function textBlock(part: JsonObject): AnthropicTextBlock | undefined {
+  if (typeof part.text !== "string" || part.text.length === 0) return undefined; // Anthropic rejects empty text blocks
+  const block: AnthropicTextBlock = { type: "text", text: part.text };
+  // OpenRouter-style prompt caching marks parts with cache_control; Anthropic reads the same field.
+  if (isRecord(part.cache_control)) block.cache_control = part.cache_control;
+  return block;
+}
+
+/** Text from a string or from the `text` parts of an array; other parts are dropped. */
+function textBlocks(content: unknown): AnthropicTextBlock[] {
+  if (typeof content === "string") return content.length > 0 ? [{ type: "text", text: content }] : [];
+  if (!Array.isArray(content)) return [];
+  const blocks: AnthropicTextBlock[] = [];
+  for (const part of content) {
+    if (!isRecord(part) || part.type !== "text") continue;
+    const block = textBlock(part);
+    if (block) blocks.push(block);
+  }
+  return blocks;
+}
+
+function userBlocks(content: unknown): (AnthropicTextBlock | AnthropicImageBlock)[] {
+  if (!Array.isArray(content)) return textBlocks(content);
+  const blocks: (AnthropicTextBlock | AnthropicImageBlock)[] = [];
+  for (const part of content) {
+    if (!isRecord(part)) continue;
+    const block = part.type === "text" ? textBlock(part) : part.type === "image_url" ? imageBlock(part) : undefined;
+    if (block) blocks.push(block);
+  }
+  return blocks;
+}
+
+/**
+ * An `image_url` part as an image block: a data: URL becomes a base64 source
+ * (Anthropic wants the media type and the bare base64 text apart), an http(s)
+ * URL a url source that Anthropic fetches itself. OpenAI's `detail` has no
+ * Anthropic counterpart and is dropped.
+ */
+function imageBlock(part: JsonObject): AnthropicImageBlock | undefined {
+  const imageUrl = part.image_url;
+  const url = typeof imageUrl === "string" ? imageUrl : isRecord(imageUrl) && typeof imageUrl.url === "string" ? imageUrl.url : undefined;
+  if (url === undefined) return undefined;
+  let source: AnthropicImageBlock["source"] | undefined;
+  if (/^https?:\/\//i.test(url)) source = { type: "url", url };
+  else source = dataUrlSource(url);
+  if (!source) return undefined;
+  const block: AnthropicImageBlock = { type: "image", source };
+  if (isRecord(part.cache_control)) block.cache_control = part.cache_control;
+  return block;
+}
+
+function dataUrlSource(url: string): AnthropicImageBlock["source"] | undefined {
+  // data:[<media type>][;param]*[;base64],<data>  (RFC 2397)
+  const match = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/is.exec(url);
+  if (!match) return undefined;
+  const [, mediaType = "", parameters = "", payload = ""] = match;
+  const isBase64 = parameters.split(";").some((parameter) => parameter.toLowerCase() === "base64");
+  // A URL-encoded (non-base64) payload is re-encoded: Anthropic only takes base64.
+  // Anthropic checks the media type itself; a missing or unsupported one comes back as its own invalid_request_error.
+  const data = isBase64 ? payload : Buffer.from(safeDecodeUri(payload), "utf8").toString("base64");
+  return { type: "base64", media_type: mediaType.toLowerCase(), data };
+}
+
+function safeDecodeUri(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function assistantBlocks(message: JsonObject): AnthropicAssistantBlock[] {
+  // Text first, then tool calls: the order Anthropic itself answers in.
+  const blocks: AnthropicAssistantBlock[] = textBlocks(message.content);
+  if (!Array.isArray(message.tool_calls)) return blocks;
+  for (const call of message.tool_calls) {
+    if (!isRecord(call) || (call.type !== undefined && call.type !== "function") || !isRecord(call.function)) continue;
+    const { name, arguments: args } = call.function;
+    if (typeof call.id !== "string" || typeof name !== "string") continue;
+    const block: AnthropicToolUseBlock = { type: "tool_use", id: call.id, name, input: toolInput(args) };
+    blocks.push(block);
+  }
+  return blocks;
+}
+
+/**
+ * OpenAI carries tool arguments as JSON text, Anthropic as a JSON object.
+ * Arguments that are not a JSON object (empty, truncated by a length stop,
+ * or a bare value) become {}: Anthropic accepts nothing else, and the tool
+ * result that follows still tells the model what happened.
+ */
+function toolInput(args: unknown): Record<string, unknown> {
+  if (isRecord(args)) return args;
+  if (typeof args !== "string") return {};
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+function toolResultBlocks(message: JsonObject): AnthropicUserBlock[] {
+  if (typeof message.tool_call_id !== "string") return [];
+  const block: AnthropicToolResultBlock = { type: "tool_result", tool_use_id: message.tool_call_id };
+  const content = userBlocks(message.content);
+  // An empty result is a valid tool_result with no content; it still answers the tool_use.
+  if (content.length > 0) block.content = compactContent(content);
+  return [block];
+}

@@ -1,0 +1,39 @@
+// The Google Gemini API (generativelanguage v1beta) behind the OpenAI
+// interface: chat through generateContent / streamGenerateContent?alt=sse,
+// embeddings through batchEmbedContents. Paths are relative to a base URL such
+// as https://generativelanguage.googleapis.com/v1beta. Each concern lives in
+// its own file: chat-request (with convert-messages, convert-tools,
+// generation-config, media), chat-response, stream-translator, embeddings,
+// classify-error; candidate-output, finish-reason and usage are shared by the
+// whole-answer and streamed translations so the two agree.
+import type { UpstreamErrorCategory } from "../../errors";
+import type { Endpoint, ProviderAdapter, RequestContext, ResponseContext, StreamTranslator, UpstreamCall } from "../provider-adapter";
+import { chatCall } from "./chat-request";
+import { chatCompletion } from "./chat-response";
+import { classifyGeminiError } from "./classify-error";
+import { embeddingsCall, embeddingsList } from "./embeddings";
+import { GeminiStreamTranslator } from "./stream-translator";
+
+export class GeminiAdapter implements ProviderAdapter {
+  readonly protocol = "gemini";
+
+  supports(endpoint: Endpoint): boolean {
+    return endpoint === "chat" || endpoint === "embeddings";
+  }
+
+  request(endpoint: Endpoint, body: Record<string, unknown>, context: RequestContext): UpstreamCall {
+    return endpoint === "embeddings" ? embeddingsCall(body, context) : chatCall(body, context);
+  }
+
+  response(endpoint: Endpoint, json: unknown, context: ResponseContext): Record<string, unknown> {
+    return endpoint === "embeddings" ? embeddingsList(json, context) : chatCompletion(json, context);
+  }
+
+  stream(context: ResponseContext): StreamTranslator {
+    return new GeminiStreamTranslator(context);
+  }
+
+  classifyError(body: unknown): UpstreamErrorCategory | undefined {
+    return classifyGeminiError(body);
+  }
+}

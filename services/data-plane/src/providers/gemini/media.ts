@@ -1,0 +1,56 @@
+// Media in OpenAI message parts (image URLs, audio, files) as Gemini parts.
+// Gemini takes bytes inline (`inlineData`, base64) or a reference it fetches
+// itself (`fileData.fileUri`); a data: URL is always sent inline, anything else
+// by reference, so the upstream, not the gateway, reads remote media.
+import type { GeminiPart } from "./wire-types";
+
+/** File extensions of media Gemini accepts by reference, for the optional `fileData.mimeType`. */
+const MIME_BY_EXTENSION: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  gif: "image/gif",
+  heic: "image/heic",
+  heif: "image/heif",
+  pdf: "application/pdf",
+  mp3: "audio/mp3",
+  wav: "audio/wav",
+  mp4: "video/mp4",
+};
+
+/** A data: URL as a base64 `inlineData` part; undefined when the URL is not a data: URL. */
+export function inlinePartFromDataUrl(url: string): GeminiPart | undefined {
+  const match = /^data:([^,]*),(.*)$/s.exec(url);
+  if (!match) return undefined;
+  const [mediaType = "", ...parameters] = (match[1] ?? "").split(";");
+  const payload = match[2] ?? "";
+  // Percent-encoded (non-base64) data URLs are rare for media but legal; Gemini only takes base64.
+  const data = parameters.includes("base64") ? payload : Buffer.from(decodeURIComponent(payload), "utf8").toString("base64");
+  // An absent media type is left for the upstream to refuse rather than guessed.
+  return { inlineData: { mimeType: mediaType || "application/octet-stream", data } };
+}
+
+/** A media URL as a Gemini part: inline for data: URLs, else a reference with the MIME type guessed from the extension (or omitted). */
+export function mediaPartFromUrl(url: string): GeminiPart {
+  const inline = inlinePartFromDataUrl(url);
+  if (inline) return inline;
+  const mimeType = guessMimeType(url);
+  return { fileData: mimeType ? { fileUri: url, mimeType } : { fileUri: url } };
+}
+
+function guessMimeType(url: string): string | undefined {
+  let pathname: string;
+  try {
+    pathname = new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+  const extension = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase();
+  return extension && Object.hasOwn(MIME_BY_EXTENSION, extension) ? MIME_BY_EXTENSION[extension] : undefined;
+}
+
+/** OpenAI `input_audio` ({data: base64, format: "wav" | "mp3"}) as inline audio. */
+export function audioPart(data: string, format: string): GeminiPart {
+  return { inlineData: { mimeType: `audio/${format || "wav"}`, data } };
+}

@@ -1,0 +1,88 @@
+// One adapter for every OpenAI-compatible upstream (OpenAI, OpenRouter, Groq,
+// Mistral, DeepSeek, Together, xAI, Fireworks, the mock provider...): a base
+// URL, a key and the extra fields it accepts are configuration. Requests keep
+// the caller's accepted fields in their order; answers are already OpenAI
+// shapes and are relayed as they came (stream chunks byte for byte).
+import type { UpstreamErrorCategory } from "../../errors";
+import type { SseEvent } from "../../upstream/sse-parser";
+import type { Endpoint, ProviderAdapter, RequestContext, StreamItem, StreamTranslator, UpstreamCall } from "../provider-adapter";
+import { OPENAI_CHAT_FIELDS, OPENAI_EMBEDDINGS_FIELDS, pickFields } from "./accepted-fields";
+import { classifyUpstreamError } from "./classify-error";
+
+export class OpenAiCompatibleAdapter implements ProviderAdapter {
+  readonly protocol = "openai-compatible";
+  private readonly chatFields: ReadonlySet<string>;
+
+  /** @param extraFields request fields this upstream accepts beyond OpenAI's (e.g. OpenRouter's `top_k`, `provider`). */
+  constructor(extraFields: readonly string[] = []) {
+    this.chatFields = new Set([...OPENAI_CHAT_FIELDS, ...extraFields]);
+  }
+
+  supports(): boolean {
+    return true;
+  }
+
+  request(endpoint: Endpoint, body: Record<string, unknown>, context: RequestContext): UpstreamCall {
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    if (context.apiKey) headers.authorization = `Bearer ${context.apiKey}`;
+    if (endpoint === "embeddings") {
+      const upstream = pickFields(body, OPENAI_EMBEDDINGS_FIELDS);
+      upstream.model = context.upstreamModel;
+      return { path: "/embeddings", headers, body: JSON.stringify(upstream) };
+    }
+    return { path: "/chat/completions", headers, body: this.chatBody(body, context.upstreamModel) };
+  }
+
+  /** The upstream chat body: accepted fields only, the upstream's model id, and usage always requested on streams. */
+  chatBody(body: Record<string, unknown>, upstreamModel: string): string {
+    const upstream = pickFields(body, this.chatFields);
+    upstream.model = upstreamModel;
+    if (upstream.stream === true) {
+      const options = typeof body.stream_options === "object" && body.stream_options !== null ? body.stream_options : {};
+      upstream.stream_options = { ...options, include_usage: true };
+    } else {
+      delete upstream.stream_options;
+    }
+    return JSON.stringify(upstream);
+  }
+
+  response(_endpoint: Endpoint, json: unknown): Record<string, unknown> {
+    if (typeof json !== "object" || json === null || Array.isArray(json)) throw new Error("not an object");
+    return json as Record<string, unknown>;
+  }
+
+  stream(): StreamTranslator {
+    return new OpenAiStreamTranslator();
+  }
+
+  classifyError(body: unknown): UpstreamErrorCategory | undefined {
+    return classifyUpstreamError(body);
+  }
+}
+
+/**
+ * OpenAI chunks pass through. `[DONE]` ends the answer; an error ends it as
+ * failed: OpenAI's `data: {"error":...}`, OpenRouter's error chunk (top-level
+ * `error`, `finish_reason: "error"`), or an `event: error` some compatible
+ * servers send.
+ */
+class OpenAiStreamTranslator implements StreamTranslator {
+  push(event: SseEvent): StreamItem[] {
+    if (event.event === "error") return [{ kind: "error" }];
+    if (event.data === "[DONE]") return [{ kind: "done" }];
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(event.data);
+    } catch {
+      return []; // a malformed event carries nothing we can relay faithfully
+    }
+    if (typeof chunk !== "object" || chunk === null || Array.isArray(chunk)) return [];
+    const record = chunk as Record<string, unknown>;
+    if (record.error !== undefined && record.error !== null) return [{ kind: "error", category: classifyUpstreamError(record) }];
+    return [{ kind: "chunk", chunk: record, raw: event.data }];
+  }
+
+  end(): StreamItem[] {
+    return [];
+  }
+}

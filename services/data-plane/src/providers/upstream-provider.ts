@@ -1,0 +1,35 @@
+// One configured provider: where it is, and the adapter for its protocol.
+// Sending goes through the data plane's one HTTP agent.
+import type { ProviderConfig } from "../config";
+import type { UpstreamHttp, UpstreamResponse } from "../upstream/upstream-http";
+import type { ProviderAdapter, UpstreamCall } from "./provider-adapter";
+import { OpenAiCompatibleAdapter } from "./openai-compatible/openai-compatible-adapter";
+
+export class UpstreamProvider {
+  readonly adapter: ProviderAdapter;
+
+  constructor(
+    readonly config: ProviderConfig,
+    private readonly http: UpstreamHttp,
+  ) {
+    this.adapter = adapterFor(config);
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  send(call: UpstreamCall, signal: AbortSignal): Promise<UpstreamResponse> {
+    return this.http.post(`${this.config.baseUrl}${call.path}`, call.headers, call.body, signal);
+  }
+}
+
+function adapterFor(config: ProviderConfig): ProviderAdapter {
+  switch (config.protocol) {
+    case "anthropic":
+    case "gemini":
+      throw new Error(`provider ${config.name}: the ${config.protocol} adapter is not wired in yet`);
+    case "openai-compatible":
+      return new OpenAiCompatibleAdapter(config.extraFields);
+  }
+}
