@@ -165,7 +165,8 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
       failureThreshold: integer(env, "CIRCUIT_FAILURE_THRESHOLD", 5, 1),
       cooldownMs: integer(env, "CIRCUIT_COOLDOWN_MS", 30_000, 1),
     },
-    sseKeepAliveMs: integer(env, "SSE_KEEPALIVE_MS", 15_000, 10),
+    // Spec: a comment at least every 15 s; timers fire late, never early, so the default leaves room.
+    sseKeepAliveMs: integer(env, "SSE_KEEPALIVE_MS", 10_000, 10),
     logLevel: env.LOG_LEVEL || "info",
     replicaId: env.DATA_PLANE_REPLICA_ID || `data-plane-${process.pid}`,
     redisUrl: env.REDIS_URL || undefined,

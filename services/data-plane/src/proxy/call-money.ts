@@ -19,6 +19,7 @@ export async function reserveCall(gateway: Gateway, call: PreparedCall): Promise
 
 /** Debits the call's cost for these tokens at the answering target's price; returns the amount on the ledger. */
 export function settleCall(gateway: Gateway, call: PreparedCall, tokens: TokenUsage & { inputTokens: number; outputTokens: number }): Promise<bigint> {
+  call.holdClosed = true;
   return gateway.billing.settle({
     requestId: call.requestId,
     projectId: call.identity.projectId,
@@ -40,5 +41,15 @@ export function settlePromptOnly(gateway: Gateway, call: PreparedCall): Promise<
 }
 
 export function releaseCall(gateway: Gateway, call: PreparedCall): Promise<void> {
+  call.holdClosed = true;
   return gateway.billing.release(call.requestId, call.identity.projectId);
+}
+
+/**
+ * A safety net for failures nobody planned for (a bug thrown mid-relay): a
+ * hold that was placed and neither settled nor released goes back now rather
+ * than sitting until it expires. Nothing reached the caller as billed.
+ */
+export async function releaseIfOpen(gateway: Gateway, call: PreparedCall): Promise<void> {
+  if (call.reservedNano !== undefined && !call.holdClosed) await releaseCall(gateway, call);
 }

@@ -1,10 +1,10 @@
 // Non-streamed chat completions and embeddings: forward, read the whole
 // answer, settle its exact cost, return the upstream body with usage.cost.
 import { estimateTokens } from "../billing/hold-estimate";
-import { clientClosed } from "../errors";
+import { clientClosed, GatewayError } from "../errors";
 import type { Gateway } from "../gateway";
 import type { ClientLink } from "../routes/client-link";
-import { settleCall, settlePromptOnly } from "./call-money";
+import { releaseIfOpen, settleCall, settlePromptOnly } from "./call-money";
 import { responseContext, type PreparedCall } from "./prepare-call";
 import { UpstreamAttempts } from "./upstream-attempts";
 import { readUsage, usageWithCost } from "./usage";
@@ -15,6 +15,15 @@ function producedText(json: Record<string, unknown>): string {
 }
 
 export async function completeJson(gateway: Gateway, call: PreparedCall, client: ClientLink): Promise<Record<string, unknown>> {
+  try {
+    return await answer(gateway, call, client);
+  } catch (error) {
+    if (!(error instanceof GatewayError)) await releaseIfOpen(gateway, call);
+    throw error;
+  }
+}
+
+async function answer(gateway: Gateway, call: PreparedCall, client: ClientLink): Promise<Record<string, unknown>> {
   const attempts = new UpstreamAttempts(gateway, call, client);
   let json: Record<string, unknown> | undefined;
   while (!json) {

@@ -45,12 +45,14 @@ export interface PreparedCall {
   targets: CallTarget[];
   /** The target being tried, and once answered the one that answered (billed at its price). */
   target: CallTarget;
-  /** The hold asked for: the worst case of the priciest target, so a fallback is covered too. */
+  /** The hold asked for: the worst case of the priciest target that can be tried, so a fallback is covered too. */
   holdNano: bigint;
   /** The smallest hold accepted: what the first target needs (0 = the full hold). */
   minHoldNano: bigint;
   /** What the control plane actually held; set by the reserve. */
   reservedNano?: bigint;
+  /** Set once the hold was settled or released (call-money.ts): nothing more may touch it. */
+  holdClosed?: boolean;
   trace: RouteTrace;
 }
 
@@ -81,7 +83,9 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
     candidate.paths.map((path) => buildTarget(gateway, body, endpoint, candidate.model, path, cappable)),
   );
   const first = targets[0]!;
-  const holdNano = targets.reduce((max, target) => (target.holdNano > max ? target.holdNano : max), 0n);
+  // Only the first UPSTREAM_MAX_ATTEMPTS targets can ever be sent to; a later one the hold does not cover is skipped.
+  const reachable = targets.slice(0, gateway.config.upstream.maxAttempts);
+  const holdNano = reachable.reduce((max, target) => (target.holdNano > max ? target.holdNano : max), 0n);
   const firstNeeds = first.minHoldNano > 0n ? first.minHoldNano : first.holdNano;
 
   return {

@@ -18,7 +18,7 @@ import type { ClientLink } from "../routes/client-link";
 import { SseParser } from "../upstream/sse-parser";
 import type { UpstreamResponse } from "../upstream/upstream-http";
 import type { StreamItem } from "../providers/provider-adapter";
-import { settleCall } from "./call-money";
+import { releaseIfOpen, settleCall } from "./call-money";
 import { responseContext, serviceHeaders, type PreparedCall } from "./prepare-call";
 import { SseResponse } from "./sse-response";
 import { UpstreamAttempts } from "./upstream-attempts";
@@ -65,6 +65,7 @@ export async function streamChat(gateway: Gateway, call: PreparedCall, reply: Fa
     }
     sse.end();
   } catch (error) {
+    if (!(error instanceof GatewayError)) await releaseIfOpen(gateway, call);
     if (!sse.committed) {
       sse.stop();
       throw error; // the app's error handler answers with the status and JSON body
@@ -130,11 +131,16 @@ async function relay(
     return false;
   };
 
+  // The idle limit counts events, not bytes: undici's body timeout is reset by
+  // anything, and an upstream sending only comments (OpenRouter's keep-alive)
+  // must still be cut after STREAM_IDLE_TIMEOUT_MS without a chunk.
+  const idle = setTimeout(() => response.body.destroy(new Error("no event within the stream idle limit")), gateway.config.upstream.streamIdleTimeoutMs);
   try {
     let stopped = false;
     reading: for await (const bytes of response.body) {
       for (const item of parser.push(bytes as Buffer)) {
         if (item.kind !== "event") continue;
+        idle.refresh();
         if (await handle(translator.push(item.event))) {
           stopped = true;
           break reading;
@@ -144,6 +150,8 @@ async function relay(
     if (!stopped) await handle(translator.end());
   } catch {
     failure = client.gone.aborted ? "client_closed" : "upstream_failed";
+  } finally {
+    clearTimeout(idle);
   }
   if (client.gone.aborted || sse.destroyed) failure = "client_closed";
   // An upstream that closed without finishing was cut, not done.
@@ -156,7 +164,7 @@ async function relay(
     return "retry";
   }
   if (failure === "upstream_failed") attempts.failedAfterFirstByte("stream_failed");
-  else attempts.answered();
+  else if (!failure) attempts.answered(); // a client that left says nothing about the path
 
   // Bill: the upstream's usage when it came, otherwise what was delivered.
   const reported = readUsage(lastUsage);

@@ -62,6 +62,8 @@ export class UpstreamAttempts {
     for (;;) {
       if (this.client.gone.aborted) return this.giveUp(clientClosed());
       if (!(await this.advance())) return this.giveUp(this.lastFailure ?? upstreamUnreachable());
+      // The client may have left during a retry's wait: nothing more goes upstream.
+      if (this.client.gone.aborted) return this.giveUp(clientClosed());
       const response = await this.send();
       if (response) return response;
     }

@@ -210,9 +210,10 @@ export class GatewayStack {
   }
 
   /** POST to the data plane with a key, JSON body. */
-  post(route: string, key: string | undefined, body: unknown, dataPlane = 0): Promise<Response> {
+  post(route: string, key: string | undefined, body: unknown, dataPlane = 0, signal?: AbortSignal): Promise<Response> {
     return fetch(`${this.dataPlanes[dataPlane]!.ready.url}${route}`, {
       method: "POST",
+      signal,
       headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
       body: typeof body === "string" ? body : JSON.stringify(body),
     });
