@@ -242,8 +242,8 @@ describe("GeminiAdapter streams (constructed)", () => {
     const call = (name: string) => ({ candidates: [{ content: { parts: [{ functionCall: { name, args: {} } }] } }] });
     const chunks = chunksOf(translate([dataEvent(call("a")), dataEvent({ candidates: [{ content: { parts: [{ functionCall: { name: "b", args: { k: [1] } } }] }, finishReason: "MAX_TOKENS" }] })]));
     expect(chunks.map((chunk) => (chunk.choices as { delta: { tool_calls?: { index: number; id: string }[] } }[])[0]?.delta.tool_calls?.map((tool) => [tool.index, tool.id]))).toEqual([
-      [[0, "call_chatcmpl-gateway_0"]],
-      [[1, "call_chatcmpl-gateway_1"]],
+      [[0, "call_gateway_0"]],
+      [[1, "call_gateway_1"]],
     ]);
     expect(accumulate(chunks).finish_reason).toBe("length");
   });

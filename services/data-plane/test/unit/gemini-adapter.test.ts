@@ -212,6 +212,7 @@ describe("GeminiAdapter chat requests (constructed)", () => {
           content: [
             { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "high" } },
             { type: "image_url", image_url: "data:image/svg+xml,%3Csvg%2F%3E" },
+            { type: "image_url", image_url: { url: "data:text/plain,100%" } },
             { type: "image_url", image_url: { url: "https://example.com/cat.WEBP?size=large" } },
             { type: "image_url", image_url: { url: "https://example.com/render?id=7" } },
             { type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } },
@@ -229,6 +230,7 @@ describe("GeminiAdapter chat requests (constructed)", () => {
         parts: [
           { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
           { inlineData: { mimeType: "image/svg+xml", data: Buffer.from("<svg/>").toString("base64") } },
+          { inlineData: { mimeType: "text/plain", data: Buffer.from("100%").toString("base64") } },
           { fileData: { fileUri: "https://example.com/cat.WEBP?size=large", mimeType: "image/webp" } },
           { fileData: { fileUri: "https://example.com/render?id=7" } },
           { inlineData: { mimeType: "audio/wav", data: "UklGRg==" } },

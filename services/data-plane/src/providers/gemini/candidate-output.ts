@@ -1,6 +1,16 @@
 // What one Gemini candidate's parts say, in OpenAI terms: shared by the
 // whole-answer and the streamed translations so both read parts identically.
-import { isObject, type CandidateOutput } from "./wire-types";
+import { isObject } from "./wire-types";
+
+/** One candidate's answer in OpenAI terms. */
+export interface CandidateOutput {
+  /** Non-thought text parts joined, or null when there was none. */
+  content: string | null;
+  /** Thought-summary text joined, or null. */
+  reasoning: string | null;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  images: { mimeType: string; data: string }[];
+}
 
 /**
  * Reads a candidate's `content.parts`. Thought summaries (`thought: true`) are
@@ -41,5 +51,5 @@ export function imageEntry(image: { mimeType: string; data: string }, index: num
 /** The OpenAI chat id: Gemini's `responseId` when it sent one (the same on every chunk of a stream), else the gateway's. */
 export function answerIds(json: Record<string, unknown>, fallbackId: string): { id: string; callIdBase: string } {
   const responseId = typeof json.responseId === "string" && json.responseId !== "" ? json.responseId : undefined;
-  return responseId ? { id: `chatcmpl-${responseId}`, callIdBase: responseId } : { id: fallbackId, callIdBase: fallbackId };
+  return responseId ? { id: `chatcmpl-${responseId}`, callIdBase: responseId } : { id: fallbackId, callIdBase: fallbackId.replace(/^chatcmpl-/, "") };
 }

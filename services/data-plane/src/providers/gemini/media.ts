@@ -26,9 +26,18 @@ export function inlinePartFromDataUrl(url: string): GeminiPart | undefined {
   const [mediaType = "", ...parameters] = (match[1] ?? "").split(";");
   const payload = match[2] ?? "";
   // Percent-encoded (non-base64) data URLs are rare for media but legal; Gemini only takes base64.
-  const data = parameters.includes("base64") ? payload : Buffer.from(decodeURIComponent(payload), "utf8").toString("base64");
+  const data = parameters.includes("base64") ? payload : Buffer.from(percentDecode(payload), "utf8").toString("base64");
   // An absent media type is left for the upstream to refuse rather than guessed.
   return { inlineData: { mimeType: mediaType || "application/octet-stream", data } };
+}
+
+/** A malformed escape is kept as written rather than failing the whole request. */
+function percentDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** A media URL as a Gemini part: inline for data: URLs, else a reference with the MIME type guessed from the extension (or omitted). */

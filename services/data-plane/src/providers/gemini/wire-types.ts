@@ -19,16 +19,6 @@ export interface GeminiContent {
   parts: GeminiPart[];
 }
 
-/** One model answer out of the parts of a candidate, in OpenAI terms. */
-export interface CandidateOutput {
-  /** Non-thought text parts joined, or null when there was none. */
-  content: string | null;
-  /** Thought-summary text joined, or null. */
-  reasoning: string | null;
-  toolCalls: { id: string; name: string; arguments: string }[];
-  images: { mimeType: string; data: string }[];
-}
-
 export type JsonObject = Record<string, unknown>;
 
 export const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,0 +1,44 @@
+// GeminiAdapter error classification: Google error envelopes, read from their
+// structured fields (status, details) only, never the message.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { GeminiAdapter } from "../../src/providers/gemini/gemini-adapter";
+
+const WIRE_DIR = path.resolve(import.meta.dirname, "../../../../../shared/data/wire");
+const haveWire = existsSync(WIRE_DIR);
+const wireLabel = haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent (clone shared/data next to the repository to run these)`;
+const wire = (file: string): unknown => JSON.parse(readFileSync(path.join(WIRE_DIR, file), "utf8"));
+
+const adapter = new GeminiAdapter();
+
+describe.skipIf(!haveWire)(`GeminiAdapter.classifyError on recorded envelopes (${wireLabel})`, () => {
+  it.each<[string, string | undefined]>([
+    ["gemini.error.404.not_found.json", "model_not_found"],
+    ["gemini.error.400.api_key_invalid.json", undefined], // the gateway's credential: the status says it, no caller-facing category
+    ["gemini.error.429.resource_exhausted.json", undefined], // quota: the 429 status says it
+  ])("%s -> %s", (file, expected) => {
+    expect(adapter.classifyError(wire(file))).toBe(expected);
+  });
+
+  it("the array-wrapped form of an envelope classifies the same", () => {
+    expect(adapter.classifyError([wire("gemini.error.404.not_found.json")])).toBe("model_not_found");
+  });
+});
+
+describe("GeminiAdapter.classifyError (constructed)", () => {
+  it.each<[string, unknown, string | undefined]>([
+    ["NOT_FOUND without details", { error: { code: 404, status: "NOT_FOUND" } }, "model_not_found"],
+    // An over-long prompt is INVALID_ARGUMENT with nothing structured to tell it apart: only its message says so.
+    ["an over-long prompt", { error: { code: 400, message: "The input token count (2551556) exceeds the maximum number of tokens allowed (1048576).", status: "INVALID_ARGUMENT" } }, undefined],
+    ["a message naming a missing model, with another status", { error: { code: 400, message: "models/x is not found", status: "INVALID_ARGUMENT" } }, undefined],
+    ["PERMISSION_DENIED (e.g. a missing uploaded file)", { error: { code: 403, status: "PERMISSION_DENIED" } }, undefined],
+    ["an OpenAI-style body", { error: { code: "model_not_found", type: "invalid_request_error" } }, undefined],
+    ["a prototype key as status", { error: { status: "toString" } }, undefined],
+    ["no error field", { candidates: [] }, undefined],
+    ["a string", "NOT_FOUND", undefined],
+    ["null", null, undefined],
+  ])("%s", (_name, body, expected) => {
+    expect(adapter.classifyError(body)).toBe(expected);
+  });
+});
