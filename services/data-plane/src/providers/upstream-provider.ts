@@ -2,6 +2,8 @@
 // Sending goes through the data plane's one HTTP agent.
 import type { ProviderConfig } from "../config";
 import type { UpstreamHttp, UpstreamResponse } from "../upstream/upstream-http";
+import { AnthropicAdapter } from "./anthropic/anthropic-adapter";
+import { GeminiAdapter } from "./gemini/gemini-adapter";
 import type { ProviderAdapter, UpstreamCall } from "./provider-adapter";
 import { OpenAiCompatibleAdapter } from "./openai-compatible/openai-compatible-adapter";
 
@@ -27,8 +29,9 @@ export class UpstreamProvider {
 function adapterFor(config: ProviderConfig): ProviderAdapter {
   switch (config.protocol) {
     case "anthropic":
+      return new AnthropicAdapter();
     case "gemini":
-      throw new Error(`provider ${config.name}: the ${config.protocol} adapter is not wired in yet`);
+      return new GeminiAdapter();
     case "openai-compatible":
       return new OpenAiCompatibleAdapter(config.extraFields);
   }
