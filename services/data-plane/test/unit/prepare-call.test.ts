@@ -49,7 +49,7 @@ function gateway(): Gateway {
     catalogue: { current: buildSnapshot(catalogue) },
     providers,
     health: new PathHealth({ errorHalfLifeMs: 30_000, failureThreshold: 5, cooldownMs: 30_000 }),
-    config: { credentials: new Map([["OPENAI_API_KEY", "sk-openai"], ["OPENROUTER_API_KEY", "sk-or"]]) },
+    config: { credentials: new Map([["OPENAI_API_KEY", "sk-openai"], ["OPENROUTER_API_KEY", "sk-or"]]), upstream: { maxAttempts: 4 } },
   } as unknown as Gateway;
 }
 
@@ -78,6 +78,14 @@ describe("prepareCall: the attempt plan", () => {
     expect(call.holdNano).toBe(pricey!.holdNano);
     expect(call.minHoldNano).toBe(cheap!.holdNano);
     expect(cheap!.holdNano).toBe(costNano(cheap!.path.price, { inputTokens: cheap!.inputUpperTokens, outputTokens: 100 }));
+  });
+
+  it("leaves out of the hold a target beyond the attempt limit (it can only be reached past skipped ones, and is skipped itself if uncovered)", () => {
+    const limited = gateway();
+    (limited.config.upstream as { maxAttempts: number }).maxAttempts = 2;
+    const call = prepareCall(limited, "req-1", identity, { model: "auto", max_tokens: 100, messages: [{ role: "user", content: "hello" }] }, "chat");
+    expect(call.targets).toHaveLength(3);
+    expect(call.holdNano).toBe(call.targets[1]!.holdNano);
   });
 
   it("with a single target and the caller's max tokens, the full hold is required (minimum 0)", () => {
