@@ -28,5 +28,26 @@ export function chatOutputUpperBound(body: Record<string, unknown>, modelMaxOutp
   return perChoice * choices;
 }
 
+/**
+ * Images an answer may carry when the caller asked for image output
+ * (`modalities` with "image"), for paths priced per image. Models generate one
+ * image per answer as a rule; the bound allows a few, and an answer beyond it
+ * is billed up to the hold (docs/money.md, "actual cost above the worst case").
+ */
+export const IMAGES_PER_ANSWER_BOUND = 4;
+
+export function chatImageUpperBound(body: Record<string, unknown>): number {
+  const modalities = Array.isArray(body.modalities) ? body.modalities : [];
+  if (!modalities.includes("image")) return 0;
+  const choices = typeof body.n === "number" && Number.isInteger(body.n) && body.n > 1 ? body.n : 1;
+  return IMAGES_PER_ANSWER_BOUND * choices;
+}
+
+/** Images in an OpenAI-shaped message or delta (`images: [{type:"image_url", ...}]`, OpenRouter's shape). */
+export function countImages(messageOrDelta: unknown): number {
+  const images = (messageOrDelta as { images?: unknown } | null)?.images;
+  return Array.isArray(images) ? images.length : 0;
+}
+
 /** Rough token count of produced text, used only when an upstream reports no usage. */
 export const estimateTokens = (text: string): number => (text.length === 0 ? 0 : Math.ceil(Buffer.byteLength(text) / 4));

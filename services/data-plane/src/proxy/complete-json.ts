@@ -1,6 +1,6 @@
 // Non-streamed chat completions and embeddings: forward, read the whole
 // answer, settle its exact cost, return the upstream body with usage.cost.
-import { estimateTokens } from "../billing/hold-estimate";
+import { countImages, estimateTokens } from "../billing/hold-estimate";
 import { clientClosed, GatewayError } from "../errors";
 import type { Gateway } from "../gateway";
 import type { ClientLink } from "../routes/client-link";
@@ -9,9 +9,11 @@ import { responseContext, type PreparedCall } from "./prepare-call";
 import { UpstreamAttempts } from "./upstream-attempts";
 import { readUsage, usageWithCost } from "./usage";
 
+const choicesOf = (json: Record<string, unknown>): { message?: unknown }[] => (Array.isArray(json.choices) ? json.choices : []);
+
 function producedText(json: Record<string, unknown>): string {
-  const choices = Array.isArray(json.choices) ? json.choices : [];
-  return choices.map((choice) => JSON.stringify((choice as { message?: unknown }).message ?? "")).join("");
+  // Images are billed per image, not as text.
+  return choicesOf(json).map((choice) => JSON.stringify({ ...(choice.message as object), images: undefined })).join("");
 }
 
 export async function completeJson(gateway: Gateway, call: PreparedCall, client: ClientLink): Promise<Record<string, unknown>> {
@@ -43,9 +45,12 @@ async function answer(gateway: Gateway, call: PreparedCall, client: ClientLink):
     }
   }
 
-  const tokens = readUsage(json.usage) ?? {
-    inputTokens: estimateTokens(call.target.upstream.body),
-    outputTokens: call.endpoint === "chat" ? estimateTokens(producedText(json)) : 0,
+  const tokens = {
+    ...(readUsage(json.usage) ?? {
+      inputTokens: estimateTokens(call.target.upstream.body),
+      outputTokens: call.endpoint === "chat" ? estimateTokens(producedText(json)) : 0,
+    }),
+    images: choicesOf(json).reduce((sum, choice) => sum + countImages(choice.message), 0),
   };
   if (call.endpoint === "embeddings" && call.body.encoding_format === "base64") encodeEmbeddingsBase64(json);
   const debited = await settleCall(gateway, call, tokens);

@@ -2,7 +2,7 @@
 // paths that may serve it (in the order they are tried), each one's upstream
 // body, and the hold for the worst-case cost.
 import type { KeyIdentity } from "../auth/key-cache";
-import { chatInputUpperBound, chatOutputUpperBound } from "../billing/hold-estimate";
+import { chatImageUpperBound, chatInputUpperBound, chatOutputUpperBound } from "../billing/hold-estimate";
 import { affordableOutputTokens, costNano } from "../billing/pricing";
 import type { AccessPath, ModelEntry } from "../catalogue/catalogue-snapshot";
 import { controlPlaneUnavailable, invalidRequest } from "../errors";
@@ -118,8 +118,9 @@ function buildTarget(gateway: Gateway, body: Record<string, unknown>, endpoint: 
   const payloadBytes = Buffer.byteLength(upstream.body);
   const inputUpperTokens = endpoint === "chat" ? chatInputUpperBound(payloadBytes, body.messages) : payloadBytes;
   const outputUpperTokens = endpoint === "chat" ? chatOutputUpperBound(body, model.maxOutputTokens, model.contextLength) : 0;
-  const holdNano = costNano(path.price, { inputTokens: inputUpperTokens, outputTokens: outputUpperTokens });
-  const minHoldNano = cappable ? costNano(path.price, { inputTokens: inputUpperTokens + CAP_FIELD_BYTES, outputTokens: MIN_ANSWER_TOKENS }) : 0n;
+  const images = endpoint === "chat" ? chatImageUpperBound(body) : 0;
+  const holdNano = costNano(path.price, { inputTokens: inputUpperTokens, outputTokens: outputUpperTokens, images });
+  const minHoldNano = cappable ? costNano(path.price, { inputTokens: inputUpperTokens + CAP_FIELD_BYTES, outputTokens: MIN_ANSWER_TOKENS, images }) : 0n;
   return { model, path, provider, context, upstream, holdNano, minHoldNano: minHoldNano < holdNano ? minHoldNano : 0n, inputUpperTokens };
 }
 
@@ -146,7 +147,8 @@ export function useTarget(call: PreparedCall, target: CallTarget): boolean {
   delete call.trace.max_tokens_capped;
   if (reserved >= target.holdNano) return true;
   if (target.minHoldNano === 0n || reserved < target.minHoldNano) return false;
-  const maxTokens = affordableOutputTokens(target.path.price, target.inputUpperTokens + CAP_FIELD_BYTES, reserved);
+  const imagesNano = BigInt(chatImageUpperBound(call.body)) * (target.path.price.imageNano ?? 0n);
+  const maxTokens = affordableOutputTokens(target.path.price, target.inputUpperTokens + CAP_FIELD_BYTES, reserved - imagesNano);
   target.upstream = target.provider.adapter.request("chat", { ...call.body, max_tokens: maxTokens }, target.context);
   call.trace.max_tokens_capped = maxTokens;
   return true;

@@ -11,7 +11,7 @@
 // upstream is read on for a short drain to catch its usage, then aborted, and
 // the request is billed from that usage or from what was delivered.
 import type { FastifyReply } from "fastify";
-import { estimateTokens } from "../billing/hold-estimate";
+import { countImages, estimateTokens } from "../billing/hold-estimate";
 import { GatewayError } from "../errors";
 import type { Gateway } from "../gateway";
 import type { ClientLink } from "../routes/client-link";
@@ -35,7 +35,7 @@ interface ChunkShape {
 }
 
 /** Keys of a delta that carry no produced content. */
-const NON_CONTENT_KEYS = new Set(["role", "type", "id", "index"]);
+const NON_CONTENT_KEYS = new Set(["role", "type", "id", "index", "images"]); // images are billed per image, not as text
 
 /** Every produced string in a delta (content, refusal, reasoning, tool and function call parts, audio transcript...). */
 function producedText(value: unknown): string {
@@ -92,6 +92,7 @@ async function relay(
 ): Promise<"relayed" | "retry"> {
   const parser = new SseParser();
   let delivered = "";
+  let images = 0; // images delivered, for paths priced per image
   let relayedAny = false; // an event reached the client: no retry from here on
   let usageOnly: ChunkShape | undefined; // the held-back usage-only chunk
   let lastUsage: unknown; // the latest usage any chunk reported
@@ -124,7 +125,10 @@ async function relay(
         }
       }
       if (client.gone.aborted) continue; // draining: nothing more reaches the client
-      for (const choice of choices) delivered += producedText(choice.delta);
+      for (const choice of choices) {
+        delivered += producedText(choice.delta);
+        images += countImages(choice.delta);
+      }
       relayedAny = true;
       await sse.event(item.raw ?? JSON.stringify(chunk));
     }
@@ -168,7 +172,7 @@ async function relay(
 
   // Bill: the upstream's usage when it came, otherwise what was delivered.
   const reported = readUsage(lastUsage);
-  const tokens = reported ?? { inputTokens: estimateTokens(call.target.upstream.body), outputTokens: estimateTokens(delivered) };
+  const tokens = { ...(reported ?? { inputTokens: estimateTokens(call.target.upstream.body), outputTokens: estimateTokens(delivered) }), images };
   const debited = await settleCall(gateway, call, tokens);
   if (failure !== "client_closed") {
     const final: ChunkShape = usageOnly ?? {

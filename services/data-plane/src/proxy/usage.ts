@@ -24,5 +24,8 @@ export function usageWithCost(usage: unknown, tokens: { inputTokens: number; out
     typeof usage === "object" && usage !== null
       ? (usage as OpenAiUsage)
       : { prompt_tokens: tokens.inputTokens, completion_tokens: tokens.outputTokens, total_tokens: tokens.inputTokens + tokens.outputTokens };
-  return { ...base, cost: usdNumber(debitedNano) };
+  // An aggregator's own figure (OpenRouter's usage.cost, USD) stays visible as the upstream cost record;
+  // `cost` is always the gateway's charge, the amount on the ledger.
+  const upstreamCost = typeof base.cost === "number" ? { upstream_cost: base.cost } : {};
+  return { ...base, ...upstreamCost, cost: usdNumber(debitedNano) };
 }
