@@ -9,27 +9,11 @@ import type { Gateway } from "../../src/gateway";
 import { prepareCall, useTarget } from "../../src/proxy/prepare-call";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
+import { catalogueModel } from "../support/catalogue-model";
 
 const price = (input: string, output: string) => ({ inputNanoPerM: input, outputNanoPerM: output, verified: true, source: "test" });
 
-function model(id: string, paths: Model__Output["paths"]): Model__Output {
-  return {
-    id,
-    curated: true,
-    tiers: ["balanced"],
-    purposes: [],
-    ownedBy: id.split("/")[0]!,
-    created: "0",
-    contextLength: 128_000,
-    maxOutputTokens: 16_000,
-    inputModalities: ["text"],
-    outputModalities: ["text"],
-    tools: true,
-    jsonSchema: true,
-    embeddings: false,
-    paths,
-  };
-}
+const model = (id: string, paths: Model__Output["paths"]) => catalogueModel(id, paths);
 
 const catalogue: Catalogue__Output = {
   revision: "r",

@@ -1,7 +1,7 @@
 // The attempt loop against scripted upstream answers and a recording billing
 // client: which targets are sent to, in which order, and that the hold is
 // placed once and closed exactly once (docs/resilience.md).
-import type { Catalogue__Output, Model__Output } from "@gateway/proto";
+import type { Catalogue__Output } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
 import type { KeyIdentity } from "../../src/auth/key-cache";
 import { buildSnapshot } from "../../src/catalogue/catalogue-snapshot";
@@ -11,27 +11,16 @@ import { prepareCall } from "../../src/proxy/prepare-call";
 import { UpstreamAttempts } from "../../src/proxy/upstream-attempts";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
+import { catalogueModel } from "../support/catalogue-model";
 
 const price = { inputNanoPerM: "100000000", outputNanoPerM: "400000000", verified: true, source: "test" };
 
-function model(id: string, paths: [provider: string, upstream: string][]): Model__Output {
-  return {
+const model = (id: string, paths: [provider: string, upstream: string][]) =>
+  catalogueModel(
     id,
-    curated: true,
-    tiers: ["balanced"],
-    purposes: [],
-    ownedBy: id.split("/")[0]!,
-    created: "0",
-    contextLength: 128_000,
-    maxOutputTokens: 1_000,
-    inputModalities: ["text"],
-    outputModalities: ["text"],
-    tools: true,
-    jsonSchema: true,
-    embeddings: false,
-    paths: paths.map(([provider, upstreamModel]) => ({ provider, upstreamModel, credentialsRef: "", price })),
-  };
-}
+    paths.map(([provider, upstreamModel]) => ({ provider, upstreamModel, credentialsRef: "", price })),
+    { maxOutputTokens: 1_000 },
+  );
 
 const catalogue: Catalogue__Output = {
   revision: "r",
