@@ -11,6 +11,9 @@ import { startService, type ServiceProcess } from "../../../../deploy/local/serv
 
 export type Backend = "postgresql" | "pglite";
 
+/** Where each persona of the mock provider lives (its vendor's own version prefix). */
+const MOCK_BASE_PATHS: Record<string, string> = { google: "/v1beta" };
+
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 
 export interface StackOptions {
@@ -116,7 +119,7 @@ export class GatewayStack {
               (this.options.mockAsProviders ?? []).flatMap((name) => {
                 const prefix = name.toUpperCase().replaceAll("-", "_");
                 return [
-                  [`${prefix}_BASE_URL`, `${this.mock.ready.url}/v1`],
+                  [`${prefix}_BASE_URL`, `${this.mock.ready.url}${MOCK_BASE_PATHS[name] ?? "/v1"}`],
                   [`${prefix}_API_KEY`, "upstream-secret-key"],
                 ];
               }),
