@@ -6,7 +6,11 @@ import { createControl, registerControlRoutes } from "./control";
 import type { MockControl } from "./control";
 import { openAIError } from "./errors";
 import { loadFixtures } from "./fixtures";
+import { registerAnthropicRoutes } from "./anthropic-routes";
+import { registerExchangeHook } from "./exchange-hook";
+import { registerGeminiRoutes } from "./gemini-routes";
 import { registerOpenAIRoutes } from "./openai-routes";
+import { createGates } from "./personas";
 import { RequestLog } from "./recorder";
 import { parseScript, ScriptStore } from "./scripts";
 import type { MockState } from "./state";
@@ -14,7 +18,7 @@ import type { MockProviderOptions } from "./types";
 
 export type MockProviderApp = FastifyInstance & { mock: MockControl };
 
-// Image inputs arrive as base64 data URLs; the default 1 MB limit would reject them.
+// Image inputs arrive as base64 data URLs (or inline data); the default 1 MB limit would reject them.
 const BODY_LIMIT = 64 * 1024 * 1024;
 
 export function buildMockProvider(options: MockProviderOptions = {}): MockProviderApp {
@@ -65,7 +69,10 @@ export function buildMockProvider(options: MockProviderOptions = {}): MockProvid
   });
 
   const control = createControl(state);
+  registerExchangeHook(app, state, createGates(state));
   registerOpenAIRoutes(app, state);
+  registerAnthropicRoutes(app, state);
+  registerGeminiRoutes(app, state);
   registerControlRoutes(app, control);
   app.decorate("mock", control);
   return app as MockProviderApp;

@@ -52,22 +52,22 @@ export function usageChunkFor(transcript: StreamTranscript, fixtures: Fixtures):
 }
 
 /**
- * JSON payloads of the stream in send order. The usage chunk is included only
- * with `stream_options.include_usage: true`, as the real API does.
+ * The stream's JSON chunks in send order. The usage chunk is included only
+ * with `includeUsage` (OpenAI: `stream_options.include_usage: true`), as the real API does.
  */
-export function streamPayloads(
+export function streamChunks(
   transcript: StreamTranscript,
   fixtures: Fixtures,
   identity: Identity,
   includeUsage: boolean,
   usage: TokenCounts | undefined,
-): string[] {
-  const payloads = transcript.chunks.map((chunk) => JSON.stringify(rewrite(chunk, identity)));
+): Json[] {
+  const chunks = transcript.chunks.map((chunk) => rewrite(chunk, identity));
   if (includeUsage) {
     const recorded = usageChunkFor(transcript, fixtures);
     const chunk = rewrite(recorded, identity);
     if (usage) chunk.usage = applyUsage(recorded.usage, usage);
-    payloads.push(JSON.stringify(chunk));
+    chunks.push(chunk);
   }
-  return payloads;
+  return chunks;
 }

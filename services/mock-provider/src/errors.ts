@@ -47,8 +47,11 @@ export function notFoundBody(method: string, url: string): OpenAIErrorBody {
   return openAIError(`Invalid URL (${method} ${url})`);
 }
 
-/** Status encoded in a fixture name such as "openai.error.429.rate_limit_exceeded". */
+/**
+ * Status encoded in an error fixture name: "<vendor>.error.<status>[.<code>]",
+ * e.g. "openai.error.429.rate_limit_exceeded" or "openrouter.error.402".
+ */
 export function statusFromFixtureName(name: string): number | undefined {
-  const match = /^openai\.error\.(\d{3})\./.exec(name);
+  const match = /^[a-z]+\.error\.(\d{3})(?:\.|$)/.exec(name);
   return match ? Number(match[1]) : undefined;
 }

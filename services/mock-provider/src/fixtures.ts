@@ -1,12 +1,19 @@
 // Loads the recorded payloads once, at build time, so serving never touches the
-// disk. Everything is deep-frozen: responses share nested objects with the
-// fixtures, and a frozen fixture cannot be corrupted by one request (or by a
-// test poking at a log entry) for the next.
-import { readFileSync, readdirSync } from "node:fs";
+// disk (see fixture-files.ts: everything is deep-frozen). The OpenAI recordings
+// are loaded here; each other persona has its own loader.
+import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { loadAnthropicFixtures } from "./anthropic-fixtures";
+import type { AnthropicFixtures } from "./anthropic-fixtures";
+import { deepFreeze, fixtureReader } from "./fixture-files";
+import type { Json } from "./fixture-files";
+import { loadGeminiFixtures } from "./gemini-fixtures";
+import type { GeminiFixtures } from "./gemini-fixtures";
+import { loadOpenRouterFixtures } from "./openrouter-fixtures";
+import type { OpenRouterFixtures } from "./openrouter-fixtures";
 import { parseTranscript } from "./sse";
 
-export type Json = Record<string, unknown>;
+export type { Json };
 
 /** Which recorded conversation answers a chat request. */
 export type ChatKind = "plain" | "tools" | "tools_parallel" | "json_schema" | "image_input";
@@ -25,21 +32,19 @@ export interface Fixtures {
   usageChunkTemplate: Json;
   embeddings: Json;
   embeddingsBase64: Json;
-  /** Error bodies keyed by name without extension, e.g. "openai.error.429.rate_limit_exceeded". */
+  /**
+   * Every persona's error bodies keyed by name without extension, e.g.
+   * "openai.error.429.rate_limit_exceeded", "anthropic.error.529.overloaded_error", "openrouter.error.402".
+   */
   errors: Record<string, Json>;
   /** Anthropic's mid-stream error event as recorded (`event: error` + `data:` lines, blank line), sent verbatim. */
   anthropicErrorEvent: string;
+  anthropic: AnthropicFixtures;
+  gemini: GeminiFixtures;
+  openrouter: OpenRouterFixtures;
 }
 
 export const FIXTURES_DIR = fileURLToPath(new URL("../fixtures/", import.meta.url));
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 function isUsageChunk(chunk: Json): boolean {
   return Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunk.usage != null;
@@ -58,9 +63,25 @@ export function anthropicErrorEventOf(transcript: string): string {
   return `${block}\n\n`;
 }
 
+// One parse per fixtures directory per process: the Gemini image stream alone is
+// 1.3 MB, and tests build many apps. Safe to share because everything is frozen.
+const loaded = new Map<string, Fixtures>();
+
 export function loadFixtures(dir: string = FIXTURES_DIR): Fixtures {
-  const text = (name: string) => readFileSync(dir + name, "utf8");
-  const json = (name: string) => deepFreeze(JSON.parse(text(name)) as Json);
+  let fixtures = loaded.get(dir);
+  if (!fixtures) {
+    fixtures = readFixtures(dir);
+    loaded.set(dir, fixtures);
+  }
+  return fixtures;
+}
+
+/** Error fixtures of every persona: `<vendor>.error.<status>[.<code>].json`. */
+const ERROR_FIXTURE = /^[a-z]+\.error\.\d{3}(\.[a-z_]+)?\.json$/;
+
+function readFixtures(dir: string): Fixtures {
+  const reader = fixtureReader(dir);
+  const { text, json } = reader;
   const transcript = (name: string): StreamTranscript => {
     const events = parseTranscript(text(name));
     const usageChunk = events.find(isUsageChunk) ?? null;
@@ -72,7 +93,7 @@ export function loadFixtures(dir: string = FIXTURES_DIR): Fixtures {
 
   const errors: Record<string, Json> = {};
   for (const file of readdirSync(dir)) {
-    if (file.startsWith("openai.error.") && file.endsWith(".json")) errors[file.slice(0, -5)] = json(file);
+    if (ERROR_FIXTURE.test(file)) errors[file.slice(0, -5)] = json(file);
   }
 
   return {
@@ -96,5 +117,8 @@ export function loadFixtures(dir: string = FIXTURES_DIR): Fixtures {
     embeddingsBase64: json("openai.embeddings.batch_base64.response.json"),
     errors,
     anthropicErrorEvent: anthropicErrorEventOf(text("anthropic.messages.stream.error.sse")),
+    anthropic: loadAnthropicFixtures(reader),
+    gemini: loadGeminiFixtures(reader),
+    openrouter: loadOpenRouterFixtures(reader),
   };
 }

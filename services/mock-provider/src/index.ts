@@ -2,4 +2,4 @@ export { buildMockProvider } from "./app";
 export type { MockProviderApp } from "./app";
 export type { MockControl } from "./control";
 export { FAULTS } from "./types";
-export type { Fault, Match, MatchScript, MockProviderOptions, RecordedRequest, Script, UsageScript } from "./types";
+export type { Fault, Match, MatchScript, MockProviderOptions, Persona, RecordedRequest, Script, UsageScript } from "./types";

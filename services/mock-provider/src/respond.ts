@@ -1,39 +1,29 @@
 // Sending responses, deliberately broken ones included. Everything that writes
 // to the socket lives here so the client-went-away rules are in one place:
 // never write after the client left, never leave a timer running for it, and
-// never let a socket error escape as an unhandled exception.
+// never let a socket error escape as an unhandled exception. What differs per
+// vendor (error envelopes, stream framing) comes in as a Wire / StreamFraming.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { defaultErrorBody } from "./errors";
 import type { Json } from "./fixtures";
 import { scriptStatus } from "./scripts";
-import { DONE_FRAME, frame } from "./sse";
-import type { RecordedRequest, Script } from "./types";
+import type { Persona, RecordedRequest, Script } from "./types";
+import type { StreamFraming, Wire } from "./wire";
 
-/** One /v1 request in flight: its log entry and the script that governs the answer. */
+/** One request in flight: its log entry, the persona answering it and the script that governs the answer. */
 export interface Exchange {
   request: FastifyRequest;
   reply: FastifyReply;
   entry: RecordedRequest;
+  persona: Persona;
+  wire: Wire;
   script: Script | undefined;
   requestId: string;
   errorFixtures: Readonly<Record<string, Json>>;
   /** The recorded Anthropic `event: error` frame (fault anthropic-error-event-mid-stream). */
   anthropicErrorEvent: string;
 }
-
-// The error event OpenAI sends when a stream fails after it started.
-const STREAM_ERROR_EVENT = frame(
-  JSON.stringify({
-    error: {
-      message: "The server had an error while processing your request. Sorry about that!",
-      type: "server_error",
-      code: null,
-    },
-  }),
-);
-const MALFORMED_FRAME = "data: {malformed json, this is not parseable\n\n";
 
 const clientGone = new WeakMap<ServerResponse, AbortController>();
 
@@ -79,8 +69,11 @@ function cutConnection(ex: Exchange): void {
   ex.request.raw.socket?.end();
 }
 
-function responseHeaders(ex: Exchange, contentType: string): Record<string, string> {
-  return { "content-type": contentType, "x-request-id": ex.requestId, ...ex.script?.headers };
+function responseHeaders(ex: Exchange, contentType: string, status?: number): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": contentType };
+  if (ex.wire.requestIdHeader) headers[ex.wire.requestIdHeader] = ex.requestId;
+  if (status !== undefined && status >= 400) Object.assign(headers, ex.wire.errorHeaders?.(status));
+  return { ...headers, ...ex.script?.headers };
 }
 
 function destroySocket(ex: Exchange): void {
@@ -94,7 +87,7 @@ export function sendJson(ex: Exchange, status: number, body: unknown, extraHeade
   ex.entry.responseBody = body;
   ex.reply
     .code(status)
-    .headers({ ...responseHeaders(ex, "application/json"), ...extraHeaders })
+    .headers({ ...responseHeaders(ex, "application/json", status), ...extraHeaders })
     .send(JSON.stringify(body));
 }
 
@@ -109,7 +102,7 @@ function sendErrorText(ex: Exchange, status: number, text: string): void {
   } catch {
     ex.entry.responseText = text;
   }
-  ex.reply.code(status).headers(responseHeaders(ex, "application/json")).send(text);
+  ex.reply.code(status).headers(responseHeaders(ex, "application/json", status)).send(text);
 }
 
 /**
@@ -134,7 +127,7 @@ export async function beforeHeaders(ex: Exchange): Promise<boolean> {
       return false;
     }
     const fixture = script?.errorFixture ? ex.errorFixtures[script.errorFixture] : undefined;
-    sendJson(ex, status, fixture ?? defaultErrorBody(status));
+    sendJson(ex, status, fixture ? ex.wire.fixtureBody(fixture, ex.requestId) : ex.wire.errorBody(status, ex.requestId));
     return false;
   }
   return true;
@@ -161,19 +154,21 @@ export function sendSuccessJson(ex: Exchange, body: Json): void {
   // stall-mid-stream: nothing more is written; the socket closes when the client gives up.
 }
 
-/** Replays SSE payloads event by event, applying chunk delays and stream faults. */
-export async function sendStream(ex: Exchange, payloads: readonly string[]): Promise<void> {
+/**
+ * Replays a stream frame by frame (each frame one complete event as it goes on
+ * the wire), applying chunk delays and stream faults. "Half" counts the frames.
+ */
+export async function sendStream(ex: Exchange, frames: readonly string[], framing: StreamFraming): Promise<void> {
   const res = ex.reply.raw;
   const fault = ex.script?.fault;
   const status = ex.script?.status ?? 200;
-  const frames = payloads.map(frame);
-  // "Half the stream" counts the JSON events; at least one goes out before a mid-stream fault.
+  // At least one event goes out before a mid-stream fault.
   const half = Math.max(1, Math.floor(frames.length / 2));
 
   ex.reply.hijack();
   goneSignal(res);
   res.writeHead(status, {
-    ...responseHeaders(ex, "text/event-stream"),
+    ...responseHeaders(ex, framing.contentType),
     "cache-control": "no-cache",
     connection: "keep-alive",
   });
@@ -192,7 +187,8 @@ export async function sendStream(ex: Exchange, payloads: readonly string[]): Pro
     return true;
   };
 
-  // i === frames.length is the [DONE] slot, so a fault still fires for a one-event stream.
+  if (framing.prelude !== undefined && !(await send(framing.prelude, undefined))) return;
+  // i === frames.length is the end slot, so a fault still fires for a one-event stream.
   for (let i = 0; i <= frames.length; i++) {
     if (i === half) {
       if (fault === "reset-mid-stream") {
@@ -201,16 +197,20 @@ export async function sendStream(ex: Exchange, payloads: readonly string[]): Pro
       }
       if (fault === "stall-mid-stream") return; // keep the socket open; the client decides when to leave
       if (fault === "error-event-mid-stream" || fault === "anthropic-error-event-mid-stream") {
-        // Same point and same ending for both; only the wire form differs (Anthropic names the event).
-        const event = fault === "error-event-mid-stream" ? STREAM_ERROR_EVENT : ex.anthropicErrorEvent;
+        // Same point and same ending for both; only the wire form differs (the persona's own, or Anthropic's).
+        const event = fault === "error-event-mid-stream" ? framing.errorEvent : ex.anthropicErrorEvent;
         if (await send(event, chunkDelay)) res.end();
         return;
       }
-      if (fault === "malformed-sse" && !(await send(MALFORMED_FRAME, chunkDelay))) return;
+      if (fault === "malformed-sse" && !(await send(framing.malformedEvent, chunkDelay))) return;
     }
     const next = frames[i];
     if (next === undefined) break;
     if (!(await send(next, i === 0 ? ex.script?.firstChunkDelayMs : chunkDelay))) return;
   }
-  if (await send(DONE_FRAME, chunkDelay)) res.end();
+  if (framing.end === undefined) {
+    if (isOpen(res)) res.end();
+    return;
+  }
+  if (await send(framing.end, chunkDelay)) res.end();
 }

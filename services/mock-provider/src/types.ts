@@ -28,9 +28,12 @@ export type UsageScript = "random" | { prompt_tokens: number; completion_tokens?
 
 /** How the mock should answer one request. Every field is optional; absent = as recorded. */
 export interface Script {
-  /** HTTP status; >= 400 sends an OpenAI-style error body instead of a completion. */
+  /** HTTP status; >= 400 sends the persona's error body instead of an answer. */
   status?: number;
-  /** Error body to send, by fixture name, e.g. "openai.error.429.rate_limit_exceeded". Implies its status when `status` is absent. */
+  /**
+   * Error body to send, by fixture name, e.g. "openai.error.429.rate_limit_exceeded" or
+   * "anthropic.error.529.overloaded_error". Implies its status when `status` is absent.
+   */
   errorFixture?: string;
   /**
    * Error body sent verbatim (as application/json, whatever it holds) instead of
@@ -68,7 +71,10 @@ export interface MatchScript extends Script {
 }
 
 export interface MockProviderOptions {
-  /** When set, `Authorization: Bearer <apiKey>` must match exactly; otherwise any bearer token is accepted. */
+  /**
+   * When set, every persona's key must match it exactly (`Authorization: Bearer`,
+   * Anthropic `x-api-key`, Gemini `x-goog-api-key` or `?key=`); otherwise any key is accepted.
+   */
   apiKey?: string;
   /** Script applied to every request (lowest precedence); survives `/_mock/reset`. */
   defaultScript?: Script;
@@ -76,10 +82,20 @@ export interface MockProviderOptions {
   maxRecordedRequests?: number;
 }
 
-/** One received /v1 request plus what the mock sent back. */
+/**
+ * Which vendor's wire form a request was answered in: decided by the path
+ * (`/v1/messages` Anthropic, `/v1beta/...` Gemini, other `/v1/...` OpenAI), and
+ * on the OpenAI paths OpenRouter when asked for (`x-mock-persona: openrouter`
+ * or a `vendor/model` id in the body).
+ */
+export type Persona = "openai" | "openrouter" | "anthropic" | "gemini";
+
+/** One received /v1 or /v1beta request plus what the mock sent back. */
 export interface RecordedRequest {
   /** Position since the last reset (0-based, never reused); `?since=` filters on it. */
   index: number;
+  /** The persona that answered (set once the request was routed; absent only before that). */
+  persona?: Persona;
   method: string;
   /** Path without query string. */
   path: string;

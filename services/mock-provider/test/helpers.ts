@@ -97,3 +97,61 @@ export async function getJson(mock: Mock, path: string): Promise<{ status: numbe
   const res = await fetch(mock.url + path);
   return { status: res.status, body: (await res.json()) as Json };
 }
+
+/** Headers of a well-formed Anthropic call. */
+export const ANTHROPIC = { "x-api-key": "sk-ant-test", "anthropic-version": "2023-06-01", "content-type": "application/json" };
+
+export function messages(mock: Mock, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+  return fetch(mock.url + "/v1/messages", {
+    method: "POST",
+    headers: { ...ANTHROPIC, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/** `event:` / `data:` pairs of an Anthropic SSE body, data kept as raw text. */
+export function anthropicEvents(text: string): { event: string; data: string }[] {
+  return text
+    .split("\n\n")
+    .filter((block) => block !== "")
+    .map((block) => {
+      const match = /^event: (.*)\ndata: (.*)$/.exec(block);
+      if (!match) throw new Error(`not an Anthropic event: ${JSON.stringify(block)}`);
+      return { event: match[1]!, data: match[2]! };
+    });
+}
+
+/** A recorded transcript as the mock serves it: always ending in one blank line. */
+export function servedTranscript(name: string): string {
+  return fixtureText(name).replace(/\n*$/, "\n\n");
+}
+
+/** POST to a Gemini method, e.g. gemini(mock, "gemini-2.5-flash:generateContent", body). */
+export function gemini(
+  mock: Mock,
+  target: string,
+  body: unknown,
+  headers: Record<string, string> = { "x-goog-api-key": "g-test" },
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(`${mock.url}/v1beta/models/${target}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/** The `data:` payloads of a Gemini SSE body (CRLF blank lines between events, as recorded). */
+export function geminiSseData(text: string): string[] {
+  return text
+    .split("\r\n\r\n")
+    .filter((block) => block !== "")
+    .map((block) => {
+      if (!block.startsWith("data: ")) throw new Error(`not a Gemini data event: ${JSON.stringify(block.slice(0, 80))}`);
+      return block.slice("data: ".length);
+    });
+}
+
+export const CONTENTS = [{ role: "user", parts: [{ text: "Why is the sky blue?" }] }];

@@ -1,0 +1,82 @@
+// Anthropic Messages: pick the recorded answer by request shape, then rewrite
+// only what must differ per request (id, model, and usage when scripted).
+import type { AnthropicKind } from "./anthropic-fixtures";
+import { anthropicFrame, reserialize } from "./anthropic-sse";
+import type { AnthropicEvent } from "./anthropic-sse";
+import type { Json } from "./fixture-files";
+import { isRecord } from "./state";
+import type { TokenCounts } from "./usage";
+
+export interface MessageIdentity {
+  id: string;
+  model: string;
+}
+
+/** True when the conversation's last turn hands tool results back: the model answers in text then. */
+function endsWithToolResult(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  const last: unknown = messages[messages.length - 1];
+  return (
+    isRecord(last) &&
+    Array.isArray(last.content) &&
+    last.content.some((block) => isRecord(block) && block.type === "tool_result")
+  );
+}
+
+/** `output_config.format` (structured outputs), or the older beta `output_format`. */
+function outputFormat(body: Json): unknown {
+  return isRecord(body.output_config) && body.output_config.format !== undefined ? body.output_config.format : body.output_format;
+}
+
+export function chooseAnthropicKind(body: Json): AnthropicKind {
+  if (endsWithToolResult(body.messages)) return "plain";
+  if (Array.isArray(body.tools) && body.tools.length > 0) return "tools";
+  const format = outputFormat(body);
+  if (isRecord(format) && format.type === "json_schema") return "json_schema";
+  return "plain";
+}
+
+function withTokens(recorded: unknown, input: number, output: number): Json {
+  return { ...(isRecord(recorded) ? recorded : {}), input_tokens: input, output_tokens: output };
+}
+
+/** A non-stream Message: the recording with id/model (and usage when scripted) replaced, key order kept. */
+export function messageResponse(recorded: Json, identity: MessageIdentity, usage: TokenCounts | undefined): Json {
+  const response: Json = { ...recorded, id: identity.id, model: identity.model };
+  if (usage) response.usage = withTokens(recorded.usage, usage.prompt_tokens, usage.completion_tokens);
+  return response;
+}
+
+/**
+ * message_start carries the id, the model and the initial usage (output as
+ * recorded, at most the scripted total); message_delta the final output count
+ * (and the input count again, when the recording repeats it there).
+ */
+function rewriteEvent(event: AnthropicEvent, identity: MessageIdentity, usage: TokenCounts | undefined): AnthropicEvent {
+  if (event.event === "message_start") {
+    const payload = JSON.parse(event.data) as Json;
+    const message: Json = { ...(payload.message as Json), id: identity.id, model: identity.model };
+    if (usage && isRecord(message.usage)) {
+      const recordedOutput = typeof message.usage.output_tokens === "number" ? message.usage.output_tokens : 0;
+      message.usage = withTokens(message.usage, usage.prompt_tokens, Math.min(recordedOutput, usage.completion_tokens));
+    }
+    return { event: event.event, data: reserialize(event.data, { ...payload, message }) };
+  }
+  if (event.event === "message_delta" && usage) {
+    const payload = JSON.parse(event.data) as Json;
+    const recorded = isRecord(payload.usage) ? payload.usage : {};
+    const rewritten: Json = { ...recorded, output_tokens: usage.completion_tokens };
+    if ("input_tokens" in recorded) rewritten.input_tokens = usage.prompt_tokens;
+    return { event: event.event, data: reserialize(event.data, { ...payload, usage: rewritten }) };
+  }
+  return event;
+}
+
+/** The stream's frames in send order, `ping` events included as recorded. */
+export function messageStreamFrames(
+  events: readonly AnthropicEvent[],
+  identity: MessageIdentity,
+  usage: TokenCounts | undefined,
+): string[] {
+  return events.map((event) => anthropicFrame(rewriteEvent(event, identity, usage)));
+}

@@ -1,0 +1,88 @@
+// generateContent / streamGenerateContent: pick the recorded answer by request
+// shape, then rewrite only what must differ per request (modelVersion,
+// responseId, and usageMetadata when scripted).
+import type { Json } from "./fixture-files";
+import type { GeminiKind } from "./gemini-fixtures";
+import { isRecord } from "./state";
+import type { TokenCounts } from "./usage";
+
+export interface ResponseIdentity {
+  /** responseId */
+  id: string;
+  /** modelVersion: the model named in the path. */
+  model: string;
+}
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** A request field by its camelCase name or its snake_case twin (the REST API accepts both). */
+function field(object: unknown, name: string): unknown {
+  if (!isRecord(object)) return undefined;
+  return object[name] ?? object[snakeCase(name)];
+}
+
+function asksForImage(config: unknown): boolean {
+  const modalities = field(config, "responseModalities");
+  return Array.isArray(modalities) && modalities.some((m) => typeof m === "string" && m.toUpperCase() === "IMAGE");
+}
+
+function declaresFunctions(tools: unknown): boolean {
+  if (!Array.isArray(tools)) return false;
+  return tools.some((tool) => {
+    const declarations = field(tool, "functionDeclarations");
+    return Array.isArray(declarations) && declarations.length > 0;
+  });
+}
+
+function asksForJson(config: unknown): boolean {
+  return (
+    field(config, "responseJsonSchema") !== undefined ||
+    field(config, "responseSchema") !== undefined ||
+    field(config, "responseMimeType") === "application/json"
+  );
+}
+
+export function chooseGeminiKind(body: Json): GeminiKind {
+  const config = field(body, "generationConfig");
+  if (asksForImage(config)) return "image";
+  if (declaresFunctions(field(body, "tools"))) return "tools";
+  if (asksForJson(config)) return "json_schema";
+  if (field(body, "systemInstruction") !== undefined) return "system_instruction";
+  return "plain";
+}
+
+/** A one-entry details list follows its total; longer ones (several modalities) are kept as recorded. */
+function followTotal(details: unknown, total: number): unknown {
+  return Array.isArray(details) && details.length === 1 && isRecord(details[0]) ? [{ ...details[0], tokenCount: total }] : details;
+}
+
+/**
+ * Scripted usage: promptTokenCount = prompt, candidatesTokenCount = completion
+ * on the final chunk (intermediate chunks: as recorded, capped at it), and
+ * totalTokenCount their sum. thoughtsTokenCount is dropped, so the output the
+ * caller is billed for is exactly the scripted completion.
+ */
+function scriptedUsage(recorded: unknown, usage: TokenCounts, final: boolean): Json {
+  const out: Json = { ...(isRecord(recorded) ? recorded : {}) };
+  delete out.thoughtsTokenCount;
+  out.promptTokenCount = usage.prompt_tokens;
+  if (out.promptTokensDetails !== undefined) out.promptTokensDetails = followTotal(out.promptTokensDetails, usage.prompt_tokens);
+  if (final || typeof out.candidatesTokenCount === "number") {
+    const candidates = final ? usage.completion_tokens : Math.min(out.candidatesTokenCount as number, usage.completion_tokens);
+    out.candidatesTokenCount = candidates;
+    if (out.candidatesTokensDetails !== undefined) out.candidatesTokensDetails = followTotal(out.candidatesTokensDetails, candidates);
+  }
+  out.totalTokenCount = usage.prompt_tokens + (typeof out.candidatesTokenCount === "number" ? out.candidatesTokenCount : 0);
+  return out;
+}
+
+/** One response or chunk with this request's identity; key order as recorded. */
+export function rewriteResponse(recorded: Json, identity: ResponseIdentity, usage: TokenCounts | undefined, final: boolean): Json {
+  const response: Json = { ...recorded, modelVersion: identity.model, responseId: identity.id };
+  if (usage) response.usageMetadata = scriptedUsage(recorded.usageMetadata, usage, final);
+  return response;
+}
+
+export function streamResponses(chunks: readonly Json[], identity: ResponseIdentity, usage: TokenCounts | undefined): Json[] {
+  return chunks.map((chunk, index) => rewriteResponse(chunk, identity, usage, index === chunks.length - 1));
+}
