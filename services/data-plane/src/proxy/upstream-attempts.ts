@@ -1,6 +1,6 @@
 // The attempts of one call, before anything reaches the client
 // (docs/resilience.md). The hold is placed once, then targets are tried in
-// order: a transient failure (429, 500, 502, 503, 504, a timeout, a refused
+// order: a transient failure (429, 500, 502, 503, 504, 529, a timeout, a refused
 // or reset connection) is retried once on the same model and access path
 // (after the upstream's Retry-After when it fits the wait budget, else a short
 // backoff), then the next access path of the model, then the next candidate
@@ -20,7 +20,8 @@ import type { UpstreamResponse } from "../upstream/upstream-http";
 import { releaseCall, reserveCall, settlePromptOnly } from "./call-money";
 import { useTarget, type PreparedCall } from "./prepare-call";
 
-const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504]);
+// 529: Anthropic's "overloaded", transient like a 503.
+const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504, 529]);
 /** Statuses that say something about the path rather than the request: they count against its health. */
 const isPathFault = (status: number) => status >= 500 || [401, 403, 404, 429].includes(status);
 const ERROR_BODY_LIMIT = 64 * 1024;
