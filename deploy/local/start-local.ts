@@ -2,7 +2,8 @@
 //
 // Starts the control plane (PGlite in .data/pglite, or PostgreSQL when
 // DATABASE_URL is set), one data plane, and - when no OPENAI_API_KEY is
-// configured - the mock provider as the upstream. Creates a project "local"
+// configured - the mock provider as every upstream (OpenAI, OpenRouter,
+// Anthropic and Gemini personas). Creates a project "local"
 // with $10.00 of credit on first start, issues a fresh key, prints it, and
 // runs until Ctrl-C.
 import { randomBytes } from "node:crypto";
@@ -49,8 +50,15 @@ try {
   if (!env.OPENAI_API_KEY) {
     const mock = await startService("mock-provider", { PORT: env.MOCK_PROVIDER_PORT ?? "8090" }, { echo: false });
     children.push(mock);
+    // Every vendor of the default catalogue, answered by the mock's personas.
     upstream.OPENAI_BASE_URL = `${mock.ready.url}/v1`;
     upstream.OPENAI_API_KEY = "mock-provider-key";
+    upstream.OPENROUTER_BASE_URL = `${mock.ready.url}/v1`;
+    upstream.OPENROUTER_API_KEY = "mock-provider-key";
+    upstream.ANTHROPIC_BASE_URL = `${mock.ready.url}/v1`;
+    upstream.ANTHROPIC_API_KEY = "mock-provider-key";
+    upstream.GOOGLE_BASE_URL = `${mock.ready.url}/v1beta`;
+    upstream.GOOGLE_API_KEY = "mock-provider-key";
   }
 
   const controlPlane = await startService("control-plane", {
