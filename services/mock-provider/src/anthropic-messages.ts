@@ -72,11 +72,20 @@ function rewriteEvent(event: AnthropicEvent, identity: MessageIdentity, usage: T
   return event;
 }
 
-/** The stream's frames in send order, `ping` events included as recorded. */
+/** The stream's events rewritten for this request, in send order, `ping` events included as recorded. */
+export function messageStreamEvents(
+  events: readonly AnthropicEvent[],
+  identity: MessageIdentity,
+  usage: TokenCounts | undefined,
+): AnthropicEvent[] {
+  return events.map((event) => rewriteEvent(event, identity, usage));
+}
+
+/** The stream's frames in send order. */
 export function messageStreamFrames(
   events: readonly AnthropicEvent[],
   identity: MessageIdentity,
   usage: TokenCounts | undefined,
 ): string[] {
-  return events.map((event) => anthropicFrame(rewriteEvent(event, identity, usage)));
+  return messageStreamEvents(events, identity, usage).map(anthropicFrame);
 }

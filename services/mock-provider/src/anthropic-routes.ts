@@ -2,7 +2,8 @@
 // resolution happen in exchange-hook.ts / personas.ts).
 import type { FastifyInstance } from "fastify";
 import { anthropicStreamFraming } from "./anthropic-errors";
-import { chooseAnthropicKind, messageResponse, messageStreamFrames } from "./anthropic-messages";
+import { chooseAnthropicKind, messageResponse, messageStreamEvents, messageStreamFrames } from "./anthropic-messages";
+import { assembleMessage } from "./assemble-anthropic";
 import { exchangeOf } from "./exchange-hook";
 import type { Json } from "./fixture-files";
 import { beforeHeaders, sendJson, sendStream, sendSuccessJson } from "./respond";
@@ -40,7 +41,10 @@ export function registerAnthropicRoutes(app: FastifyInstance, state: MockState):
       await sendStream(ex, messageStreamFrames(anthropic.streams[kind], identity, usage), framing);
       return reply;
     }
-    sendSuccessJson(ex, messageResponse(anthropic.messages[kind], identity, usage));
+    const response = ex.script?.assembled
+      ? assembleMessage(messageStreamEvents(anthropic.streams[kind], identity, usage))
+      : messageResponse(anthropic.messages[kind], identity, usage);
+    sendSuccessJson(ex, response);
     return reply;
   });
 }

@@ -5,8 +5,8 @@
 // call is the recorded image stream assembled into one response.
 import type { FixtureReader, Json } from "./fixture-files";
 import { deepFreeze } from "./fixture-files";
+import { assembleStream } from "./assemble-gemini";
 import { parseTranscript } from "./sse";
-import { isRecord } from "./state";
 
 /** Which recorded answer serves a generateContent request. */
 export type GeminiKind = "plain" | "tools" | "json_schema" | "system_instruction" | "image";
@@ -18,30 +18,6 @@ export interface GeminiFixtures {
   embedding: readonly number[];
   /** The batchEmbedContents recording's vectors, one per recorded request entry (5 values each). */
   batchEmbeddings: readonly (readonly number[])[];
-}
-
-/**
- * One response from a stream: text parts joined in order, other parts (inline
- * images) kept; finishReason, usageMetadata and the rest from the last chunk.
- */
-export function assembleStream(chunks: readonly Json[]): Json {
-  const parts: Json[] = [];
-  for (const chunk of chunks) {
-    const candidate = (chunk.candidates as Json[] | undefined)?.[0];
-    const content = isRecord(candidate?.content) ? candidate.content : {};
-    for (const part of (content.parts as Json[] | undefined) ?? []) {
-      const previous = parts[parts.length - 1];
-      if (typeof part.text === "string" && previous && typeof previous.text === "string" && Object.keys(part).length === 1) {
-        parts[parts.length - 1] = { ...previous, text: previous.text + part.text };
-      } else {
-        parts.push({ ...part });
-      }
-    }
-  }
-  const last = chunks[chunks.length - 1] ?? {};
-  const lastCandidate = ((last.candidates as Json[] | undefined)?.[0] ?? {}) as Json;
-  const role = isRecord(lastCandidate.content) ? lastCandidate.content.role : "model";
-  return { ...last, candidates: [{ ...lastCandidate, content: { parts, role } }] };
 }
 
 function values(response: Json): number[] {

@@ -3,6 +3,7 @@
 // API), embedContent and batchEmbedContents. Auth and script resolution happen
 // in exchange-hook.ts / personas.ts.
 import type { FastifyInstance } from "fastify";
+import { assembleStream } from "./assemble-gemini";
 import { exchangeOf } from "./exchange-hook";
 import { chooseGeminiKind, rewriteResponse, streamResponses } from "./gemini-content";
 import { batchEmbedContentsResponse, embedContentResponse, GeminiRequestError } from "./gemini-embeddings";
@@ -28,7 +29,10 @@ export function registerGeminiRoutes(app: FastifyInstance, state: MockState): vo
     const identity = { id: `resp-mock-${state.nextCompletionId()}`, model };
     const usage = resolveUsage(ex.script?.usage);
     if (!stream) {
-      sendSuccessJson(ex, rewriteResponse(gemini.responses[kind], identity, usage, true));
+      const response = ex.script?.assembled
+        ? assembleStream(streamResponses(gemini.streams[kind], identity, usage))
+        : rewriteResponse(gemini.responses[kind], identity, usage, true);
+      sendSuccessJson(ex, response);
       return;
     }
     const responses = streamResponses(gemini.streams[kind], identity, usage);

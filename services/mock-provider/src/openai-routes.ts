@@ -2,6 +2,7 @@
 // Logging, auth and script resolution happen in exchange-hook.ts, the same
 // for every persona.
 import type { FastifyInstance } from "fastify";
+import { assembleChatCompletion } from "./assemble-openai";
 import { chatResponse, chooseChatKind, streamChunks } from "./chat";
 import type { Identity } from "./chat";
 import { openAIError } from "./errors";
@@ -39,18 +40,20 @@ export function registerOpenAIRoutes(app: FastifyInstance, state: MockState): vo
   /** OpenRouter answers: decorated recordings, image output, its comment line and mid-stream error. */
   async function answerAsOpenRouter(ex: Exchange, body: ChatBody, identity: Identity, usage: TokenCounts | undefined): Promise<void> {
     const image = wantsImage(body);
-    if (body.stream === true) {
-      const includeUsage = openRouterIncludesUsage(body);
-      const chunks = image
+    const chunks = (includeUsage: boolean) =>
+      image
         ? imageStreamChunks(fixtures.openrouter.imageResponse, identity, includeUsage, usage)
         : streamChunks(fixtures.stream[chooseChatKind(body)], fixtures, identity, includeUsage, usage);
-      const frames = chunks.map((chunk) => frame(JSON.stringify(asOpenRouter(chunk, body.model))));
+    if (body.stream === true) {
+      const frames = chunks(openRouterIncludesUsage(body)).map((chunk) => frame(JSON.stringify(asOpenRouter(chunk, body.model))));
       await sendStream(ex, frames, openRouterStreamFraming(fixtures.openrouter.midStreamError, identity));
       return;
     }
-    const response = image
-      ? imageCompletion(fixtures.openrouter.imageResponse, identity, usage)
-      : chatResponse(fixtures.chat[chooseChatKind(body)], identity, usage);
+    const response = ex.script?.assembled
+      ? assembleChatCompletion(chunks(true))
+      : image
+        ? imageCompletion(fixtures.openrouter.imageResponse, identity, usage)
+        : chatResponse(fixtures.chat[chooseChatKind(body)], identity, usage);
     sendSuccessJson(ex, asOpenRouter(response, body.model));
   }
 
@@ -92,7 +95,10 @@ export function registerOpenAIRoutes(app: FastifyInstance, state: MockState): vo
       await sendStream(ex, chunks.map((chunk) => frame(JSON.stringify(chunk))), openAIStreamFraming);
       return reply;
     }
-    sendSuccessJson(ex, chatResponse(fixtures.chat[kind], identity, usage));
+    const response = ex.script?.assembled
+      ? assembleChatCompletion(streamChunks(fixtures.stream[kind], fixtures, identity, true, usage))
+      : chatResponse(fixtures.chat[kind], identity, usage);
+    sendSuccessJson(ex, response);
     return reply;
   });
 

@@ -40,6 +40,7 @@ const SCRIPT_KEYS = new Set([
   "firstChunkDelayMs",
   "usage",
   "fault",
+  "assembled",
 ]);
 
 /** The status a script answers with: `status`, else the one an error fixture implies (openai.error.<status>.<code>). */
@@ -99,6 +100,10 @@ export function parseScript(
       throw new ScriptError(`unknown fault "${String(input.fault)}" (known: ${FAULTS.join(", ")})`);
     }
     script.fault = input.fault as Fault;
+  }
+  if (input.assembled !== undefined) {
+    if (typeof input.assembled !== "boolean") throw new ScriptError("assembled must be a boolean");
+    script.assembled = input.assembled;
   }
   return script;
 }

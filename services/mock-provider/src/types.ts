@@ -54,6 +54,13 @@ export interface Script {
   firstChunkDelayMs?: number;
   usage?: UsageScript;
   fault?: Fault;
+  /**
+   * Non-stream chat/message/generateContent requests only: answer with the stream
+   * recording a `stream: true` request of the same shape would replay, assembled
+   * into the one response the vendor returns for a non-streamed call (same
+   * content, tool calls, finish reason and usage as that stream). No effect on streams.
+   */
+  assembled?: boolean;
 }
 
 /**
