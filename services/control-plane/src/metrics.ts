@@ -1,33 +1,50 @@
 // Prometheus metrics of the control plane, served at GET /metrics on the admin
 // port (no token, like /health). Values are read from the services when scraped.
-import { Gauge, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { ControlPlaneServices } from "./control-plane";
 
-export function createMetrics(services: ControlPlaneServices): Registry {
+export interface ControlPlaneMetrics {
+  registry: Registry;
+  /** gRPC calls served, by method and outcome. */
+  grpcCalls: Histogram<"method" | "outcome">;
+}
+
+export function createMetrics(services: ControlPlaneServices): ControlPlaneMetrics {
   const registry = new Registry();
+  // Process CPU, RSS, heap, GC and event-loop lag.
+  collectDefaultMetrics({ register: registry });
+  const cumulative = (name: string, help: string, read: () => number | bigint) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(Number(read()));
+      },
+    });
+  cumulative("gateway_holds_expired", "Holds voided by the sweeper after their TTL (cumulative, this replica).", () => services.sweeper.expiredTotal);
+  cumulative("gateway_money_batches", "Group-commit transactions written (cumulative, this replica).", () => services.ledger.batcher.batches);
+  cumulative("gateway_money_operations", "Reserve, settle and release operations written in those transactions (cumulative, this replica).", () => services.ledger.batcher.operations);
+  cumulative("gateway_ledger_debited_nano", "Nano-USD debited by settles (cumulative, this replica).", () => services.ledger.stats.debitedNano);
+  cumulative("gateway_ledger_credited_nano", "Nano-USD credited by top-ups (cumulative, this replica; replays not counted).", () => services.ledger.stats.creditedNano);
   new Gauge({
-    name: "gateway_holds_expired",
-    help: "Holds voided by the sweeper after their TTL (cumulative, this replica).",
+    name: "gateway_holds",
+    help: "Hold events by outcome (cumulative, this replica): reserve reserved|insufficient_credits|spend_cap_exceeded|unknown_project, settle settled|..., release released|...",
+    labelNames: ["event", "outcome"] as const,
     registers: [registry],
     collect() {
-      this.set(services.sweeper.expiredTotal);
+      for (const [key, count] of services.ledger.stats.holds) {
+        const [event, outcome] = key.split(":") as [string, string];
+        this.set({ event, outcome }, count);
+      }
     },
   });
-  new Gauge({
-    name: "gateway_money_batches",
-    help: "Group-commit transactions written (cumulative, this replica).",
+  const grpcCalls = new Histogram({
+    name: "gateway_grpc_server_seconds",
+    help: "gRPC calls served to data planes, by method and outcome.",
+    labelNames: ["method", "outcome"] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
-    collect() {
-      this.set(services.ledger.batcher.batches);
-    },
   });
-  new Gauge({
-    name: "gateway_money_operations",
-    help: "Reserve, settle and release operations written in those transactions (cumulative, this replica).",
-    registers: [registry],
-    collect() {
-      this.set(services.ledger.batcher.operations);
-    },
-  });
-  return registry;
+  return { registry, grpcCalls };
 }

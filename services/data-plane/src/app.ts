@@ -6,6 +6,8 @@ import { bodyTooLarge, GatewayError, invalidApiKey, invalidRequest, rateLimitExc
 import { rateLimitHeaders } from "./limits/rate-limiter";
 import type { Gateway } from "./gateway";
 import type { KeyIdentity } from "./auth/key-cache";
+import type { PreparedCall } from "./proxy/prepare-call";
+import { recordCompletion } from "./request-completion";
 import { registerChatRoute } from "./routes/chat-completions";
 import { registerEmbeddingsRoute } from "./routes/embeddings";
 import { registerHealthRoute } from "./routes/health";
@@ -14,8 +16,29 @@ import { registerModelsRoute } from "./routes/models";
 declare module "fastify" {
   interface FastifyRequest {
     identity?: KeyIdentity;
+    /** performance.now() when the request arrived: the start of the gateway's overhead. */
+    receivedAt: number;
+    /** The prepared model call, once routing chose one (for the completion log line and metrics). */
+    call?: PreparedCall;
   }
 }
+
+/**
+ * Never logged, whatever a log call passes: credentials in headers (the
+ * caller's key, provider keys, the internal token) and message contents.
+ */
+export const LOG_REDACT_PATHS = [
+  "req.headers.authorization",
+  'req.headers["x-api-key"]',
+  'req.headers["x-goog-api-key"]',
+  "req.headers.cookie",
+  "headers.authorization",
+  'headers["x-api-key"]',
+  'headers["x-goog-api-key"]',
+  "body.messages",
+  "body.input",
+  "body.prompt",
+];
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /** Routes that call a model count against the per-minute limit. */
@@ -23,7 +46,7 @@ const LIMITED_ROUTES = new Set(["/v1/chat/completions", "/v1/embeddings"]);
 
 export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
   const app = Fastify({
-    logger: { level: gateway.config.logLevel },
+    logger: { level: gateway.config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: "[redacted]" } },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: gateway.config.bodyLimitBytes,
     // One id per request, unique across replicas: the hold's id, the rate-limit entry, x-request-id.
@@ -42,6 +65,15 @@ export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
   });
 
   app.decorateRequest("identity", undefined);
+  app.decorateRequest("receivedAt", 0);
+  app.decorateRequest("call", undefined);
+
+  // One completion record per request, streams included (their replies are hijacked, so no fastify
+  // onResponse hook runs for them): the metrics, and one log line with the request id.
+  app.addHook("onRequest", async (request, reply) => {
+    request.receivedAt = performance.now();
+    reply.raw.once("close", () => recordCompletion(gateway, request, reply));
+  });
 
   app.setErrorHandler((error, request, reply) => {
     let failure: GatewayError;

@@ -1,7 +1,7 @@
 // Prometheus metrics of the data plane, served at GET /metrics. One registry
 // per app (tests build several in one process). Values that already live in a
 // component are read when scraped rather than copied on the request path.
-import { Counter, Gauge, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Gateway } from "./gateway";
 import { RedisRateLimiter } from "./limits/redis-rate-limiter";
 
@@ -10,12 +10,31 @@ export interface DataPlaneMetrics {
   rateLimitRejections: Counter;
   /** Upstream attempts by provider and outcome (ok, http_<status>, timeout, unreachable, stream_failed, skipped, client_closed). */
   upstreamAttempts: Counter<"provider" | "outcome">;
+  /** Answers by route, status, the model that answered and its access path ("" before one was chosen). */
+  requests: Counter<"route" | "status" | "model" | "path">;
+  requestDuration: Histogram<"route" | "stream">;
+  /** Time from sending to the upstream's response headers. */
+  upstreamLatency: Histogram<"provider">;
+  /** Streams: time from sending to the upstream's first event. */
+  upstreamFirstEvent: Histogram<"provider">;
+  /** The gateway's own time: before the first upstream send (auth, limit, routing, hold), and after the answer (settle). */
+  overhead: Histogram<"phase">;
+  /** Same-path retries, and answers or attempts moved to another access path or model. */
+  retries: Counter<"provider">;
+  fallbacks: Counter<"kind">;
+  keyCacheLookups: Counter<"result">;
+  controlPlaneCalls: Histogram<"method" | "outcome">;
 }
+
+/** Latency buckets from 0.5 ms (the gateway's own work) to 2 minutes (long completions). */
+const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 const CIRCUIT_STATE_VALUE = { closed: 0, half_open: 1, open: 2 } as const;
 
 export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
   const registry = new Registry();
+  // Process CPU, RSS, heap, GC and event-loop lag (nodejs_eventloop_lag_*).
+  collectDefaultMetrics({ register: registry });
   const rateLimitRejections = new Counter({ name: "gateway_rate_limit_rejections_total", help: "Requests refused with 429 rate_limit_exceeded.", registers: [registry] });
   new Gauge({
     name: "gateway_rate_limit_shared",
@@ -68,5 +87,35 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
       for (const view of gateway().health.circuitViews()) this.set({ path: view.path }, view.opens);
     },
   });
-  return { registry, rateLimitRejections, upstreamAttempts };
+  const histogram = <Label extends string>(name: string, help: string, labelNames: readonly Label[]) =>
+    new Histogram<Label>({ name, help, labelNames, buckets: SECONDS, registers: [registry] });
+  return {
+    registry,
+    rateLimitRejections,
+    upstreamAttempts,
+    requests: new Counter({
+      name: "gateway_requests_total",
+      help: "Answers by route, HTTP status, answering model and access path.",
+      labelNames: ["route", "status", "model", "path"] as const,
+      registers: [registry],
+    }),
+    requestDuration: histogram("gateway_request_duration_seconds", "Whole request time as the client saw it (streams: until the last byte).", ["route", "stream"] as const),
+    upstreamLatency: histogram("gateway_upstream_latency_seconds", "From sending a request upstream to its response headers.", ["provider"] as const),
+    upstreamFirstEvent: histogram("gateway_upstream_first_event_seconds", "Streams: from sending upstream to the first event (time to first token).", ["provider"] as const),
+    overhead: histogram("gateway_overhead_seconds", "The gateway's own time: before_upstream (auth, limit, routing, hold) and after_upstream (settle, final chunk).", ["phase"] as const),
+    retries: new Counter({ name: "gateway_upstream_retries_total", help: "Same-path retries after a transient failure.", labelNames: ["provider"] as const, registers: [registry] }),
+    fallbacks: new Counter({
+      name: "gateway_fallbacks_total",
+      help: "Attempts sent to another access path of the same model (path) or to another model (model).",
+      labelNames: ["kind"] as const,
+      registers: [registry],
+    }),
+    keyCacheLookups: new Counter({
+      name: "gateway_key_cache_lookups_total",
+      help: "API key validations: hit (cached), miss (asked the control plane), stale (served from a stale entry while the control plane is away).",
+      labelNames: ["result"] as const,
+      registers: [registry],
+    }),
+    controlPlaneCalls: histogram("gateway_control_plane_call_seconds", "gRPC calls to the control plane by method and outcome.", ["method", "outcome"] as const),
+  };
 }

@@ -18,7 +18,18 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 }
 
 export function buildAdminApp(options: { adminToken: string; services: ControlPlaneServices; isReady: () => boolean; logLevel: string; metrics: Registry }): FastifyInstance {
-  const app = Fastify({ logger: { level: options.logLevel }, logController: new LogController({ disableRequestLogging: true }) });
+  const app = Fastify({
+    // Credentials and bodies are never logged, whatever a log call passes (the admin token, issued keys).
+    logger: { level: options.logLevel, redact: { paths: ["req.headers.authorization", "headers.authorization", "body", "key"], censor: "[redacted]" } },
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+
+  // One line per admin call (not /health, /metrics): who changed what is in the ledger and change feed; this is for operations.
+  app.addHook("onResponse", async (request, reply) => {
+    const route = request.routeOptions.url ?? "unmatched";
+    if (route === "/health" || route === "/metrics") return;
+    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "admin request completed");
+  });
 
   app.get("/health", async (_request, reply) =>
     options.isReady() ? { status: "ok" } : reply.code(503).send({ status: "unavailable", reason: "draining" }),

@@ -60,6 +60,14 @@ export class LedgerService {
     this.batcher = new MoneyBatcher(prisma);
   }
 
+  /** What this replica wrote (cumulative), for metrics: hold events by outcome, and money moved. */
+  readonly stats = { holds: new Map<string, number>(), debitedNano: 0n, creditedNano: 0n };
+
+  private count(event: string, outcome: string): void {
+    const key = `${event}:${outcome}`;
+    this.stats.holds.set(key, (this.stats.holds.get(key) ?? 0) + 1);
+  }
+
   async reserve(input: ReserveInput): Promise<{ outcome: ReserveOutcome; availableNano: bigint; reservedNano: bigint; retryAfterSeconds: number }> {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.holdTtlSeconds * 1000);
@@ -75,6 +83,7 @@ export class LedgerService {
       access_path: input.accessPath,
     });
     const outcome = result.outcome as ReserveOutcome;
+    this.count("reserve", outcome);
     return {
       outcome,
       availableNano: BigInt(result.available ?? "0"),
@@ -94,11 +103,15 @@ export class LedgerService {
       input_tokens: input.inputTokens,
       output_tokens: input.outputTokens,
     });
-    return { outcome: result.outcome as SettleOutcome, debitedNano: BigInt(result.debited ?? "0") };
+    const debitedNano = BigInt(result.debited ?? "0");
+    this.count("settle", result.outcome as string);
+    if (result.outcome === "settled") this.stats.debitedNano += debitedNano;
+    return { outcome: result.outcome as SettleOutcome, debitedNano };
   }
 
   async release(requestId: string, projectId: string): Promise<ReleaseOutcome> {
     const result = await this.batcher.submit({ op: "release", request_id: requestId, project_id: projectId });
+    this.count("release", result.outcome as string);
     return result.outcome as ReleaseOutcome;
   }
 
@@ -114,6 +127,7 @@ export class LedgerService {
     const rows = await this.prisma.$queryRaw<{ r_entry_id: bigint; r_amount: bigint; r_replayed: boolean }[]>`
       SELECT * FROM gateway_topup(${projectId}, ${amountNano}::bigint, ${idempotencyKey}, ${utcDay(this.clock.now())}::date)`;
     const row = rows[0]!;
+    if (!row.r_replayed) this.stats.creditedNano += BigInt(row.r_amount);
     return { entryId: BigInt(row.r_entry_id), amountNano: BigInt(row.r_amount), replayed: row.r_replayed };
   }
 

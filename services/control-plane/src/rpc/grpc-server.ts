@@ -18,6 +18,8 @@ export interface RpcDependencies {
   changes: ChangeFeed;
   heartbeatMs?: number;
   onError: (error: unknown) => void;
+  /** Sees every unary call: its duration, outcome and request (metrics; a debug log line with the data plane's request id). */
+  onCall?: (method: string, seconds: number, outcome: "ok" | "error", request: { requestId?: string; projectId?: string }) => void;
 }
 
 const reserveOutcomes = {
@@ -54,15 +56,21 @@ function amount(value: string | undefined): bigint {
 const tokens = (count: number): number => Math.min(Math.max(0, Math.floor(count)), 2_147_483_647);
 
 export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
-  function unary<Request, Response>(work: (request: Request) => Promise<Response>): grpc.handleUnaryCall<Request, Response> {
+  function unary<Request, Response>(method: string, work: (request: Request) => Promise<Response>): grpc.handleUnaryCall<Request, Response> {
     return (call, callback) => {
       if (!authorized(call.metadata, deps.internalToken)) {
         callback({ code: grpc.status.UNAUTHENTICATED, details: "invalid internal token" });
         return;
       }
+      const started = performance.now();
+      const done = (outcome: "ok" | "error") => deps.onCall?.(method, (performance.now() - started) / 1000, outcome, call.request as { requestId?: string; projectId?: string });
       work(call.request).then(
-        (response) => callback(null, response),
+        (response) => {
+          done("ok");
+          callback(null, response);
+        },
         (error: unknown) => {
+          done("error");
           if (!(error instanceof ControlPlaneError)) deps.onError(error);
           callback(toServiceError(error));
         },
@@ -71,7 +79,7 @@ export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
   }
 
   return {
-    ValidateKey: unary(async (request) => {
+    ValidateKey: unary("ValidateKey", async (request) => {
       const result = await deps.keys.validate(request.key);
       return {
         valid: result.valid,
@@ -81,8 +89,8 @@ export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
         cacheTtlSeconds: deps.keyCacheTtlSeconds,
       };
     }),
-    GetCatalogue: unary(() => deps.catalogue.snapshot()),
-    Reserve: unary(async (request) => {
+    GetCatalogue: unary("GetCatalogue", () => deps.catalogue.snapshot()),
+    Reserve: unary("Reserve", async (request) => {
       const result = await deps.ledger.reserve({
         requestId: request.requestId,
         projectId: request.projectId,
@@ -98,7 +106,7 @@ export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
         reservedNano: result.reservedNano.toString(),
       };
     }),
-    Settle: unary(async (request) => {
+    Settle: unary("Settle", async (request) => {
       const result = await deps.ledger.settle({
         requestId: request.requestId,
         projectId: request.projectId,
@@ -110,7 +118,7 @@ export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
       });
       return { outcome: settleOutcomes[result.outcome], debitedNano: result.debitedNano.toString() };
     }),
-    Release: unary(async (request) => ({ outcome: releaseOutcomes[await deps.ledger.release(request.requestId, request.projectId)] })),
+    Release: unary("Release", async (request) => ({ outcome: releaseOutcomes[await deps.ledger.release(request.requestId, request.projectId)] })),
     Subscribe: (call) => {
       if (!authorized(call.metadata, deps.internalToken)) {
         call.destroy(Object.assign(new Error("invalid internal token"), { code: grpc.status.UNAUTHENTICATED }));

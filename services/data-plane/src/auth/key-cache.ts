@@ -33,12 +33,19 @@ export class KeyCache {
     private readonly graceMs: number,
   ) {}
 
+  /** Sees every lookup's result (metrics): hit, miss (asked the control plane), stale (the control plane was away). */
+  onLookup: (result: "hit" | "miss" | "stale") => void = () => {};
+
   /** Returns the key's identity, or undefined when the key is not valid. */
   async validate(key: string): Promise<KeyIdentity | undefined> {
     const hash = createHash("sha256").update(key).digest("base64");
     const now = Date.now();
     const entry = this.entries.get(hash);
-    if (entry && entry.expiresAtMs > now) return entry.identity;
+    if (entry && entry.expiresAtMs > now) {
+      this.onLookup("hit");
+      return entry.identity;
+    }
+    this.onLookup("miss");
     let pending = this.inflight.get(hash);
     if (!pending) {
       pending = this.fetch(hash, key, entry).finally(() => this.inflight.delete(hash));
@@ -59,7 +66,10 @@ export class KeyCache {
       this.entries.set(hash, { identity, expiresAtMs: Date.now() + ttlSeconds * 1000, validatedAtMs: Date.now() });
       return identity;
     } catch (error) {
-      if (stale?.identity && Date.now() - stale.validatedAtMs < this.graceMs) return stale.identity;
+      if (stale?.identity && Date.now() - stale.validatedAtMs < this.graceMs) {
+        this.onLookup("stale");
+        return stale.identity;
+      }
       throw error instanceof GatewayError ? error : controlPlaneUnavailable();
     }
   }

@@ -61,12 +61,18 @@ export class ControlPlaneClientWrapper {
     this.metadata.set(AUTH_METADATA_KEY, bearer(token));
   }
 
+  /** Sees every unary call's duration and outcome (metrics). */
+  observe: (method: string, seconds: number, outcome: "ok" | "error") => void = () => {};
+
   private unary<Request, Response>(
+    name: string,
     method: (request: Request, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Response>) => grpc.ClientUnaryCall,
     request: Request,
   ): Promise<Response> {
+    const started = performance.now();
     return new Promise((resolve, reject) => {
       method.call(this.client, request, this.metadata, { deadline: Date.now() + this.deadlineMs }, (error, response) => {
+        this.observe(name, (performance.now() - started) / 1000, error || !response ? "error" : "ok");
         if (error || !response) reject(error?.code === grpc.status.UNAUTHENTICATED ? error : Object.assign(controlPlaneUnavailable(), { cause: error }));
         else resolve(response);
       });
@@ -74,19 +80,19 @@ export class ControlPlaneClientWrapper {
   }
 
   validateKey(key: string): Promise<ValidateKeyResponse__Output> {
-    return this.unary(this.client.validateKey, { key });
+    return this.unary("ValidateKey", this.client.validateKey, { key });
   }
 
   reserve(call: ReserveCall): Promise<ReserveResponse__Output> {
-    return this.unary(this.client.reserve, { ...call, amountNano: call.amountNano.toString(), minAmountNano: call.minAmountNano.toString() });
+    return this.unary("Reserve", this.client.reserve, { ...call, amountNano: call.amountNano.toString(), minAmountNano: call.minAmountNano.toString() });
   }
 
   settle(call: SettleCall): Promise<SettleResponse__Output> {
-    return this.unary(this.client.settle, { ...call, amountNano: call.amountNano.toString() });
+    return this.unary("Settle", this.client.settle, { ...call, amountNano: call.amountNano.toString() });
   }
 
   release(requestId: string, projectId: string): Promise<ReleaseResponse__Output> {
-    return this.unary(this.client.release, { requestId, projectId });
+    return this.unary("Release", this.client.release, { requestId, projectId });
   }
 
   /** Subscribes to control events; re-subscribes after any break, forever, until close(). */

@@ -139,12 +139,17 @@ async function relay(
   // anything, and an upstream sending only comments (OpenRouter's keep-alive)
   // must still be cut after STREAM_IDLE_TIMEOUT_MS without a chunk.
   const idle = setTimeout(() => response.body.destroy(new Error("no event within the stream idle limit")), gateway.config.upstream.streamIdleTimeoutMs);
+  let firstEvent = false;
   try {
     let stopped = false;
     reading: for await (const bytes of response.body) {
       for (const item of parser.push(bytes as Buffer)) {
         if (item.kind !== "event") continue;
         idle.refresh();
+        if (!firstEvent) {
+          firstEvent = true;
+          gateway.metrics.upstreamFirstEvent.observe({ provider: call.target.path.provider }, (performance.now() - attempts.sentAt) / 1000);
+        }
         if (await handle(translator.push(item.event))) {
           stopped = true;
           break reading;
@@ -173,7 +178,9 @@ async function relay(
   // Bill: the upstream's usage when it came, otherwise what was delivered.
   const reported = readUsage(lastUsage);
   const tokens = { ...(reported ?? { inputTokens: estimateTokens(call.target.upstream.body), outputTokens: estimateTokens(delivered) }), images };
+  const settling = performance.now();
   const debited = await settleCall(gateway, call, tokens);
+  gateway.metrics.overhead.observe({ phase: "after_upstream" }, (performance.now() - settling) / 1000);
   if (failure !== "client_closed") {
     const final: ChunkShape = usageOnly ?? {
       id: lastChunk?.id,

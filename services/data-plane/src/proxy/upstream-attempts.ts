@@ -33,6 +33,9 @@ export class UpstreamAttempts {
   private sent = 0;
   private waitedMs = 0;
   private retriedSamePath = false;
+  private lastModel: string | undefined;
+  /** performance.now() when the current attempt was sent (time to first event is measured from it). */
+  sentAt = 0;
   private retryAfterMs: number | undefined;
   private lastFailure: GatewayError | undefined;
   private reserved = false;
@@ -115,6 +118,7 @@ export class UpstreamAttempts {
       const { path } = this.call.target;
       if (this.waitedMs + waitMs <= config.upstream.retryWaitBudgetMs && this.gateway.health.admit(PathHealth.key(path.provider, path.upstreamModel))) {
         this.retriedSamePath = true;
+        this.gateway.metrics.retries.inc({ provider: path.provider });
         this.waitedMs += waitMs;
         try {
           await sleep(waitMs, undefined, { signal: this.client.gone });
@@ -155,11 +159,18 @@ export class UpstreamAttempts {
     call.trace.attempts.push(attempt);
     const healthKey = PathHealth.key(target.path.provider, target.path.upstreamModel);
     this.current = { attempt, healthKey };
+    const started = performance.now();
+    const metrics = this.gateway.metrics;
+    if (this.sent === 0 && call.receivedAt !== undefined) metrics.overhead.observe({ phase: "before_upstream" }, (started - call.receivedAt) / 1000);
+    if (this.sent > 0 && this.triesOnTarget === 0) {
+      metrics.fallbacks.inc({ kind: this.lastModel === target.model.id ? "path" : "model" });
+    }
+    this.lastModel = target.model.id;
     this.sent++;
     this.triesOnTarget++;
     this.retryAfterMs = undefined;
+    this.sentAt = started;
 
-    const started = performance.now();
     let response: UpstreamResponse;
     try {
       response = await target.provider.send(target.upstream, this.client.upstream);
@@ -178,6 +189,7 @@ export class UpstreamAttempts {
       return undefined;
     }
     attempt.ms = Math.round(performance.now() - started);
+    metrics.upstreamLatency.observe({ provider: target.path.provider }, (performance.now() - started) / 1000);
     // A 200 counts for the path's health once its body is read: answered() or failed...FirstByte().
     if (response.statusCode === 200) return response;
     this.gateway.health.record(healthKey, { ok: !isPathFault(response.statusCode), latencyMs: attempt.ms });

@@ -8,6 +8,8 @@ import { clientLink } from "./client-link";
 export function registerEmbeddingsRoute(app: FastifyInstance, gateway: Gateway): void {
   app.post("/v1/embeddings", async (request, reply) => {
     const call = prepareCall(gateway, request.id, request.identity!, request.body, "embeddings");
+    request.call = call;
+    call.receivedAt = request.receivedAt;
     const body = await completeJson(gateway, call, clientLink(reply, gateway.config.clientDisconnectDrainMs));
     return reply.send(body);
   });

@@ -52,7 +52,8 @@ function harness(script: Answer[], options: { maxAttempts?: number; budgetMs?: n
     catalogue: { current: buildSnapshot(catalogue) },
     providers,
     health: new PathHealth({ errorHalfLifeMs: 1, failureThreshold: 3, cooldownMs: 60_000 }),
-    metrics: { upstreamAttempts: { inc: () => {} } },
+    // Every metric accepts and ignores its samples.
+    metrics: new Proxy({}, { get: () => ({ inc: () => {}, observe: () => {} }) }),
     config: { credentials: new Map(), upstream: { maxAttempts: options.maxAttempts ?? 4, retryWaitBudgetMs: options.budgetMs ?? 1_000, retryBackoffMs: 1 } },
     billing: {
       reserve: async (request: { amountNano: bigint }) => (money.push("reserve"), request.amountNano),
