@@ -1,0 +1,118 @@
+// Operations: both planes' /metrics after real traffic, one structured log
+// line per request carrying the id the client got in x-request-id (and the
+// control plane's line for the same id), and no secret or prompt in any log
+// line at debug level: the caller's key, the admin and internal tokens, the
+// provider key, the Authorization header, message contents.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { marker, startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
+
+const PROVIDER_KEY = "upstream-secret-key";
+
+describe("observability", () => {
+  let stack: GatewayStack;
+  let project: TestProject;
+  const prompts: string[] = [];
+
+  beforeAll(async () => {
+    stack = await startStack({
+      backend: "pglite",
+      dataPlaneEnv: { LOG_LEVEL: "debug", UPSTREAM_RETRY_BACKOFF_MS: "10" },
+      controlPlaneEnv: { LOG_LEVEL: "debug" },
+    });
+    project = await stack.createProject({ balanceUsd: "2.00" });
+
+    // A representative mix: answers, a stream, a retry, an upstream refusal, a bad key, a revoked key, an embeddings call.
+    const chat = (extra: Record<string, unknown> = {}, key = project.key) => {
+      const prompt = `secret prompt ${marker()}`;
+      prompts.push(prompt);
+      return stack.post("/v1/chat/completions", key, { model: "auto", messages: [{ role: "user", content: prompt }], ...extra });
+    };
+    await (await chat()).text();
+    await (await chat({ stream: true })).text();
+    const retried = `secret prompt ${marker()}`;
+    prompts.push(retried);
+    await stack.mockScript({ match: retried, times: 1, status: 503 });
+    await (await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: retried }] })).text();
+    const refused = `secret prompt ${marker()}`;
+    prompts.push(refused);
+    await stack.mockScript({ match: refused, times: 0, status: 400 });
+    await (await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: refused }] })).text();
+    await (await chat({}, "sk-not-a-real-key-0123456789")).text();
+    await (await stack.post("/v1/embeddings", project.key, { model: "openai/text-embedding-3-small", input: `secret embedding input ${marker()}` })).text();
+    const extra = await stack.admin<{ key: string; id: string }>("POST", `/admin/projects/${project.projectId}/keys`, {});
+    await (await chat({}, extra.json.key)).text();
+    await stack.admin("POST", `/admin/keys/${extra.json.id}/revoke`, {});
+    await (await chat({}, extra.json.key)).text();
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const lines = (output: string) =>
+    output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("exposes the data plane's metrics after traffic", async () => {
+    const text = await (await fetch(`${stack.url}/metrics`)).text();
+    expect(text).toMatch(/^gateway_requests_total\{route="\/v1\/chat\/completions",status="200",model="openai\/gpt-4\.1-mini",path="openai"\} [1-9]/m);
+    expect(text).toMatch(/^gateway_requests_total\{route="\/v1\/chat\/completions",status="401",model="",path=""\} [1-9]/m);
+    for (const name of [
+      "gateway_request_duration_seconds_bucket",
+      "gateway_upstream_latency_seconds_bucket",
+      "gateway_upstream_first_event_seconds_bucket",
+      'gateway_overhead_seconds_bucket{le="0.005",phase="before_upstream"}',
+      'gateway_overhead_seconds_bucket{le="0.005",phase="after_upstream"}',
+      'gateway_upstream_retries_total{provider="openai"} 1',
+      'gateway_upstream_attempts_total{provider="openai",outcome="http_503"} 1',
+      'gateway_key_cache_lookups_total{result="hit"}',
+      'gateway_key_cache_lookups_total{result="miss"}',
+      'gateway_control_plane_call_seconds_count{method="Reserve",outcome="ok"}',
+      'gateway_control_plane_call_seconds_count{method="Settle",outcome="ok"}',
+      "gateway_rate_limit_rejections_total",
+      "gateway_billing_pending 0",
+      "nodejs_eventloop_lag_seconds",
+      "process_resident_memory_bytes",
+    ]) {
+      expect(text, name).toContain(name);
+    }
+  });
+
+  it("exposes the control plane's metrics after traffic", async () => {
+    const text = await (await fetch(`${stack.adminUrl}/metrics`)).text();
+    expect(text).toMatch(/^gateway_holds\{event="reserve",outcome="reserved"\} [1-9]/m);
+    expect(text).toMatch(/^gateway_holds\{event="settle",outcome="settled"\} [1-9]/m);
+    expect(text).toMatch(/^gateway_holds\{event="release",outcome="released"\} [1-9]/m);
+    expect(text).toMatch(/^gateway_ledger_debited_nano [1-9]/m);
+    expect(text).toMatch(/^gateway_ledger_credited_nano 2000000000$/m);
+    expect(text).toMatch(/^gateway_grpc_server_seconds_count\{method="Reserve",outcome="ok"\} [1-9]/m);
+    expect(text).toContain("gateway_holds_expired");
+    expect(text).toContain("nodejs_eventloop_lag_seconds");
+  });
+
+  it("logs one structured line per request with the id the client got, and the control plane logs the same id", async () => {
+    const prompt = `secret prompt ${marker()}`;
+    prompts.push(prompt);
+    const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: prompt }] });
+    await response.text();
+    const requestId = response.headers.get("x-request-id")!;
+    await expect
+      .poll(() => lines(stack.dataPlanes[0]!.output()).find((line) => line.reqId === requestId && line.msg === "request completed"))
+      .toMatchObject({ route: "/v1/chat/completions", status: 200, model: "openai/gpt-4.1-mini", path: "openai", project: project.projectId, attempts: ["ok"] });
+    await expect
+      .poll(() => lines(stack.controlPlane.output()).filter((line) => line.reqId === requestId).map((line) => line.method))
+      .toEqual(expect.arrayContaining(["Reserve", "Settle"]));
+  });
+
+  it("never logs a key, token, Authorization header or prompt, at debug level", async () => {
+    const extraKeys = (await stack.admin<{ data: { hint: string }[] }>("GET", `/admin/projects/${project.projectId}/keys`)).json;
+    expect(extraKeys).toBeTruthy();
+    const output = stack.dataPlanes[0]!.output() + stack.controlPlane.output();
+    expect(lines(output).length).toBeGreaterThan(10); // the logs are there to be searched
+    for (const secret of [project.key, stack.adminToken, stack.internalToken, PROVIDER_KEY, "sk-not-a-real-key-0123456789", "Bearer ", ...prompts, "secret embedding input"]) {
+      expect(output.includes(secret), `log output contains ${secret.slice(0, 12)}...`).toBe(false);
+    }
+  });
+});
