@@ -36,7 +36,9 @@ export class CatalogueService {
       const created = await tx.catalogueRevision.create({ data: { source, defaults: file.defaults } });
       await tx.changeEvent.create({ data: changeEventRow({ kind: "catalogue", revision: String(created.id) }) });
       return String(created.id);
-    });
+      // Hundreds of models and paths: Prisma's 5 s default for interactive transactions is too short
+      // on a busy machine, and a control plane that cannot load its catalogue cannot start.
+    }, { timeout: 60_000, maxWait: 30_000 });
     this.cached = undefined;
     await this.changes.poll();
     return { revision, models: models.length, curated: models.filter((model) => model.curated).length };

@@ -79,8 +79,7 @@ describe("client disconnects are billed for what was produced, once", () => {
       body: JSON.stringify({ model: "openai/gpt-4.1-mini", stream: true, messages: [{ role: "user", content: tag }] }),
       signal: controller.signal,
     }).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await stack.mockRequestsWith(tag)).toHaveLength(1); // the upstream has it
+    await expect.poll(() => stack.mockRequestsWith(tag), { timeout: 2_500 }).toHaveLength(1); // the upstream has it, and is slow to answer
     controller.abort();
     await pending;
     const debited = await settledOnce(project);
