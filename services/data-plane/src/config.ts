@@ -87,7 +87,9 @@ const WELL_KNOWN: Record<string, { protocol: ProviderProtocol; baseUrl: string; 
   openrouter: {
     protocol: "openai-compatible",
     baseUrl: "https://openrouter.ai/api/v1",
-    extraFields: ["top_k", "min_p", "top_a", "repetition_penalty", "reasoning", "provider", "transforms", "usage", "models", "route", "plugins"],
+    // Not `models`, `route` or `plugins`: they make OpenRouter answer with (and charge for) another
+    // model or paid plugins, while the caller is charged the catalogue price of the model routed to.
+    extraFields: ["top_k", "min_p", "top_a", "repetition_penalty", "reasoning", "provider", "transforms", "usage"],
   },
 };
 

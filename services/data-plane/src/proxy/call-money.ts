@@ -17,13 +17,21 @@ export async function reserveCall(gateway: Gateway, call: PreparedCall): Promise
   });
 }
 
-/** Debits the call's cost for these tokens at the answering target's price; returns the amount on the ledger. */
-export function settleCall(gateway: Gateway, call: PreparedCall, tokens: TokenUsage & { inputTokens: number; outputTokens: number }): Promise<bigint> {
+/**
+ * Debits the call's cost for these tokens at the answering target's price;
+ * returns the amount on the ledger. On a path priced per image, images are
+ * billed per image and their tokens are taken out of the output tokens (an
+ * upstream such as Gemini counts image tokens as output): never both.
+ */
+export function settleCall(gateway: Gateway, call: PreparedCall, tokens: TokenUsage & { inputTokens: number; outputTokens: number; imageTokens?: number }): Promise<bigint> {
   call.holdClosed = true;
+  const { price } = call.target.path;
+  const perImage = price.imageNano !== null && price.imageNano !== undefined && (tokens.images ?? 0) > 0;
+  const billed = perImage ? { ...tokens, outputTokens: Math.max(0, tokens.outputTokens - (tokens.imageTokens ?? 0)) } : { ...tokens, images: 0 };
   return gateway.billing.settle({
     requestId: call.requestId,
     projectId: call.identity.projectId,
-    amountNano: costNano(call.target.path.price, tokens),
+    amountNano: costNano(price, billed),
     model: call.target.model.id,
     accessPath: call.target.path.provider,
     inputTokens: tokens.inputTokens,

@@ -98,7 +98,7 @@ async function relay(
   let lastUsage: unknown; // the latest usage any chunk reported
   let lastChunk: ChunkShape | undefined;
   let failure: "client_closed" | "upstream_failed" | undefined;
-  let finished = false; // [DONE] or a finish_reason arrived
+  let finished = false; // the adapter said the answer is complete ([DONE], message_stop, a Gemini finish at the body's end)
 
   const translator = call.target.provider.adapter.stream(responseContext(call));
   /** Relays translated items in order; true when reading should stop. */
@@ -115,7 +115,6 @@ async function relay(
       const chunk = item.chunk as ChunkShape;
       lastChunk = chunk;
       const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
-      if (choices.some((choice) => typeof choice.finish_reason === "string")) finished = true;
       if (chunk.usage !== undefined && chunk.usage !== null) {
         lastUsage = chunk.usage;
         if (client.gone.aborted) return true; // draining after a disconnect: the usage is what we waited for

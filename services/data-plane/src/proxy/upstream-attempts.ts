@@ -4,8 +4,9 @@
 // or reset connection) is retried once on the same model and access path
 // (after the upstream's Retry-After when it fits the wait budget, else a short
 // backoff), then the next access path of the model, then the next candidate
-// model, within UPSTREAM_MAX_ATTEMPTS. A path whose circuit is open is skipped. A non-transient refusal
-// returns at once. Every attempt, skipped ones included, is in the routing
+// model, within UPSTREAM_MAX_ATTEMPTS. A path whose circuit is open is skipped. A path's own refusal
+// (401, 402, 403, 404: our key, our credit, the model gone there) moves on without a retry. Any other
+// non-transient refusal returns at once. Every attempt, skipped ones included, is in the routing
 // trace. When none answers, the hold is released and the caller gets the last
 // upstream failure, or 504 when every attempt found the upstream unreachable.
 // The upstream's own body and headers are never relayed.
@@ -22,8 +23,14 @@ import { useTarget, type PreparedCall } from "./prepare-call";
 
 // 529: Anthropic's "overloaded", transient like a 503.
 const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504, 529]);
-/** Statuses that say something about the path rather than the request: they count against its health. */
-const isPathFault = (status: number) => status >= 500 || [401, 403, 404, 429].includes(status);
+/**
+ * Refusals that are about the access path, not the caller's request: our key refused (401, 403),
+ * our account out of credit (402), the model gone at that provider (404). No use retrying the
+ * path; the next path or model may answer. When none does, the caller gets this status.
+ */
+const PATH_REFUSALS = new Set([401, 402, 403, 404]);
+/** Statuses that count against a path's health. */
+const isPathFault = (status: number) => status >= 500 || status === 429 || PATH_REFUSALS.has(status);
 const ERROR_BODY_LIMIT = 64 * 1024;
 
 export class UpstreamAttempts {
@@ -33,6 +40,8 @@ export class UpstreamAttempts {
   private sent = 0;
   private waitedMs = 0;
   private retriedSamePath = false;
+  /** The last failure was the path's own refusal: the same path is not tried again. */
+  private skipSamePath = false;
   private lastModel: string | undefined;
   /** performance.now() when the current attempt was sent (time to first event is measured from it). */
   sentAt = 0;
@@ -113,7 +122,9 @@ export class UpstreamAttempts {
   private async advance(): Promise<boolean> {
     const { config } = this.gateway;
     if (this.sent >= config.upstream.maxAttempts) return false;
-    if (this.triesOnTarget === 1 && !this.retriedSamePath) {
+    const samePathUseless = this.skipSamePath;
+    this.skipSamePath = false;
+    if (this.triesOnTarget === 1 && !this.retriedSamePath && !samePathUseless) {
       const waitMs = this.retryAfterMs ?? config.upstream.retryBackoffMs;
       const { path } = this.call.target;
       if (this.waitedMs + waitMs <= config.upstream.retryWaitBudgetMs && this.gateway.health.admit(PathHealth.key(path.provider, path.upstreamModel))) {
@@ -199,6 +210,11 @@ export class UpstreamAttempts {
     const body = await readErrorBody(response);
     const retryAfter = retryAfterSeconds(response.headers["retry-after"]);
     const failure = upstreamFailure(response.statusCode, { category: target.provider.adapter.classifyError(body), retryAfterSeconds: retryAfter });
+    if (PATH_REFUSALS.has(response.statusCode)) {
+      this.lastFailure = failure;
+      this.skipSamePath = true;
+      return undefined;
+    }
     if (!TRANSIENT_STATUSES.has(response.statusCode)) return this.giveUp(failure);
     this.lastFailure = failure;
     this.retryAfterMs = retryAfter === undefined ? undefined : retryAfter * 1000;

@@ -10,12 +10,18 @@ export interface OpenAiUsage {
 
 const count = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined);
 
-/** Token counts reported by the upstream, when it reported them. */
-export function readUsage(usage: unknown): { inputTokens: number; outputTokens: number } | undefined {
+/**
+ * Token counts reported by the upstream, when it reported them. `imageTokens`:
+ * the part of the output that was images (completion_tokens_details.image_tokens),
+ * for paths that price images per image instead.
+ */
+export function readUsage(usage: unknown): { inputTokens: number; outputTokens: number; imageTokens?: number } | undefined {
   if (typeof usage !== "object" || usage === null) return undefined;
   const input = count((usage as OpenAiUsage).prompt_tokens);
   if (input === undefined) return undefined;
-  return { inputTokens: input, outputTokens: count((usage as OpenAiUsage).completion_tokens) ?? 0 };
+  const details = (usage as { completion_tokens_details?: { image_tokens?: unknown } }).completion_tokens_details;
+  const imageTokens = count(details?.image_tokens);
+  return { inputTokens: input, outputTokens: count((usage as OpenAiUsage).completion_tokens) ?? 0, ...(imageTokens ? { imageTokens } : {}) };
 }
 
 /** The upstream's usage object with `cost` added, or a minimal one when it sent none. */

@@ -96,6 +96,10 @@ export function routeRequest(
   const model = resolution.model;
   if (endpoint === "embeddings" && !model.embeddings) throw invalidRequest("model_unknown", `Model ${model.id} does not produce embeddings.`);
   if (endpoint === "chat" && model.embeddings) throw invalidRequest("model_unknown", `Model ${model.id} is an embeddings model.`);
+  // A concrete model is honoured as given, except for image output: a model that cannot make images would silently answer text.
+  if (endpoint === "chat" && !model.outputModalities.includes("image") && requestNeeds(body, 0).imageOutput) {
+    throw invalidRequest("no_eligible_model", `Model ${model.id} does not produce images (modalities asks for image output).`);
+  }
   if (service?.allow && !allowedBy(service.allow, model.id)) {
     throw invalidRequest("no_eligible_model", `Model ${model.id} is not allowed by service.allow.`);
   }

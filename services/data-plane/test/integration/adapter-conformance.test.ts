@@ -226,11 +226,21 @@ describe("adapter conformance", () => {
       expect(typeof JSON.parse(data.choices[0]!.message.content!)).toBe("object");
     });
 
-    it("image input: answered", async () => {
+    it("image input: the image reaches the upstream in its protocol's form, and is answered", async () => {
+      const tag = marker();
       const { data } = await client.chat.completions
-        .create({ model: row.model, messages: [{ role: "user", content: [{ type: "text", text: `What is this? ${marker()}` }, { type: "image_url", image_url: { url: RED_DOT } }] }] })
+        .create({ model: row.model, messages: [{ role: "user", content: [{ type: "text", text: `What is this? ${tag}` }, { type: "image_url", image_url: { url: RED_DOT } }] }] })
         .withResponse();
       expect(data.choices[0]!.message.content!.length).toBeGreaterThan(0);
+      const [sent] = await stack.mockRequestsWith(tag);
+      const base64 = RED_DOT.slice(RED_DOT.indexOf(",") + 1);
+      const forms: Record<string, unknown> = {
+        openai: { type: "image_url", image_url: { url: RED_DOT } },
+        openrouter: { type: "image_url", image_url: { url: RED_DOT } },
+        anthropic: { type: "image", source: { type: "base64", media_type: "image/png", data: base64 } },
+        gemini: { inlineData: { mimeType: "image/png", data: base64 } },
+      };
+      expect(JSON.stringify(sent!.body)).toContain(JSON.stringify(forms[row.persona]).slice(1, -1));
     });
 
     it.each([
@@ -303,6 +313,29 @@ describe("adapter conformance", () => {
         expect((floats.usage as unknown as Usage).cost).toBeGreaterThan(0);
       });
     }
+  });
+
+  it("a direct path that refuses our key (401) is left for OpenRouter at once, without a retry", async () => {
+    const tag = marker();
+    await stack.mockScript({ match: [tag, '"model":"claude-sonnet-4-20250514"'], times: 0, status: 401 });
+    const response = await stack.post("/v1/chat/completions", project.key, { model: "anthropic/claude-sonnet-4", service: {}, messages: [{ role: "user", content: tag }] });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { service: { reason: { attempts: { path: string; outcome: string }[] } } };
+    expect(body.service.reason.attempts.map((attempt) => `${attempt.outcome} ${attempt.path}`)).toEqual(["http_401 anthropic", "ok openrouter"]);
+  });
+
+  it("Gemini image output on a path priced per image: the images at that price, their tokens not again as output", async () => {
+    const { data, response } = await client.chat.completions
+      .create({ model: "google/gemini-2.5-flash-image", modalities: ["image", "text"] as never, messages: [{ role: "user", content: `A red dot ${marker()}` }] })
+      .withResponse();
+    const usage = data.usage as unknown as Usage & { completion_tokens_details?: { image_tokens?: number } };
+    const images = ((data.choices[0]!.message as { images?: unknown[] }).images ?? []).length;
+    const imageTokens = usage.completion_tokens_details?.image_tokens ?? 0;
+    expect(images).toBeGreaterThan(0);
+    expect(imageTokens).toBeGreaterThan(0);
+    // $0.30 / $2.50 per million tokens, $0.039 per image; rounded up once.
+    const expected = (BigInt(usage.prompt_tokens) * 300_000_000n + BigInt(usage.completion_tokens - imageTokens) * 2_500_000_000n + 999_999n) / 1_000_000n + BigInt(images) * 39_000_000n;
+    expect(await debit(response.headers.get("x-request-id"))).toEqual([expected]);
   });
 
   it("an anthropic/... model whose direct path fails is served through OpenRouter, and the trace says so", async () => {

@@ -112,13 +112,12 @@ const completeStreams = [
 ];
 
 describe.skipIf(!haveWire)(`AnthropicAdapter.stream on recorded streams (${haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent`})`, () => {
-  it("plain text (anthropic.messages.stream.sse): role chunk, one chunk per text delta, finish, usage, done; ping ignored", () => {
+  it("plain text (anthropic.messages.stream.sse): the role on the first text chunk, one chunk per text delta, finish, usage, done; ping ignored", () => {
     const items = translateStream(recordedEvents("anthropic.messages.stream.sse"));
     const base = { id: "msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK", object: "chat.completion.chunk", created: context.created, model: "claude-3-opus-latest" };
     const choice = (delta: unknown, finish_reason: string | null = null) => ({ kind: "chunk", chunk: { ...base, choices: [{ index: 0, delta, finish_reason }] } });
     expect(items).toEqual([
-      choice({ role: "assistant", content: "" }),
-      choice({ content: "Hello" }),
+      choice({ role: "assistant", content: "Hello" }),
       choice({ content: " there" }),
       choice({ content: "!" }),
       choice({}, "stop"),
@@ -172,15 +171,16 @@ describe.skipIf(!haveWire)(`AnthropicAdapter.stream on recorded streams (${haveW
   it("a refusal with an explanation (anthropic.messages.stream.refusal.sse)", () => {
     const items = translateStream(recordedEvents("anthropic.messages.stream.refusal.sse"));
     const finish = chunks(items).find((chunk) => chunk.choices[0]?.finish_reason);
-    expect(finish.choices[0]).toEqual({ index: 0, delta: { refusal: "This request was refused due to policy." }, finish_reason: "content_filter" });
+    // Nothing came before the refusal, so the role rides on it.
+    expect(finish.choices[0]).toEqual({ index: 0, delta: { role: "assistant", refusal: "This request was refused due to policy." }, finish_reason: "content_filter" });
     expect(accumulateChunks(items).usage).toEqual({ prompt_tokens: 20, completion_tokens: 0, total_tokens: 20, prompt_tokens_details: { cached_tokens: 0 } });
   });
 
-  it("an error event after HTTP 200 (anthropic.messages.stream.error.sse): an error item, no done", () => {
+  it("an error event after HTTP 200 (anthropic.messages.stream.error.sse): an error item and nothing before it, so the proxy can still retry elsewhere", () => {
     const items = translateStream(recordedEvents("anthropic.messages.stream.error.sse"));
-    expect(items.map((item) => item.kind)).toEqual(["chunk", "error"]);
+    expect(items.map((item) => item.kind)).toEqual(["error"]);
     // overloaded_error is a status, not a category (classify-anthropic-error.ts).
-    expect(items[1]).toEqual({ kind: "error", category: undefined });
+    expect(items[0]).toEqual({ kind: "error", category: undefined });
   });
 
   it.each(completeStreams)("streamed and non-streamed translations agree: %s", (file) => {
@@ -289,8 +289,7 @@ describe("AnthropicAdapter.stream", () => {
       stop,
     ]);
     expect(items.map((item) => (item.kind === "chunk" ? Object.keys((item.chunk as any).choices[0]?.delta ?? { usage: 1 }).join() : item.kind))).toEqual([
-      "role,content",
-      "",
+      "role", // message_start's role, carried by the finish chunk (nothing else came)
       "usage",
       "done",
     ]);

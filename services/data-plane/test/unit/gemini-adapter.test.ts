@@ -15,7 +15,8 @@ const wireLabel = haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent (clone s
 const wire = <T = Record<string, unknown>>(file: string): T => JSON.parse(readFileSync(path.join(WIRE_DIR, file), "utf8")) as T;
 
 const adapter = new GeminiAdapter();
-const requestContext: RequestContext = { upstreamModel: "gemini-2.5-flash", apiKey: "AIza-test", maxOutputTokens: 65_536 };
+// maxOutputTokens 0 (unknown): the recorded requests set no default; the default is tested on its own below.
+const requestContext: RequestContext = { upstreamModel: "gemini-2.5-flash", apiKey: "AIza-test", maxOutputTokens: 0 };
 const responseContext: ResponseContext = { id: "chatcmpl-gateway", created: 1_764_000_000, model: "gemini-2.5-flash" };
 
 const chat = (body: Record<string, unknown>, context: Partial<RequestContext> = {}): UpstreamCall => adapter.request("chat", body, { ...requestContext, ...context });

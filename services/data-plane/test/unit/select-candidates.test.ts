@@ -260,4 +260,10 @@ describe("routeRequest", () => {
     expect(route({ model: "acme/tiny", tools: [{ type: "function" }] }).model.id).toBe("acme/tiny");
     expect(thrown(() => route({ model: "acme/tiny", service: { allow: ["openai"] } })).code).toBe("no_eligible_model");
   });
+
+  it("refuses image output from a concrete model that cannot make images, and honours one that can", () => {
+    const error = thrown(() => route({ model: "acme/tiny", modalities: ["image", "text"] }));
+    expect([error.status, error.code]).toEqual([400, "no_eligible_model"]);
+    expect(route({ model: "google/image-maker", modalities: ["image", "text"] }).model.id).toBe("google/image-maker");
+  });
 });

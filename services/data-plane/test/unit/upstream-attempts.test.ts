@@ -108,6 +108,16 @@ describe("UpstreamAttempts", () => {
     expect(money).toEqual(["reserve", "release"]);
   });
 
+  it.each([401, 402, 403, 404])("moves on from a path's own refusal (%i) without retrying it, and answers with it when nothing else does", async (status) => {
+    const answered = await run([status]);
+    expect(answered.result).toEqual({ status: 200 });
+    expect(answered.sent).toEqual(["openai.invalid a", "openrouter.invalid openai/a"]);
+    const refused = await run([status, status, status, status]);
+    expect(refused.result).toEqual({ error: [status, "upstream_rejected"] });
+    expect(refused.sent).toEqual(["openai.invalid a", "openrouter.invalid openai/a", "openrouter.invalid acme/b"]);
+    expect(refused.money).toEqual(["reserve", "release"]);
+  });
+
   it("returns a non-transient refusal at once", async () => {
     const { result, sent, money } = await run([400]);
     expect(result).toEqual({ error: [400, "upstream_rejected"] });

@@ -1,6 +1,6 @@
 // Anthropic Messages SSE events -> OpenAI `chat.completion.chunk`s.
 //
-//   message_start                    -> first chunk: delta {role: "assistant", content: ""}
+//   message_start                    -> nothing yet: role "assistant" rides on the first chunk that follows
 //   content_block_start text         -> nothing (its text, if any, as content)
 //   content_block_start tool_use     -> delta.tool_calls[{index, id, type, function {name, arguments: ""}}]
 //   content_block_delta text_delta   -> delta.content
@@ -82,7 +82,10 @@ export class AnthropicStreamTranslator implements StreamTranslator {
     this.id = nonEmptyString(message.id) ?? this.id;
     this.model = nonEmptyString(message.model) ?? this.model;
     this.addUsage(message.usage);
-    return [this.chunk({ role: "assistant", content: "" })];
+    // The role goes out with the first real chunk: Anthropic's overload pattern is message_start then
+    // `event: error`, and a stream that has sent nothing to the client can still be retried elsewhere.
+    this.rolePending = true;
+    return [];
   }
 
   private blockStart(data: JsonObject): StreamItem[] {
@@ -161,7 +164,13 @@ export class AnthropicStreamTranslator implements StreamTranslator {
     return this.chunk(delta, finishReason);
   }
 
+  private rolePending = false;
+
   private chunk(delta: JsonObject, finishReason: OpenAiFinishReason | null = null): StreamItem {
+    if (this.rolePending) {
+      this.rolePending = false;
+      delta = { role: "assistant", ...delta };
+    }
     return {
       kind: "chunk",
       chunk: {

@@ -77,6 +77,7 @@ function outputFormatFor(responseFormat: unknown): JsonObject | undefined {
 
 function stopSequencesFrom(stop: unknown): string[] | undefined {
   const sequences = typeof stop === "string" ? [stop] : Array.isArray(stop) ? stop.filter((item): item is string => typeof item === "string") : [];
-  const kept = sequences.filter((sequence) => sequence.length > 0);
+  // Anthropic refuses a stop sequence without a non-whitespace character.
+  const kept = sequences.filter((sequence) => sequence.trim().length > 0);
   return kept.length > 0 ? kept : undefined;
 }

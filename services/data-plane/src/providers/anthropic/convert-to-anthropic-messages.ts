@@ -74,8 +74,9 @@ function compactContent<Block extends AnthropicBlock>(blocks: Block[]): string |
 function textBlock(part: JsonObject): AnthropicTextBlock | undefined {
   if (typeof part.text !== "string" || part.text.length === 0) return undefined; // Anthropic rejects empty text blocks
   const block: AnthropicTextBlock = { type: "text", text: part.text };
-  // OpenRouter-style prompt caching marks parts with cache_control; Anthropic reads the same field.
-  if (isRecord(part.cache_control)) block.cache_control = part.cache_control;
+  // cache_control (OpenRouter-style prompt caching) is not forwarded: cache writes cost Anthropic
+  // 1.25x-2x the input price and the catalogue has no cache prices yet, so a caller could make
+  // the gateway pay more than it charges (docs/providers.md).
   return block;
 }
 
@@ -118,7 +119,6 @@ function imageBlock(part: JsonObject): AnthropicImageBlock | undefined {
   else source = dataUrlSource(url);
   if (!source) return undefined;
   const block: AnthropicImageBlock = { type: "image", source };
-  if (isRecord(part.cache_control)) block.cache_control = part.cache_control;
   return block;
 }
 

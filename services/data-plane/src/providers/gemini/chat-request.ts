@@ -8,7 +8,14 @@ import type { JsonObject } from "./wire-types";
 export function chatCall(body: JsonObject, context: RequestContext): UpstreamCall {
   // Gemini streams only with `alt=sse`; without it the stream endpoint answers one JSON array at the end.
   const method = body.stream === true ? "streamGenerateContent?alt=sse" : "generateContent";
-  return { path: `/${modelResource(context.upstreamModel)}:${method}`, headers: geminiHeaders(context), body: JSON.stringify(chatBody(body)) };
+  const upstream = chatBody(body);
+  // Without the caller's max tokens, the catalogue's maximum is sent: the hold was computed with it,
+  // so the answer cannot outgrow the hold if Google's own default is larger.
+  if (context.maxOutputTokens > 0) {
+    const config = (upstream.generationConfig ??= {}) as JsonObject;
+    config.maxOutputTokens ??= context.maxOutputTokens;
+  }
+  return { path: `/${modelResource(context.upstreamModel)}:${method}`, headers: geminiHeaders(context), body: JSON.stringify(upstream) };
 }
 
 /** The GenerateContentRequest body. Gemini always reports usage (`usageMetadata`), streamed or not, so nothing asks for it. */

@@ -46,9 +46,13 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     return JSON.stringify(upstream);
   }
 
-  response(_endpoint: Endpoint, json: unknown): Record<string, unknown> {
+  /** A 200 body that is an error, or has no choices (chat) / data (embeddings), is not an answer: never relayed. */
+  response(endpoint: Endpoint, json: unknown): Record<string, unknown> {
     if (typeof json !== "object" || json === null || Array.isArray(json)) throw new Error("not an object");
-    return json as Record<string, unknown>;
+    const body = json as Record<string, unknown>;
+    if (body.error !== undefined && body.error !== null) throw new Error("an error body with status 200");
+    if (!Array.isArray(endpoint === "chat" ? body.choices : body.data)) throw new Error("not an answer");
+    return body;
   }
 
   stream(): StreamTranslator {
