@@ -1,6 +1,7 @@
 // Starts the whole gateway as real processes on free ports: the mock
-// provider, a control plane (a fresh PostgreSQL database on the machine's
-// server, or a fresh PGlite directory) and one or more data planes. Tests
+// provider, one or more control planes (on one fresh PostgreSQL database on
+// the machine's server, or a fresh PGlite directory) and one or more data
+// planes, spread round-robin over the control planes' gRPC addresses. Tests
 // talk to it over HTTP like any client and operator would.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,6 +20,10 @@ export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql:/
 export interface StackOptions {
   backend: Backend;
   dataPlanes?: number;
+  /** Control-plane replicas on the same database (PostgreSQL only for more than one); data plane i connects to control plane i % count. */
+  controlPlanes?: number;
+  /** Start the control-plane replicas at the same moment (as a deployment may) instead of one after another. */
+  startControlPlanesTogether?: boolean;
   dataPlaneEnv?: Record<string, string>;
   controlPlaneEnv?: Record<string, string>;
   /** More provider names the mock answers for (<NAME>_BASE_URL and <NAME>_API_KEY point at it), besides "openai". */
@@ -42,11 +47,33 @@ export interface MockRequest {
   responseText?: string;
 }
 
+export interface Hold {
+  request_id: string;
+  status: "active" | "settled" | "released" | "expired" | "refused";
+  amount: { nano: string; usd: string };
+  model: string | null;
+  access_path: string | null;
+  created_at: string;
+  expires_at: string;
+  closed_at: string | null;
+  debited: { nano: string; usd: string } | null;
+  refusal: string | null;
+}
+
 export interface LedgerEntry {
   kind: string;
   amount: { nano: string; usd: string };
   request_id: string | null;
   model: string | null;
+}
+
+/** Starts every process; if one fails, stops the others that did start, so nothing is left running. */
+async function startAll(starts: Promise<ServiceProcess>[]): Promise<ServiceProcess[]> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((result): result is PromiseRejectedResult => result.status === "rejected");
+  if (!failed) return settled.map((result) => (result as PromiseFulfilledResult<ServiceProcess>).value);
+  await Promise.all(settled.map((result) => (result.status === "fulfilled" ? result.value.stop() : undefined)));
+  throw failed.reason;
 }
 
 async function withPostgres<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -63,7 +90,8 @@ export class GatewayStack {
   readonly adminToken = randomBytes(16).toString("hex");
   readonly internalToken = randomBytes(16).toString("hex");
   mock!: ServiceProcess;
-  controlPlane!: ServiceProcess;
+  /** Every control-plane replica; `controlPlane` is the first. */
+  controlPlanes: ServiceProcess[] = [];
   dataPlanes: ServiceProcess[] = [];
   private databaseName: string | undefined;
   private dataDir: string | undefined;
@@ -73,6 +101,12 @@ export class GatewayStack {
 
   get mockUrl(): string {
     return this.mock.ready.url!;
+  }
+  get controlPlane(): ServiceProcess {
+    return this.controlPlanes[0]!;
+  }
+  set controlPlane(process: ServiceProcess) {
+    this.controlPlanes[0] = process;
   }
   get adminUrl(): string {
     return this.controlPlane.ready.admin!;
@@ -102,15 +136,22 @@ export class GatewayStack {
       LOG_LEVEL: "warn",
       ...this.options.controlPlaneEnv,
     };
-    this.controlPlane = await startService("control-plane", this.controlPlaneEnv);
+    const controlPlaneCount = this.options.controlPlanes ?? 1;
+    if (controlPlaneCount > 1 && this.options.backend !== "postgresql") throw new Error("several control planes need the postgresql backend");
+    const startControlPlane = (index: number) => startService("control-plane", this.controlPlaneEnv, controlPlaneCount > 1 ? { label: `control-plane-${index}` } : {});
+    if (this.options.startControlPlanesTogether) {
+      this.controlPlanes = await startAll(Array.from({ length: controlPlaneCount }, (_, index) => startControlPlane(index)));
+    } else {
+      for (let index = 0; index < controlPlaneCount; index++) this.controlPlanes.push(await startControlPlane(index));
+    }
     const count = this.options.dataPlanes ?? 1;
-    this.dataPlanes = await Promise.all(
+    this.dataPlanes = await startAll(
       Array.from({ length: count }, (_, index) =>
         startService(
           "data-plane",
           {
             GATEWAY_INTERNAL_TOKEN: this.internalToken,
-            CONTROL_PLANE_ADDRESS: this.controlPlane.ready.grpc,
+            CONTROL_PLANE_ADDRESS: this.controlPlanes[index % this.controlPlanes.length]!.ready.grpc,
             DATA_PLANE_PORT: "0",
             DATA_PLANE_REPLICA_ID: `test-data-plane-${index}`,
             OPENAI_BASE_URL: `${this.mock.ready.url}/v1`,
@@ -145,7 +186,7 @@ export class GatewayStack {
 
   async stop(): Promise<void> {
     await Promise.all(this.dataPlanes.map((process) => process.stop()));
-    await this.controlPlane?.stop();
+    await Promise.all(this.controlPlanes.map((process) => process.stop()));
     await this.mock?.stop();
     if (this.databaseName) {
       await withPostgres((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`));
@@ -153,8 +194,9 @@ export class GatewayStack {
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
   }
 
-  async admin<T = Record<string, unknown>>(method: string, route: string, body?: unknown): Promise<{ status: number; json: T }> {
-    const response = await fetch(`${this.adminUrl}${route}`, {
+  /** An admin API call, to the first control plane unless `controlPlane` names another replica. */
+  async admin<T = Record<string, unknown>>(method: string, route: string, body?: unknown, controlPlane = 0): Promise<{ status: number; json: T }> {
+    const response = await fetch(`${this.controlPlanes[controlPlane]!.ready.admin}${route}`, {
       method,
       headers: { authorization: `Bearer ${this.adminToken}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -195,6 +237,13 @@ export class GatewayStack {
 
   async balance(projectId: string): Promise<{ balance: { nano: string }; held: { nano: string }; available: { nano: string } }> {
     return (await this.admin<never>("GET", `/admin/projects/${projectId}/balance`)).json;
+  }
+
+  /** The project's holds with this status (the admin API lists active ones by default). */
+  async holds(projectId: string, status: Hold["status"] = "active"): Promise<Hold[]> {
+    const { status: code, json } = await this.admin<{ data: Hold[] }>("GET", `/admin/projects/${projectId}/holds?status=${status}&limit=10000`);
+    if (code !== 200) throw new Error(`holds: ${JSON.stringify(json)}`);
+    return json.data;
   }
 
   async mockRequests(): Promise<MockRequest[]> {
