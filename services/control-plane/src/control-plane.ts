@@ -15,7 +15,7 @@ import { openDatabase, type Database } from "./database/connect";
 import { KeyService } from "./keys/key-service";
 import { createMetrics } from "./metrics";
 import { ProjectService } from "./projects/project-service";
-import { startGrpcServer } from "./rpc/grpc-server";
+import { startGrpcServer, type RunningGrpcServer } from "./rpc/grpc-server";
 
 export interface ControlPlaneServices {
   projects: ProjectService;
@@ -55,7 +55,8 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
 
   await changes.start();
   if (await services.catalogue.isEmpty()) {
-    await loadDefaultCatalogue(services.catalogue, config.defaultCatalogueFile);
+    // Another replica may be loading it at this moment: the load takes a lock and keeps what it finds.
+    await loadDefaultCatalogue(services.catalogue, config.defaultCatalogueFile, undefined, { onlyIfEmpty: true });
   }
   services.sweeper.start();
 
@@ -68,14 +69,13 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
     admin?.log.debug({ method, outcome, ms: Math.round(seconds * 1000), reqId: request.requestId, project: request.projectId }, "grpc call");
   };
   const adminUrl = await admin.listen({ host: config.host, port: config.adminPort });
-  let grpcServer: grpc.Server;
-  let grpcPort: number;
+  let grpcServer: RunningGrpcServer;
   try {
-    ({ server: grpcServer, port: grpcPort } = await startGrpcServer(
+    grpcServer = await startGrpcServer(
       { internalToken: config.internalToken, keyCacheTtlSeconds: config.keyCacheTtlSeconds, ...services, onError: logError, onCall },
       config.host,
       config.grpcPort,
-    ));
+    );
   } catch (error) {
     await admin.close();
     throw error;
@@ -83,13 +83,13 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
   ready = true;
 
   return {
-    grpcAddress: `${config.host}:${grpcPort}`,
+    grpcAddress: `${config.host}:${grpcServer.port}`,
     adminUrl,
     database,
     services,
     close: async () => {
       ready = false;
-      await new Promise<void>((resolve) => grpcServer.tryShutdown(() => resolve()));
+      await grpcServer.shutdown(config.drainTimeoutMs);
       await admin.close();
       await services.sweeper.stop();
       await changes.stop();

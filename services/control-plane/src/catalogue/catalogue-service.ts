@@ -23,10 +23,21 @@ export class CatalogueService {
     return (await this.prisma.catalogueRevision.count()) === 0;
   }
 
-  /** Replaces the whole catalogue in one transaction; returns the new revision. */
-  async load(file: CatalogueFile, source: string): Promise<{ revision: string; models: number; curated: number }> {
+  /**
+   * Replaces the whole catalogue in one transaction; returns the new revision.
+   * Loads are serialised across control-plane replicas by an advisory lock
+   * (two replicas starting on one empty database both load the default); with
+   * `onlyIfEmpty`, a load that finds a catalogue already there (after the
+   * lock) keeps it and returns its revision.
+   */
+  async load(file: CatalogueFile, source: string, options: { onlyIfEmpty?: boolean } = {}): Promise<{ revision: string; models: number; curated: number }> {
     const models = normalizeCatalogue(file);
     const revision = await this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('gateway_catalogue_load'))`;
+      if (options.onlyIfEmpty) {
+        const existing = await tx.catalogueRevision.findFirst({ orderBy: { id: "desc" } });
+        if (existing) return String(existing.id);
+      }
       await tx.accessPath.deleteMany();
       await tx.catalogueModel.deleteMany();
       await tx.catalogueModel.createMany({ data: models.map(({ paths: _paths, ...model }) => model) });

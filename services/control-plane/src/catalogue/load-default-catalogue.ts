@@ -23,8 +23,16 @@ export function withInventory(file: CatalogueFile, inventory: CatalogueModelEntr
 
 export const readInventory = (inventoryFile = INVENTORY_FILE): CatalogueModelEntry[] => JSON.parse(readFileSync(inventoryFile, "utf8")) as CatalogueModelEntry[];
 
-/** Loads `defaultCatalogueFile` with the inventory; returns what the catalogue service reports. */
-export async function loadDefaultCatalogue(catalogue: CatalogueService, defaultCatalogueFile: string, inventoryFile = INVENTORY_FILE): Promise<{ revision: string; models: number; curated: number }> {
+/**
+ * Loads `defaultCatalogueFile` with the inventory; returns what the catalogue service reports.
+ * `onlyIfEmpty`: at start-up, keep a catalogue another replica (or an operator) loaded first.
+ */
+export async function loadDefaultCatalogue(
+  catalogue: CatalogueService,
+  defaultCatalogueFile: string,
+  inventoryFile = INVENTORY_FILE,
+  options: { onlyIfEmpty?: boolean } = {},
+): Promise<{ revision: string; models: number; curated: number }> {
   const file = JSON.parse(readFileSync(defaultCatalogueFile, "utf8")) as CatalogueFile;
-  return catalogue.load(withInventory(file, readInventory(inventoryFile)), defaultCatalogueFile);
+  return catalogue.load(withInventory(file, readInventory(inventoryFile)), defaultCatalogueFile, options);
 }

@@ -148,15 +148,47 @@ export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
       call.on("cancelled", stop);
       call.on("close", stop);
       call.on("error", stop);
+      subscriptions.add(call);
+      const forget = () => subscriptions.delete(call);
+      call.on("cancelled", forget);
+      call.on("close", forget);
+      call.on("error", forget);
     },
   };
 }
 
-export async function startGrpcServer(deps: RpcDependencies, host: string, port: number): Promise<{ server: grpc.Server; port: number }> {
+/** Open Subscribe streams: a stopping control plane ends them, so data planes reconnect to another replica. */
+const subscriptions = new Set<grpc.ServerWritableStream<unknown, unknown>>();
+
+export interface RunningGrpcServer {
+  port: number;
+  /**
+   * Graceful stop: ends the subscription streams (data planes reconnect elsewhere), lets unary
+   * calls in flight finish (their money work completes), and forces the rest after `drainMs`.
+   */
+  shutdown(drainMs: number): Promise<void>;
+}
+
+export async function startGrpcServer(deps: RpcDependencies, host: string, port: number): Promise<RunningGrpcServer> {
   const server = new grpc.Server({ "grpc.keepalive_permit_without_calls": 1, "grpc.http2.min_ping_interval_without_data_ms": 5000 });
   server.addService(ControlPlaneService, buildHandlers(deps));
   const boundPort = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
-  return { server, port: boundPort };
+  return {
+    port: boundPort,
+    shutdown: (drainMs) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, drainMs);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        for (const call of subscriptions) call.end();
+        subscriptions.clear();
+      }),
+  };
 }
