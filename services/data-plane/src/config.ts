@@ -62,6 +62,8 @@ export interface DataPlaneConfig {
   clientDisconnectDrainMs: number;
   /** On SIGTERM: how long in-flight requests may finish, then how long pending settles are retried. */
   drainTimeoutMs: number;
+  /** On SIGTERM, first: how long /health answers 503 "draining" while requests are still served (load balancers stop sending). */
+  shutdownDelayMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -175,6 +177,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     defaultRpmLimit: integer(env, "DEFAULT_RPM_LIMIT", 600),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 60_000, 100),
     drainTimeoutMs: integer(env, "DRAIN_TIMEOUT_MS", 30_000, 0),
+    shutdownDelayMs: integer(env, "SHUTDOWN_DELAY_MS", 0, 0),
     clientDisconnectDrainMs: integer(env, "CLIENT_DISCONNECT_DRAIN_MS", 800, 0),
   };
 }

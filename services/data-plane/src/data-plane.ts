@@ -77,11 +77,18 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       Promise.race([firstCatalogue.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())]),
     close: async () => {
       gateway.lifecycle.draining = true;
+      // Readiness goes first: /health says "draining" while traffic still flows, so load balancers
+      // (a Kubernetes Service, nginx health checks) take this replica out before it stops accepting.
+      if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       // Stop accepting; in-flight requests and streams get the drain time, then their sockets are cut.
       // A cut stream settles for what it delivered after its disconnect drain: flush waits for that
       // (and for every other open hold) before the control-plane client closes.
       const cut = setTimeout(() => app.server.closeAllConnections(), config.drainTimeoutMs);
+      // A keep-alive connection that finishes its last response after close began would otherwise stay
+      // open for the keep-alive timeout (72 s) and hold the process: close connections as they go idle.
+      const idle = setInterval(() => app.server.closeIdleConnections(), 200);
       await app.close();
+      clearInterval(idle);
       clearTimeout(cut);
       await gateway.billing.flush(config.drainTimeoutMs + config.clientDisconnectDrainMs);
       controlPlane.close();
