@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 // Unit tests and integration tests (real processes, PostgreSQL, Redis) in one run.
 export default defineConfig({
   test: {
-    include: ["services/*/test/**/*.test.ts", "proto/test/**/*.test.ts"],
+    include: ["services/*/test/**/*.test.ts", "proto/test/**/*.test.ts", "deploy/test/**/*.test.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 60_000,

@@ -177,6 +177,7 @@ export class GatewayStack {
 
   /** Starts the control plane again on the same database and ports (after `controlPlane.stop()`). */
   async restartControlPlane(): Promise<void> {
+    this.retired.push(this.controlPlane);
     this.controlPlane = await startService("control-plane", {
       ...this.controlPlaneEnv,
       CONTROL_PLANE_GRPC_PORT: this.controlPlane.ready.grpc!.split(":").at(-1)!,
@@ -192,7 +193,27 @@ export class GatewayStack {
       await withPostgres((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`));
     }
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+    this.assertNoSecretsLogged();
   }
+
+  /**
+   * Every suite's stack ends with this check, so the whole test run proves it
+   * (issue 7): no line the gateway printed holds a key it issued, the admin or
+   * internal token, or the provider key. (The mock is the upstream, not the gateway.)
+   */
+  private assertNoSecretsLogged(): void {
+    const secrets = [this.adminToken, this.internalToken, "upstream-secret-key", ...this.issuedKeys];
+    for (const process of [...this.dataPlanes, ...this.controlPlanes, ...this.retired]) {
+      const output = process.output();
+      const leaked = secrets.find((secret) => output.includes(secret));
+      if (leaked) throw new Error(`${process.name} logged a secret (${leaked.slice(0, 6)}...)`);
+    }
+  }
+
+  /** Keys issued through createProject, for the log check. */
+  private readonly issuedKeys: string[] = [];
+  /** Processes replaced by a restart, still checked at the end. */
+  private readonly retired: ServiceProcess[] = [];
 
   /** An admin API call, to the first control plane unless `controlPlane` names another replica. */
   async admin<T = Record<string, unknown>>(method: string, route: string, body?: unknown, controlPlane = 0): Promise<{ status: number; json: T }> {
@@ -227,6 +248,7 @@ export class GatewayStack {
     if (options.balanceUsd) await this.admin("POST", `/admin/projects/${projectId}/topups`, { amount_usd: options.balanceUsd, idempotency_key: "initial" });
     if (options.dailyCapUsd) await this.admin("PATCH", `/admin/projects/${projectId}/limits`, { daily_cap_usd: options.dailyCapUsd });
     const key = await this.admin<{ key: string; id: string }>("POST", `/admin/projects/${projectId}/keys`, {});
+    this.issuedKeys.push(key.json.key);
     return { projectId, key: key.json.key, keyId: key.json.id };
   }
 
