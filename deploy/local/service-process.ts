@@ -50,7 +50,8 @@ export function startService(
   });
   let output = "";
   let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve((exitCode = code))));
+  // 'close', not 'exit': the process's last output lines are read before the caller looks at them.
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve((exitCode = code))));
 
   return new Promise((resolve, reject) => {
     let pending = "";

@@ -90,6 +90,8 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
     close: async () => {
       ready = false;
       await grpcServer.shutdown(config.drainTimeoutMs);
+      // Calls cut by a forced shutdown may have money batches still being written: let them commit.
+      await Promise.race([services.ledger.batcher.idle(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
       await admin.close();
       await services.sweeper.stop();
       await changes.stop();

@@ -25,11 +25,26 @@ export function createMetrics(services: ControlPlaneServices): ControlPlaneMetri
   cumulative("gateway_holds_expired", "Holds voided by the sweeper after their TTL (cumulative, this replica).", () => services.sweeper.expiredTotal);
   cumulative("gateway_money_batches", "Group-commit transactions written (cumulative, this replica).", () => services.ledger.batcher.batches);
   cumulative("gateway_money_operations", "Reserve, settle and release operations written in those transactions (cumulative, this replica).", () => services.ledger.batcher.operations);
-  cumulative("gateway_ledger_debited_nano", "Nano-USD debited by settles (cumulative, this replica).", () => services.ledger.stats.debitedNano);
-  cumulative("gateway_ledger_credited_nano", "Nano-USD credited by top-ups (cumulative, this replica; replays not counted).", () => services.ledger.stats.creditedNano);
+  // Ledger totals across all replicas, read from the projects table when scraped (one row per project, not per entry).
+  new Gauge({
+    name: "gateway_ledger_balance_nano",
+    help: "Sum of all projects' balances (= the ledger's total), nano-USD.",
+    registers: [registry],
+    async collect() {
+      this.set(Number((await services.ledger.totals()).balanceNano));
+    },
+  });
+  new Gauge({
+    name: "gateway_ledger_held_nano",
+    help: "Sum of all projects' active holds, nano-USD.",
+    registers: [registry],
+    async collect() {
+      this.set(Number((await services.ledger.totals()).heldNano));
+    },
+  });
   new Gauge({
     name: "gateway_holds",
-    help: "Hold events by outcome (cumulative, this replica): reserve reserved|insufficient_credits|spend_cap_exceeded|unknown_project, settle settled|..., release released|...",
+    help: "Money calls answered by outcome (cumulative, this replica; a retried call's replay counts again): reserve reserved|insufficient_credits|spend_cap_exceeded|unknown_project, settle settled|already_released|unknown_request, release released|already_settled|unknown_request.",
     labelNames: ["event", "outcome"] as const,
     registers: [registry],
     collect() {

@@ -16,8 +16,10 @@ import { registerModelsRoute } from "./routes/models";
 declare module "fastify" {
   interface FastifyRequest {
     identity?: KeyIdentity;
-    /** performance.now() when the request arrived: the start of the gateway's overhead. */
+    /** performance.now() when the request arrived (its duration counts from here). */
     receivedAt: number;
+    /** performance.now() once its body was read: the gateway's own overhead counts from here, not the client's upload. */
+    readAt: number;
     /** The prepared model call, once routing chose one (for the completion log line and metrics). */
     call?: PreparedCall;
   }
@@ -66,6 +68,10 @@ export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
 
   app.decorateRequest("identity", undefined);
   app.decorateRequest("receivedAt", 0);
+  app.decorateRequest("readAt", 0);
+  app.addHook("preHandler", async (request) => {
+    request.readAt = performance.now();
+  });
   app.decorateRequest("call", undefined);
 
   // One completion record per request, streams included (their replies are hijacked, so no fastify

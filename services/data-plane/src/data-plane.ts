@@ -92,7 +92,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       clearTimeout(cut);
       await gateway.billing.flush(config.drainTimeoutMs + config.clientDisconnectDrainMs);
       controlPlane.close();
-      await http.close();
+      await http.close(config.clientDisconnectDrainMs + 1000);
       await gateway.rateLimiter.close();
     },
   };

@@ -5,9 +5,8 @@ import { startDataPlane } from "./data-plane";
 
 const config = parseDataPlaneConfig();
 const dataPlane = await startDataPlane(config);
-const catalogue = await dataPlane.catalogueReady(15_000);
-console.log(JSON.stringify({ msg: "data-plane ready", url: dataPlane.url, catalogue }));
 
+// Registered before waiting for the catalogue: the server is listening already, so a SIGTERM now must drain too.
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
@@ -17,3 +16,6 @@ const stop = async () => {
 };
 process.on("SIGTERM", () => void stop());
 process.on("SIGINT", () => void stop());
+
+const catalogue = await dataPlane.catalogueReady(15_000);
+if (!stopping) console.log(JSON.stringify({ msg: "data-plane ready", url: dataPlane.url, catalogue }));

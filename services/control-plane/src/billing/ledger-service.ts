@@ -60,8 +60,8 @@ export class LedgerService {
     this.batcher = new MoneyBatcher(prisma);
   }
 
-  /** What this replica wrote (cumulative), for metrics: hold events by outcome, and money moved. */
-  readonly stats = { holds: new Map<string, number>(), debitedNano: 0n, creditedNano: 0n };
+  /** Answers this replica gave (cumulative), for metrics: reserve/settle/release by outcome. A retried call's replay counts again. */
+  readonly stats = { holds: new Map<string, number>() };
 
   private count(event: string, outcome: string): void {
     const key = `${event}:${outcome}`;
@@ -105,7 +105,6 @@ export class LedgerService {
     });
     const debitedNano = BigInt(result.debited ?? "0");
     this.count("settle", result.outcome as string);
-    if (result.outcome === "settled") this.stats.debitedNano += debitedNano;
     return { outcome: result.outcome as SettleOutcome, debitedNano };
   }
 
@@ -113,6 +112,13 @@ export class LedgerService {
     const result = await this.batcher.submit({ op: "release", request_id: requestId, project_id: projectId });
     this.count("release", result.outcome as string);
     return result.outcome as ReleaseOutcome;
+  }
+
+  /** Every project's balance and holds added up: the ledger's totals (a balance is the sum of its ledger), read from the projects table. */
+  async totals(): Promise<{ balanceNano: bigint; heldNano: bigint }> {
+    const rows = await this.prisma.$queryRaw<{ balance: bigint | null; held: bigint | null }[]>`
+      SELECT sum(balance_nano)::bigint AS balance, sum(held_nano)::bigint AS held FROM projects`;
+    return { balanceNano: BigInt(rows[0]?.balance ?? 0), heldNano: BigInt(rows[0]?.held ?? 0) };
   }
 
   /** Voids up to `limit` active holds past their TTL (one short transaction); returns how many. */
@@ -127,7 +133,6 @@ export class LedgerService {
     const rows = await this.prisma.$queryRaw<{ r_entry_id: bigint; r_amount: bigint; r_replayed: boolean }[]>`
       SELECT * FROM gateway_topup(${projectId}, ${amountNano}::bigint, ${idempotencyKey}, ${utcDay(this.clock.now())}::date)`;
     const row = rows[0]!;
-    if (!row.r_replayed) this.stats.creditedNano += BigInt(row.r_amount);
     return { entryId: BigInt(row.r_entry_id), amountNano: BigInt(row.r_amount), replayed: row.r_replayed };
   }
 

@@ -8,6 +8,8 @@ const optionalInt64 = (value: bigint | null): string | undefined => (value === n
 
 export class CatalogueService {
   private cached: Catalogue | undefined;
+  /** Bumped by every change: a snapshot read that began before one is not cached (it may be the old catalogue). */
+  private generation = 0;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -15,7 +17,7 @@ export class CatalogueService {
   ) {
     // Any replica's reload invalidates this replica's cached snapshot.
     changes.subscribe((change) => {
-      if (change.kind === "catalogue") this.cached = undefined;
+      if (change.kind === "catalogue") this.invalidate();
     });
   }
 
@@ -50,17 +52,27 @@ export class CatalogueService {
       // Hundreds of models and paths: Prisma's 5 s default for interactive transactions is too short
       // on a busy machine, and a control plane that cannot load its catalogue cannot start.
     }, { timeout: 60_000, maxWait: 30_000 });
-    this.cached = undefined;
+    this.invalidate();
     await this.changes.poll();
     return { revision, models: models.length, curated: models.filter((model) => model.curated).length };
   }
 
+  private invalidate(): void {
+    this.generation++;
+    this.cached = undefined;
+  }
+
   async snapshot(): Promise<Catalogue> {
     if (this.cached) return this.cached;
-    const [revision, models] = await Promise.all([
-      this.prisma.catalogueRevision.findFirst({ orderBy: { id: "desc" } }),
-      this.prisma.catalogueModel.findMany({ orderBy: [{ curated: "desc" }, { position: "asc" }], include: { paths: { orderBy: { position: "asc" } } } }),
-    ]);
+    const generation = this.generation;
+    // One snapshot of the database for both reads: a revision never goes out with another revision's models.
+    const [revision, models] = await this.prisma.$transaction(
+      [
+        this.prisma.catalogueRevision.findFirst({ orderBy: { id: "desc" } }),
+        this.prisma.catalogueModel.findMany({ orderBy: [{ curated: "desc" }, { position: "asc" }], include: { paths: { orderBy: { position: "asc" } } } }),
+      ],
+      { isolationLevel: "RepeatableRead" },
+    );
     const defaults = (revision?.defaults ?? { embeddings: "" }) as CatalogueFile["defaults"];
     const snapshot: Catalogue = {
       revision: revision ? String(revision.id) : "",
@@ -94,7 +106,7 @@ export class CatalogueService {
         })),
       })),
     };
-    this.cached = snapshot;
+    if (generation === this.generation) this.cached = snapshot;
     return snapshot;
   }
 }

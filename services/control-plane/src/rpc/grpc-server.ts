@@ -55,7 +55,10 @@ function amount(value: string | undefined): bigint {
 /** Token counts are stored as 32-bit integers; a count beyond that is an upstream's nonsense, kept at the maximum. */
 const tokens = (count: number): number => Math.min(Math.max(0, Math.floor(count)), 2_147_483_647);
 
-export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
+/** Open Subscribe streams of one server: a stopping control plane ends them, so data planes reconnect to another replica. */
+type Subscriptions = Set<grpc.ServerWritableStream<unknown, unknown>>;
+
+export function buildHandlers(deps: RpcDependencies, subscriptions: Subscriptions = new Set()): ControlPlaneHandlers {
   function unary<Request, Response>(method: string, work: (request: Request) => Promise<Response>): grpc.handleUnaryCall<Request, Response> {
     return (call, callback) => {
       if (!authorized(call.metadata, deps.internalToken)) {
@@ -157,8 +160,7 @@ export function buildHandlers(deps: RpcDependencies): ControlPlaneHandlers {
   };
 }
 
-/** Open Subscribe streams: a stopping control plane ends them, so data planes reconnect to another replica. */
-const subscriptions = new Set<grpc.ServerWritableStream<unknown, unknown>>();
+
 
 export interface RunningGrpcServer {
   port: number;
@@ -171,7 +173,8 @@ export interface RunningGrpcServer {
 
 export async function startGrpcServer(deps: RpcDependencies, host: string, port: number): Promise<RunningGrpcServer> {
   const server = new grpc.Server({ "grpc.keepalive_permit_without_calls": 1, "grpc.http2.min_ping_interval_without_data_ms": 5000 });
-  server.addService(ControlPlaneService, buildHandlers(deps));
+  const subscriptions: Subscriptions = new Set();
+  server.addService(ControlPlaneService, buildHandlers(deps, subscriptions));
   const boundPort = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );

@@ -45,7 +45,6 @@ export class KeyCache {
       this.onLookup("hit");
       return entry.identity;
     }
-    this.onLookup("miss");
     let pending = this.inflight.get(hash);
     if (!pending) {
       pending = this.fetch(hash, key, entry).finally(() => this.inflight.delete(hash));
@@ -57,6 +56,7 @@ export class KeyCache {
   private async fetch(hash: string, key: string, stale: Entry | undefined): Promise<KeyIdentity | undefined> {
     try {
       const answer = await this.controlPlane.validateKey(key);
+      this.onLookup("miss"); // answered by the control plane (a stale answer counts as "stale" instead)
       const identity =
         answer.valid && !this.revoked.has(answer.keyId)
           ? { projectId: answer.projectId, keyId: answer.keyId, rpmLimit: answer.limits?.rpmLimit ?? null }

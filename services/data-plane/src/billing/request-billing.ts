@@ -52,7 +52,7 @@ export class RequestBilling {
   async settle(call: SettleCall): Promise<bigint> {
     const work = async () => {
       const answer = await this.controlPlane.settle(call);
-      if (answer.outcome !== "SETTLED") this.log.error({ requestId: call.requestId, outcome: answer.outcome }, "settle did not debit");
+      if (answer.outcome !== "SETTLED") this.log.error({ reqId: call.requestId, outcome: answer.outcome }, "settle did not debit");
       return BigInt(answer.debitedNano);
     };
     try {
@@ -112,7 +112,7 @@ export class RequestBilling {
   }
 
   private keepTrying(requestId: string, work: () => Promise<unknown>): void {
-    this.log.warn({ requestId }, "control plane unreachable: settle/release queued for retry");
+    this.log.warn({ reqId: requestId }, "control plane unreachable: settle/release queued for retry");
     this.pending.set(requestId, work);
     this.backgroundTimer ??= setInterval(() => void this.retryPending(), BACKGROUND_RETRY_MS);
   }

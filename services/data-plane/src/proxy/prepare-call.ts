@@ -51,7 +51,7 @@ export interface PreparedCall {
   minHoldNano: bigint;
   /** What the control plane actually held; set by the reserve. */
   reservedNano?: bigint;
-  /** performance.now() when the request arrived (set by the route), for the gateway-overhead metric. */
+  /** performance.now() when the request's body had been read (set by the route), for the gateway-overhead metric. */
   receivedAt?: number;
   /** Set once the hold was settled or released (call-money.ts): nothing more may touch it. */
   holdClosed?: boolean;

@@ -11,7 +11,7 @@ export function registerChatRoute(app: FastifyInstance, gateway: Gateway): void 
   app.post("/v1/chat/completions", async (request, reply) => {
     const call = prepareCall(gateway, request.id, request.identity!, request.body, "chat", Number(request.headers["content-length"]) || undefined);
     request.call = call;
-    call.receivedAt = request.receivedAt;
+    call.receivedAt = request.readAt;
     const client = clientLink(reply, gateway.config.clientDisconnectDrainMs);
     if (call.body.stream === true) {
       await streamChat(gateway, call, reply, client, () => reasonHeader(call.trace));

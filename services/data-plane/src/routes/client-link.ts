@@ -13,10 +13,15 @@ export interface ClientLink {
 export function clientLink(reply: FastifyReply, drainMs: number): ClientLink {
   const gone = new AbortController();
   const upstream = new AbortController();
-  reply.raw.once("close", () => {
-    if (reply.raw.writableFinished) return;
+  const leave = () => {
+    if (reply.raw.writableFinished || gone.signal.aborted) return;
     gone.abort();
     setTimeout(() => upstream.abort(), drainMs).unref();
-  });
+  };
+  // The client may have left before the handler ran (during the key check or the body read): its
+  // 'close' has fired already and would never be heard.
+  // (Not request.raw.destroyed: a request stream is destroyed once its body has been read.)
+  if (reply.raw.destroyed || reply.raw.socket?.destroyed === true) leave();
+  else reply.raw.once("close", leave);
   return { gone: gone.signal, upstream: upstream.signal };
 }

@@ -9,7 +9,7 @@ export function registerEmbeddingsRoute(app: FastifyInstance, gateway: Gateway):
   app.post("/v1/embeddings", async (request, reply) => {
     const call = prepareCall(gateway, request.id, request.identity!, request.body, "embeddings");
     request.call = call;
-    call.receivedAt = request.receivedAt;
+    call.receivedAt = request.readAt;
     const body = await completeJson(gateway, call, clientLink(reply, gateway.config.clientDisconnectDrainMs));
     return reply.send(body);
   });

@@ -26,7 +26,11 @@ export class UpstreamHttp {
     return request(url, { method: "POST", headers, body, signal, dispatcher: this.agent });
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  /** Lets upstream calls finish for up to `graceMs`, then destroys what is left (a shutdown never waits on an upstream). */
+  async close(graceMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), graceMs)));
+    if ((await Promise.race([this.agent.close().then(() => "closed" as const), deadline])) === "late") await this.agent.destroy();
+    clearTimeout(timer);
   }
 }
