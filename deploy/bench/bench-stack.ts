@@ -1,0 +1,192 @@
+// What the benchmark measures, started as real processes: the mock provider
+// (the upstream of everything), a control plane (PGlite in a temporary
+// directory, or a scratch PostgreSQL database), a data plane with every
+// feature on, and the undici pass-through floor. Pins the gateway's processes
+// and the floor to the gateway CPUs, the mock to the load CPUs.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { repositoryRoot, startService, type ServiceProcess } from "../local/service-process";
+import { pin } from "./process-stats";
+
+export interface StackOptions {
+  backend: "pglite" | "postgresql";
+  postgresUrl: string;
+  redisUrl: string;
+  /** CPU lists for taskset, or undefined to leave scheduling to the kernel. */
+  gatewayCpus: string | undefined;
+  loadCpus: string | undefined;
+  /** Extra environment for the data plane (e.g. NODE_OPTIONS for a CPU profile). */
+  dataPlaneEnv?: Record<string, string>;
+  controlPlaneEnv?: Record<string, string>;
+}
+
+export interface Floor {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const UPSTREAM_KEY = "bench-upstream-key";
+export const upstreamHeaders = { authorization: `Bearer ${UPSTREAM_KEY}` };
+
+function startFloor(upstreamUrl: string): Promise<Floor> {
+  const child = spawn(process.execPath, ["--import", "tsx", "deploy/bench/passthrough-floor.ts"], {
+    cwd: repositoryRoot,
+    env: { ...process.env, UPSTREAM_URL: upstreamUrl, UPSTREAM_API_KEY: UPSTREAM_KEY, PORT: "0" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`floor did not start: ${output}`)), 30_000);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /^\{"msg":"floor ready","url":"([^"]+)"\}$/m.exec(output);
+      if (!ready) return;
+      clearTimeout(timer);
+      child.stdout!.removeAllListeners("data");
+      child.stdout!.resume();
+      resolve({
+        url: ready[1]!,
+        child,
+        stop: async () => {
+          child.kill("SIGTERM");
+          await exited;
+        },
+      });
+    });
+    void exited.then(() => reject(new Error(`floor exited before it was ready: ${output}`)));
+  });
+}
+
+/**
+ * After start-up, a service's stdout (its JSON log, one line per request) is read and dropped
+ * instead of being collected in memory by the launcher for the whole run; the last 16 KB are kept.
+ */
+function drainLog(service: ServiceProcess): () => string {
+  let tail = "";
+  const stdout = service.child.stdout!;
+  stdout.removeAllListeners("data");
+  stdout.on("data", (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-16_384);
+  });
+  return () => tail;
+}
+
+export class BenchStack {
+  readonly adminToken = randomBytes(16).toString("hex");
+  readonly internalToken = randomBytes(16).toString("hex");
+  mock!: ServiceProcess;
+  controlPlane!: ServiceProcess;
+  dataPlane!: ServiceProcess;
+  floor!: Floor;
+  projectId = `bench${Date.now().toString(36)}`;
+  key = "";
+  /** The last lines each service logged. */
+  readonly logTails = new Map<string, () => string>();
+  private dataDir: string | undefined;
+  private databaseName: string | undefined;
+
+  constructor(readonly options: StackOptions) {}
+
+  get mockUrl(): string {
+    return this.mock.ready.url!;
+  }
+
+  async start(): Promise<this> {
+    const { options } = this;
+    const databaseEnv: Record<string, string> = {};
+    if (options.backend === "postgresql") {
+      this.databaseName = `gateway_bench_${randomBytes(5).toString("hex")}`;
+      await this.postgres((client) => client.query(`CREATE DATABASE ${this.databaseName}`));
+      databaseEnv.DATABASE_URL = options.postgresUrl.replace(/\/[^/]*$/, `/${this.databaseName}`);
+    } else {
+      this.dataDir = mkdtempSync(path.join(os.tmpdir(), "gateway-bench-pglite-"));
+      databaseEnv.GATEWAY_DATA_DIR = this.dataDir;
+      databaseEnv.DATABASE_URL = "";
+    }
+
+    this.mock = await startService("mock-provider", { PORT: "0", MOCK_PROVIDER_API_KEY: UPSTREAM_KEY });
+    this.controlPlane = await startService("control-plane", {
+      ...databaseEnv,
+      GATEWAY_INTERNAL_TOKEN: this.internalToken,
+      GATEWAY_ADMIN_TOKEN: this.adminToken,
+      CONTROL_PLANE_GRPC_PORT: "0",
+      CONTROL_PLANE_ADMIN_PORT: "0",
+      ...options.controlPlaneEnv,
+    });
+    this.dataPlane = await startService("data-plane", {
+      GATEWAY_INTERNAL_TOKEN: this.internalToken,
+      CONTROL_PLANE_ADDRESS: this.controlPlane.ready.grpc,
+      DATA_PLANE_PORT: "0",
+      DATA_PLANE_REPLICA_ID: "bench-data-plane",
+      OPENAI_BASE_URL: `${this.mockUrl}/v1`,
+      OPENAI_API_KEY: UPSTREAM_KEY,
+      // The limit is checked on every request, but so high that it never refuses.
+      DEFAULT_RPM_LIMIT: "1000000000",
+      REDIS_URL: options.backend === "postgresql" ? options.redisUrl : "",
+      ...options.dataPlaneEnv,
+    });
+    this.floor = await startFloor(this.mockUrl);
+
+    for (const service of [this.mock, this.controlPlane, this.dataPlane]) this.logTails.set(service.name, drainLog(service));
+    if (options.gatewayCpus !== undefined) {
+      for (const pid of [this.controlPlane.child.pid!, this.dataPlane.child.pid!, this.floor.child.pid!]) pin(pid, options.gatewayCpus);
+    }
+    if (options.loadCpus !== undefined) pin(this.mock.child.pid!, options.loadCpus);
+
+    await this.createProject();
+    return this;
+  }
+
+  private async postgres<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+    const client = new pg.Client({ connectionString: this.options.postgresUrl });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async admin<T = Record<string, unknown>>(method: string, route: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.controlPlane.ready.admin}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${this.adminToken}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as T;
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  }
+
+  /** A project with a balance no run can exhaust and no daily cap, and its key. */
+  private async createProject(): Promise<void> {
+    await this.admin("POST", "/admin/projects", { id: this.projectId, name: "benchmark" });
+    await this.admin("POST", `/admin/projects/${this.projectId}/topups`, { amount_usd: "1000000.00", idempotency_key: "bench-credit" });
+    this.key = (await this.admin<{ key: string }>("POST", `/admin/projects/${this.projectId}/keys`, { name: "benchmark" })).key;
+  }
+
+  /** Sets (or with undefined clears) the mock's default script, e.g. { latencyMs: 50 }. */
+  async mockDefaultScript(script: Record<string, unknown> | undefined): Promise<void> {
+    const response = await fetch(`${this.mockUrl}/_mock/default-script`, {
+      method: script ? "POST" : "DELETE",
+      headers: script ? { "content-type": "application/json" } : {},
+      body: script ? JSON.stringify(script) : undefined,
+    });
+    if (!response.ok) throw new Error(`mock default script: ${response.status} ${await response.text()}`);
+  }
+
+  async stop(): Promise<void> {
+    await this.floor?.stop().catch(() => {});
+    await this.dataPlane?.stop().catch(() => null);
+    await this.controlPlane?.stop().catch(() => null);
+    await this.mock?.stop().catch(() => null);
+    if (this.databaseName) await this.postgres((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`)).catch(() => {});
+    if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,415 @@
+// The gateway's own benchmark (issue 7, points 6 and 7). Starts the mock
+// provider, a control plane, a data plane with every feature on (auth, the
+// per-minute limit, exact billing, routing) and, in the same run, a bare undici
+// pass-through (passthrough-floor.ts) as the floor; drives load with autocannon
+// at fixed concurrencies for fixed durations through the gateway, the floor and
+// the mock directly, non-streamed and streamed; prints a table, the targets'
+// pass/fail, and writes the figures as JSON. docs/benchmark.md explains it.
+//
+//   tsx deploy/bench/gateway-bench.ts                 (10 s per case, PGlite)
+//   tsx deploy/bench/gateway-bench.ts --quick         (2 s per case)
+//   tsx deploy/bench/gateway-bench.ts --postgres      (PostgreSQL + Redis on the machine)
+//   options: --duration <s per target and case> --rounds <n> --warmup <s> --concurrency 1,16,64 --slow-ms 50
+//            --model <id> --out <file> --gateway-cpus 0 --load-cpus 1 --no-pin --cpu-prof <dir>
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { repositoryRoot } from "../local/service-process";
+import { BenchStack, upstreamHeaders } from "./bench-stack";
+import { AUTOCANNON, drive, measureFirstToken, percentiles, type FirstTokenSamples, type Percentiles, type Target } from "./load";
+import { cpuBusySeconds, cpuSeconds, parseCpuList, peakRssBytes, pidsNamed, pin, rssBytes, RssSampler, tasksetAvailable } from "./process-stats";
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    duration: { type: "string" },
+    concurrency: { type: "string", default: "1,16,64" },
+    "slow-ms": { type: "string", default: "50" },
+    model: { type: "string", default: "gpt-4.1-mini" },
+    postgres: { type: "boolean", default: false },
+    out: { type: "string", default: path.join(repositoryRoot, "deploy/bench/results/latest.json") },
+    "gateway-cpus": { type: "string", default: "0" },
+    "load-cpus": { type: "string", default: "1" },
+    "no-pin": { type: "boolean", default: false },
+    "cpu-prof": { type: "string" },
+    rounds: { type: "string" },
+    warmup: { type: "string" },
+  },
+});
+
+const seconds = Number(args.duration ?? (args.quick ? 2 : 10));
+const warmupSeconds = args.quick ? 0.5 : 2;
+/** Before anything is measured, every target gets this long per mode at concurrency 16, so the JIT has settled. */
+const globalWarmupSeconds = Number(args.warmup ?? (args.quick ? 3 : 15));
+const firstTokenSeconds = Math.min(seconds, args.quick ? 1 : 5);
+const rounds = Number(args.rounds ?? (args.quick ? 1 : 3));
+const concurrencies = args.concurrency.split(",").map(Number);
+const slowConcurrency = Math.max(...concurrencies);
+const slowMs = Number(args["slow-ms"]);
+const pinned = !args["no-pin"] && tasksetAvailable() && os.cpus().length >= 2;
+const gatewayCpus = pinned ? args["gateway-cpus"] : undefined;
+const loadCpus = pinned ? args["load-cpus"] : undefined;
+
+type TargetName = "mock" | "floor" | "gateway";
+type Mode = "json" | "stream";
+type Scenario = "baseline" | `upstream-${number}ms`;
+const TARGETS: TargetName[] = ["mock", "floor", "gateway"];
+
+interface CaseResult {
+  scenario: Scenario;
+  mode: Mode;
+  concurrency: number;
+  target: TargetName;
+  /** Successful (2xx) responses per second of the measured runs. */
+  requestsPerSecond: number;
+  ok: number;
+  failed: number;
+  /** Wall-clock seconds of the measured runs (warm-ups excluded). */
+  seconds: number;
+  /** Latency to the complete response. */
+  latencyMs: Percentiles;
+  /** CPU seconds used during the measured run: the gateway's processes, the floor, the mock. */
+  cpuSeconds: { dataPlane: number; controlPlane: number; floor: number; mock: number; postgresAndRedis?: number };
+  /** CPU of the target's own processes (gateway: data plane + control plane) per second of the run. */
+  cores: number;
+  /** Successful requests per CPU second of the target's own processes (the mock itself: its CPU). */
+  requestsPerCore: number;
+  /** CPU microseconds per successful request, per process of the target. */
+  cpuMicrosPerRequest: Record<string, number>;
+  /**
+   * CPU seconds per second that other processes of the machine used on the gateway's CPUs during the
+   * run (their busy time minus the data plane, control plane and floor): noise; 0 on a quiet machine.
+   */
+  foreignCores?: number;
+  /** Highest RSS sampled during the run: data plane (gateway), floor process (floor), mock (mock). */
+  rssPeakBytes: number;
+  firstToken?: { ok: number; failed: number; firstTokenMs: Percentiles; totalMs: Percentiles };
+}
+
+function body(mode: Mode): string {
+  const messages = [{ role: "user", content: "Hello" }];
+  // The same bytes to all three: the gateway forces include_usage upstream, so the others ask for it too.
+  return JSON.stringify(mode === "stream" ? { model: args.model, stream: true, stream_options: { include_usage: true }, messages } : { model: args.model, messages });
+}
+
+/** With --cpu-prof <dir>: the service writes a V8 CPU profile into <dir>/<service>/<pid>.cpuprofile when it exits. */
+function profileEnv(service: string): Record<string, string> {
+  if (!args["cpu-prof"]) return {};
+  const preload = path.join(repositoryRoot, "deploy/bench/cpu-profiler.mjs");
+  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${preload}`.trim(), BENCH_CPU_PROFILE_DIR: path.resolve(args["cpu-prof"], service) };
+}
+
+const stack = new BenchStack({
+  backend: args.postgres ? "postgresql" : "pglite",
+  postgresUrl: process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test",
+  redisUrl: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
+  gatewayCpus,
+  loadCpus,
+  dataPlaneEnv: profileEnv("data-plane"),
+  controlPlaneEnv: profileEnv("control-plane"),
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const mb = (bytes: number) => bytes / 1024 / 1024;
+const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "-");
+
+let gatewayResponses = 0;
+let gatewayCutAtEnd = 0;
+
+function targetOf(name: TargetName): Target {
+  return name === "gateway"
+    ? { url: `${stack.dataPlane.ready.url}/v1/chat/completions`, headers: { authorization: `Bearer ${stack.key}` } }
+    : { url: `${name === "floor" ? stack.floor.url : stack.mockUrl}/v1/chat/completions`, headers: upstreamHeaders };
+}
+
+interface Tally {
+  ok: number;
+  failed: number;
+  wall: number;
+  latencies: number[];
+  used: CaseResult["cpuSeconds"];
+  busy: number;
+  rssPeak: number;
+  firstToken?: FirstTokenSamples;
+}
+
+/**
+ * One scenario/mode/concurrency for all three targets: a warm-up each, then `rounds` rounds in
+ * which every target gets seconds / rounds (the order rotating), so that a machine whose load
+ * drifts disturbs the three alike. Samples and CPU time of the rounds are pooled.
+ */
+async function measureCase(scenario: Scenario, mode: Mode, concurrency: number): Promise<CaseResult[]> {
+  const payload = body(mode);
+  const pids = { dataPlane: stack.dataPlane.child.pid!, controlPlane: stack.controlPlane.child.pid!, floor: stack.floor.child.pid!, mock: stack.mock.child.pid! };
+  const external = args.postgres ? pidsNamed(["postgres", "redis-server"]) : [];
+  const externalCpu = () => external.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const gatewayCpuList = gatewayCpus === undefined ? undefined : parseCpuList(gatewayCpus);
+  const withFirstToken = mode === "stream" && scenario === "baseline";
+  const tallies = new Map<TargetName, Tally>();
+  for (const name of TARGETS) {
+    const warm = await drive(targetOf(name), payload, concurrency, warmupSeconds);
+    if (name === "gateway") {
+      gatewayResponses += warm.ok;
+      gatewayCutAtEnd += concurrency;
+    }
+    tallies.set(name, { ok: 0, failed: warm.failed, wall: 0, latencies: [], used: { dataPlane: 0, controlPlane: 0, floor: 0, mock: 0, ...(args.postgres ? { postgresAndRedis: 0 } : {}) }, busy: 0, rssPeak: 0 });
+    await sleep(300);
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const name of [...TARGETS.slice(round % 3), ...TARGETS.slice(0, round % 3)]) {
+      const tally = tallies.get(name)!;
+      const sampler = new RssSampler(name === "gateway" ? pids.dataPlane : name === "floor" ? pids.floor : pids.mock);
+      const before = { dataPlane: cpuSeconds(pids.dataPlane), controlPlane: cpuSeconds(pids.controlPlane), floor: cpuSeconds(pids.floor), mock: cpuSeconds(pids.mock), external: externalCpu() };
+      const busyBefore = gatewayCpuList ? cpuBusySeconds(gatewayCpuList) : 0;
+      const startedAt = performance.now();
+      const load = await drive(targetOf(name), payload, concurrency, seconds / rounds);
+      tally.wall += (performance.now() - startedAt) / 1000;
+      tally.busy += gatewayCpuList ? cpuBusySeconds(gatewayCpuList) - busyBefore : 0;
+      tally.used.dataPlane += cpuSeconds(pids.dataPlane) - before.dataPlane;
+      tally.used.controlPlane += cpuSeconds(pids.controlPlane) - before.controlPlane;
+      tally.used.floor += cpuSeconds(pids.floor) - before.floor;
+      tally.used.mock += cpuSeconds(pids.mock) - before.mock;
+      if (tally.used.postgresAndRedis !== undefined) tally.used.postgresAndRedis += externalCpu() - before.external;
+      tally.rssPeak = Math.max(tally.rssPeak, sampler.stop());
+      tally.ok += load.ok;
+      tally.failed += load.failed;
+      for (const latency of load.latencies) tally.latencies.push(latency);
+      if (withFirstToken) {
+        const first = await measureFirstToken(targetOf(name), payload, concurrency, firstTokenSeconds / rounds);
+        tally.firstToken ??= { ok: 0, failed: 0, firstToken: [], total: [] };
+        tally.firstToken.ok += first.ok;
+        tally.firstToken.failed += first.failed;
+        tally.firstToken.firstToken.push(...first.firstToken);
+        tally.firstToken.total.push(...first.total);
+      }
+      if (name === "gateway") {
+        gatewayResponses += load.ok;
+        gatewayCutAtEnd += (withFirstToken ? 2 : 1) * concurrency;
+      }
+      await sleep(300);
+    }
+  }
+  return TARGETS.map((name) => {
+    const tally = tallies.get(name)!;
+    if (name === "gateway") gatewayResponses += tally.firstToken?.ok ?? 0;
+    const { used } = tally;
+    const ownCpu = name === "gateway" ? used.dataPlane + used.controlPlane : name === "floor" ? used.floor : used.mock;
+    const result: CaseResult = {
+      scenario,
+      mode,
+      concurrency,
+      target: name,
+      requestsPerSecond: tally.ok / tally.wall,
+      ok: tally.ok,
+      failed: tally.failed,
+      seconds: tally.wall,
+      latencyMs: percentiles(tally.latencies),
+      cpuSeconds: used,
+      cores: ownCpu / tally.wall,
+      requestsPerCore: tally.ok / ownCpu,
+      cpuMicrosPerRequest: name === "gateway" ? { dataPlane: (1e6 * used.dataPlane) / tally.ok, controlPlane: (1e6 * used.controlPlane) / tally.ok } : { own: (1e6 * ownCpu) / tally.ok },
+      ...(gatewayCpuList ? { foreignCores: Math.max(0, tally.busy - used.dataPlane - used.controlPlane - used.floor) / tally.wall } : {}),
+      rssPeakBytes: tally.rssPeak,
+      ...(tally.firstToken
+        ? { firstToken: { ok: tally.firstToken.ok, failed: tally.firstToken.failed, firstTokenMs: percentiles(tally.firstToken.firstToken), totalMs: percentiles(tally.firstToken.total) } }
+        : {}),
+    };
+    const failures = result.failed + (result.firstToken?.failed ?? 0);
+    console.error(
+      `  ${scenario} ${mode} c=${concurrency} ${name}: ${fixed(result.requestsPerSecond, 0)} req/s, p50 ${fixed(result.latencyMs.p50, 3)} ms, p99 ${fixed(result.latencyMs.p99, 3)} ms, ${fixed(result.cores)} cores` +
+        (result.firstToken ? `, first token p50 ${fixed(result.firstToken.firstTokenMs.p50, 3)} ms` : "") +
+        (failures ? `, ${failures} FAILED` : ""),
+    );
+    return result;
+  });
+}
+
+function overhead(results: CaseResult[], of: CaseResult, pick: (latency: Percentiles) => number): number {
+  const mock = results.find((other) => other.scenario === of.scenario && other.mode === of.mode && other.concurrency === of.concurrency && other.target === "mock")!;
+  return pick(of.latencyMs) - pick(mock.latencyMs);
+}
+
+function table(results: CaseResult[]): string {
+  const header = ["scenario", "mode", "conc", "target", "req/s", "p50 ms", "p99 ms", "ovh p50", "ovh p99", "cores", "req/s/core", "CPU us/req", "RSS MB", "TTFT p50", "TTFT ovh vs floor", "noise"];
+  const rows = results.map((result) => {
+    const floor = results.find((other) => other.scenario === result.scenario && other.mode === result.mode && other.concurrency === result.concurrency && other.target === "floor");
+    const ttftOverFloor = result.firstToken && floor?.firstToken && result.target === "gateway" ? result.firstToken.firstTokenMs.p50 - floor.firstToken.firstTokenMs.p50 : Number.NaN;
+    return [
+      result.scenario,
+      result.mode,
+      String(result.concurrency),
+      result.target,
+      fixed(result.requestsPerSecond, 0),
+      fixed(result.latencyMs.p50, 3),
+      fixed(result.latencyMs.p99, 3),
+      result.target === "mock" ? "" : fixed(overhead(results, result, (latency) => latency.p50), 3),
+      result.target === "mock" ? "" : fixed(overhead(results, result, (latency) => latency.p99), 3),
+      fixed(result.cores),
+      fixed(result.requestsPerCore, 0),
+      Object.values(result.cpuMicrosPerRequest).map((micros) => fixed(micros, 0)).join("+"),
+      fixed(mb(result.rssPeakBytes), 0),
+      result.firstToken ? fixed(result.firstToken.firstTokenMs.p50, 3) : "",
+      fixed(ttftOverFloor, 3).replace(/^-$/, ""),
+      result.foreignCores === undefined ? "" : fixed(result.foreignCores),
+    ];
+  });
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => (column < 4 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+  return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
+}
+
+interface TargetCheck {
+  target: string;
+  measured: string;
+  limit: string;
+  pass: boolean;
+}
+
+function checkTargets(results: CaseResult[], dataPlanePeakRss: number): TargetCheck[] {
+  const find = (scenario: Scenario, mode: Mode, concurrency: number, target: TargetName) =>
+    results.find((result) => result.scenario === scenario && result.mode === mode && result.concurrency === concurrency && result.target === target)!;
+  const checks: TargetCheck[] = [];
+  const top = Math.max(...concurrencies);
+  const low = Math.min(...concurrencies);
+  for (const mode of ["json", "stream"] as const) {
+    const gateway = find("baseline", mode, top, "gateway");
+    const floor = find("baseline", mode, top, "floor");
+    const ratio = gateway.requestsPerCore / floor.requestsPerCore;
+    checks.push({
+      target: `req/s per core, ${mode}, c=${top}: gateway >= 0.5 x floor`,
+      measured: `${fixed(gateway.requestsPerCore, 0)} vs ${fixed(floor.requestsPerCore, 0)} (${fixed(ratio)}x)`,
+      limit: ">= 0.50x",
+      pass: ratio >= 0.5,
+    });
+  }
+  for (const mode of ["json", "stream"] as const) {
+    const gateway = overhead(results, find("baseline", mode, low, "gateway"), (latency) => latency.p50);
+    const floor = overhead(results, find("baseline", mode, low, "floor"), (latency) => latency.p50);
+    checks.push({
+      target: `p50 overhead, ${mode}, c=${low}: gateway <= 2.5 x floor`,
+      measured: `${fixed(gateway, 3)} ms vs ${fixed(floor, 3)} ms (${fixed(gateway / floor)}x)`,
+      limit: "<= 2.50x",
+      pass: gateway <= 2.5 * floor,
+    });
+  }
+  const slow: Scenario = `upstream-${slowMs}ms`;
+  for (const mode of ["json", "stream"] as const) {
+    const gateway = find(slow, mode, slowConcurrency, "gateway");
+    const floor = find(slow, mode, slowConcurrency, "floor");
+    const ratio = gateway.latencyMs.p99 / floor.latencyMs.p99;
+    const overheadRatio = overhead(results, gateway, (latency) => latency.p99) / overhead(results, floor, (latency) => latency.p99);
+    checks.push({
+      target: `p99 latency, ${mode}, c=${slowConcurrency}, ${slowMs} ms upstream: gateway <= 1.5 x floor`,
+      measured: `${fixed(gateway.latencyMs.p99, 2)} ms vs ${fixed(floor.latencyMs.p99, 2)} ms (${fixed(ratio)}x; p99 overhead ratio ${fixed(overheadRatio)}x)`,
+      limit: "<= 1.50x",
+      pass: ratio <= 1.5,
+    });
+  }
+  const gatewayStream = find("baseline", "stream", low, "gateway").firstToken!;
+  const floorStream = find("baseline", "stream", low, "floor").firstToken!;
+  const mockStream = find("baseline", "stream", low, "mock").firstToken!;
+  const ttftOverhead = gatewayStream.firstTokenMs.p50 - floorStream.firstTokenMs.p50;
+  checks.push({
+    target: `time to first token overhead, c=${low}, p50: gateway - floor < 1 ms`,
+    measured: `${fixed(ttftOverhead, 3)} ms (gateway ${fixed(gatewayStream.firstTokenMs.p50, 3)}, floor ${fixed(floorStream.firstTokenMs.p50, 3)}, mock ${fixed(mockStream.firstTokenMs.p50, 3)} ms)`,
+    limit: "< 1 ms",
+    pass: ttftOverhead < 1,
+  });
+  checks.push({ target: "data-plane RSS peak under load", measured: `${fixed(mb(dataPlanePeakRss), 1)} MB`, limit: "< 150 MB", pass: mb(dataPlanePeakRss) < 150 });
+  return checks;
+}
+
+interface Billing {
+  activeHoldsAfterDrain: number;
+  billedRequests: number;
+  successfulResponses: number;
+  cutAtRunEndsAtMost: number;
+  balanceUsd: string;
+}
+
+async function billingCheck(): Promise<Billing> {
+  // Every request ends in a settle or a release: wait for the active holds to drain.
+  let active = -1;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    active = (await stack.admin<{ data: unknown[] }>("GET", `/admin/projects/${stack.projectId}/holds?status=active&limit=10000`)).data.length;
+    if (active === 0) break;
+    await sleep(200);
+  }
+  const usage = await stack.admin<{ data: { requests?: number; cost?: { usd: string } }[] }>("GET", `/admin/projects/${stack.projectId}/usage`);
+  const billedRequests = usage.data.reduce((sum, row) => sum + Number(row.requests ?? 0), 0);
+  const balance = await stack.admin<{ balance: { usd: string } }>("GET", `/admin/projects/${stack.projectId}/balance`);
+  return { activeHoldsAfterDrain: active, billedRequests, successfulResponses: gatewayResponses, cutAtRunEndsAtMost: gatewayCutAtEnd, balanceUsd: balance.balance.usd };
+}
+
+async function main(): Promise<void> {
+  if (loadCpus !== undefined) pin(process.pid, loadCpus);
+  console.error(
+    `gateway benchmark: ${seconds} s per case, concurrency ${concurrencies.join("/")}, ${args.postgres ? "PostgreSQL + Redis" : "PGlite"}, model ${args.model}, ` +
+      (pinned ? `gateway + floor on CPU ${gatewayCpus}, mock + load (${AUTOCANNON}) on CPU ${loadCpus}` : "not pinned"),
+  );
+  await stack.start();
+  if (args["cpu-prof"]) for (const service of [stack.dataPlane, stack.controlPlane]) service.child.kill("SIGUSR2");
+  const dataPlanePid = stack.dataPlane.child.pid!;
+  const dataPlaneIdleRss = rssBytes(dataPlanePid);
+  const loadAverageBefore = os.loadavg();
+  const results: CaseResult[] = [];
+  console.error(`warming up: ${globalWarmupSeconds} s per target and mode at concurrency 16`);
+  for (const mode of ["json", "stream"] as const) {
+    for (const name of TARGETS) {
+      const warm = await drive(targetOf(name), body(mode), 16, globalWarmupSeconds);
+      if (name === "gateway") gatewayResponses += warm.ok;
+      gatewayCutAtEnd += name === "gateway" ? 16 : 0;
+    }
+  }
+
+  for (const mode of ["json", "stream"] as const) {
+    for (const concurrency of concurrencies) results.push(...(await measureCase("baseline", mode, concurrency)));
+  }
+  await stack.mockDefaultScript({ latencyMs: slowMs });
+  for (const mode of ["json", "stream"] as const) results.push(...(await measureCase(`upstream-${slowMs}ms`, mode, slowConcurrency)));
+  await stack.mockDefaultScript(undefined);
+
+  const dataPlanePeakRss = Math.max(peakRssBytes(dataPlanePid), ...results.filter((result) => result.target === "gateway").map((result) => result.rssPeakBytes));
+  const billing = await billingCheck();
+  const checks = checkTargets(results, dataPlanePeakRss);
+  const failures = results.reduce((sum, result) => sum + result.failed + (result.firstToken?.failed ?? 0), 0);
+
+  console.log(`\n${table(results)}\n`);
+  console.log("ovh = latency minus the mock's own at the same scenario/mode/concurrency; cores = CPU seconds per second of the target's processes");
+  console.log("(gateway: data plane + control plane); req/s/core = successful requests per CPU second of those processes;");
+  console.log("CPU us/req = CPU microseconds per request (gateway: data plane + control plane);");
+  console.log("noise = CPU seconds per second other processes of the machine took on the gateway's CPUs during the run.\n");
+  console.log(`targets (issue 7, ratios within this run):`);
+  for (const check of checks) console.log(`  ${check.pass ? "PASS" : "FAIL"}  ${check.target}: ${check.measured} [${check.limit}]`);
+  console.log(`\ndata-plane RSS: ${fixed(mb(dataPlaneIdleRss), 1)} MB idle after start, ${fixed(mb(dataPlanePeakRss), 1)} MB peak`);
+  console.log(
+    `billing: ${billing.billedRequests} requests billed for ${billing.successfulResponses} successful responses (+ at most ${billing.cutAtRunEndsAtMost} cut by the load tool at run ends), ` +
+      `${billing.activeHoldsAfterDrain} holds still active, balance $${billing.balanceUsd} of $1000000.00`,
+  );
+  if (failures) console.log(`WARNING: ${failures} requests failed; the figures above are not clean.`);
+  const noisy = results.filter((result) => (result.foreignCores ?? 0) > 0.1).length;
+  if (noisy) console.log(`WARNING: in ${noisy} of ${results.length} runs other processes took more than 0.1 core of the gateway's CPUs; latency figures are disturbed.`);
+
+  const output = {
+    date: new Date().toISOString(),
+    command: `tsx deploy/bench/gateway-bench.ts ${process.argv.slice(2).join(" ")}`.trim(),
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, loadAverageBefore, loadAverageAfter: os.loadavg() },
+    options: { seconds, rounds, globalWarmupSeconds, warmupSeconds, firstTokenSeconds, concurrencies, slowMs, model: args.model, backend: args.postgres ? "postgresql+redis" : "pglite", pinned, gatewayCpus, loadCpus, loadTool: AUTOCANNON },
+    dataPlaneIdleRssBytes: dataPlaneIdleRss,
+    dataPlanePeakRssBytes: dataPlanePeakRss,
+    billing,
+    failures,
+    targets: checks,
+    results,
+  };
+  mkdirSync(path.dirname(args.out), { recursive: true });
+  writeFileSync(args.out, `${JSON.stringify(output, null, 2)}\n`);
+  console.log(`results: ${path.relative(process.cwd(), args.out)}`);
+}
+
+try {
+  await main();
+} finally {
+  await stack.stop();
+}
