@@ -249,7 +249,11 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     const count = (predicate: (answer: Answer) => boolean) => answers.filter(predicate).length;
     // Every kind of answer actually happened, on every data plane for the served ones.
     for (const category of CATEGORIES) expect(count((answer) => answer.category === category && answer.status !== 402 && answer.status !== 429)).toBeGreaterThan(0);
-    for (let dataPlane = 0; dataPlane < 3; dataPlane++) expect(count((answer) => answer.dataPlane === dataPlane && answer.status === 200)).toBeGreaterThan(0);
+    // Every data plane took part. Which ones still had money to serve depends on who reached the small
+    // balance first (one replica slower to be scheduled can find it spent), so served answers are
+    // required from at least two of them, not all three.
+    for (let dataPlane = 0; dataPlane < 3; dataPlane++) expect(count((answer) => answer.dataPlane === dataPlane)).toBeGreaterThan(0);
+    expect(new Set(answers.filter((answer) => answer.status === 200).map((answer) => answer.dataPlane)).size).toBeGreaterThanOrEqual(2);
     expect(count((answer) => answer.status === 402)).toBeGreaterThan(0);
 
     // The per-minute limit is one exact window in Redis for the three replicas together. A check that
