@@ -19,6 +19,8 @@ export interface RequestContext {
   apiKey: string | undefined;
   /** The model's maximum output tokens from the catalogue (for protocols that require a max, e.g. Anthropic). */
   maxOutputTokens: number;
+  /** The model's context window in tokens from the catalogue (0 = unknown). */
+  contextLength?: number;
 }
 
 /** One upstream HTTP call: POST `<provider base URL><path>` with these headers (auth included) and body. */

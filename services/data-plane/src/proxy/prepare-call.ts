@@ -131,6 +131,7 @@ function requestContext(gateway: Gateway, model: ModelEntry, path: AccessPath): 
     upstreamModel: path.upstreamModel,
     apiKey: path.credentialsRef ? gateway.config.credentials.get(path.credentialsRef) : undefined,
     maxOutputTokens: model.maxOutputTokens,
+    contextLength: model.contextLength,
   };
 }
 

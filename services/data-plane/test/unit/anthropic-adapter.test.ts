@@ -398,3 +398,20 @@ describe("AnthropicAdapter.request: other fields", () => {
     expect(translate({ model: "anthropic/claude-x", messages: [user("Hi")] }, { upstreamModel: "claude-x-20260101" }).model).toBe("claude-x-20260101");
   });
 });
+
+describe("AnthropicAdapter requests at the edges", () => {
+  it("sends a conversation of system messages only as one user turn (Anthropic refuses empty messages)", () => {
+    const translated = translate({ messages: [{ role: "system", content: "Say hi." }] });
+    expect(translated.messages).toEqual([{ role: "user", content: "Say hi." }]);
+    expect(translated).not.toHaveProperty("system");
+  });
+
+  it("lowers the default max_tokens when prompt plus the maximum would exceed the context window, never the caller's", () => {
+    const long = "x".repeat(3 * 190_000); // about 190k tokens by the bytes / 3 estimate
+    expect(translate({ messages: [{ role: "user", content: "short" }] }, { contextLength: 200_000 }).max_tokens).toBe(64000);
+    const lowered = translate({ messages: [{ role: "user", content: long }] }, { contextLength: 200_000 }).max_tokens as number;
+    expect(lowered).toBeLessThan(10_001);
+    expect(lowered).toBeGreaterThan(9_000);
+    expect(translate({ messages: [{ role: "user", content: long }], max_tokens: 50_000 }, { contextLength: 200_000 }).max_tokens).toBe(50_000);
+  });
+});

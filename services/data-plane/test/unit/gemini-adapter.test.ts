@@ -501,3 +501,18 @@ describe.skipIf(!haveWire)(`GeminiAdapter embeddings answers (${wireLabel})`, ()
     }
   });
 });
+
+describe("GeminiAdapter requests at the edges", () => {
+  it("sends a conversation of system messages only as one user turn (Gemini refuses empty contents)", () => {
+    const body = JSON.parse(chat({ messages: [{ role: "system", content: "Say hi." }] }).body);
+    expect(body.contents).toEqual([{ role: "user", parts: [{ text: "Say hi." }] }]);
+    expect(body).not.toHaveProperty("systemInstruction");
+  });
+
+  it("sends the catalogue's max output when the caller set none", () => {
+    const body = JSON.parse(chat({ messages: [{ role: "user", content: "hi" }] }, { maxOutputTokens: 8_192 }).body);
+    expect(body.generationConfig.maxOutputTokens).toBe(8_192);
+    const own = JSON.parse(chat({ messages: [{ role: "user", content: "hi" }], max_tokens: 10 }, { maxOutputTokens: 8_192 }).body);
+    expect(own.generationConfig.maxOutputTokens).toBe(10);
+  });
+});

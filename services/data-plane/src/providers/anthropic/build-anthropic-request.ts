@@ -9,12 +9,19 @@ import { convertToAnthropicToolChoice, convertToAnthropicTools } from "./convert
 import { isRecord, nonEmptyString, positiveInteger, type JsonObject } from "./json-values";
 
 export function buildAnthropicChatCall(body: JsonObject, context: RequestContext): UpstreamCall {
-  const { system, messages } = convertToAnthropicMessages(body.messages);
+  const converted = convertToAnthropicMessages(body.messages);
+  let { system, messages } = converted;
+  // A conversation of system messages only: OpenAI answers it, Anthropic refuses empty messages.
+  if (messages.length === 0 && system !== undefined) {
+    messages = [{ role: "user", content: system }];
+    system = undefined;
+  }
   const request: JsonObject = {
     model: context.upstreamModel,
-    // Anthropic requires max_tokens; without the caller's, the model's catalogue maximum
-    // (the hold estimate covers that much output).
-    max_tokens: positiveInteger(body.max_completion_tokens) ?? positiveInteger(body.max_tokens) ?? context.maxOutputTokens,
+    // Anthropic requires max_tokens; without the caller's, the model's catalogue maximum (the hold
+    // covers that much output), lowered for a prompt so long that input plus that maximum would
+    // exceed the context window, which Anthropic refuses. Bytes / 3 estimates the prompt's tokens.
+    max_tokens: positiveInteger(body.max_completion_tokens) ?? positiveInteger(body.max_tokens) ?? defaultMaxTokens(messages, system, context),
   };
   if (system !== undefined) request.system = system;
   request.messages = messages;
@@ -80,4 +87,10 @@ function stopSequencesFrom(stop: unknown): string[] | undefined {
   // Anthropic refuses a stop sequence without a non-whitespace character.
   const kept = sequences.filter((sequence) => sequence.trim().length > 0);
   return kept.length > 0 ? kept : undefined;
+}
+
+function defaultMaxTokens(messages: unknown, system: unknown, context: RequestContext): number {
+  if (!context.contextLength) return context.maxOutputTokens;
+  const promptTokens = Math.ceil(Buffer.byteLength(JSON.stringify([system ?? "", messages])) / 3);
+  return Math.max(1, Math.min(context.maxOutputTokens, context.contextLength - promptTokens));
 }

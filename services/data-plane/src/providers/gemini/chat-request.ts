@@ -21,8 +21,10 @@ export function chatCall(body: JsonObject, context: RequestContext): UpstreamCal
 /** The GenerateContentRequest body. Gemini always reports usage (`usageMetadata`), streamed or not, so nothing asks for it. */
 export function chatBody(body: JsonObject): JsonObject {
   const { contents, systemInstruction } = convertMessages(body.messages);
-  const upstream: JsonObject = { contents };
-  if (systemInstruction) upstream.systemInstruction = systemInstruction;
+  // A conversation of system messages only: OpenAI answers it, Gemini refuses empty contents.
+  const onlySystem = contents.length === 0 && systemInstruction !== undefined;
+  const upstream: JsonObject = { contents: onlySystem ? [{ role: "user", parts: (systemInstruction as JsonObject).parts }] : contents };
+  if (systemInstruction && !onlySystem) upstream.systemInstruction = systemInstruction;
   Object.assign(upstream, convertTools(body.tools, body.tool_choice));
   const config = generationConfig(body);
   if (config) upstream.generationConfig = config;
