@@ -233,7 +233,7 @@ describe("GeminiAdapter chat requests (constructed)", () => {
           { inlineData: { mimeType: "image/svg+xml", data: Buffer.from("<svg/>").toString("base64") } },
           { inlineData: { mimeType: "text/plain", data: Buffer.from("100%").toString("base64") } },
           { fileData: { fileUri: "https://example.com/cat.WEBP?size=large", mimeType: "image/webp" } },
-          { fileData: { fileUri: "https://example.com/render?id=7" } },
+          { fileData: { fileUri: "https://example.com/render?id=7", mimeType: "image/jpeg" } },
           { inlineData: { mimeType: "audio/wav", data: "UklGRg==" } },
           { inlineData: { mimeType: "application/pdf", data: "JVBERi0=" } },
           { text: "Describe them." },
@@ -503,6 +503,13 @@ describe.skipIf(!haveWire)(`GeminiAdapter embeddings answers (${wireLabel})`, ()
 });
 
 describe("GeminiAdapter requests at the edges", () => {
+  it("sends an image_url reference only as an image, never as a video or a page to process", () => {
+    for (const url of ["https://www.youtube.com/watch?v=abc", "https://example.com/film.mp4", "https://example.com/doc.pdf"]) {
+      const body = JSON.parse(chat({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url } }] }] }).body);
+      expect(body.contents[0].parts[0]).toEqual({ fileData: { fileUri: url, mimeType: "image/jpeg" } });
+    }
+  });
+
   it("sends a conversation of system messages only as one user turn (Gemini refuses empty contents)", () => {
     const body = JSON.parse(chat({ messages: [{ role: "system", content: "Say hi." }] }).body);
     expect(body.contents).toEqual([{ role: "user", parts: [{ text: "Say hi." }] }]);

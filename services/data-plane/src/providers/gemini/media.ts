@@ -40,12 +40,18 @@ function percentDecode(text: string): string {
   }
 }
 
-/** A media URL as a Gemini part: inline for data: URLs, else a reference with the MIME type guessed from the extension (or omitted). */
+/**
+ * An `image_url` as a Gemini part: inline for data: URLs, else a reference
+ * that always says it is an image (the type guessed from the extension, else
+ * image/jpeg). Never another type: Gemini would fetch and process a video or
+ * a YouTube link behind an "image" URL, at a cost far beyond the hold's
+ * allowance per image, which the gateway would absorb.
+ */
 export function mediaPartFromUrl(url: string): GeminiPart {
   const inline = inlinePartFromDataUrl(url);
   if (inline) return inline;
-  const mimeType = guessMimeType(url);
-  return { fileData: mimeType ? { fileUri: url, mimeType } : { fileUri: url } };
+  const guessed = guessMimeType(url);
+  return { fileData: { fileUri: url, mimeType: guessed?.startsWith("image/") ? guessed : "image/jpeg" } };
 }
 
 function guessMimeType(url: string): string | undefined {
