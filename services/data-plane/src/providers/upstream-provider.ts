@@ -17,10 +17,6 @@ export class UpstreamProvider {
     this.adapter = adapterFor(config);
   }
 
-  get name(): string {
-    return this.config.name;
-  }
-
   send(call: UpstreamCall, signal: AbortSignal): Promise<UpstreamResponse> {
     return this.http.post(`${this.config.baseUrl}${call.path}`, call.headers, call.body, signal);
   }

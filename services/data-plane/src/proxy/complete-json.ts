@@ -53,9 +53,7 @@ async function answer(gateway: Gateway, call: PreparedCall, client: ClientLink):
     images: choicesOf(json).reduce((sum, choice) => sum + countImages(choice.message), 0),
   };
   if (call.endpoint === "embeddings" && call.body.encoding_format === "base64") encodeEmbeddingsBase64(json);
-  const settling = performance.now();
   const debited = await settleCall(gateway, call, tokens);
-  gateway.metrics.overhead.observe({ phase: "after_upstream" }, (performance.now() - settling) / 1000);
   json.usage = usageWithCost(json.usage, tokens, debited);
   if (call.service) json.service = { reason: call.trace };
   return json;

@@ -177,9 +177,7 @@ async function relay(
   // Bill: the upstream's usage when it came, otherwise what was delivered.
   const reported = readUsage(lastUsage);
   const tokens = { ...(reported ?? { inputTokens: estimateTokens(call.target.upstream.body), outputTokens: estimateTokens(delivered) }), images };
-  const settling = performance.now();
   const debited = await settleCall(gateway, call, tokens);
-  gateway.metrics.overhead.observe({ phase: "after_upstream" }, (performance.now() - settling) / 1000);
   if (failure !== "client_closed") {
     const final: ChunkShape = usageOnly ?? {
       id: lastChunk?.id,

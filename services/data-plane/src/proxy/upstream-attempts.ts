@@ -56,11 +56,6 @@ export class UpstreamAttempts {
     private readonly client: ClientLink,
   ) {}
 
-  /** Attempts that went upstream so far. */
-  get count(): number {
-    return this.sent;
-  }
-
   /**
    * Places the hold (first call only) and returns the first upstream response
    * with status 200. Throws the final error once nothing is left to try; the
@@ -95,20 +90,23 @@ export class UpstreamAttempts {
    * attempt; the next `open()` moves on.
    */
   failedBeforeFirstByte(outcome: string): void {
-    if (!this.current) return;
-    this.current.attempt.outcome = outcome;
-    this.gateway.health.record(this.current.healthKey, { ok: false, latencyMs: this.current.attempt.ms });
-    this.countAttempt(outcome);
+    if (!this.recordFailure(outcome)) return;
     this.lastFailure = upstreamFailure(502);
     this.retryAfterMs = undefined;
   }
 
   /** A stream that had started failed later: it counts against its path's health. */
   failedAfterFirstByte(outcome: string): void {
-    if (!this.current) return;
+    this.recordFailure(outcome);
+  }
+
+  /** The current attempt's outcome in the trace, its path's health and the metric; false without one. */
+  private recordFailure(outcome: string): boolean {
+    if (!this.current) return false;
     this.current.attempt.outcome = outcome;
     this.gateway.health.record(this.current.healthKey, { ok: false, latencyMs: this.current.attempt.ms });
     this.countAttempt(outcome);
+    return true;
   }
 
   /**
@@ -194,13 +192,12 @@ export class UpstreamAttempts {
         await settlePromptOnly(this.gateway, call);
         throw Object.assign(clientClosed(), { cause: error });
       }
-      attempt.outcome = isTimeout(error) ? "timeout" : "unreachable";
-      this.countAttempt(attempt.outcome);
-      this.gateway.health.record(healthKey, { ok: false, latencyMs: attempt.ms });
+      this.recordFailure(isTimeout(error) ? "timeout" : "unreachable");
       return undefined;
     }
-    attempt.ms = Math.round(performance.now() - started);
-    metrics.upstreamLatency.observe({ provider: target.path.provider }, (performance.now() - started) / 1000);
+    const seconds = (performance.now() - started) / 1000;
+    attempt.ms = Math.round(seconds * 1000);
+    metrics.upstreamLatency.observe({ provider: target.path.provider }, seconds);
     // A 200 counts for the path's health once its body is read: answered() or failed...FirstByte().
     if (response.statusCode === 200) return response;
     this.gateway.health.record(healthKey, { ok: !isPathFault(response.statusCode), latencyMs: attempt.ms });
