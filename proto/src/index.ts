@@ -20,6 +20,11 @@ export const bearer = (token: string): string => `Bearer ${token}`;
 
 export type { ControlPlaneClient, ControlPlaneHandlers } from "./generated/gateway/v1/ControlPlane";
 export type { AccessPath, AccessPath__Output } from "./generated/gateway/v1/AccessPath";
+export type { DrawRequest__Output } from "./generated/gateway/v1/DrawRequest";
+export type { DrawResponse, DrawResponse__Output } from "./generated/gateway/v1/DrawResponse";
+export type { Draw } from "./generated/gateway/v1/Draw";
+export type { LeaseRequest__Output } from "./generated/gateway/v1/LeaseRequest";
+export type { LeaseResponse, LeaseResponse__Output } from "./generated/gateway/v1/LeaseResponse";
 export type { Catalogue, Catalogue__Output } from "./generated/gateway/v1/Catalogue";
 export type { CatalogueDefaults__Output } from "./generated/gateway/v1/CatalogueDefaults";
 export type { ControlEvent, ControlEvent__Output } from "./generated/gateway/v1/ControlEvent";

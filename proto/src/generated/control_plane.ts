@@ -6,9 +6,15 @@ import type { Catalogue as _gateway_v1_Catalogue, Catalogue__Output as _gateway_
 import type { CatalogueDefaults as _gateway_v1_CatalogueDefaults, CatalogueDefaults__Output as _gateway_v1_CatalogueDefaults__Output } from './gateway/v1/CatalogueDefaults';
 import type { ControlEvent as _gateway_v1_ControlEvent, ControlEvent__Output as _gateway_v1_ControlEvent__Output } from './gateway/v1/ControlEvent';
 import type { ControlPlaneClient as _gateway_v1_ControlPlaneClient, ControlPlaneDefinition as _gateway_v1_ControlPlaneDefinition } from './gateway/v1/ControlPlane';
+import type { Draw as _gateway_v1_Draw, Draw__Output as _gateway_v1_Draw__Output } from './gateway/v1/Draw';
+import type { DrawRequest as _gateway_v1_DrawRequest, DrawRequest__Output as _gateway_v1_DrawRequest__Output } from './gateway/v1/DrawRequest';
+import type { DrawResponse as _gateway_v1_DrawResponse, DrawResponse__Output as _gateway_v1_DrawResponse__Output } from './gateway/v1/DrawResponse';
+import type { DrawResult as _gateway_v1_DrawResult, DrawResult__Output as _gateway_v1_DrawResult__Output } from './gateway/v1/DrawResult';
 import type { GetCatalogueRequest as _gateway_v1_GetCatalogueRequest, GetCatalogueRequest__Output as _gateway_v1_GetCatalogueRequest__Output } from './gateway/v1/GetCatalogueRequest';
 import type { Heartbeat as _gateway_v1_Heartbeat, Heartbeat__Output as _gateway_v1_Heartbeat__Output } from './gateway/v1/Heartbeat';
 import type { KeyRevoked as _gateway_v1_KeyRevoked, KeyRevoked__Output as _gateway_v1_KeyRevoked__Output } from './gateway/v1/KeyRevoked';
+import type { LeaseRequest as _gateway_v1_LeaseRequest, LeaseRequest__Output as _gateway_v1_LeaseRequest__Output } from './gateway/v1/LeaseRequest';
+import type { LeaseResponse as _gateway_v1_LeaseResponse, LeaseResponse__Output as _gateway_v1_LeaseResponse__Output } from './gateway/v1/LeaseResponse';
 import type { Model as _gateway_v1_Model, Model__Output as _gateway_v1_Model__Output } from './gateway/v1/Model';
 import type { Price as _gateway_v1_Price, Price__Output as _gateway_v1_Price__Output } from './gateway/v1/Price';
 import type { ProjectChanged as _gateway_v1_ProjectChanged, ProjectChanged__Output as _gateway_v1_ProjectChanged__Output } from './gateway/v1/ProjectChanged';
@@ -35,9 +41,15 @@ export interface ProtoGrpcType {
       CatalogueDefaults: MessageTypeDefinition<_gateway_v1_CatalogueDefaults, _gateway_v1_CatalogueDefaults__Output>
       ControlEvent: MessageTypeDefinition<_gateway_v1_ControlEvent, _gateway_v1_ControlEvent__Output>
       ControlPlane: SubtypeConstructor<typeof grpc.Client, _gateway_v1_ControlPlaneClient> & { service: _gateway_v1_ControlPlaneDefinition }
+      Draw: MessageTypeDefinition<_gateway_v1_Draw, _gateway_v1_Draw__Output>
+      DrawRequest: MessageTypeDefinition<_gateway_v1_DrawRequest, _gateway_v1_DrawRequest__Output>
+      DrawResponse: MessageTypeDefinition<_gateway_v1_DrawResponse, _gateway_v1_DrawResponse__Output>
+      DrawResult: MessageTypeDefinition<_gateway_v1_DrawResult, _gateway_v1_DrawResult__Output>
       GetCatalogueRequest: MessageTypeDefinition<_gateway_v1_GetCatalogueRequest, _gateway_v1_GetCatalogueRequest__Output>
       Heartbeat: MessageTypeDefinition<_gateway_v1_Heartbeat, _gateway_v1_Heartbeat__Output>
       KeyRevoked: MessageTypeDefinition<_gateway_v1_KeyRevoked, _gateway_v1_KeyRevoked__Output>
+      LeaseRequest: MessageTypeDefinition<_gateway_v1_LeaseRequest, _gateway_v1_LeaseRequest__Output>
+      LeaseResponse: MessageTypeDefinition<_gateway_v1_LeaseResponse, _gateway_v1_LeaseResponse__Output>
       Model: MessageTypeDefinition<_gateway_v1_Model, _gateway_v1_Model__Output>
       Price: MessageTypeDefinition<_gateway_v1_Price, _gateway_v1_Price__Output>
       ProjectChanged: MessageTypeDefinition<_gateway_v1_ProjectChanged, _gateway_v1_ProjectChanged__Output>

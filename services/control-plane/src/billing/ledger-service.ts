@@ -31,6 +31,28 @@ export interface SettleInput {
   outputTokens: number;
 }
 
+export interface LeaseInput {
+  leaseId: string;
+  projectId: string;
+  amountNano: bigint;
+  minAmountNano: bigint;
+}
+
+export interface DrawInput {
+  requestId: string;
+  leaseId: string;
+  projectId: string;
+  amountNano: bigint;
+  holdNano: bigint;
+  model: string;
+  accessPath: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A lease holds at most this share of what a project can spend (1/8): a busy data plane never takes the whole balance. */
+export const LEASE_SHARE = 8;
+
 export interface UsageRow {
   day: string;
   model: string;
@@ -112,6 +134,51 @@ export class LedgerService {
     const result = await this.batcher.submit({ op: "release", request_id: requestId, project_id: projectId });
     this.count("release", result.outcome as string);
     return result.outcome as ReleaseOutcome;
+  }
+
+  /** A budget lease: a hold the data plane sets many requests aside from (docs/money.md). Refused leases leave nothing behind. */
+  async lease(input: LeaseInput): Promise<{ granted: boolean; amountNano: bigint; ttlSeconds: number }> {
+    const now = this.clock.now();
+    const result = await this.batcher.submit({
+      op: "lease",
+      request_id: input.leaseId,
+      project_id: input.projectId,
+      amount: input.amountNano.toString(),
+      min_amount: input.minAmountNano.toString(),
+      share: LEASE_SHARE,
+      day: utcDay(now),
+      expires_at: new Date(now.getTime() + this.holdTtlSeconds * 1000).toISOString(),
+    });
+    const granted = result.outcome === "reserved";
+    this.count("lease", granted ? "granted" : "refused");
+    return { granted, amountNano: granted ? BigInt(result.reserved ?? "0") : 0n, ttlSeconds: this.holdTtlSeconds };
+  }
+
+  /** Debits requests served under leases; each draw extends its lease's expiry. Results in the order given. */
+  async draw(inputs: DrawInput[]): Promise<{ outcome: "settled" | "unknown_lease"; debitedNano: bigint }[]> {
+    const expiresAt = new Date(this.clock.now().getTime() + this.holdTtlSeconds * 1000).toISOString();
+    const results = await Promise.all(
+      inputs.map((input) =>
+        this.batcher.submit({
+          op: "draw",
+          request_id: input.requestId,
+          lease_id: input.leaseId,
+          project_id: input.projectId,
+          amount: input.amountNano.toString(),
+          hold: input.holdNano.toString(),
+          expires_at: expiresAt,
+          model: input.model || null,
+          access_path: input.accessPath || null,
+          input_tokens: input.inputTokens,
+          output_tokens: input.outputTokens,
+        }),
+      ),
+    );
+    return results.map((result) => {
+      const settled = result.outcome === "settled";
+      this.count("draw", settled ? "settled" : "unknown_lease");
+      return { outcome: settled ? "settled" : "unknown_lease", debitedNano: BigInt(result.debited ?? "0") };
+    });
   }
 
   /** Every project's balance and holds added up: the ledger's totals (a balance is the sum of its ledger), read from the projects table. */

@@ -29,6 +29,7 @@ const reserveOutcomes = {
   unknown_project: "UNKNOWN_PROJECT",
 } as const;
 const settleOutcomes = { settled: "SETTLED", already_released: "ALREADY_RELEASED", unknown_request: "UNKNOWN_REQUEST" } as const;
+const drawOutcomes = { settled: "SETTLED", unknown_lease: "UNKNOWN_LEASE" } as const;
 const releaseOutcomes = { released: "RELEASED", already_settled: "ALREADY_SETTLED", unknown_request: "UNKNOWN_REQUEST" } as const;
 
 function authorized(metadata: grpc.Metadata, token: string): boolean {
@@ -122,6 +123,31 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
       return { outcome: settleOutcomes[result.outcome], debitedNano: result.debitedNano.toString() };
     }),
     Release: unary("Release", async (request) => ({ outcome: releaseOutcomes[await deps.ledger.release(request.requestId, request.projectId)] })),
+    Lease: unary("Lease", async (request) => {
+      const result = await deps.ledger.lease({
+        leaseId: request.leaseId,
+        projectId: request.projectId,
+        amountNano: amount(request.amountNano),
+        minAmountNano: amount(request.minAmountNano),
+      });
+      return { granted: result.granted, amountNano: result.amountNano.toString(), ttlSeconds: result.ttlSeconds };
+    }),
+    Draw: unary("Draw", async (request) => {
+      const results = await deps.ledger.draw(
+        request.draws.map((draw) => ({
+          requestId: draw.requestId,
+          leaseId: draw.leaseId,
+          projectId: draw.projectId,
+          amountNano: amount(draw.amountNano),
+          holdNano: amount(draw.holdNano),
+          model: draw.model,
+          accessPath: draw.accessPath,
+          inputTokens: tokens(draw.inputTokens),
+          outputTokens: tokens(draw.outputTokens),
+        })),
+      );
+      return { results: results.map((result) => ({ outcome: drawOutcomes[result.outcome], debitedNano: result.debitedNano.toString() })) };
+    }),
     Subscribe: (call) => {
       if (!authorized(call.metadata, deps.internalToken)) {
         call.destroy(Object.assign(new Error("invalid internal token"), { code: grpc.status.UNAUTHENTICATED }));

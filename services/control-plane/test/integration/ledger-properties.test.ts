@@ -1,6 +1,6 @@
 // Property-based test of the ledger state machine (fast-check) against the
-// real money functions on PostgreSQL (a fresh database on the machine's server): reserve, settle, release, expiry, top-up and
-// duplicate delivery in random order. After every step: each project's
+// real money functions on PostgreSQL (a fresh database on the machine's server): reserve, settle, release, expiry, top-up,
+// budget leases (lease, draw, lease release) and duplicate delivery in random order. After every step: each project's
 // balance equals the sum of its ledger and is never negative, its held amount
 // equals its active holds and never exceeds the balance, no day's debits
 // exceed the daily cap, no settle debits more than its hold, and a replay
@@ -28,7 +28,12 @@ type Command =
   | { kind: "reserve"; request: number; amount: number; minimum: number }
   | { kind: "settle"; request: number; amount: number }
   | { kind: "release"; request: number }
-  | { kind: "topup"; key: number; amount: number };
+  | { kind: "topup"; key: number; amount: number }
+  | { kind: "lease"; lease: number; amount: number; minimum: number }
+  | { kind: "draw"; request: number; lease: number; amount: number; hold: number }
+  | { kind: "releaseLease"; lease: number };
+
+const LEASE_IDS = 3; // per project
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   {
@@ -43,6 +48,21 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("settle" as const), request: fc.nat(REQUEST_IDS - 1), amount: fc.nat(8_000) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("release" as const), request: fc.nat(REQUEST_IDS - 1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("topup" as const), key: fc.nat(3), amount: fc.integer({ min: 1, max: 20_000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("lease" as const), lease: fc.nat(LEASE_IDS - 1), amount: fc.nat(20_000), minimum: fc.nat(1_500) }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("draw" as const),
+      request: fc.nat(REQUEST_IDS - 1),
+      lease: fc.nat(LEASE_IDS - 1),
+      amount: fc.nat(3_000),
+      hold: fc.nat(2_000),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("releaseLease" as const), lease: fc.nat(LEASE_IDS - 1) }) },
 );
 
 const lane = fc.record({
@@ -74,6 +94,7 @@ describe("ledger state machine (property-based)", () => {
   let clockMs = Date.UTC(2026, 10, 22, 23, 50); // crosses midnight UTC as expiries move time on
   let ledger: LedgerService;
   let stepsChecked = 0;
+  const leaseSteps = { granted: 0, drawsDebited: 0 }; // so the lease part cannot pass vacuously
 
   const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
   const databaseName = `ledger_properties_${process.pid}`;
@@ -134,6 +155,8 @@ describe("ledger state machine (property-based)", () => {
         // Per project: first answers per (operation, request), to check replays; holds' amounts, to check settles.
         const firstAnswers = projectIds.map(() => new Map<string, string>());
         const holdAmounts = projectIds.map(() => new Map<number, bigint>());
+        const leasesGranted = projectIds.map(() => new Set<number>());
+        const drawAnswers = projectIds.map(() => new Map<number, bigint>());
 
         for (let round = 0; round < STEPS_PER_LANE; round++) {
           await Promise.all(
@@ -182,6 +205,48 @@ describe("ledger state machine (property-based)", () => {
                 case "release":
                   remember(`release ${step.request}`, await ledger.release(requestId(step.request), projectId));
                   break;
+                case "lease": {
+                  const result = await ledger.lease({ leaseId: `${projectId}-lease${step.lease}`, projectId, amountNano: BigInt(step.amount), minAmountNano: BigInt(step.minimum) });
+                  if (result.granted && !leasesGranted[project]!.has(step.lease)) {
+                    expect(result.amountNano <= BigInt(step.amount), "a lease never exceeds the amount asked").toBe(true);
+                    expect(result.amountNano >= BigInt(Math.max(step.minimum, 1)), "a new lease holds at least its minimum").toBe(true);
+                    leasesGranted[project]!.add(step.lease);
+                    leaseSteps.granted++;
+                  } else if (result.granted) {
+                    // A replay: answers with what the lease still holds (draws lower it).
+                  } else {
+                    expect(leasesGranted[project]!.has(step.lease), "a granted lease's replay is never refused").toBe(false);
+                  }
+                  break;
+                }
+                case "draw": {
+                  // A lease granted in this same round may be ordered after the draw in the batch.
+                  const grantedBefore = leasesGranted[project]!.has(step.lease);
+                  const result = await ledger.draw([
+                    { requestId: `${projectId}-d${step.request}`, leaseId: `${projectId}-lease${step.lease}`, projectId, amountNano: BigInt(step.amount), holdNano: BigInt(step.hold), model: "m", accessPath: "p", inputTokens: 1, outputTokens: 1 },
+                  ]);
+                  const answer = result[0]!;
+                  if (answer.outcome === "settled") {
+                    const first = drawAnswers[project]!.get(step.request);
+                    if (first === undefined) {
+                      expect(answer.debitedNano <= BigInt(Math.min(step.amount, step.hold)), "a draw debits at most its cost and its share").toBe(true);
+                      drawAnswers[project]!.set(step.request, answer.debitedNano);
+                      if (answer.debitedNano > 0n) leaseSteps.drawsDebited++;
+                    } else {
+                      expect(answer.debitedNano, "a replayed draw reports the first debit").toBe(first);
+                    }
+                  } else {
+                    expect(grantedBefore, "a granted lease is never unknown").toBe(false);
+                  }
+                  break;
+                }
+                case "releaseLease": {
+                  const grantedBefore = leasesGranted[project]!.has(step.lease);
+                  const outcome = await ledger.release(`${projectId}-lease${step.lease}`, projectId);
+                  if (grantedBefore) expect(outcome, "a granted lease's release").toBe("released");
+                  else expect(["released", "unknown_request"], "a lease release").toContain(outcome);
+                  break;
+                }
                 case "topup": {
                   const result = await ledger.topUp(projectId, BigInt(step.amount), `key${step.key}`);
                   remember(`topup ${step.key}`, String(result.entryId));
@@ -201,5 +266,7 @@ describe("ledger state machine (property-based)", () => {
       { numRuns: RUNS, seed: Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31), endOnFailure: true },
     );
     expect(stepsChecked).toBeGreaterThanOrEqual(100_000);
+    expect(leaseSteps.granted, "leases granted").toBeGreaterThan(500);
+    expect(leaseSteps.drawsDebited, "draws that debited").toBeGreaterThan(500);
   }, 600_000);
 });

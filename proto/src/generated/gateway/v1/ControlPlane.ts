@@ -4,7 +4,11 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { Catalogue as _gateway_v1_Catalogue, Catalogue__Output as _gateway_v1_Catalogue__Output } from '../../gateway/v1/Catalogue';
 import type { ControlEvent as _gateway_v1_ControlEvent, ControlEvent__Output as _gateway_v1_ControlEvent__Output } from '../../gateway/v1/ControlEvent';
+import type { DrawRequest as _gateway_v1_DrawRequest, DrawRequest__Output as _gateway_v1_DrawRequest__Output } from '../../gateway/v1/DrawRequest';
+import type { DrawResponse as _gateway_v1_DrawResponse, DrawResponse__Output as _gateway_v1_DrawResponse__Output } from '../../gateway/v1/DrawResponse';
 import type { GetCatalogueRequest as _gateway_v1_GetCatalogueRequest, GetCatalogueRequest__Output as _gateway_v1_GetCatalogueRequest__Output } from '../../gateway/v1/GetCatalogueRequest';
+import type { LeaseRequest as _gateway_v1_LeaseRequest, LeaseRequest__Output as _gateway_v1_LeaseRequest__Output } from '../../gateway/v1/LeaseRequest';
+import type { LeaseResponse as _gateway_v1_LeaseResponse, LeaseResponse__Output as _gateway_v1_LeaseResponse__Output } from '../../gateway/v1/LeaseResponse';
 import type { ReleaseRequest as _gateway_v1_ReleaseRequest, ReleaseRequest__Output as _gateway_v1_ReleaseRequest__Output } from '../../gateway/v1/ReleaseRequest';
 import type { ReleaseResponse as _gateway_v1_ReleaseResponse, ReleaseResponse__Output as _gateway_v1_ReleaseResponse__Output } from '../../gateway/v1/ReleaseResponse';
 import type { ReserveRequest as _gateway_v1_ReserveRequest, ReserveRequest__Output as _gateway_v1_ReserveRequest__Output } from '../../gateway/v1/ReserveRequest';
@@ -16,6 +20,15 @@ import type { ValidateKeyRequest as _gateway_v1_ValidateKeyRequest, ValidateKeyR
 import type { ValidateKeyResponse as _gateway_v1_ValidateKeyResponse, ValidateKeyResponse__Output as _gateway_v1_ValidateKeyResponse__Output } from '../../gateway/v1/ValidateKeyResponse';
 
 export interface ControlPlaneClient extends grpc.Client {
+  Draw(argument: _gateway_v1_DrawRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_DrawResponse__Output>): grpc.ClientUnaryCall;
+  Draw(argument: _gateway_v1_DrawRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_DrawResponse__Output>): grpc.ClientUnaryCall;
+  Draw(argument: _gateway_v1_DrawRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_DrawResponse__Output>): grpc.ClientUnaryCall;
+  Draw(argument: _gateway_v1_DrawRequest, callback: grpc.requestCallback<_gateway_v1_DrawResponse__Output>): grpc.ClientUnaryCall;
+  draw(argument: _gateway_v1_DrawRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_DrawResponse__Output>): grpc.ClientUnaryCall;
+  draw(argument: _gateway_v1_DrawRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_DrawResponse__Output>): grpc.ClientUnaryCall;
+  draw(argument: _gateway_v1_DrawRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_DrawResponse__Output>): grpc.ClientUnaryCall;
+  draw(argument: _gateway_v1_DrawRequest, callback: grpc.requestCallback<_gateway_v1_DrawResponse__Output>): grpc.ClientUnaryCall;
+  
   GetCatalogue(argument: _gateway_v1_GetCatalogueRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
   GetCatalogue(argument: _gateway_v1_GetCatalogueRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
   GetCatalogue(argument: _gateway_v1_GetCatalogueRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
@@ -24,6 +37,15 @@ export interface ControlPlaneClient extends grpc.Client {
   getCatalogue(argument: _gateway_v1_GetCatalogueRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
   getCatalogue(argument: _gateway_v1_GetCatalogueRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
   getCatalogue(argument: _gateway_v1_GetCatalogueRequest, callback: grpc.requestCallback<_gateway_v1_Catalogue__Output>): grpc.ClientUnaryCall;
+  
+  Lease(argument: _gateway_v1_LeaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_LeaseResponse__Output>): grpc.ClientUnaryCall;
+  Lease(argument: _gateway_v1_LeaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_LeaseResponse__Output>): grpc.ClientUnaryCall;
+  Lease(argument: _gateway_v1_LeaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_LeaseResponse__Output>): grpc.ClientUnaryCall;
+  Lease(argument: _gateway_v1_LeaseRequest, callback: grpc.requestCallback<_gateway_v1_LeaseResponse__Output>): grpc.ClientUnaryCall;
+  lease(argument: _gateway_v1_LeaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_LeaseResponse__Output>): grpc.ClientUnaryCall;
+  lease(argument: _gateway_v1_LeaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_LeaseResponse__Output>): grpc.ClientUnaryCall;
+  lease(argument: _gateway_v1_LeaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_LeaseResponse__Output>): grpc.ClientUnaryCall;
+  lease(argument: _gateway_v1_LeaseRequest, callback: grpc.requestCallback<_gateway_v1_LeaseResponse__Output>): grpc.ClientUnaryCall;
   
   Release(argument: _gateway_v1_ReleaseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
   Release(argument: _gateway_v1_ReleaseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
@@ -69,7 +91,11 @@ export interface ControlPlaneClient extends grpc.Client {
 }
 
 export interface ControlPlaneHandlers extends grpc.UntypedServiceImplementation {
+  Draw: grpc.handleUnaryCall<_gateway_v1_DrawRequest__Output, _gateway_v1_DrawResponse>;
+  
   GetCatalogue: grpc.handleUnaryCall<_gateway_v1_GetCatalogueRequest__Output, _gateway_v1_Catalogue>;
+  
+  Lease: grpc.handleUnaryCall<_gateway_v1_LeaseRequest__Output, _gateway_v1_LeaseResponse>;
   
   Release: grpc.handleUnaryCall<_gateway_v1_ReleaseRequest__Output, _gateway_v1_ReleaseResponse>;
   
@@ -84,7 +110,9 @@ export interface ControlPlaneHandlers extends grpc.UntypedServiceImplementation 
 }
 
 export interface ControlPlaneDefinition extends grpc.ServiceDefinition {
+  Draw: MethodDefinition<_gateway_v1_DrawRequest, _gateway_v1_DrawResponse, _gateway_v1_DrawRequest__Output, _gateway_v1_DrawResponse__Output>
   GetCatalogue: MethodDefinition<_gateway_v1_GetCatalogueRequest, _gateway_v1_Catalogue, _gateway_v1_GetCatalogueRequest__Output, _gateway_v1_Catalogue__Output>
+  Lease: MethodDefinition<_gateway_v1_LeaseRequest, _gateway_v1_LeaseResponse, _gateway_v1_LeaseRequest__Output, _gateway_v1_LeaseResponse__Output>
   Release: MethodDefinition<_gateway_v1_ReleaseRequest, _gateway_v1_ReleaseResponse, _gateway_v1_ReleaseRequest__Output, _gateway_v1_ReleaseResponse__Output>
   Reserve: MethodDefinition<_gateway_v1_ReserveRequest, _gateway_v1_ReserveResponse, _gateway_v1_ReserveRequest__Output, _gateway_v1_ReserveResponse__Output>
   Settle: MethodDefinition<_gateway_v1_SettleRequest, _gateway_v1_SettleResponse, _gateway_v1_SettleRequest__Output, _gateway_v1_SettleResponse__Output>

@@ -1,0 +1,27 @@
+// Original file: gateway/v1/control_plane.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface Draw {
+  'requestId'?: (string);
+  'leaseId'?: (string);
+  'projectId'?: (string);
+  'amountNano'?: (number | string | Long);
+  'holdNano'?: (number | string | Long);
+  'model'?: (string);
+  'accessPath'?: (string);
+  'inputTokens'?: (number);
+  'outputTokens'?: (number);
+}
+
+export interface Draw__Output {
+  'requestId': (string);
+  'leaseId': (string);
+  'projectId': (string);
+  'amountNano': (string);
+  'holdNano': (string);
+  'model': (string);
+  'accessPath': (string);
+  'inputTokens': (number);
+  'outputTokens': (number);
+}

@@ -1,0 +1,15 @@
+// Original file: gateway/v1/control_plane.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface LeaseResponse {
+  'granted'?: (boolean);
+  'amountNano'?: (number | string | Long);
+  'ttlSeconds'?: (number);
+}
+
+export interface LeaseResponse__Output {
+  'granted': (boolean);
+  'amountNano': (string);
+  'ttlSeconds': (number);
+}
