@@ -1,6 +1,8 @@
 // Data-plane configuration, parsed and validated once at start-up. Nothing
 // else in the data plane reads process.env.
 
+import type { LeaseSettings } from "./billing/budget-leases";
+
 export type ProviderProtocol = "openai-compatible" | "anthropic" | "gemini";
 
 export interface ProviderConfig {
@@ -62,6 +64,8 @@ export interface DataPlaneConfig {
   clientDisconnectDrainMs: number;
   /** On SIGTERM: how long in-flight requests may finish, then how long pending settles are retried. */
   drainTimeoutMs: number;
+  /** Budget leases for busy projects (docs/money.md); minRequestsPerSecond 0 turns them off. */
+  leases: LeaseSettings;
   /** On SIGTERM, first: how long /health answers 503 "draining" while requests are still served (load balancers stop sending). */
   shutdownDelayMs: number;
 }
@@ -179,5 +183,11 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     drainTimeoutMs: integer(env, "DRAIN_TIMEOUT_MS", 30_000, 0),
     shutdownDelayMs: integer(env, "SHUTDOWN_DELAY_MS", 0, 0),
     clientDisconnectDrainMs: integer(env, "CLIENT_DISCONNECT_DRAIN_MS", 800, 0),
+    leases: {
+      minRequestsPerSecond: integer(env, "LEASE_MIN_REQUESTS_PER_SECOND", 20, 0),
+      requestsPerLease: integer(env, "LEASE_REQUESTS", 64, 2),
+      maxAgeMs: integer(env, "LEASE_MAX_AGE_MS", 10_000, 100),
+      idleMs: integer(env, "LEASE_IDLE_MS", 2_000, 100),
+    },
   };
 }

@@ -35,7 +35,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     config,
     controlPlane,
     keys: new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs),
-    billing: new RequestBilling(controlPlane, gatewayLog as never),
+    billing: new RequestBilling(controlPlane, gatewayLog as never, { ...config.leases, replicaId: config.replicaId }),
     catalogue: { current: undefined },
     providers,
     rateLimiter: config.redisUrl
@@ -63,6 +63,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
         gateway.keys.revokeKey(event.keyRevoked.keyId);
       } else if (event.projectChanged) {
         gateway.keys.projectChanged(event.projectChanged.projectId, event.projectChanged.limits?.rpmLimit ?? null);
+        gateway.billing.leases.projectChanged(event.projectChanged.projectId);
       }
     },
     (error) => app?.log.warn({ err: error }, "control-plane subscription error"),

@@ -87,7 +87,9 @@ interface HoldRow {
   expiresAt: Date;
   closedAt: Date | null;
   debitedNano: bigint | null;
+  unbilledNano: bigint | null;
   refusal: string | null;
+  lease: boolean;
 }
 
 export const presentHold = (hold: HoldRow) => ({
@@ -101,7 +103,10 @@ export const presentHold = (hold: HoldRow) => ({
   expires_at: hold.expiresAt.toISOString(),
   closed_at: hold.closedAt?.toISOString() ?? null,
   debited: hold.debitedNano === null ? null : money(hold.debitedNano),
+  unbilled: hold.unbilledNano === null ? null : money(hold.unbilledNano),
   refusal: hold.refusal,
+  // A budget lease: many requests' debits were drawn from it (debited adds them up); amount is what it still holds.
+  lease: hold.lease,
 });
 
 export const presentUsage = (row: UsageRow) => ({

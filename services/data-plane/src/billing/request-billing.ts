@@ -3,9 +3,15 @@
 // Settle and release are idempotent at the control plane, so they are retried
 // until they land; a settle that cannot land now is kept and retried in the
 // background (the control plane accepts it after the hold's expiry too).
+//
+// A busy project's request sets its worst case aside from a budget lease
+// instead (budget-leases.ts): no round trip before it goes upstream; its
+// settle is a draw from the lease (batched), its release stays in memory.
 import type { FastifyBaseLogger } from "fastify";
 import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
 import { GatewayError, insufficientCredits, invalidApiKey, spendCapExceeded } from "../errors";
+import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
+import { DrawBatcher } from "./draw-batcher";
 
 const RETRY_DELAYS_MS = [50, 200, 1000];
 const BACKGROUND_RETRY_MS = 5000;
@@ -16,15 +22,31 @@ export class RequestBilling {
   private readonly pending = new Map<string, () => Promise<unknown>>();
   /** Requests holding money: reserved, and neither settled nor released yet. */
   private readonly open = new Set<string>();
+  /** Requests whose worst case came out of a lease, and how much. */
+  private readonly leased = new Map<string, { lease: Lease; needNano: bigint }>();
+  /** Lease releases under way (flush waits for them). */
+  private readonly releasing = new Set<Promise<void>>();
   private backgroundTimer: NodeJS.Timeout | undefined;
+  readonly leases: BudgetLeases;
+  private readonly draws: DrawBatcher;
 
   constructor(
     private readonly controlPlane: ControlPlaneClientWrapper,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    leaseSettings: LeaseSettings & { replicaId: string } = { minRequestsPerSecond: 0, requestsPerLease: 0, maxAgeMs: 0, idleMs: 0, replicaId: "" },
+  ) {
+    this.leases = new BudgetLeases(controlPlane, leaseSettings, leaseSettings.replicaId, (lease) => this.releaseLease(lease));
+    this.draws = new DrawBatcher(controlPlane);
+  }
 
   /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). */
   async reserve(hold: ReserveCall): Promise<bigint> {
+    const lease = this.leases.take(hold.projectId, hold.amountNano);
+    if (lease) {
+      this.leased.set(hold.requestId, { lease, needNano: hold.amountNano });
+      this.open.add(hold.requestId);
+      return hold.amountNano;
+    }
     this.open.add(hold.requestId); // before the call: a hold may exist even if the answer is lost
     let answer;
     try {
@@ -50,6 +72,8 @@ export class RequestBilling {
 
   /** Debits the actual cost. Returns the amount on the ledger for this request. */
   async settle(call: SettleCall): Promise<bigint> {
+    const leased = this.leased.get(call.requestId);
+    if (leased) return this.draw(call, leased.lease, leased.needNano);
     const work = async () => {
       const answer = await this.controlPlane.settle(call);
       if (answer.outcome !== "SETTLED") this.log.error({ reqId: call.requestId, outcome: answer.outcome }, "settle did not debit");
@@ -66,6 +90,14 @@ export class RequestBilling {
   }
 
   async release(requestId: string, projectId: string): Promise<void> {
+    const leased = this.leased.get(requestId);
+    if (leased) {
+      // Nothing was sent anywhere for it: its share is the lease's again.
+      this.leased.delete(requestId);
+      this.open.delete(requestId);
+      this.leases.finish(leased.lease, leased.needNano, 0n);
+      return;
+    }
     const work = () => this.controlPlane.release(requestId, projectId);
     try {
       await this.withRetries(work);
@@ -74,6 +106,37 @@ export class RequestBilling {
     } finally {
       this.open.delete(requestId);
     }
+  }
+
+  /** A request under a lease: its debit, at most what it set aside, drawn from the lease. */
+  private async draw(call: SettleCall, lease: Lease, needNano: bigint): Promise<bigint> {
+    this.leased.delete(call.requestId);
+    const work = async () => {
+      const answer = await this.draws.submit({ ...call, leaseId: lease.id, holdNano: needNano });
+      if (!answer.settled) this.log.error({ reqId: call.requestId, lease: lease.id }, "draw did not debit: unknown lease");
+      this.leases.finish(lease, needNano, answer.debitedNano);
+      return answer.debitedNano;
+    };
+    try {
+      return await this.withRetries(work);
+    } catch {
+      // Its share stays set aside until the draw lands, so the lease is not released before.
+      this.keepTrying(call.requestId, work);
+      return call.amountNano < needNano ? call.amountNano : needNano;
+    } finally {
+      this.open.delete(call.requestId);
+    }
+  }
+
+  /** Gives a retired lease's remaining amount back; retried in the background until it lands (or the lease expires). */
+  private releaseLease(lease: Lease): void {
+    const work = () => this.controlPlane.release(lease.id, lease.projectId);
+    const done = this.withRetries(work).then(
+      () => undefined,
+      () => this.keepTrying(lease.id, work),
+    );
+    this.releasing.add(done);
+    void done.finally(() => this.releasing.delete(done));
   }
 
   /** Requests whose settle or release has not reached the control plane yet. */
@@ -89,12 +152,17 @@ export class RequestBilling {
   async flush(deadlineMs: number): Promise<void> {
     const giveUpAt = Date.now() + deadlineMs;
     while (this.open.size > 0 && Date.now() < giveUpAt) await sleep(50);
+    this.leases.close();
+    await Promise.allSettled([...this.releasing]);
     clearInterval(this.backgroundTimer);
     this.backgroundTimer = undefined;
     await this.retryPending();
+    // A draw landing here may end its lease: that release is awaited too.
+    await Promise.allSettled([...this.releasing]);
     while (this.pending.size > 0 && Date.now() < giveUpAt) {
       await sleep(Math.min(500, Math.max(0, giveUpAt - Date.now())));
       await this.retryPending();
+      await Promise.allSettled([...this.releasing]);
     }
     if (this.pending.size > 0) this.log.error({ requestIds: [...this.pending.keys()] }, "settles/releases never reached the control plane; their holds will expire");
   }

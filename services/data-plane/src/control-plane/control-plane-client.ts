@@ -8,6 +8,8 @@ import {
   ControlPlaneClientConstructor,
   type ControlEvent__Output,
   type ControlPlaneClient,
+  type DrawResponse__Output,
+  type LeaseResponse__Output,
   type ReleaseResponse__Output,
   type ReserveResponse__Output,
   type SettleResponse__Output,
@@ -29,6 +31,20 @@ export interface SettleCall {
   requestId: string;
   projectId: string;
   amountNano: bigint;
+  model: string;
+  accessPath: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** One request's debit from a budget lease. */
+export interface DrawCall {
+  requestId: string;
+  leaseId: string;
+  projectId: string;
+  amountNano: bigint;
+  /** What the request set aside from the lease: the most it may debit. */
+  holdNano: bigint;
   model: string;
   accessPath: string;
   inputTokens: number;
@@ -93,6 +109,16 @@ export class ControlPlaneClientWrapper {
 
   release(requestId: string, projectId: string): Promise<ReleaseResponse__Output> {
     return this.unary("Release", this.client.release, { requestId, projectId });
+  }
+
+  lease(leaseId: string, projectId: string, amountNano: bigint, minAmountNano: bigint): Promise<LeaseResponse__Output> {
+    return this.unary("Lease", this.client.lease, { leaseId, projectId, amountNano: amountNano.toString(), minAmountNano: minAmountNano.toString() });
+  }
+
+  draw(draws: DrawCall[]): Promise<DrawResponse__Output> {
+    return this.unary("Draw", this.client.draw, {
+      draws: draws.map((draw) => ({ ...draw, amountNano: draw.amountNano.toString(), holdNano: draw.holdNano.toString() })),
+    });
   }
 
   /** Subscribes to control events; re-subscribes after any break, forever, until close(). */

@@ -57,7 +57,9 @@ export interface Hold {
   expires_at: string;
   closed_at: string | null;
   debited: { nano: string; usd: string } | null;
+  unbilled: { nano: string; usd: string } | null;
   refusal: string | null;
+  lease: boolean;
 }
 
 export interface LedgerEntry {

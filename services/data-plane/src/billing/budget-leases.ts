@@ -1,0 +1,183 @@
+// Budget leases (docs/money.md). A busy project's requests set their worst
+// case aside from a lease this data plane holds at the control plane, in
+// memory, instead of a Reserve round trip each; their debits are drawn from the
+// lease (DrawBatcher). A lease is an ordinary hold at the control plane, so
+// the balance never goes negative and the daily cap holds; what this class
+// keeps is how much of the lease requests in flight have set aside.
+//
+// A lease is taken only for a project this replica sees busy (requests per
+// second), is at most 1/8 of what the project can spend (the control plane
+// decides), takes new requests only for maxAgeMs (so every request under it
+// has nearly the full hold TTL to finish), and goes back when idle, on a change
+// of the project (cap, limits), or on shutdown. Quiet projects and anything a
+// lease cannot cover reserve per request, as without leases.
+import { randomUUID } from "node:crypto";
+import type { ControlPlaneClientWrapper } from "../control-plane/control-plane-client";
+
+export interface LeaseSettings {
+  /** A project is busy, and gets a lease, from this many requests within one second; 0 = never. */
+  minRequestsPerSecond: number;
+  /** A lease is sized for this many requests like the one that asked for it. */
+  requestsPerLease: number;
+  /** A lease takes new requests for at most this long after it was granted. */
+  maxAgeMs: number;
+  /** A lease no request took from for this long goes back. */
+  idleMs: number;
+}
+
+export interface Lease {
+  readonly id: string;
+  readonly projectId: string;
+  /** What the lease holds at the control plane minus what requests in flight have set aside. */
+  remaining: bigint;
+  /** Requests that set money aside from it and have not drawn or given it back yet. */
+  inFlight: number;
+  readonly grantedAt: number;
+  lastUsedAt: number;
+  /** Takes no new requests; released once the last one in flight is done. */
+  retired: boolean;
+}
+
+/** After a refused or failed lease, the project reserves per request for this long before asking again. */
+const RETRY_LEASE_AFTER_MS = 1000;
+
+export class BudgetLeases {
+  /** By project: the lease new requests take from. */
+  private readonly current = new Map<string, Lease>();
+  /** Retired leases with requests still in flight. */
+  private readonly retiring = new Set<Lease>();
+  private readonly asking = new Map<string, number>(); // project → generation when the ask was sent
+  private readonly generation = new Map<string, number>();
+  private readonly notBefore = new Map<string, number>();
+  private readonly recent = new Map<string, { second: number; count: number }>();
+  private readonly sweeper: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  /** Requests whose worst case came out of a lease, and leases granted (metrics). */
+  readonly stats = { leasedRequests: 0, granted: 0, refused: 0 };
+
+  constructor(
+    private readonly controlPlane: ControlPlaneClientWrapper,
+    private readonly settings: LeaseSettings,
+    private readonly replicaId: string,
+    /** Gives a retired lease's remaining amount back (a Release of the lease id, retried until it lands). */
+    private readonly release: (lease: Lease) => void,
+  ) {
+    if (settings.minRequestsPerSecond > 0) {
+      this.sweeper = setInterval(() => this.sweep(), Math.max(100, Math.min(settings.idleMs, settings.maxAgeMs) / 2));
+      this.sweeper.unref();
+    }
+  }
+
+  /** Leases holding money now (taking requests or with requests in flight). */
+  get openCount(): number {
+    return this.current.size + this.retiring.size;
+  }
+
+  /** Sets `needNano` aside from the project's lease, or returns undefined: the caller reserves with the control plane. */
+  take(projectId: string, needNano: bigint): Lease | undefined {
+    if (this.settings.minRequestsPerSecond <= 0 || this.closed) return undefined;
+    const now = Date.now();
+    let lease = this.current.get(projectId);
+    if (lease && (lease.remaining < needNano || now - lease.grantedAt > this.settings.maxAgeMs)) {
+      this.retire(lease);
+      lease = undefined;
+    }
+    if (lease) {
+      lease.remaining -= needNano;
+      lease.inFlight++;
+      lease.lastUsedAt = now;
+      this.stats.leasedRequests++;
+      return lease;
+    }
+    if (this.busy(projectId, now)) this.ask(projectId, needNano, now);
+    return undefined;
+  }
+
+  /** A request under `lease` is done: `debitedNano` of its share was drawn (0 when released), the rest is the lease's again. */
+  finish(lease: Lease, needNano: bigint, debitedNano: bigint): void {
+    lease.inFlight--;
+    lease.remaining += needNano - debitedNano;
+    if (lease.retired && lease.inFlight === 0) this.end(lease);
+  }
+
+  /** The project changed (cap, balance adjustment, limits): its lease goes back, the next one is granted under the new terms. */
+  projectChanged(projectId: string): void {
+    this.generation.set(projectId, (this.generation.get(projectId) ?? 0) + 1);
+    const lease = this.current.get(projectId);
+    if (lease) this.retire(lease);
+  }
+
+  /** Shutdown: no new leases; every lease goes back once its requests are done. */
+  close(): void {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    for (const lease of [...this.current.values()]) this.retire(lease);
+  }
+
+  private busy(projectId: string, now: number): boolean {
+    const second = Math.floor(now / 1000);
+    let window = this.recent.get(projectId);
+    if (!window || window.second !== second) {
+      window = { second, count: 0 };
+      this.recent.set(projectId, window);
+    }
+    window.count++;
+    return window.count >= this.settings.minRequestsPerSecond;
+  }
+
+  private ask(projectId: string, needNano: bigint, now: number): void {
+    if (this.asking.has(projectId) || (this.notBefore.get(projectId) ?? 0) > now || needNano <= 0n) return;
+    const generation = this.generation.get(projectId) ?? 0;
+    this.asking.set(projectId, generation);
+    const id = `lease:${this.replicaId}:${randomUUID()}`;
+    const wanted = needNano * BigInt(this.settings.requestsPerLease);
+    // A lease smaller than two such requests saves nothing over reserving per request.
+    this.controlPlane.lease(id, projectId, wanted, needNano * 2n).then(
+      (answer) => {
+        this.asking.delete(projectId);
+        if (!answer.granted) {
+          this.stats.refused++;
+          this.notBefore.set(projectId, Date.now() + RETRY_LEASE_AFTER_MS);
+          return;
+        }
+        this.stats.granted++;
+        const granted = Date.now();
+        const lease: Lease = { id, projectId, remaining: BigInt(answer.amountNano), inFlight: 0, grantedAt: granted, lastUsedAt: granted, retired: false };
+        const previous = this.current.get(projectId);
+        if (previous) this.retire(previous);
+        this.current.set(projectId, lease);
+        // Granted under terms that changed meanwhile, or during shutdown: straight back.
+        if (this.closed || (this.generation.get(projectId) ?? 0) !== generation) this.retire(lease);
+      },
+      () => {
+        // Unreachable or slow: the lease may exist; if so it expires unused. Per-request reserves go on.
+        this.asking.delete(projectId);
+        this.notBefore.set(projectId, Date.now() + RETRY_LEASE_AFTER_MS);
+      },
+    );
+  }
+
+  private retire(lease: Lease): void {
+    if (lease.retired) return;
+    lease.retired = true;
+    if (this.current.get(lease.projectId) === lease) this.current.delete(lease.projectId);
+    this.retiring.add(lease);
+    if (lease.inFlight === 0) this.end(lease);
+  }
+
+  private end(lease: Lease): void {
+    this.retiring.delete(lease);
+    this.release(lease);
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const lease of [...this.current.values()]) {
+      if (now - lease.lastUsedAt > this.settings.idleMs || now - lease.grantedAt > this.settings.maxAgeMs) this.retire(lease);
+    }
+    const second = Math.floor(now / 1000);
+    for (const [projectId, window] of this.recent) if (window.second < second - 1) this.recent.delete(projectId);
+    for (const [projectId, until] of this.notBefore) if (until <= now) this.notBefore.delete(projectId);
+  }
+}

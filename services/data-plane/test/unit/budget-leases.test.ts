@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { BudgetLeases, type Lease, type LeaseSettings } from "../../src/billing/budget-leases";
+import type { ControlPlaneClientWrapper } from "../../src/control-plane/control-plane-client";
+
+const settings: LeaseSettings = { minRequestsPerSecond: 3, requestsPerLease: 10, maxAgeMs: 10_000, idleMs: 2_000 };
+
+/** A control plane that grants what is asked (or `grant`), and records lease asks. */
+function fakeControlPlane(grant?: (amount: bigint) => bigint | undefined) {
+  const asks: { leaseId: string; projectId: string; amount: bigint; min: bigint }[] = [];
+  const client = {
+    lease: vi.fn(async (leaseId: string, projectId: string, amount: bigint, min: bigint) => {
+      asks.push({ leaseId, projectId, amount, min });
+      const granted = grant ? grant(amount) : amount;
+      return granted === undefined ? { granted: false, amountNano: "0", ttlSeconds: 0 } : { granted: true, amountNano: granted.toString(), ttlSeconds: 900 };
+    }),
+  };
+  return { client: client as unknown as ControlPlaneClientWrapper, asks };
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("budget leases", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("asks for a lease once a project is busy, then sets requests aside from it without the control plane", async () => {
+    const { client, asks } = fakeControlPlane();
+    const released: Lease[] = [];
+    const leases = new BudgetLeases(client, settings, "dp1", (lease) => released.push(lease));
+    expect(leases.take("p", 100n)).toBeUndefined();
+    expect(leases.take("p", 100n)).toBeUndefined();
+    expect(leases.take("p", 100n)).toBeUndefined(); // the third request in the second makes it busy: ask
+    await flush();
+    expect(asks).toEqual([{ leaseId: expect.stringMatching(/^lease:dp1:/), projectId: "p", amount: 1000n, min: 200n }]);
+
+    const lease = leases.take("p", 100n)!;
+    expect(lease.remaining).toBe(900n);
+    leases.take("q", 100n); // another project is not covered
+    expect(leases.take("p", 300n)).toBe(lease);
+    expect(lease.remaining).toBe(600n);
+    expect(lease.inFlight).toBe(2);
+    leases.finish(lease, 300n, 120n); // drew 120 of the 300 set aside
+    expect(lease.remaining).toBe(780n);
+    leases.finish(lease, 100n, 0n); // released: its share is back
+    expect(lease.remaining).toBe(880n);
+    expect(released).toEqual([]);
+    leases.close();
+  });
+
+  it("retires a lease that cannot cover a request and releases it once its requests are done", async () => {
+    const { client } = fakeControlPlane();
+    const released: Lease[] = [];
+    const leases = new BudgetLeases(client, settings, "dp1", (lease) => released.push(lease));
+    for (let i = 0; i < 3; i++) leases.take("p", 100n);
+    await flush();
+    const lease = leases.take("p", 900n)!;
+    expect(lease.remaining).toBe(100n);
+    expect(leases.take("p", 200n)).toBeUndefined(); // does not fit: retired, this request reserves itself
+    expect(lease.retired).toBe(true);
+    expect(released).toEqual([]); // a request is still in flight under it
+    leases.finish(lease, 900n, 900n);
+    expect(released).toEqual([lease]);
+    leases.close();
+  });
+
+  it("gives a lease back when idle, when too old, on a project change and on close; never twice", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    const { client } = fakeControlPlane();
+    const released: string[] = [];
+    const leases = new BudgetLeases(client, settings, "dp1", (lease) => released.push(lease.id));
+    const busy = async (project: string) => {
+      for (let i = 0; i < 3; i++) leases.take(project, 10n);
+      await vi.advanceTimersByTimeAsync(0);
+      return leases.take(project, 10n)!;
+    };
+    const idle = await busy("idle");
+    leases.finish(idle, 10n, 10n);
+    await vi.advanceTimersByTimeAsync(settings.idleMs + 1_100);
+    expect(released).toEqual([idle.id]);
+
+    const changed = await busy("changed");
+    leases.finish(changed, 10n, 0n);
+    leases.projectChanged("changed");
+    expect(released).toEqual([idle.id, changed.id]);
+
+    const old = await busy("old");
+    for (let t = 0; t < settings.maxAgeMs; t += 1_000) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      leases.finish(leases.take("old", 10n) ?? old, 10n, 10n); // kept busy: never idle
+    }
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(leases.take("old", 10n)).not.toBe(old); // too old to take new requests
+    expect(released).toContain(old.id);
+
+    leases.close();
+    leases.close();
+    expect(new Set(released).size).toBe(released.length);
+    expect(leases.openCount).toBe(0);
+  });
+
+  it("a refused lease leaves the project reserving per request, and it asks again only after a pause", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    const { client, asks } = fakeControlPlane(() => undefined);
+    const leases = new BudgetLeases(client, settings, "dp1", () => {});
+    for (let i = 0; i < 10; i++) leases.take("p", 10n);
+    await vi.advanceTimersByTimeAsync(0);
+    for (let i = 0; i < 10; i++) expect(leases.take("p", 10n)).toBeUndefined();
+    expect(asks).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1_100);
+    for (let i = 0; i < 3; i++) leases.take("p", 10n);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(asks).toHaveLength(2);
+    leases.close();
+  });
+
+  it("a lease granted after its project changed goes straight back; minRequestsPerSecond 0 never leases", async () => {
+    let answer: (value: unknown) => void = () => {};
+    const client = { lease: vi.fn(() => new Promise((resolve) => (answer = resolve))) } as unknown as ControlPlaneClientWrapper;
+    const released: string[] = [];
+    const leases = new BudgetLeases(client, settings, "dp1", (lease) => released.push(lease.id));
+    for (let i = 0; i < 3; i++) leases.take("p", 10n);
+    leases.projectChanged("p");
+    answer({ granted: true, amountNano: "100", ttlSeconds: 900 });
+    await flush();
+    expect(released).toHaveLength(1);
+    expect(leases.take("p", 10n)).toBeUndefined();
+    leases.close();
+    const asked = vi.mocked(client.lease).mock.calls.length;
+
+    const off = new BudgetLeases(client, { ...settings, minRequestsPerSecond: 0 }, "dp1", () => {});
+    for (let i = 0; i < 100; i++) expect(off.take("p", 10n)).toBeUndefined();
+    expect(client.lease).toHaveBeenCalledTimes(asked);
+  });
+});
