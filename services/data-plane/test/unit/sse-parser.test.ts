@@ -194,6 +194,15 @@ describe("SseParser UTF-8", () => {
   it("replaces a truncated UTF-8 sequence at the end with U+FFFD", () => {
     expect(parseChunks([bytes(": x"), new Uint8Array([0xf0, 0x9f])])).toEqual([comment("x\uFFFD")]);
   });
+
+  it("replaces invalid bytes with U+FFFD (one per maximal invalid subpart), whole or split at any byte", () => {
+    // 0xC0 and 0xF5 are never valid; 0xE2 0x82 lacks its last byte; 0xED 0xA0 would start a surrogate.
+    const input = new Uint8Array([...bytes("data: a"), 0xc0, 0x41, 0xe2, 0x82, 0x42, 0xf5, 0xed, 0xa0, 0x80, ...bytes("b\n\n")]);
+    const expected = [ev("a\uFFFDA\uFFFDB\uFFFD\uFFFD\uFFFD\uFFFDb")];
+    expect(parseWhole(input)).toEqual(expected);
+    for (let offset = 0; offset <= input.length; offset++) expect(parseChunks(splitAt(input, [offset]))).toEqual(expected);
+    expect(parseChunks(Array.from(input, (byte) => new Uint8Array([byte])))).toEqual(expected);
+  });
 });
 
 // A corpus mixing the dialects and edge cases above.
