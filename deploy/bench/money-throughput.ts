@@ -32,7 +32,7 @@ async function withScratchDatabase<T>(work: (url: string) => Promise<T>): Promis
 async function run(label: string, databaseUrl: string | undefined): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-pglite-"));
   const database = await openDatabase({ databaseUrl, dataDir });
-  const ledger = new LedgerService(database.prisma, { now: () => new Date() }, 600);
+  const ledger = new LedgerService(database, { now: () => new Date() }, 600);
   try {
     for (const concurrency of concurrencies) {
       const projectId = `bench${concurrency}x${Date.now().toString(36)}`;

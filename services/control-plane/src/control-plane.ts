@@ -43,7 +43,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
 
   const clock = offsetClock(config.clockOffsetMs);
   const changes = new ChangeFeed(database.prisma, config.changePollIntervalMs, logError);
-  const ledger = new LedgerService(database.prisma, clock, config.holdTtlSeconds);
+  const ledger = new LedgerService(database, clock, config.holdTtlSeconds);
   const services: ControlPlaneServices = {
     projects: new ProjectService(database.prisma, changes),
     keys: new KeyService(database.prisma, changes),

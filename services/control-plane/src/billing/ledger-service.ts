@@ -5,6 +5,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { secondsToNextUtcMidnight, utcDay, type Clock } from "../clock";
 import { notFound } from "../errors";
+import type { Database } from "../database/connect";
 import { MoneyBatcher } from "./money-batcher";
 
 export type ReserveOutcome = "reserved" | "insufficient_credits" | "spend_cap_exceeded" | "unknown_project";
@@ -74,12 +75,15 @@ export interface Balance {
 export class LedgerService {
   readonly batcher: MoneyBatcher;
 
+  private readonly prisma: PrismaClient;
+
   constructor(
-    private readonly prisma: PrismaClient,
+    database: Pick<Database, "prisma" | "query">,
     private readonly clock: Clock,
     private readonly holdTtlSeconds: number,
   ) {
-    this.batcher = new MoneyBatcher(prisma);
+    this.prisma = database.prisma;
+    this.batcher = new MoneyBatcher(database);
   }
 
   /** Answers this replica gave (cumulative), for metrics: reserve/settle/release by outcome. A retried call's replay counts again. */

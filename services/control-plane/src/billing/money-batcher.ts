@@ -8,7 +8,7 @@
 // A batch is sorted by project id (stably: a project's own operations keep
 // their order) so that every batch, from every replica, locks project rows in
 // the same order.
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Database } from "../database/connect";
 
 export type MoneyOperation =
   | { op: "reserve"; request_id: string; project_id: string; amount: string; min_amount: string; day: string; expires_at: string; model: string; access_path: string }
@@ -38,7 +38,7 @@ export class MoneyBatcher {
   operations = 0;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly database: Pick<Database, "query">,
     private readonly maxBatch = 500,
   ) {}
 
@@ -80,8 +80,9 @@ export class MoneyBatcher {
   }
 
   private async write(batch: Pending[]): Promise<MoneyResult[]> {
-    const rows = await this.prisma.$queryRaw<{ results: MoneyResult[] }[]>`
-      SELECT gateway_apply_batch(${JSON.stringify(batch.map((entry) => entry.operation))}::jsonb) AS results`;
+    const rows = await this.database.query<{ results: MoneyResult[] }>("SELECT gateway_apply_batch($1::jsonb) AS results", [
+      JSON.stringify(batch.map((entry) => entry.operation)),
+    ]);
     this.batches++;
     this.operations += batch.length;
     return rows[0]!.results;

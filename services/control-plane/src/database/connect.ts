@@ -13,6 +13,13 @@ import { applyMigrations, type SqlRunner } from "./migrations";
 export interface Database {
   prisma: PrismaClient;
   kind: "postgresql" | "pglite";
+  /**
+   * Plain SQL beside Prisma, for the per-request money batches: Prisma's query
+   * layer (its WASM query compiler) cost more CPU per call than the database
+   * work itself (docs/benchmark.md). PGlite runs it under the same lock as
+   * Prisma's transactions.
+   */
+  query<Row = Record<string, unknown>>(sql: string, params: unknown[]): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -20,7 +27,18 @@ export async function openDatabase(options: { databaseUrl: string | undefined; d
   if (options.databaseUrl) {
     await withPostgresRunner(options.databaseUrl, applyMigrations);
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: options.databaseUrl, max: 10 }) });
-    return { prisma, kind: "postgresql", close: () => prisma.$disconnect() };
+    // Money batches are written one at a time (group commit), so a few connections serve them.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
+    pool.on("error", () => {}); // an idle connection's error: the next query reconnects
+    return {
+      prisma,
+      kind: "postgresql",
+      query: async <Row>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as Row[],
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
   }
   mkdirSync(options.dataDir, { recursive: true });
   const pglite = new PGlite(options.dataDir);
@@ -32,6 +50,7 @@ export async function openDatabase(options: { databaseUrl: string | undefined; d
   return {
     prisma,
     kind: "pglite",
+    query: async <Row>(sql: string, params: unknown[]) => (await pglite.query<Row>(sql, params)).rows,
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();

@@ -110,7 +110,7 @@ describe("ledger state machine (property-based)", () => {
     await admin(`DROP DATABASE IF EXISTS ${databaseName}`);
     await admin(`CREATE DATABASE ${databaseName}`);
     database = await openDatabase({ databaseUrl: adminUrl.replace(/\/[^/]*$/, `/${databaseName}`), dataDir: "" });
-    ledger = new LedgerService(database.prisma, { now: () => new Date(clockMs) }, HOLD_TTL_SECONDS);
+    ledger = new LedgerService(database, { now: () => new Date(clockMs) }, HOLD_TTL_SECONDS);
   });
 
   afterAll(async () => {
