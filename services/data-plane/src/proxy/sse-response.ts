@@ -57,13 +57,16 @@ export class SseResponse {
     this.timer.refresh();
   }
 
-  /** Writes one `data:` event, respecting backpressure. */
-  event(data: string): Promise<void> {
+  /**
+   * Writes one `data:` event, respecting backpressure: undefined when the
+   * client took it (or is gone), else a promise of its drain (or close).
+   */
+  event(data: string): Promise<void> | undefined {
     this.commit();
     this.timer.refresh();
     const raw = this.raw;
-    if (raw.destroyed || raw.writableEnded) return Promise.resolve();
-    if (raw.write(`data: ${data}\n\n`)) return Promise.resolve();
+    if (raw.destroyed || raw.writableEnded) return undefined;
+    if (raw.write(`data: ${data}\n\n`)) return undefined;
     return new Promise((resolve) => {
       const timer = setTimeout(() => raw.destroy(), this.writeTimeoutMs);
       const done = () => {

@@ -43,7 +43,7 @@ function producedText(value: unknown): string {
   if (Array.isArray(value)) return value.map(producedText).join("");
   if (typeof value !== "object" || value === null) return "";
   let text = "";
-  for (const [key, inner] of Object.entries(value)) if (!NON_CONTENT_KEYS.has(key)) text += producedText(inner);
+  for (const key of Object.keys(value)) if (!NON_CONTENT_KEYS.has(key)) text += producedText((value as Record<string, unknown>)[key]);
   return text;
 }
 
@@ -101,9 +101,13 @@ async function relay(
   let finished = false; // the adapter said the answer is complete ([DONE], message_stop, a Gemini finish at the body's end)
 
   const translator = call.target.provider.adapter.stream(responseContext(call));
-  /** Relays translated items in order; true when reading should stop. */
-  const handle = async (items: StreamItem[]): Promise<boolean> => {
-    for (const item of items) {
+  /**
+   * Relays translated items in order; true when reading should stop. Synchronous while the client
+   * takes every write (the usual case: no promise per event); a promise once one must wait for it.
+   */
+  const handle = (items: StreamItem[], from = 0): boolean | Promise<boolean> => {
+    for (let index = from; index < items.length; index++) {
+      const item = items[index]!;
       if (item.kind === "error") {
         failure = "upstream_failed";
         return true;
@@ -129,7 +133,8 @@ async function relay(
         images += countImages(choice.delta);
       }
       relayedAny = true;
-      await sse.event(item.raw ?? JSON.stringify(chunk));
+      const written = sse.event(item.raw ?? JSON.stringify(chunk));
+      if (written) return written.then(() => handle(items, index + 1));
     }
     return false;
   };
@@ -149,7 +154,9 @@ async function relay(
           firstEvent = true;
           gateway.metrics.upstreamFirstEvent.observe({ provider: call.target.path.provider }, (performance.now() - attempts.sentAt) / 1000);
         }
-        if (await handle(translator.push(item.event))) {
+        let stop = handle(translator.push(item.event));
+        if (typeof stop !== "boolean") stop = await stop;
+        if (stop) {
           stopped = true;
           break reading;
         }
