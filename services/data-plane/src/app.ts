@@ -69,16 +69,19 @@ export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
   app.decorateRequest("identity", undefined);
   app.decorateRequest("receivedAt", 0);
   app.decorateRequest("readAt", 0);
-  app.addHook("preHandler", async (request) => {
+  // Hooks on every request take a callback rather than returning a promise: no promise per request and hook.
+  app.addHook("preHandler", (request, _reply, done) => {
     request.readAt = performance.now();
+    done();
   });
   app.decorateRequest("call", undefined);
 
   // One completion record per request, streams included (their replies are hijacked, so no fastify
   // onResponse hook runs for them): the metrics, and one log line with the request id.
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     request.receivedAt = performance.now();
     reply.raw.once("close", () => recordCompletion(gateway, request, reply));
+    done();
   });
 
   app.setErrorHandler((error, request, reply) => {
