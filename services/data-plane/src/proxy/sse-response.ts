@@ -40,13 +40,13 @@ export class SseResponse {
     this.started = true;
     // From here on the response is ours to write; errors can no longer become a JSON error body.
     this.reply.hijack();
-    this.raw.writeHead(200, {
-      ...(this.reply.getHeaders() as Record<string, string>), // request id and rate-limit headers set before the handler
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-      ...this.headers(),
-    });
+    // A fresh copy of the headers set before the handler (request id, rate limit), completed in place.
+    const headers = this.reply.getHeaders() as Record<string, string>;
+    headers["content-type"] = "text/event-stream; charset=utf-8";
+    headers["cache-control"] = "no-cache";
+    headers.connection = "keep-alive";
+    Object.assign(headers, this.headers());
+    this.raw.writeHead(200, headers);
   }
 
   private keepAlive(): void {
