@@ -30,6 +30,8 @@ export interface Lease {
   readonly projectId: string;
   /** What the lease holds at the control plane minus what requests in flight have set aside. */
   remaining: bigint;
+  /** What the control plane granted. */
+  readonly grantedNano: bigint;
   /** Requests that set money aside from it and have not drawn or given it back yet. */
   inFlight: number;
   readonly grantedAt: number;
@@ -88,6 +90,9 @@ export class BudgetLeases {
       lease.inFlight++;
       lease.lastUsedAt = now;
       this.stats.leasedRequests++;
+      // A quarter of its money or its time left: the next lease is asked for now, so a busy
+      // project's requests do not fall back to per-request reserves while it comes.
+      if (lease.remaining * 4n < lease.grantedNano || (now - lease.grantedAt) * 4 > this.settings.maxAgeMs * 3) this.ask(projectId, needNano, now);
       return lease;
     }
     if (this.busy(projectId, now)) this.ask(projectId, needNano, now);
@@ -143,7 +148,8 @@ export class BudgetLeases {
         }
         this.stats.granted++;
         const granted = Date.now();
-        const lease: Lease = { id, projectId, remaining: BigInt(answer.amountNano), inFlight: 0, grantedAt: granted, lastUsedAt: granted, retired: false };
+        const amount = BigInt(answer.amountNano);
+        const lease: Lease = { id, projectId, remaining: amount, grantedNano: amount, inFlight: 0, grantedAt: granted, lastUsedAt: granted, retired: false };
         const previous = this.current.get(projectId);
         if (previous) this.retire(previous);
         this.current.set(projectId, lease);

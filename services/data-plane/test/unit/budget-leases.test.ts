@@ -46,6 +46,27 @@ describe("budget leases", () => {
     leases.close();
   });
 
+  it("asks for the next lease when a quarter of the current one is left, and moves to it when granted", async () => {
+    const { client, asks } = fakeControlPlane();
+    const released: Lease[] = [];
+    const leases = new BudgetLeases(client, settings, "dp1", (lease) => released.push(lease));
+    for (let i = 0; i < 3; i++) leases.take("p", 100n);
+    await flush();
+    const first = leases.take("p", 100n)!;
+    for (let i = 0; i < 6; i++) expect(leases.take("p", 100n)).toBe(first); // 300 left of 1000: no ask yet
+    expect(asks).toHaveLength(1);
+    expect(leases.take("p", 100n)).toBe(first); // 200 left: ask ahead
+    expect(asks).toHaveLength(2);
+    await flush();
+    const second = leases.take("p", 100n)!;
+    expect(second).not.toBe(first);
+    expect(first.retired).toBe(true);
+    expect(released).toEqual([]); // eight requests still in flight under the first
+    for (let i = 0; i < 8; i++) leases.finish(first, 100n, 50n);
+    expect(released).toEqual([first]);
+    leases.close();
+  });
+
   it("retires a lease that cannot cover a request and releases it once its requests are done", async () => {
     const { client } = fakeControlPlane();
     const released: Lease[] = [];
@@ -83,12 +104,16 @@ describe("budget leases", () => {
     expect(released).toEqual([idle.id, changed.id]);
 
     const old = await busy("old");
+    leases.finish(old, 10n, 10n);
     for (let t = 0; t < settings.maxAgeMs; t += 1_000) {
       await vi.advanceTimersByTimeAsync(1_000);
-      leases.finish(leases.take("old", 10n) ?? old, 10n, 10n); // kept busy: never idle
+      const lease = leases.take("old", 10n); // kept busy: never idle
+      if (lease) leases.finish(lease, 10n, 10n);
     }
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(leases.take("old", 10n)).not.toBe(old); // too old to take new requests
+    const current = leases.take("old", 10n);
+    expect(current).not.toBe(old); // too old to take new requests
+    if (current) leases.finish(current, 10n, 10n);
     expect(released).toContain(old.id);
 
     leases.close();
