@@ -61,6 +61,26 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
       this.set(gateway().billing.pendingCount);
     },
   });
+  new Gauge({
+    name: "gateway_budget_leases_open",
+    help: "Budget leases this replica holds now (taking requests, or retired with requests still in flight).",
+    registers: [registry],
+    collect() {
+      this.set(gateway().billing.leases.openCount);
+    },
+  });
+  new Gauge({
+    name: "gateway_budget_lease_events",
+    help: "Budget leases granted and refused, and requests whose worst case came out of a lease instead of a reserve (cumulative).",
+    labelNames: ["event"] as const,
+    registers: [registry],
+    collect() {
+      const { stats } = gateway().billing.leases;
+      this.set({ event: "granted" }, stats.granted);
+      this.set({ event: "refused" }, stats.refused);
+      this.set({ event: "leased_request" }, stats.leasedRequests);
+    },
+  });
   const upstreamAttempts = new Counter({
     name: "gateway_upstream_attempts_total",
     help: "Upstream attempts by provider and outcome, retries and skipped paths included.",
