@@ -1,7 +1,10 @@
 // Starts one of the gateway's services as a real child process (node with the
-// tsx loader), waits for its ready line on stdout, and stops it. Used by the
-// local launcher (start-local.ts) and by the integration tests.
+// tsx loader, or the data plane's production bundle), waits for its ready line
+// on stdout, and stops it. Used by the local launcher (start-local.ts), the
+// integration tests and the benchmark.
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 export const repositoryRoot = path.resolve(import.meta.dirname, "../..");
@@ -13,6 +16,41 @@ export const SERVICE_ENTRIES = {
 } as const;
 
 export type ServiceName = keyof typeof SERVICE_ENTRIES;
+
+/**
+ * How production runs the data plane (deploy/docker/Dockerfile, and through it compose and
+ * Kubernetes): the bundle of deploy/build/bundle-data-plane.ts (`pnpm build:data-plane`), by plain
+ * node with these flags, not through tsx. The flags keep the heap near its live size: without
+ * them V8 sizes the heap from the machine's memory and lets the old generation grow to about four
+ * times the live data between full collections (docs/deploy.md, "Memory").
+ */
+export const DATA_PLANE_BUNDLE = "dist/data-plane.mjs";
+export const DATA_PLANE_NODE_FLAGS = ["--max-old-space-size=256", "--max-semi-space-size=8"] as const;
+
+/** tsx: the TypeScript sources through the loader; bundle: the data plane as production runs it (a built bundle file). */
+export type ServiceRuntime = { kind: "tsx" } | { kind: "bundle"; file: string };
+
+let testBundle: Promise<string> | undefined;
+
+/**
+ * The runtime a caller did not choose: tsx, or with GATEWAY_TEST_DATA_PLANE=bundle (e.g. for the
+ * integration tests) the data plane's production bundle, built once per process into a temporary directory.
+ */
+async function defaultRuntime(service: ServiceName): Promise<ServiceRuntime> {
+  if (service !== "data-plane" || process.env.GATEWAY_TEST_DATA_PLANE !== "bundle") return { kind: "tsx" };
+  testBundle ??= import("../build/bundle-data-plane").then(({ bundleDataPlane }) => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), "gateway-data-plane-"));
+    process.once("exit", () => rmSync(directory, { recursive: true, force: true }));
+    return bundleDataPlane(path.join(directory, "data-plane.mjs"));
+  });
+  return { kind: "bundle", file: await testBundle };
+}
+
+function nodeArguments(service: ServiceName, runtime: ServiceRuntime): string[] {
+  if (runtime.kind === "tsx") return ["--import", "tsx", SERVICE_ENTRIES[service]];
+  if (service !== "data-plane") throw new Error(`only the data plane runs as a bundle, not ${service}`);
+  return [...DATA_PLANE_NODE_FLAGS, runtime.file];
+}
 
 export interface ServiceProcess {
   name: string;
@@ -37,13 +75,13 @@ function parseReadyLine(line: string): Record<string, string> | undefined {
   }
 }
 
-export function startService(
+export async function startService(
   service: ServiceName,
   env: Record<string, string | undefined>,
-  options: { label?: string; timeoutMs?: number; echo?: boolean } = {},
+  options: { label?: string; timeoutMs?: number; echo?: boolean; runtime?: ServiceRuntime } = {},
 ): Promise<ServiceProcess> {
   const name = options.label ?? service;
-  const child = spawn(process.execPath, ["--import", "tsx", SERVICE_ENTRIES[service]], {
+  const child = spawn(process.execPath, nodeArguments(service, options.runtime ?? (await defaultRuntime(service))), {
     cwd: repositoryRoot,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
