@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
-import { SERVICE_ENTRIES, repositoryRoot } from "../local/service-process";
+import { DATA_PLANE_BUNDLE, DATA_PLANE_NODE_FLAGS, SERVICE_ENTRIES, repositoryRoot } from "../local/service-process";
 
 type Json = Record<string, any>;
 
@@ -125,12 +125,28 @@ function envOfStage(name: string): Record<string, string> {
 describe("deploy/docker/Dockerfile", () => {
   const targets = Object.keys(SERVICE_ENTRIES) as (keyof typeof SERVICE_ENTRIES)[];
 
-  it.each(targets)("target %s starts the service's entry file, as the launcher does", (target) => {
+  it.each(targets.filter((target) => target !== "data-plane"))("target %s starts the service's entry file, as the launcher does", (target) => {
     const command = JSON.parse(instructions(target, "CMD").at(-1) ?? "[]") as string[];
     const entry = command.join(" ").match(/services\/[\w-]+\/src\/[\w./-]+\.ts/)?.[0];
     expect(entry).toBe(SERVICE_ENTRIES[target]);
     expect(exists(entry!)).toBe(true);
     expect(command.join(" ")).toContain("node --import tsx");
+  });
+
+  it("target data-plane runs the bundle built from the service's entry file, with the production node flags", () => {
+    const command = (JSON.parse(instructions("data-plane", "CMD").at(-1) ?? "[]") as string[]).join(" ");
+    expect(command).toContain(`exec node ${DATA_PLANE_NODE_FLAGS.join(" ")} ${DATA_PLANE_BUNDLE}`);
+    expect(command).not.toContain("tsx");
+    // The bundle comes from the stage that runs the package script, whose build script bundles SERVICE_ENTRIES["data-plane"].
+    const copied = instructions("data-plane", "COPY").find((argument) => argument.startsWith("--from=data-plane-bundle"));
+    expect(copied).toBe(`--from=data-plane-bundle /app/${path.dirname(DATA_PLANE_BUNDLE)} ${path.dirname(DATA_PLANE_BUNDLE)}`);
+    expect(instructions("data-plane-bundle", "RUN")).toContain("pnpm build:data-plane");
+    const script = ((JSON.parse(read("package.json")) as Json).scripts as Record<string, string>)["build:data-plane"]!;
+    const buildFile = script.replace(/^tsx\s+/, "");
+    expect(read(buildFile)).toContain('SERVICE_ENTRIES["data-plane"]');
+    expect(read(buildFile)).toContain("DATA_PLANE_BUNDLE");
+    // What the bundle needs at run time next to it: the .proto files it loads.
+    expect(instructions("data-plane", "COPY")).toContain("proto/gateway proto/gateway");
   });
 
   it.each(targets)("target %s runs as a numeric non-root user, with a health check and SIGTERM", (target) => {
