@@ -2,13 +2,16 @@
 // (the upstream of everything), a control plane (PGlite in a temporary
 // directory, or a scratch PostgreSQL database), a data plane with every
 // feature on, and the undici pass-through floor. Pins the gateway's processes
-// and the floor to the gateway CPUs, the mock to the load CPUs.
+// and the floor to the gateway CPUs, the mock to the load CPUs. The data plane
+// runs as production runs it (its bundle, built into a temporary directory, by
+// node with DATA_PLANE_NODE_FLAGS) unless dataPlaneRuntime is "tsx".
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { bundleDataPlane } from "../build/bundle-data-plane";
 import { repositoryRoot, startService, type ServiceProcess } from "../local/service-process";
 import { pin } from "./process-stats";
 
@@ -22,6 +25,8 @@ export interface StackOptions {
   /** Extra environment for the data plane (e.g. NODE_OPTIONS for a CPU profile). */
   dataPlaneEnv?: Record<string, string>;
   controlPlaneEnv?: Record<string, string>;
+  /** bundle: the production bundle (default); tsx: the TypeScript sources through tsx, as `pnpm start` runs them. */
+  dataPlaneRuntime?: "bundle" | "tsx";
 }
 
 export interface Floor {
@@ -89,6 +94,7 @@ export class BenchStack {
   /** The last lines each service logged. */
   readonly logTails = new Map<string, () => string>();
   private dataDir: string | undefined;
+  private bundleDir: string | undefined;
   private databaseName: string | undefined;
 
   constructor(readonly options: StackOptions) {}
@@ -108,6 +114,12 @@ export class BenchStack {
       this.dataDir = mkdtempSync(path.join(os.tmpdir(), "gateway-bench-pglite-"));
       databaseEnv.GATEWAY_DATA_DIR = this.dataDir;
       databaseEnv.DATABASE_URL = "";
+    }
+
+    let dataPlaneBundle: string | undefined;
+    if ((options.dataPlaneRuntime ?? "bundle") === "bundle") {
+      this.bundleDir = mkdtempSync(path.join(os.tmpdir(), "gateway-bench-bundle-"));
+      dataPlaneBundle = await bundleDataPlane(path.join(this.bundleDir, "data-plane.mjs"));
     }
 
     this.mock = await startService("mock-provider", { PORT: "0", MOCK_PROVIDER_API_KEY: UPSTREAM_KEY });
@@ -130,7 +142,7 @@ export class BenchStack {
       DEFAULT_RPM_LIMIT: "1000000000",
       REDIS_URL: options.backend === "postgresql" ? options.redisUrl : "",
       ...options.dataPlaneEnv,
-    });
+    }, { runtime: dataPlaneBundle ? { kind: "bundle", file: dataPlaneBundle } : { kind: "tsx" } });
     this.floor = await startFloor(this.mockUrl);
 
     for (const service of [this.mock, this.controlPlane, this.dataPlane]) this.logTails.set(service.name, drainLog(service));
@@ -188,5 +200,6 @@ export class BenchStack {
     await this.mock?.stop().catch(() => null);
     if (this.databaseName) await this.postgres((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`)).catch(() => {});
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+    if (this.bundleDir) rmSync(this.bundleDir, { recursive: true, force: true });
   }
 }

@@ -10,12 +10,14 @@
 //   tsx deploy/bench/gateway-bench.ts --quick         (2 s per case)
 //   tsx deploy/bench/gateway-bench.ts --postgres      (PostgreSQL + Redis on the machine)
 //   options: --duration <s per target and case> --rounds <n> --warmup <s> --concurrency 1,16,64 --slow-ms 50
-//            --model <id> --out <file> --gateway-cpus 0 --load-cpus 1 --no-pin --cpu-prof <dir>
+//            --model <id> --out <file> --gateway-cpus 0 --load-cpus 1 --no-pin --cpu-prof <dir> --tsx
+// The data plane runs as production runs it (its bundle, plain node, DATA_PLANE_NODE_FLAGS); --tsx
+// (implied by --cpu-prof, whose summary names packages by file) runs its TypeScript through tsx.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { repositoryRoot } from "../local/service-process";
+import { DATA_PLANE_NODE_FLAGS, repositoryRoot } from "../local/service-process";
 import { BenchStack, upstreamHeaders } from "./bench-stack";
 import { AUTOCANNON, drive, measureFirstToken, percentiles, type FirstTokenSamples, type Percentiles, type Target } from "./load";
 import { cpuBusySeconds, cpuSeconds, parseCpuList, peakRssBytes, pidsNamed, pin, rssBytes, RssSampler, tasksetAvailable } from "./process-stats";
@@ -33,6 +35,7 @@ const { values: args } = parseArgs({
     "load-cpus": { type: "string", default: "1" },
     "no-pin": { type: "boolean", default: false },
     "cpu-prof": { type: "string" },
+    tsx: { type: "boolean", default: false },
     rounds: { type: "string" },
     warmup: { type: "string" },
   },
@@ -55,6 +58,7 @@ type TargetName = "mock" | "floor" | "gateway";
 type Mode = "json" | "stream";
 type Scenario = "baseline" | `upstream-${number}ms`;
 const TARGETS: TargetName[] = ["mock", "floor", "gateway"];
+const dataPlaneRuntime = args.tsx || args["cpu-prof"] ? "tsx" : "bundle";
 
 interface CaseResult {
   scenario: Scenario;
@@ -108,6 +112,7 @@ const stack = new BenchStack({
   loadCpus,
   dataPlaneEnv: profileEnv("data-plane"),
   controlPlaneEnv: profileEnv("control-plane"),
+  dataPlaneRuntime,
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -346,7 +351,8 @@ async function main(): Promise<void> {
   if (loadCpus !== undefined) pin(process.pid, loadCpus);
   console.error(
     `gateway benchmark: ${seconds} s per case, concurrency ${concurrencies.join("/")}, ${args.postgres ? "PostgreSQL + Redis" : "PGlite"}, model ${args.model}, ` +
-      (pinned ? `gateway + floor on CPU ${gatewayCpus}, mock + load (${AUTOCANNON}) on CPU ${loadCpus}` : "not pinned"),
+      (pinned ? `gateway + floor on CPU ${gatewayCpus}, mock + load (${AUTOCANNON}) on CPU ${loadCpus}` : "not pinned") +
+      `, data plane ${dataPlaneRuntime === "bundle" ? `bundled (node ${DATA_PLANE_NODE_FLAGS.join(" ")})` : "through tsx"}`,
   );
   await stack.start();
   if (args["cpu-prof"]) for (const service of [stack.dataPlane, stack.controlPlane]) service.child.kill("SIGUSR2");
@@ -382,7 +388,7 @@ async function main(): Promise<void> {
   console.log("noise = CPU seconds per second other processes of the machine took on the gateway's CPUs during the run.\n");
   console.log(`targets (issue 7, ratios within this run):`);
   for (const check of checks) console.log(`  ${check.pass ? "PASS" : "FAIL"}  ${check.target}: ${check.measured} [${check.limit}]`);
-  console.log(`\ndata-plane RSS: ${fixed(mb(dataPlaneIdleRss), 1)} MB idle after start, ${fixed(mb(dataPlanePeakRss), 1)} MB peak`);
+  console.log(`\ndata-plane RSS (${dataPlaneRuntime === "bundle" ? "bundle" : "tsx"}): ${fixed(mb(dataPlaneIdleRss), 1)} MB idle after start, ${fixed(mb(dataPlanePeakRss), 1)} MB peak`);
   console.log(
     `billing: ${billing.billedRequests} requests billed for ${billing.successfulResponses} successful responses (+ at most ${billing.cutAtRunEndsAtMost} cut by the load tool at run ends), ` +
       `${billing.activeHoldsAfterDrain} holds still active, balance $${billing.balanceUsd} of $1000000.00`,
@@ -395,7 +401,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     command: `tsx deploy/bench/gateway-bench.ts ${process.argv.slice(2).join(" ")}`.trim(),
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, loadAverageBefore, loadAverageAfter: os.loadavg() },
-    options: { seconds, rounds, globalWarmupSeconds, warmupSeconds, firstTokenSeconds, concurrencies, slowMs, model: args.model, backend: args.postgres ? "postgresql+redis" : "pglite", pinned, gatewayCpus, loadCpus, loadTool: AUTOCANNON },
+    options: { seconds, rounds, globalWarmupSeconds, warmupSeconds, firstTokenSeconds, concurrencies, slowMs, model: args.model, backend: args.postgres ? "postgresql+redis" : "pglite", dataPlaneRuntime, dataPlaneNodeFlags: dataPlaneRuntime === "bundle" ? DATA_PLANE_NODE_FLAGS : [], pinned, gatewayCpus, loadCpus, loadTool: AUTOCANNON },
     dataPlaneIdleRssBytes: dataPlaneIdleRss,
     dataPlanePeakRssBytes: dataPlanePeakRss,
     billing,
