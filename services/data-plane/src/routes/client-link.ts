@@ -10,18 +10,31 @@ export interface ClientLink {
   upstream: AbortSignal;
 }
 
+/** One per request; a class, so a request allocates no closures beyond the 'close' listener. */
+class RequestClientLink implements ClientLink {
+  private readonly goneController = new AbortController();
+  private readonly upstreamController = new AbortController();
+  readonly gone = this.goneController.signal;
+  readonly upstream = this.upstreamController.signal;
+
+  constructor(
+    private readonly reply: FastifyReply,
+    private readonly drainMs: number,
+  ) {}
+
+  leave(): void {
+    if (this.reply.raw.writableFinished || this.gone.aborted) return;
+    this.goneController.abort();
+    setTimeout(() => this.upstreamController.abort(), this.drainMs).unref();
+  }
+}
+
 export function clientLink(reply: FastifyReply, drainMs: number): ClientLink {
-  const gone = new AbortController();
-  const upstream = new AbortController();
-  const leave = () => {
-    if (reply.raw.writableFinished || gone.signal.aborted) return;
-    gone.abort();
-    setTimeout(() => upstream.abort(), drainMs).unref();
-  };
+  const link = new RequestClientLink(reply, drainMs);
   // The client may have left before the handler ran (during the key check or the body read): its
   // 'close' has fired already and would never be heard.
   // (Not request.raw.destroyed: a request stream is destroyed once its body has been read.)
-  if (reply.raw.destroyed || reply.raw.socket?.destroyed === true) leave();
-  else reply.raw.once("close", leave);
-  return { gone: gone.signal, upstream: upstream.signal };
+  if (reply.raw.destroyed || reply.raw.socket?.destroyed === true) link.leave();
+  else reply.raw.once("close", () => link.leave());
+  return link;
 }
