@@ -9,8 +9,13 @@ import type { DataPlaneConfig } from "../config";
 
 export type UpstreamResponse = Dispatcher.ResponseData;
 
+/** Upstream URLs are few (providers x models x endpoints); the cache is cleared if that ever stops being true. */
+const MAX_CACHED_URLS = 10_000;
+
 export class UpstreamHttp {
   private readonly agent: Agent;
+  /** Origin and path of each upstream URL, split once as undici splits it (it would parse the string on every call). */
+  private readonly targets = new Map<string, { origin: string; path: string }>();
 
   constructor(timeouts: DataPlaneConfig["upstream"]) {
     this.agent = new Agent({
@@ -23,7 +28,24 @@ export class UpstreamHttp {
   }
 
   post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<UpstreamResponse> {
-    return request(url, { method: "POST", headers, body, signal, dispatcher: this.agent });
+    const target = this.targets.get(url) ?? this.split(url);
+    // A URL undici would refuse goes through its own request(), which throws its own error.
+    if (!target) return request(url, { method: "POST", headers, body, signal, dispatcher: this.agent });
+    return this.agent.request({ origin: target.origin, path: target.path, method: "POST", headers, body, signal });
+  }
+
+  private split(url: string): { origin: string; path: string } | undefined {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return undefined;
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return undefined;
+    const target = { origin: parsed.origin, path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname };
+    if (this.targets.size >= MAX_CACHED_URLS) this.targets.clear();
+    this.targets.set(url, target);
+    return target;
   }
 
   /** Lets upstream calls finish for up to `graceMs`, then destroys what is left (a shutdown never waits on an upstream). */
