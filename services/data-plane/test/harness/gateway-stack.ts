@@ -263,6 +263,18 @@ export class GatewayStack {
     return (await this.admin<never>("GET", `/admin/projects/${projectId}/balance`)).json;
   }
 
+  /**
+   * Waits until nothing of the project is held: per-request holds settle or expire, and budget
+   * leases go back once idle (LEASE_IDLE_MS) or expire. Throws after `timeoutMs`.
+   */
+  async waitHeldZero(projectId: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await this.balance(projectId)).held.nano !== "0") {
+      if (Date.now() > deadline) throw new Error(`held still ${(await this.balance(projectId)).held.nano} after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
   /** The project's holds with this status (the admin API lists active ones by default). */
   async holds(projectId: string, status: Hold["status"] = "active"): Promise<Hold[]> {
     const { status: code, json } = await this.admin<{ data: Hold[] }>("GET", `/admin/projects/${projectId}/holds?status=${status}&limit=10000`);

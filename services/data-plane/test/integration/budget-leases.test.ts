@@ -8,7 +8,6 @@ import { costToNano, startStack, type GatewayStack, type Hold } from "../harness
 import { sseData } from "../support/sse-data";
 
 const HOLD_TTL_SECONDS = 3;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("budget leases", () => {
   let stack: GatewayStack;
@@ -31,13 +30,6 @@ describe("budget leases", () => {
     return lists.flat();
   }
 
-  async function waitHeldZero(projectId: string, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while ((await stack.balance(projectId)).held.nano !== "0") {
-      if (Date.now() > deadline) throw new Error(`held still ${(await stack.balance(projectId)).held.nano} after ${timeoutMs} ms`);
-      await sleep(100);
-    }
-  }
 
   /** One request; what the client was told it cost (the usage chunk of a stream, usage.cost otherwise). */
   async function call(projectKey: string, tag: string, stream: boolean, dataPlane: number): Promise<{ requestId: string; told: bigint }> {
@@ -79,7 +71,7 @@ describe("budget leases", () => {
     expect((await stack.mockRequestsWith(run)).length).toBe(answers.length);
 
     // Idle for LEASE_IDLE_MS: every lease is given back; what was drawn is what the leased requests were told.
-    await waitHeldZero(project.projectId, 3_000);
+    await stack.waitHeldZero(project.projectId, 3_000);
     const closedLeases = (await allHolds(project.projectId)).filter((hold) => hold.lease);
     expect(closedLeases.every((lease) => lease.status === "released")).toBe(true);
     const drawn = closedLeases.reduce((sum, lease) => sum + BigInt(lease.debited?.nano ?? "0"), 0n);
@@ -125,7 +117,7 @@ describe("budget leases", () => {
     expect(await stack.dataPlanes[VICTIM]!.stop("SIGKILL")).toBeNull();
 
     // The lease expires within the TTL (plus the sweep); nobody drew for the cut streams.
-    await waitHeldZero(project.projectId, HOLD_TTL_SECONDS * 1000 + 5_000);
+    await stack.waitHeldZero(project.projectId, HOLD_TTL_SECONDS * 1000 + 5_000);
     const leases = (await allHolds(project.projectId)).filter((hold) => hold.lease);
     expect(leases.some((lease) => lease.status === "expired")).toBe(true);
     const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.kind === "debit");

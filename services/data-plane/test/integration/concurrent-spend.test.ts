@@ -86,11 +86,8 @@ describe("2,000 concurrent requests against $1.00 through two data planes", () =
 
     // The burst made the project busy: some requests were served under budget leases. A lease
     // goes back once idle (LEASE_IDLE_MS, 2 s, swept every second): then nothing is held.
-    let balance = await stack.balance(project.projectId);
-    for (const giveUpAt = Date.now() + 6_000; balance.held.nano !== "0" && Date.now() < giveUpAt; ) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      balance = await stack.balance(project.projectId);
-    }
+    await stack.waitHeldZero(project.projectId, 6_000);
+    const balance = await stack.balance(project.projectId);
     expect(BigInt(balance.balance.nano)).toBe(ONE_DOLLAR - debitedTotal);
     expect(BigInt(balance.balance.nano)).toBeGreaterThanOrEqual(0n);
     expect(balance.held.nano).toBe("0");

@@ -147,13 +147,6 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     return (await stack.ledger(projectId)).reduce((sum, entry) => sum + BigInt(entry.amount.nano), 0n);
   }
 
-  async function waitHeldZero(projectId: string, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while ((await stack.balance(projectId)).held.nano !== "0") {
-      if (Date.now() > deadline) throw new Error(`held still ${(await stack.balance(projectId)).held.nano} after ${timeoutMs} ms`);
-      await sleep(100);
-    }
-  }
 
   /** Every hold of the project, whatever its status, by request id. */
   async function allHolds(projectId: string): Promise<Map<string, Hold>> {
@@ -266,7 +259,7 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     else expect(REQUESTS - rateLimited).toBeLessThanOrEqual(RPM_LIMIT + fallback);
 
     // Money: nothing is left held; what clients were told equals the ledger, request by request.
-    await waitHeldZero(project.projectId, 5_000);
+    await stack.waitHeldZero(project.projectId, 5_000);
     const ledger = await stack.ledger(project.projectId);
     const debits = ledger.filter((entry) => entry.kind === "debit");
     const debitByRequest = new Map(debits.map((entry) => [entry.request_id, -BigInt(entry.amount.nano)]));
@@ -439,7 +432,7 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     for (const answer of survived) expect(answer.kind).toBe("complete-stream");
 
     // The killed plane's holds are still held, then expire within the TTL (plus the sweep).
-    await waitHeldZero(project.projectId, HOLD_TTL_SECONDS * 1000 + 5_000);
+    await stack.waitHeldZero(project.projectId, HOLD_TTL_SECONDS * 1000 + 5_000);
     const expiredAfterMs = Date.now() - killedAt;
     const expired = await stack.holds(project.projectId, "expired");
     expect(expired.map((hold) => hold.request_id).sort()).toEqual([...victimIds].sort());
