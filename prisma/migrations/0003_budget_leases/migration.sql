@@ -13,6 +13,31 @@ ALTER TABLE "holds" ADD COLUMN     "lease" BOOLEAN NOT NULL DEFAULT false;
 -- still holds. The expiry sweep and release work on a lease unchanged: they
 -- give back what it still holds.
 
+-- The expiry sweep picks due holds before it takes their projects' locks; a
+-- draw committed meanwhile may have moved a lease's expiry on. A hold is voided
+-- only if it is still due under the lock.
+CREATE OR REPLACE FUNCTION gateway_expire_holds(p_now timestamptz, p_limit integer) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_candidate record;
+  v_hold holds%ROWTYPE;
+  v_count integer := 0;
+BEGIN
+  FOR v_candidate IN
+    SELECT request_id, project_id FROM (
+      SELECT request_id, project_id FROM holds WHERE status = 'active' AND expires_at <= p_now ORDER BY expires_at LIMIT p_limit
+    ) due ORDER BY project_id COLLATE "C", request_id
+  LOOP
+    v_hold := gateway_lock_hold(v_candidate.request_id, v_candidate.project_id);
+    IF v_hold.status = 'active' AND v_hold.expires_at <= p_now THEN
+      PERFORM gateway_unhold(v_hold, 'expired');
+      v_count := v_count + 1;
+    END IF;
+  END LOOP;
+  RETURN v_count;
+END
+$$;
+
 -- Group commit: the control plane sends the reserve, settle and release
 -- operations that queued up while its previous batch was being written, sorted
 -- by project id (stably: one project's operations keep their order). They are
@@ -32,7 +57,8 @@ ALTER TABLE "holds" ADD COLUMN     "lease" BOOLEAN NOT NULL DEFAULT false;
 --            holds what does fit, if that is at least min_amount.
 --   settle:  settled (with the amount on the ledger) | already_released | unknown_request
 --   release: released | already_settled | unknown_request (a lease: its remaining amount goes back)
---   lease:   reserved (with the amount held) | insufficient_credits | spend_cap_exceeded | unknown_project.
+--   lease:   reserved (with the amount held) | insufficient_credits | spend_cap_exceeded | unknown_project
+--            (a replay: reserved with what it still holds while active, lease_closed once released or expired).
 --            A budget lease is a hold a data plane draws many requests' debits from. It holds at most
 --            1/share of what is available (a lease never takes a project's whole balance), at least
 --            min_amount; a refused lease leaves no row (the data plane reserves per request instead).
@@ -103,7 +129,8 @@ BEGIN
         SELECT * INTO v_hold FROM holds WHERE request_id = v_request_id;
         IF FOUND THEN
           v_results := array_append(v_results, jsonb_build_object(
-            'outcome', CASE WHEN v_hold.status = 'refused' THEN v_hold.refusal ELSE 'reserved' END,
+            'outcome', CASE WHEN v_hold.status = 'refused' THEN v_hold.refusal
+                            WHEN v_is_lease AND v_hold.status <> 'active' THEN 'lease_closed' ELSE 'reserved' END,
             'available', '0', 'reserved', CASE WHEN v_hold.status = 'refused' THEN '0' ELSE v_hold.amount_nano::text END));
           CONTINUE;
         END IF;

@@ -159,9 +159,10 @@ export class LedgerService {
   }
 
   /** Debits requests served under leases; each draw extends its lease's expiry. Results in the order given. */
-  async draw(inputs: DrawInput[]): Promise<{ outcome: "settled" | "unknown_lease"; debitedNano: bigint }[]> {
+  async draw(inputs: DrawInput[]): Promise<{ outcome: "settled" | "unknown_lease" | "failed"; debitedNano: bigint }[]> {
     const expiresAt = new Date(this.clock.now().getTime() + this.holdTtlSeconds * 1000).toISOString();
-    const results = await Promise.all(
+    // Each on its own: one that fails (the batcher retries a failed batch op by op) must not fail the others.
+    const results = await Promise.allSettled(
       inputs.map((input) =>
         this.batcher.submit({
           op: "draw",
@@ -178,7 +179,12 @@ export class LedgerService {
         }),
       ),
     );
-    return results.map((result) => {
+    return results.map((settledResult) => {
+      if (settledResult.status === "rejected") {
+        this.count("draw", "failed");
+        return { outcome: "failed", debitedNano: 0n };
+      }
+      const result = settledResult.value;
       const settled = result.outcome === "settled";
       this.count("draw", settled ? "settled" : "unknown_lease");
       return { outcome: settled ? "settled" : "unknown_lease", debitedNano: BigInt(result.debited ?? "0") };

@@ -29,7 +29,7 @@ const reserveOutcomes = {
   unknown_project: "UNKNOWN_PROJECT",
 } as const;
 const settleOutcomes = { settled: "SETTLED", already_released: "ALREADY_RELEASED", unknown_request: "UNKNOWN_REQUEST" } as const;
-const drawOutcomes = { settled: "SETTLED", unknown_lease: "UNKNOWN_LEASE" } as const;
+const drawOutcomes = { settled: "SETTLED", unknown_lease: "UNKNOWN_LEASE", failed: "FAILED" } as const;
 const releaseOutcomes = { released: "RELEASED", already_settled: "ALREADY_SETTLED", unknown_request: "UNKNOWN_REQUEST" } as const;
 
 function authorized(metadata: grpc.Metadata, token: string): boolean {
@@ -133,8 +133,10 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
       return { granted: result.granted, amountNano: result.amountNano.toString(), ttlSeconds: result.ttlSeconds };
     }),
     Draw: unary("Draw", async (request) => {
+      // A draw with a negative amount is refused alone; the others in the call go ahead.
+      const valid = request.draws.filter((draw) => BigInt(draw.amountNano || "0") >= 0n && BigInt(draw.holdNano || "0") >= 0n);
       const results = await deps.ledger.draw(
-        request.draws.map((draw) => ({
+        valid.map((draw) => ({
           requestId: draw.requestId,
           leaseId: draw.leaseId,
           projectId: draw.projectId,
@@ -146,7 +148,13 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
           outputTokens: tokens(draw.outputTokens),
         })),
       );
-      return { results: results.map((result) => ({ outcome: drawOutcomes[result.outcome], debitedNano: result.debitedNano.toString() })) };
+      const byDraw = new Map(valid.map((draw, index) => [draw, results[index]!]));
+      return {
+        results: request.draws.map((draw) => {
+          const result = byDraw.get(draw);
+          return result ? { outcome: drawOutcomes[result.outcome], debitedNano: result.debitedNano.toString() } : { outcome: "INVALID" as const, debitedNano: "0" };
+        }),
+      };
     }),
     Subscribe: (call) => {
       if (!authorized(call.metadata, deps.internalToken)) {

@@ -210,4 +210,45 @@ describe("control-plane gRPC contract", () => {
     stream.cancel();
     expect(first.catalogue?.models.length).toBeGreaterThan(0);
   });
+  it("leases: grants a share of what is available, draws once per request (a bad draw refused alone), and a released lease stays closed", async () => {
+    const lease = (leaseId: string, amountNano: bigint, minAmountNano = 1n) =>
+      call<object, { granted: boolean; amountNano: string; ttlSeconds: number }>("lease", { leaseId, projectId, amountNano: amountNano.toString(), minAmountNano: minAmountNano.toString() });
+    const draw = (draws: { requestId: string; leaseId: string; amountNano: string; holdNano: string }[]) =>
+      call<object, { results: { outcome: string; debitedNano: string }[] }>("draw", {
+        draws: draws.map((entry) => ({ ...entry, projectId, model: "m", accessPath: "p", inputTokens: 1, outputTokens: 1 })),
+      });
+    const available = (await controlPlane.services.ledger.balance(projectId)).availableNano;
+    const granted = await lease("lease-1", available); // asks for everything
+    expect(granted.granted).toBe(true);
+    expect(BigInt(granted.amountNano)).toBe(available / 8n); // gets an eighth
+    expect(await lease("lease-1", 10n)).toMatchObject({ granted: true, amountNano: granted.amountNano }); // a replay
+    expect((await lease("lease-big-min", available, available)).granted).toBe(false); // a minimum above the share
+    expect(await controlPlane.services.ledger.holds(projectId, "refused", 10)).not.toContainEqual(expect.objectContaining({ requestId: "lease-big-min" }));
+
+    const answers = await draw([
+      { requestId: "d1", leaseId: "lease-1", amountNano: "300", holdNano: "500" },
+      { requestId: "d2", leaseId: "lease-1", amountNano: "-1", holdNano: "500" },
+      { requestId: "d3", leaseId: "no-such-lease", amountNano: "10", holdNano: "500" },
+      { requestId: "d4", leaseId: "lease-1", amountNano: "900", holdNano: "500" },
+    ]);
+    expect(answers.results).toEqual([
+      { outcome: "SETTLED", debitedNano: "300" },
+      { outcome: "INVALID", debitedNano: "0" },
+      { outcome: "UNKNOWN_LEASE", debitedNano: "0" },
+      { outcome: "SETTLED", debitedNano: "500" }, // at most what the request set aside
+    ]);
+    expect((await draw([{ requestId: "d1", leaseId: "lease-1", amountNano: "999", holdNano: "999" }])).results).toEqual([{ outcome: "SETTLED", debitedNano: "300" }]);
+    expect((await settle("lease-1", 5n)).outcome).toBe("UNKNOWN_REQUEST"); // a lease is not settled like a request
+
+    const before = await controlPlane.services.ledger.balance(projectId);
+    expect(before.heldNano).toBe(BigInt(granted.amountNano) - 800n);
+    expect((await release("lease-1")).outcome).toBe("RELEASED");
+    const after = await controlPlane.services.ledger.balance(projectId);
+    expect(after.heldNano).toBe(0n);
+    expect(after.balanceNano).toBe(before.balanceNano);
+    expect((await lease("lease-1", 10n)).granted).toBe(false); // a released lease's replay is not a grant
+    // A draw after the release still bills its request (as a late settle would).
+    expect((await draw([{ requestId: "d5", leaseId: "lease-1", amountNano: "70", holdNano: "100" }])).results).toEqual([{ outcome: "SETTLED", debitedNano: "70" }]);
+    expect((await controlPlane.services.ledger.balance(projectId)).balanceNano).toBe(after.balanceNano - 70n);
+  });
 });

@@ -48,7 +48,7 @@ export class BudgetLeases {
   private readonly current = new Map<string, Lease>();
   /** Retired leases with requests still in flight. */
   private readonly retiring = new Set<Lease>();
-  private readonly asking = new Map<string, number>(); // project → generation when the ask was sent
+  private readonly asking = new Map<string, Promise<void>>(); // project → its ask under way
   private readonly generation = new Map<string, number>();
   private readonly notBefore = new Map<string, number>();
   private readonly recent = new Map<string, { second: number; count: number }>();
@@ -69,6 +69,11 @@ export class BudgetLeases {
       this.sweeper = setInterval(() => this.sweep(), Math.max(100, Math.min(settings.idleMs, settings.maxAgeMs) / 2));
       this.sweeper.unref();
     }
+  }
+
+  /** Resolves once every lease ask under way has been answered (shutdown: a late grant goes straight back). */
+  async asked(): Promise<void> {
+    await Promise.allSettled([...this.asking.values()]);
   }
 
   /** Leases holding money now (taking requests or with requests in flight). */
@@ -134,11 +139,10 @@ export class BudgetLeases {
   private ask(projectId: string, needNano: bigint, now: number): void {
     if (this.asking.has(projectId) || (this.notBefore.get(projectId) ?? 0) > now || needNano <= 0n) return;
     const generation = this.generation.get(projectId) ?? 0;
-    this.asking.set(projectId, generation);
     const id = `lease:${this.replicaId}:${randomUUID()}`;
     const wanted = needNano * BigInt(this.settings.requestsPerLease);
     // A lease smaller than two such requests saves nothing over reserving per request.
-    this.controlPlane.lease(id, projectId, wanted, needNano * 2n).then(
+    const ask = this.controlPlane.lease(id, projectId, wanted, needNano * 2n).then(
       (answer) => {
         this.asking.delete(projectId);
         if (!answer.granted) {
@@ -157,11 +161,15 @@ export class BudgetLeases {
         if (this.closed || (this.generation.get(projectId) ?? 0) !== generation) this.retire(lease);
       },
       () => {
-        // Unreachable or slow: the lease may exist; if so it expires unused. Per-request reserves go on.
+        // Unreachable or slow: the lease may have been granted all the same. It is released (a
+        // release after the lost ask lands after it; of a lease never granted it changes nothing),
+        // so it does not hold money until it expires. Per-request reserves go on.
         this.asking.delete(projectId);
         this.notBefore.set(projectId, Date.now() + RETRY_LEASE_AFTER_MS);
+        this.release({ id, projectId, remaining: 0n, grantedNano: 0n, inFlight: 0, grantedAt: 0, lastUsedAt: 0, retired: true });
       },
     );
+    this.asking.set(projectId, ask);
   }
 
   private retire(lease: Lease): void {

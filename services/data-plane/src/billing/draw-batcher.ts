@@ -41,6 +41,7 @@ export class DrawBatcher {
         batch.forEach((entry, index) => {
           const result = response.results[index];
           if (!result) entry.reject(new Error("the control plane answered fewer draws than were sent"));
+          else if (result.outcome === "FAILED") entry.reject(new Error("the control plane could not apply the draw")); // sent again
           else entry.resolve({ settled: result.outcome === "SETTLED", debitedNano: BigInt(result.debitedNano) });
         });
       } catch (error) {

@@ -20,6 +20,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class RequestBilling {
   private readonly pending = new Map<string, () => Promise<unknown>>();
+  /** Pending work whose retry is under way now. */
+  private readonly retrying = new Set<string>();
   /** Requests holding money: reserved, and neither settled nor released yet. */
   private readonly open = new Set<string>();
   /** Requests whose worst case came out of a lease, and how much. */
@@ -111,10 +113,12 @@ export class RequestBilling {
   /** A request under a lease: its debit, at most what it set aside, drawn from the lease. */
   private async draw(call: SettleCall, lease: Lease, needNano: bigint): Promise<bigint> {
     this.leased.delete(call.requestId);
+    let finished = false; // a replayed draw answers again: its share goes back to the lease once
     const work = async () => {
       const answer = await this.draws.submit({ ...call, leaseId: lease.id, holdNano: needNano });
       if (!answer.settled) this.log.error({ reqId: call.requestId, lease: lease.id }, "draw did not debit: unknown lease");
-      this.leases.finish(lease, needNano, answer.debitedNano);
+      if (!finished) this.leases.finish(lease, needNano, answer.debitedNano);
+      finished = true;
       return answer.debitedNano;
     };
     try {
@@ -153,6 +157,7 @@ export class RequestBilling {
     const giveUpAt = Date.now() + deadlineMs;
     while (this.open.size > 0 && Date.now() < giveUpAt) await sleep(50);
     this.leases.close();
+    await this.leases.asked(); // a lease granted now goes straight back
     await Promise.allSettled([...this.releasing]);
     clearInterval(this.backgroundTimer);
     this.backgroundTimer = undefined;
@@ -186,11 +191,17 @@ export class RequestBilling {
   }
 
   private async retryPending(): Promise<void> {
-    // Each independently: one that keeps failing must not hold back the others.
+    // Each independently: one that keeps failing must not hold back the others. One still
+    // running from the previous round (a slow control plane) is not sent a second time.
     await Promise.allSettled(
-      [...this.pending].map(async ([requestId, work]) => {
-        await work();
-        this.pending.delete(requestId);
+      [...this.pending].filter(([requestId]) => !this.retrying.has(requestId)).map(async ([requestId, work]) => {
+        this.retrying.add(requestId);
+        try {
+          await work();
+          this.pending.delete(requestId);
+        } finally {
+          this.retrying.delete(requestId);
+        }
       }),
     );
     if (this.pending.size === 0 && this.backgroundTimer) {

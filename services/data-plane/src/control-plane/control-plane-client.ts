@@ -51,6 +51,10 @@ export interface DrawCall {
   outputTokens: number;
 }
 
+const INT64_MAX = 9_223_372_036_854_775_807n;
+/** A money amount for an int64 field: an absurd cost (an upstream's nonsense usage) is kept at the maximum instead of wrapping negative. */
+const wireAmount = (nano: bigint): string => (nano > INT64_MAX ? INT64_MAX : nano < 0n ? 0n : nano).toString();
+
 export class ControlPlaneClientWrapper {
   private readonly client: ControlPlaneClient;
   private readonly metadata = new grpc.Metadata();
@@ -100,11 +104,11 @@ export class ControlPlaneClientWrapper {
   }
 
   reserve(call: ReserveCall): Promise<ReserveResponse__Output> {
-    return this.unary("Reserve", this.client.reserve, { ...call, amountNano: call.amountNano.toString(), minAmountNano: call.minAmountNano.toString() });
+    return this.unary("Reserve", this.client.reserve, { ...call, amountNano: wireAmount(call.amountNano), minAmountNano: wireAmount(call.minAmountNano) });
   }
 
   settle(call: SettleCall): Promise<SettleResponse__Output> {
-    return this.unary("Settle", this.client.settle, { ...call, amountNano: call.amountNano.toString() });
+    return this.unary("Settle", this.client.settle, { ...call, amountNano: wireAmount(call.amountNano) });
   }
 
   release(requestId: string, projectId: string): Promise<ReleaseResponse__Output> {
@@ -112,12 +116,12 @@ export class ControlPlaneClientWrapper {
   }
 
   lease(leaseId: string, projectId: string, amountNano: bigint, minAmountNano: bigint): Promise<LeaseResponse__Output> {
-    return this.unary("Lease", this.client.lease, { leaseId, projectId, amountNano: amountNano.toString(), minAmountNano: minAmountNano.toString() });
+    return this.unary("Lease", this.client.lease, { leaseId, projectId, amountNano: wireAmount(amountNano), minAmountNano: wireAmount(minAmountNano) });
   }
 
   draw(draws: DrawCall[]): Promise<DrawResponse__Output> {
     return this.unary("Draw", this.client.draw, {
-      draws: draws.map((draw) => ({ ...draw, amountNano: draw.amountNano.toString(), holdNano: draw.holdNano.toString() })),
+      draws: draws.map((draw) => ({ ...draw, amountNano: wireAmount(draw.amountNano), holdNano: wireAmount(draw.holdNano) })),
     });
   }
 

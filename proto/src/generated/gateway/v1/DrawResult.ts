@@ -8,6 +8,8 @@ export const _gateway_v1_DrawResult_Outcome = {
   OUTCOME_UNSPECIFIED: 'OUTCOME_UNSPECIFIED',
   SETTLED: 'SETTLED',
   UNKNOWN_LEASE: 'UNKNOWN_LEASE',
+  FAILED: 'FAILED',
+  INVALID: 'INVALID',
 } as const;
 
 export type _gateway_v1_DrawResult_Outcome =
@@ -17,6 +19,10 @@ export type _gateway_v1_DrawResult_Outcome =
   | 1
   | 'UNKNOWN_LEASE'
   | 2
+  | 'FAILED'
+  | 3
+  | 'INVALID'
+  | 4
 
 export type _gateway_v1_DrawResult_Outcome__Output = typeof _gateway_v1_DrawResult_Outcome[keyof typeof _gateway_v1_DrawResult_Outcome]
 

@@ -1,0 +1,112 @@
+// RequestBilling's budget-lease paths against a scripted control plane: draws
+// that fail and land later finish their request once, lease asks whose answer
+// is lost are released, and shutdown releases a lease granted while it drains.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RequestBilling } from "../../src/billing/request-billing";
+import type { ControlPlaneClientWrapper, DrawCall } from "../../src/control-plane/control-plane-client";
+
+const settings = { minRequestsPerSecond: 2, requestsPerLease: 10, maxAgeMs: 60_000, idleMs: 60_000, replicaId: "dp" };
+const log = { warn: () => {}, error: () => {} } as never;
+
+function controlPlane(options: { leaseAnswer?: () => Promise<unknown> } = {}) {
+  const calls = { leases: [] as string[], releases: [] as string[] /* of leases */, draws: [] as DrawCall[] };
+  let drawFailures = 0;
+  let drawDelayMs = 0;
+  const fake = {
+    reserve: vi.fn(async () => ({ outcome: "RESERVED", reservedNano: "100" })),
+    lease: vi.fn(async (leaseId: string) => {
+      calls.leases.push(leaseId);
+      return options.leaseAnswer ? options.leaseAnswer() : { granted: true, amountNano: "1000", ttlSeconds: 900 };
+    }),
+    draw: vi.fn(async (draws: DrawCall[]) => {
+      calls.draws.push(...draws);
+      if (drawDelayMs) await new Promise((resolve) => setTimeout(resolve, drawDelayMs));
+      if (drawFailures > 0) {
+        drawFailures--;
+        throw new Error("unavailable");
+      }
+      return { results: draws.map((draw) => ({ outcome: "SETTLED", debitedNano: String(draw.amountNano) })) };
+    }),
+    release: vi.fn(async (requestId: string) => {
+      if (requestId.startsWith("lease:")) calls.releases.push(requestId); // per-request releases are not of interest here
+      return { outcome: "RELEASED" };
+    }),
+  };
+  return {
+    client: fake as unknown as ControlPlaneClientWrapper,
+    calls,
+    failDraws: (count: number, delayMs = 0) => {
+      drawFailures = count;
+      drawDelayMs = delayMs;
+    },
+  };
+}
+
+const hold = (requestId: string) => ({ requestId, projectId: "p", amountNano: 100n, minAmountNano: 0n, model: "m", accessPath: "openai" });
+const settle = (requestId: string, amountNano: bigint) => ({ requestId, projectId: "p", amountNano, model: "m", accessPath: "openai", inputTokens: 1, outputTokens: 1 });
+
+async function busyWithLease(billing: RequestBilling): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    await billing.reserve(hold(`warm${i}`));
+    await billing.release(`warm${i}`, "p");
+  }
+  await vi.advanceTimersByTimeAsync(0);
+}
+
+describe("request billing under budget leases", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("a draw that fails, then lands in the background after overlapping retries, gives its share back to the lease once", async () => {
+    vi.useFakeTimers();
+    const { client, calls, failDraws } = controlPlane();
+    const billing = new RequestBilling(client, log, settings);
+    await busyWithLease(billing);
+    expect(calls.leases).toHaveLength(1);
+
+    await billing.reserve(hold("a"));
+    await billing.reserve(hold("b")); // two requests under the lease
+    // Every call fails for a while, and each takes 7 s: background rounds (every 5 s) would overlap.
+    failDraws(6, 7_000);
+    const told = billing.settle(settle("a", 40n));
+    await vi.advanceTimersByTimeAsync(40_000);
+    expect(await told).toBe(40n); // the client is told the cost; the draw is pending
+    failDraws(0, 7_000);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(billing.pendingCount).toBe(0);
+    // "b" is still in flight: the lease must not have been released by a double finish.
+    expect(calls.releases).toEqual([]);
+    failDraws(0, 0);
+    await billing.settle(settle("b", 30n));
+    const flushed = billing.flush(1_000);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await flushed;
+    expect(calls.releases).toEqual([calls.leases[0]]);
+    const drawnFor = new Set(calls.draws.map((draw) => draw.requestId));
+    expect(drawnFor).toEqual(new Set(["a", "b"]));
+  });
+
+  it("a lease ask whose answer is lost is released, so it never holds money until it expires", async () => {
+    vi.useFakeTimers();
+    const { client, calls } = controlPlane({ leaseAnswer: () => Promise.reject(new Error("deadline exceeded")) });
+    const billing = new RequestBilling(client, log, settings);
+    await busyWithLease(billing);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(calls.leases).toHaveLength(1);
+    expect(calls.releases).toEqual([calls.leases[0]]);
+  });
+
+  it("a lease granted while the data plane drains goes straight back before flush returns", async () => {
+    vi.useFakeTimers();
+    let grant: (value: unknown) => void = () => {};
+    const { client, calls } = controlPlane({ leaseAnswer: () => new Promise((resolve) => (grant = resolve)) });
+    const billing = new RequestBilling(client, log, settings);
+    await busyWithLease(billing);
+    expect(calls.leases).toHaveLength(1);
+    const flushed = billing.flush(5_000);
+    await vi.advanceTimersByTimeAsync(100);
+    grant({ granted: true, amountNano: "1000", ttlSeconds: 900 });
+    await vi.advanceTimersByTimeAsync(100);
+    await flushed;
+    expect(calls.releases).toEqual([calls.leases[0]]);
+  });
+});
