@@ -38,6 +38,30 @@ BEGIN
 END
 $$;
 
+-- What a debit arriving after its hold stopped being active (expired, or a
+-- released lease) may still take: what the balance has free, and within the
+-- cap of the hold's day (p_project is the batch's locked, current row).
+CREATE FUNCTION gateway_late_room(p_project projects, p_hold holds) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_room bigint := p_project.balance_nano - p_project.held_nano;
+  v_cap_room bigint;
+BEGIN
+  IF p_project.daily_cap_nano IS NOT NULL THEN
+    IF p_project.cap_day = p_hold.day THEN
+      v_cap_room := p_project.daily_cap_nano - p_project.cap_used_nano;
+    ELSE
+      SELECT p_project.daily_cap_nano
+             + COALESCE((SELECT sum(amount_nano) FROM ledger_entries WHERE project_id = p_hold.project_id AND day = p_hold.day AND kind = 'debit'), 0)
+             - COALESCE((SELECT sum(amount_nano) FROM holds WHERE project_id = p_hold.project_id AND day = p_hold.day AND status = 'active'), 0)
+        INTO v_cap_room;
+    END IF;
+    v_room := LEAST(v_room, v_cap_room);
+  END IF;
+  RETURN v_room;
+END
+$$;
+
 -- Group commit: the control plane sends the reserve, settle and release
 -- operations that queued up while its previous batch was being written, sorted
 -- by project id (stably: one project's operations keep their order). They are
@@ -85,7 +109,6 @@ DECLARE
   v_available bigint;
   v_refusal text;
   v_limit bigint;
-  v_room bigint;
   v_debit bigint;
   v_was_active boolean;
   v_is_lease boolean;
@@ -189,18 +212,7 @@ BEGIN
         v_limit := v_hold.amount_nano;
         IF NOT v_was_active THEN
           -- Expired: its amount went back to the balance and may be held by others now.
-          v_limit := LEAST(v_limit, v_project.balance_nano - v_project.held_nano);
-          IF v_project.daily_cap_nano IS NOT NULL THEN
-            IF v_project.cap_day = v_hold.day THEN
-              v_room := v_project.daily_cap_nano - v_project.cap_used_nano;
-            ELSE
-              SELECT v_project.daily_cap_nano
-                     + COALESCE((SELECT sum(amount_nano) FROM ledger_entries WHERE project_id = v_hold.project_id AND day = v_hold.day AND kind = 'debit'), 0)
-                     - COALESCE((SELECT sum(amount_nano) FROM holds WHERE project_id = v_hold.project_id AND day = v_hold.day AND status = 'active'), 0)
-                INTO v_room;
-            END IF;
-            v_limit := LEAST(v_limit, v_room);
-          END IF;
+          v_limit := LEAST(v_limit, gateway_late_room(v_project, v_hold));
         END IF;
         v_debit := LEAST(v_amount, GREATEST(v_limit, 0));
         INSERT INTO ledger_entries (project_id, kind, amount_nano, request_id, day, model, access_path, input_tokens, output_tokens)
@@ -236,18 +248,7 @@ BEGIN
           v_limit := LEAST(v_limit, v_hold.amount_nano);
         ELSE
           -- Expired or released: its remaining amount went back to the balance, as for a late settle.
-          v_limit := LEAST(v_limit, v_project.balance_nano - v_project.held_nano);
-          IF v_project.daily_cap_nano IS NOT NULL THEN
-            IF v_project.cap_day = v_hold.day THEN
-              v_room := v_project.daily_cap_nano - v_project.cap_used_nano;
-            ELSE
-              SELECT v_project.daily_cap_nano
-                     + COALESCE((SELECT sum(amount_nano) FROM ledger_entries WHERE project_id = v_hold.project_id AND day = v_hold.day AND kind = 'debit'), 0)
-                     - COALESCE((SELECT sum(amount_nano) FROM holds WHERE project_id = v_hold.project_id AND day = v_hold.day AND status = 'active'), 0)
-                INTO v_room;
-            END IF;
-            v_limit := LEAST(v_limit, v_room);
-          END IF;
+          v_limit := LEAST(v_limit, gateway_late_room(v_project, v_hold));
         END IF;
         v_debit := LEAST(v_amount, GREATEST(v_limit, 0));
         INSERT INTO ledger_entries (project_id, kind, amount_nano, request_id, day, model, access_path, input_tokens, output_tokens)

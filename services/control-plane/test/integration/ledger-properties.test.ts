@@ -156,6 +156,7 @@ describe("ledger state machine (property-based)", () => {
         const firstAnswers = projectIds.map(() => new Map<string, string>());
         const holdAmounts = projectIds.map(() => new Map<number, bigint>());
         const leasesGranted = projectIds.map(() => new Set<number>());
+        const leasesClosable = projectIds.map(() => new Set<number>()); // released (or its release asked for) or past an expiry
         const drawAnswers = projectIds.map(() => new Map<number, bigint>());
 
         for (let round = 0; round < STEPS_PER_LANE; round++) {
@@ -215,7 +216,8 @@ describe("ledger state machine (property-based)", () => {
                   } else if (result.granted) {
                     // A replay: answers with what the lease still holds (draws lower it).
                   } else {
-                    expect(leasesGranted[project]!.has(step.lease), "a granted lease's replay is never refused").toBe(false);
+                    // Once released or expired a lease is closed: its replay is no grant. Before that it is never refused.
+                    if (leasesGranted[project]!.has(step.lease)) expect(leasesClosable[project]!.has(step.lease), "a granted lease's replay is refused only once closed").toBe(true);
                   }
                   break;
                 }
@@ -242,6 +244,7 @@ describe("ledger state machine (property-based)", () => {
                 }
                 case "releaseLease": {
                   const grantedBefore = leasesGranted[project]!.has(step.lease);
+                  leasesClosable[project]!.add(step.lease);
                   const outcome = await ledger.release(`${projectId}-lease${step.lease}`, projectId);
                   if (grantedBefore) expect(outcome, "a granted lease's release").toBe("released");
                   else expect(["released", "unknown_request"], "a lease release").toContain(outcome);
@@ -258,6 +261,7 @@ describe("ledger state machine (property-based)", () => {
           if (expiryRounds.includes(round)) {
             clockMs += (HOLD_TTL_SECONDS + 1) * 1000;
             await ledger.expireHolds(10_000);
+            leasesGranted.forEach((granted, project) => granted.forEach((lease) => leasesClosable[project]!.add(lease)));
           }
           await checkInvariants(projectIds);
           stepsChecked += lanes.length;
