@@ -89,6 +89,11 @@ export class LedgerService {
   /** Answers this replica gave (cumulative), for metrics: reserve/settle/release by outcome. A retried call's replay counts again. */
   readonly stats = { holds: new Map<string, number>() };
 
+  /** When a hold (or lease) placed or drawn from now expires. */
+  private expiresAt(now: Date): string {
+    return new Date(now.getTime() + this.holdTtlSeconds * 1000).toISOString();
+  }
+
   private count(event: string, outcome: string): void {
     const key = `${event}:${outcome}`;
     this.stats.holds.set(key, (this.stats.holds.get(key) ?? 0) + 1);
@@ -96,7 +101,6 @@ export class LedgerService {
 
   async reserve(input: ReserveInput): Promise<{ outcome: ReserveOutcome; availableNano: bigint; reservedNano: bigint; retryAfterSeconds: number }> {
     const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + this.holdTtlSeconds * 1000);
     const result = await this.batcher.submit({
       op: "reserve",
       request_id: input.requestId,
@@ -104,7 +108,7 @@ export class LedgerService {
       amount: input.amountNano.toString(),
       min_amount: (input.minAmountNano ?? 0n).toString(),
       day: utcDay(now),
-      expires_at: expiresAt.toISOString(),
+      expires_at: this.expiresAt(now),
       model: input.model,
       access_path: input.accessPath,
     });
@@ -151,7 +155,7 @@ export class LedgerService {
       min_amount: input.minAmountNano.toString(),
       share: LEASE_SHARE,
       day: utcDay(now),
-      expires_at: new Date(now.getTime() + this.holdTtlSeconds * 1000).toISOString(),
+      expires_at: this.expiresAt(now),
     });
     const granted = result.outcome === "reserved";
     this.count("lease", granted ? "granted" : "refused");
@@ -160,7 +164,7 @@ export class LedgerService {
 
   /** Debits requests served under leases; each draw extends its lease's expiry. Results in the order given. */
   async draw(inputs: DrawInput[]): Promise<{ outcome: "settled" | "unknown_lease" | "failed"; debitedNano: bigint }[]> {
-    const expiresAt = new Date(this.clock.now().getTime() + this.holdTtlSeconds * 1000).toISOString();
+    const expiresAt = this.expiresAt(this.clock.now());
     // Each on its own: one that fails (the batcher retries a failed batch op by op) must not fail the others.
     const results = await Promise.allSettled(
       inputs.map((input) =>

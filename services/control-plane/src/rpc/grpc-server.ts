@@ -133,26 +133,22 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
       return { granted: result.granted, amountNano: result.amountNano.toString(), ttlSeconds: result.ttlSeconds };
     }),
     Draw: unary("Draw", async (request) => {
-      // A draw with a negative amount is refused alone; the others in the call go ahead.
-      const valid = request.draws.filter((draw) => BigInt(draw.amountNano || "0") >= 0n && BigInt(draw.holdNano || "0") >= 0n);
-      const results = await deps.ledger.draw(
-        valid.map((draw) => ({
-          requestId: draw.requestId,
-          leaseId: draw.leaseId,
-          projectId: draw.projectId,
-          amountNano: amount(draw.amountNano),
-          holdNano: amount(draw.holdNano),
-          model: draw.model,
-          accessPath: draw.accessPath,
-          inputTokens: tokens(draw.inputTokens),
-          outputTokens: tokens(draw.outputTokens),
-        })),
-      );
-      const byDraw = new Map(valid.map((draw, index) => [draw, results[index]!]));
+      // A draw with a negative amount is refused alone (INVALID); the others in the call go ahead.
+      const inputs = request.draws.map((draw) => {
+        try {
+          return { requestId: draw.requestId, leaseId: draw.leaseId, projectId: draw.projectId, amountNano: amount(draw.amountNano), holdNano: amount(draw.holdNano),
+                   model: draw.model, accessPath: draw.accessPath, inputTokens: tokens(draw.inputTokens), outputTokens: tokens(draw.outputTokens) };
+        } catch {
+          return undefined;
+        }
+      });
+      const results = await deps.ledger.draw(inputs.filter((input) => input !== undefined));
+      let next = 0;
       return {
-        results: request.draws.map((draw) => {
-          const result = byDraw.get(draw);
-          return result ? { outcome: drawOutcomes[result.outcome], debitedNano: result.debitedNano.toString() } : { outcome: "INVALID" as const, debitedNano: "0" };
+        results: inputs.map((input) => {
+          if (!input) return { outcome: "INVALID" as const, debitedNano: "0" };
+          const result = results[next++]!;
+          return { outcome: drawOutcomes[result.outcome], debitedNano: result.debitedNano.toString() };
         }),
       };
     }),

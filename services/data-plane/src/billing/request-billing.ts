@@ -43,13 +43,12 @@ export class RequestBilling {
 
   /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). */
   async reserve(hold: ReserveCall): Promise<bigint> {
+    this.open.add(hold.requestId); // before any call: a hold may exist even if the answer is lost
     const lease = this.leases.take(hold.projectId, hold.amountNano);
     if (lease) {
       this.leased.set(hold.requestId, { lease, needNano: hold.amountNano });
-      this.open.add(hold.requestId);
       return hold.amountNano;
     }
-    this.open.add(hold.requestId); // before the call: a hold may exist even if the answer is lost
     let answer;
     try {
       answer = await this.controlPlane.reserve(hold);
