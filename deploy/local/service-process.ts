@@ -25,7 +25,7 @@ export type ServiceName = keyof typeof SERVICE_ENTRIES;
  * times the live data between full collections (docs/deploy.md, "Memory").
  */
 export const DATA_PLANE_BUNDLE = "dist/data-plane.mjs";
-export const DATA_PLANE_NODE_FLAGS = ["--max-old-space-size=256", "--max-semi-space-size=8"] as const;
+export const DATA_PLANE_NODE_FLAGS = ["--max-old-space-size=256", "--max-semi-space-size=16"] as const;
 
 /** tsx: the TypeScript sources through the loader; bundle: the data plane as production runs it (a built bundle file). */
 export type ServiceRuntime = { kind: "tsx" } | { kind: "bundle"; file: string };
