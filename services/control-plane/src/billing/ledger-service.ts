@@ -10,7 +10,7 @@ import { MoneyBatcher } from "./money-batcher";
 
 export type ReserveOutcome = "reserved" | "insufficient_credits" | "spend_cap_exceeded" | "unknown_project";
 export type SettleOutcome = "settled" | "already_released" | "unknown_request";
-export type ReleaseOutcome = "released" | "already_settled" | "unknown_request";
+export type ReleaseOutcome = "released" | "already_settled" | "unknown_request" | "reduced";
 
 export interface ReserveInput {
   requestId: string;
@@ -138,8 +138,12 @@ export class LedgerService {
     return { outcome: result.outcome as SettleOutcome, debitedNano };
   }
 
-  async release(requestId: string, projectId: string): Promise<ReleaseOutcome> {
-    const result = await this.batcher.submit({ op: "release", request_id: requestId, project_id: projectId });
+  /**
+   * Gives a hold's amount back. With `keepNano` > 0, a budget lease only: gives back what it holds above
+   * that and stays active for the draws still to come ("reduced").
+   */
+  async release(requestId: string, projectId: string, keepNano = 0n): Promise<ReleaseOutcome> {
+    const result = await this.batcher.submit({ op: "release", request_id: requestId, project_id: projectId, ...(keepNano > 0n ? { keep: keepNano.toString() } : {}) });
     this.count("release", result.outcome as string);
     return result.outcome as ReleaseOutcome;
   }

@@ -13,7 +13,7 @@ import type { Database } from "../database/connect";
 export type MoneyOperation =
   | { op: "reserve"; request_id: string; project_id: string; amount: string; min_amount: string; day: string; expires_at: string; model: string; access_path: string }
   | { op: "settle"; request_id: string; project_id: string; amount: string; model: string | null; access_path: string | null; input_tokens: number; output_tokens: number }
-  | { op: "release"; request_id: string; project_id: string }
+  | { op: "release"; request_id: string; project_id: string; keep?: string }
   | { op: "lease"; request_id: string; project_id: string; amount: string; min_amount: string; share: number; day: string; expires_at: string }
   | { op: "draw"; request_id: string; lease_id: string; project_id: string; amount: string; hold: string; expires_at: string; model: string | null; access_path: string | null; input_tokens: number; output_tokens: number };
 

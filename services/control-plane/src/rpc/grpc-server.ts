@@ -30,7 +30,7 @@ const reserveOutcomes = {
 } as const;
 const settleOutcomes = { settled: "SETTLED", already_released: "ALREADY_RELEASED", unknown_request: "UNKNOWN_REQUEST" } as const;
 const drawOutcomes = { settled: "SETTLED", unknown_lease: "UNKNOWN_LEASE", failed: "FAILED" } as const;
-const releaseOutcomes = { released: "RELEASED", already_settled: "ALREADY_SETTLED", unknown_request: "UNKNOWN_REQUEST" } as const;
+const releaseOutcomes = { released: "RELEASED", already_settled: "ALREADY_SETTLED", unknown_request: "UNKNOWN_REQUEST", reduced: "REDUCED" } as const;
 
 function authorized(metadata: grpc.Metadata, token: string): boolean {
   const presented = Buffer.from(String(metadata.get(AUTH_METADATA_KEY)[0] ?? ""));
@@ -122,7 +122,7 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
       });
       return { outcome: settleOutcomes[result.outcome], debitedNano: result.debitedNano.toString() };
     }),
-    Release: unary("Release", async (request) => ({ outcome: releaseOutcomes[await deps.ledger.release(request.requestId, request.projectId)] })),
+    Release: unary("Release", async (request) => ({ outcome: releaseOutcomes[await deps.ledger.release(request.requestId, request.projectId, amount(request.keepNano))] })),
     Lease: unary("Lease", async (request) => {
       const result = await deps.ledger.lease({
         leaseId: request.leaseId,

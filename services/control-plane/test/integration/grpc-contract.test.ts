@@ -210,7 +210,7 @@ describe("control-plane gRPC contract", () => {
     stream.cancel();
     expect(first.catalogue?.models.length).toBeGreaterThan(0);
   });
-  it("leases: grants a share of what is available, draws once per request (a bad draw refused alone), and a released lease stays closed", async () => {
+  it("leases: grants a share of what is available, draws once per request (a bad draw refused alone), reduces to what is kept, and a released lease stays closed", async () => {
     const lease = (leaseId: string, amountNano: bigint, minAmountNano = 1n) =>
       call<object, { granted: boolean; amountNano: string; ttlSeconds: number }>("lease", { leaseId, projectId, amountNano: amountNano.toString(), minAmountNano: minAmountNano.toString() });
     const draw = (draws: { requestId: string; leaseId: string; amountNano: string; holdNano: string }[]) =>
@@ -240,13 +240,30 @@ describe("control-plane gRPC contract", () => {
     expect((await draw([{ requestId: "d1", leaseId: "lease-1", amountNano: "999", holdNano: "999" }])).results).toEqual([{ outcome: "SETTLED", debitedNano: "300" }]);
     expect((await settle("lease-1", 5n)).outcome).toBe("UNKNOWN_REQUEST"); // a lease is not settled like a request
 
+    // A retired lease keeps only what its requests in flight set aside; a replay or a larger keep never raises it.
+    const reduce = (requestId: string, keepNano: bigint) => call<object, { outcome: string }>("release", { requestId, projectId, keepNano: keepNano.toString() });
+    expect((await reduce("lease-1", 2_000n)).outcome).toBe("REDUCED");
+    expect((await controlPlane.services.ledger.balance(projectId)).heldNano).toBe(2_000n);
+    expect((await reduce("lease-1", 5_000n)).outcome).toBe("REDUCED");
+    expect((await controlPlane.services.ledger.balance(projectId)).heldNano).toBe(2_000n);
+    expect((await reduce("r-no-lease", 5n)).outcome).toBe("UNKNOWN_REQUEST");
+    // Only a lease is reduced: an ordinary hold is left as it is; a negative keep is refused.
+    expect((await reserve("r-not-a-lease", 700n)).outcome).toBe("RESERVED");
+    expect((await reduce("r-not-a-lease", 5n)).outcome).toBe("UNKNOWN_REQUEST");
+    expect((await controlPlane.services.ledger.balance(projectId)).heldNano).toBe(2_700n);
+    expect((await release("r-not-a-lease")).outcome).toBe("RELEASED");
+    const negative = (await reduce("lease-1", -5n).catch((caught: unknown) => caught)) as grpc.ServiceError;
+    expect(negative.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect((await draw([{ requestId: "d6", leaseId: "lease-1", amountNano: "400", holdNano: "600" }])).results).toEqual([{ outcome: "SETTLED", debitedNano: "400" }]);
+
     const before = await controlPlane.services.ledger.balance(projectId);
-    expect(before.heldNano).toBe(BigInt(granted.amountNano) - 800n);
+    expect(before.heldNano).toBe(1_600n);
     expect((await release("lease-1")).outcome).toBe("RELEASED");
     const after = await controlPlane.services.ledger.balance(projectId);
     expect(after.heldNano).toBe(0n);
     expect(after.balanceNano).toBe(before.balanceNano);
     expect((await lease("lease-1", 10n)).granted).toBe(false); // a released lease's replay is not a grant
+    expect((await reduce("lease-1", 5n)).outcome).toBe("RELEASED"); // a late reduce changes nothing
     // A draw after the release still bills its request (as a late settle would).
     expect((await draw([{ requestId: "d5", leaseId: "lease-1", amountNano: "70", holdNano: "100" }])).results).toEqual([{ outcome: "SETTLED", debitedNano: "70" }]);
     expect((await controlPlane.services.ledger.balance(projectId)).balanceNano).toBe(after.balanceNano - 70n);

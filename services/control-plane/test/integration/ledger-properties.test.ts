@@ -1,6 +1,6 @@
 // Property-based test of the ledger state machine (fast-check) against the
 // real money functions on PostgreSQL (a fresh database on the machine's server): reserve, settle, release, expiry, top-up,
-// budget leases (lease, draw, lease release) and duplicate delivery in random order. After every step: each project's
+// budget leases (lease, draw, lease reduce and release) and duplicate delivery in random order. After every step: each project's
 // balance equals the sum of its ledger and is never negative, its held amount
 // equals its active holds and never exceeds the balance, no day's debits
 // exceed the daily cap, no settle debits more than its hold, and a replay
@@ -31,7 +31,8 @@ type Command =
   | { kind: "topup"; key: number; amount: number }
   | { kind: "lease"; lease: number; amount: number; minimum: number }
   | { kind: "draw"; request: number; lease: number; amount: number; hold: number }
-  | { kind: "releaseLease"; lease: number };
+  | { kind: "releaseLease"; lease: number }
+  | { kind: "reduceLease"; lease: number; keep: number };
 
 const LEASE_IDS = 3; // per project
 
@@ -63,6 +64,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("releaseLease" as const), lease: fc.nat(LEASE_IDS - 1) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("reduceLease" as const), lease: fc.nat(LEASE_IDS - 1), keep: fc.integer({ min: 1, max: 5_000 }) }) },
 );
 
 const lane = fc.record({
@@ -94,7 +96,7 @@ describe("ledger state machine (property-based)", () => {
   let clockMs = Date.UTC(2026, 10, 22, 23, 50); // crosses midnight UTC as expiries move time on
   let ledger: LedgerService;
   let stepsChecked = 0;
-  const leaseSteps = { granted: 0, drawsDebited: 0 }; // so the lease part cannot pass vacuously
+  const leaseSteps = { granted: 0, drawsDebited: 0, reduced: 0 }; // so the lease part cannot pass vacuously
 
   const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
   const databaseName = `ledger_properties_${process.pid}`;
@@ -250,6 +252,20 @@ describe("ledger state machine (property-based)", () => {
                   else expect(["released", "unknown_request"], "a lease release").toContain(outcome);
                   break;
                 }
+                case "reduceLease": {
+                  const leaseId = `${projectId}-lease${step.lease}`;
+                  const grantedBefore = leasesGranted[project]!.has(step.lease);
+                  const outcome = await ledger.release(leaseId, projectId, BigInt(step.keep));
+                  if (grantedBefore && !leasesClosable[project]!.has(step.lease)) expect(outcome, "an active lease's reduce").toBe("reduced");
+                  else expect(["reduced", "released", "unknown_request"], "a lease reduce").toContain(outcome);
+                  if (outcome === "reduced") {
+                    leaseSteps.reduced++;
+                    // Draws in the same batch only lower it further; nothing raises it.
+                    const [hold] = await database.query<{ amount_nano: string; status: string }>("SELECT amount_nano::text, status FROM holds WHERE request_id = $1", [leaseId]);
+                    expect(BigInt(hold!.amount_nano) <= BigInt(step.keep), "a reduced lease holds at most what it keeps").toBe(true);
+                  }
+                  break;
+                }
                 case "topup": {
                   const result = await ledger.topUp(projectId, BigInt(step.amount), `key${step.key}`);
                   remember(`topup ${step.key}`, String(result.entryId));
@@ -272,5 +288,6 @@ describe("ledger state machine (property-based)", () => {
     expect(stepsChecked).toBeGreaterThanOrEqual(100_000);
     expect(leaseSteps.granted, "leases granted").toBeGreaterThan(500);
     expect(leaseSteps.drawsDebited, "draws that debited").toBeGreaterThan(500);
+    expect(leaseSteps.reduced, "leases reduced").toBeGreaterThan(100);
   }, 600_000);
 });

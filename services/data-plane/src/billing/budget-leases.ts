@@ -34,9 +34,13 @@ export interface Lease {
   readonly grantedNano: bigint;
   /** Requests that set money aside from it and have not drawn or given it back yet. */
   inFlight: number;
+  /** What those requests set aside: all a retired lease still needs at the control plane. */
+  setAsideNano: bigint;
+  /** A retired lease: what it was last reduced to keep. */
+  keptNano?: bigint;
   readonly grantedAt: number;
   lastUsedAt: number;
-  /** Takes no new requests; released once the last one in flight is done. */
+  /** Takes no new requests; reduced to what its requests in flight set aside, released once the last one is done. */
   retired: boolean;
 }
 
@@ -62,8 +66,12 @@ export class BudgetLeases {
     private readonly controlPlane: ControlPlaneClientWrapper,
     private readonly settings: LeaseSettings,
     private readonly replicaId: string,
-    /** Gives a retired lease's remaining amount back (a Release of the lease id, retried until it lands). */
-    private readonly release: (lease: Lease) => void,
+    /**
+     * Gives a retired lease's money back: all of it when `keepNano` is 0 (a Release of the lease id,
+     * retried until it lands), else what it holds above `keepNano` (best effort: the final release
+     * gives back the rest in any case).
+     */
+    private readonly giveBack: (lease: Lease, keepNano: bigint) => void,
   ) {
     if (settings.minRequestsPerSecond > 0) {
       this.sweeper = setInterval(() => this.sweep(), Math.max(100, Math.min(settings.idleMs, settings.maxAgeMs) / 2));
@@ -92,6 +100,7 @@ export class BudgetLeases {
     }
     if (lease) {
       lease.remaining -= needNano;
+      lease.setAsideNano += needNano;
       lease.inFlight++;
       lease.lastUsedAt = now;
       this.stats.leasedRequests++;
@@ -107,8 +116,13 @@ export class BudgetLeases {
   /** A request under `lease` is done: `debitedNano` of its share was drawn (0 when released), the rest is the lease's again. */
   finish(lease: Lease, needNano: bigint, debitedNano: bigint): void {
     lease.inFlight--;
+    lease.setAsideNano -= needNano;
     lease.remaining += needNano - debitedNano;
-    if (lease.retired && lease.inFlight === 0) this.end(lease);
+    if (!lease.retired) return;
+    if (lease.inFlight === 0) this.end(lease);
+    // Reduced again as its requests finish (each time what they keep has halved, so a few calls
+    // per lease): one long stream must not keep the shares of the many short requests done since.
+    else if (lease.keptNano !== undefined && lease.setAsideNano * 2n <= lease.keptNano) this.reduce(lease);
   }
 
   /** The project changed (cap, balance adjustment, limits): its lease goes back, the next one is granted under the new terms. */
@@ -153,7 +167,7 @@ export class BudgetLeases {
         this.stats.granted++;
         const granted = Date.now();
         const amount = BigInt(answer.amountNano);
-        const lease: Lease = { id, projectId, remaining: amount, grantedNano: amount, inFlight: 0, grantedAt: granted, lastUsedAt: granted, retired: false };
+        const lease: Lease = { id, projectId, remaining: amount, grantedNano: amount, inFlight: 0, setAsideNano: 0n, grantedAt: granted, lastUsedAt: granted, retired: false };
         const previous = this.current.get(projectId);
         if (previous) this.retire(previous);
         this.current.set(projectId, lease);
@@ -166,7 +180,7 @@ export class BudgetLeases {
         // so it does not hold money until it expires. Per-request reserves go on.
         this.asking.delete(projectId);
         this.notBefore.set(projectId, Date.now() + RETRY_LEASE_AFTER_MS);
-        this.release({ id, projectId, remaining: 0n, grantedNano: 0n, inFlight: 0, grantedAt: 0, lastUsedAt: 0, retired: true });
+        this.giveBack({ id, projectId, remaining: 0n, grantedNano: 0n, inFlight: 0, setAsideNano: 0n, grantedAt: 0, lastUsedAt: 0, retired: true }, 0n);
       },
     );
     this.asking.set(projectId, ask);
@@ -178,11 +192,23 @@ export class BudgetLeases {
     if (this.current.get(lease.projectId) === lease) this.current.delete(lease.projectId);
     this.retiring.add(lease);
     if (lease.inFlight === 0) this.end(lease);
+    else this.reduce(lease);
+  }
+
+  /**
+   * Its requests in flight may run for minutes (long streams): until they are done, a retired lease
+   * holds only what they set aside, so that retired leases do not pile up holding what new requests
+   * (of this replica or another) need. A reduce never raises a lease, so their order does not matter.
+   */
+  private reduce(lease: Lease): void {
+    lease.keptNano = lease.setAsideNano;
+    lease.remaining = 0n;
+    this.giveBack(lease, lease.setAsideNano);
   }
 
   private end(lease: Lease): void {
     this.retiring.delete(lease);
-    this.release(lease);
+    this.giveBack(lease, 0n);
   }
 
   private sweep(): void {

@@ -37,7 +37,7 @@ export class RequestBilling {
     private readonly log: FastifyBaseLogger,
     leaseSettings: LeaseSettings & { replicaId: string } = { minRequestsPerSecond: 0, requestsPerLease: 0, maxAgeMs: 0, idleMs: 0, replicaId: "" },
   ) {
-    this.leases = new BudgetLeases(controlPlane, leaseSettings, leaseSettings.replicaId, (lease) => this.releaseLease(lease));
+    this.leases = new BudgetLeases(controlPlane, leaseSettings, leaseSettings.replicaId, (lease, keepNano) => this.giveBackLease(lease, keepNano));
     this.draws = new DrawBatcher(controlPlane);
   }
 
@@ -131,14 +131,24 @@ export class RequestBilling {
     }
   }
 
-  /** Gives a retired lease's remaining amount back; retried in the background until it lands (or the lease expires). */
-  private releaseLease(lease: Lease): void {
-    const work = () => this.controlPlane.release(lease.id, lease.projectId);
+  /**
+   * Gives a retired lease's money back. Whole (`keepNano` 0): retried in the background until it
+   * lands (or the lease expires). Reduced to `keepNano`: a few tries; if none lands, the whole
+   * release after the lease's last request gives it back.
+   */
+  private giveBackLease(lease: Lease, keepNano: bigint): void {
+    const work = () => this.controlPlane.release(lease.id, lease.projectId, keepNano);
     const done = this.withRetries(work).then(
-      () => undefined,
-      () => this.keepTrying(lease.id, work),
+      (answer) => {
+        // A lease this replica still draws from was closed whole: it expired, or the control plane
+        // predates reduces and ignored keep_nano (docs/deploy.md, "Upgrade order").
+        if (keepNano > 0n && answer.outcome === "RELEASED") {
+          this.log.warn({ leaseId: lease.id }, "a lease reduce released the lease whole: its requests in flight draw as late debits");
+        }
+      },
+      () => (keepNano > 0n ? undefined : this.keepTrying(lease.id, work)),
     );
-    this.releasing.add(done);
+    this.releasing.add(done); // shutdown waits for it
     void done.finally(() => this.releasing.delete(done));
   }
 

@@ -111,8 +111,9 @@ export class ControlPlaneClientWrapper {
     return this.unary("Settle", this.client.settle, { ...call, amountNano: wireAmount(call.amountNano) });
   }
 
-  release(requestId: string, projectId: string): Promise<ReleaseResponse__Output> {
-    return this.unary("Release", this.client.release, { requestId, projectId });
+  /** `keepNano` > 0: a budget lease gives back only what it holds above that, and stays active. */
+  release(requestId: string, projectId: string, keepNano = 0n): Promise<ReleaseResponse__Output> {
+    return this.unary("Release", this.client.release, { requestId, projectId, keepNano: wireAmount(keepNano) });
   }
 
   lease(leaseId: string, projectId: string, amountNano: bigint, minAmountNano: bigint): Promise<LeaseResponse__Output> {

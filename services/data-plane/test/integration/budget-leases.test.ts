@@ -1,6 +1,7 @@
 // Budget leases end to end (docs/money.md): a busy project's requests are
 // served without a hold each, billed by draws exactly as settles would bill
-// them, the lease goes back when idle, and a data plane killed while serving
+// them, the lease goes back when idle (reduced at once to what requests still
+// in flight set aside, released after them), and a data plane killed while serving
 // under a lease loses no money (the lease expires; only what was drawn is on
 // the ledger).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -88,6 +89,50 @@ describe("budget leases", () => {
     const controlPlaneMetrics = await (await fetch(`${stack.adminUrl}/metrics`)).text();
     expect(controlPlaneMetrics).toMatch(/^gateway_holds\{event="lease",outcome="granted"\} [1-9]/m);
     expect(controlPlaneMetrics).toMatch(/^gateway_holds\{event="draw",outcome="settled"\} [1-9]/m);
+  });
+
+  it("a lease retired under a long stream keeps only what the stream set aside, and the stream's draw is still billed in full", async () => {
+    const project = await stack.createProject({ balanceUsd: "10.00" });
+    const run = `lease-reduce-${Date.now()}`;
+    await stack.mockScript({ match: `${run}-long`, times: 0, chunkDelayMs: 100, usage: "random" });
+    await stack.mockScript({ match: run, times: 0, usage: "random" });
+    const served: { requestId: string; told: bigint }[] = [];
+    for (let index = 0; index < 20; index++) served.push(await call(project.key, `${run}-warm-${index}`, false, 0));
+    const [leaseBefore] = (await stack.holds(project.projectId, "active")).filter((hold) => hold.lease);
+    expect(leaseBefore).toBeDefined();
+
+    // One long stream under the lease; then nothing more: idle for LEASE_IDLE_MS, the lease retires.
+    const long = await stack.post(
+      "/v1/chat/completions",
+      project.key,
+      { model: "openai/gpt-4.1-mini", max_tokens: 64, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: `${run}-long` }] },
+      0,
+    );
+    expect(long.status).toBe(200);
+    const reader = long.body!.getReader();
+    expect((await reader.read()).value?.length).toBeGreaterThan(0);
+    const activeIds = (await stack.holds(project.projectId, "active")).map((hold) => hold.request_id);
+    expect(activeIds).toEqual([leaseBefore!.request_id]); // the stream is under the lease: no hold of its own
+    let reduced: Hold | undefined;
+    for (const until = Date.now() + 3_000; Date.now() < until && !reduced; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      reduced = (await stack.holds(project.projectId, "active")).find((hold) => hold.request_id === leaseBefore!.request_id && BigInt(hold.amount.nano) < BigInt(leaseBefore!.amount.nano) / 8n);
+    }
+    // Sized for 64 requests like the warm-up ones, it now keeps one's worst case: the stream's.
+    expect(reduced, "the retired lease was reduced while its stream was in flight").toBeDefined();
+    expect(BigInt(reduced!.amount.nano)).toBeGreaterThan(0n);
+    expect((await stack.balance(project.projectId)).held.nano).toBe(reduced!.amount.nano);
+
+    const decoder = new TextDecoder();
+    let text = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
+    const usage = sseData(text).slice(0, -1).map((event) => JSON.parse(event) as { usage?: { cost: number } }).find((chunk) => chunk.usage)!.usage!;
+    served.push({ requestId: long.headers.get("x-request-id")!, told: costToNano(usage.cost) });
+
+    // Drawn in full from what the lease kept, then the lease is released.
+    await stack.waitHeldZero(project.projectId, 3_000);
+    expect((await allHolds(project.projectId)).find((hold) => hold.request_id === leaseBefore!.request_id)!.status).toBe("released");
+    const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.kind === "debit");
+    expect(new Map(debits.map((entry) => [entry.request_id, -BigInt(entry.amount.nano)]))).toEqual(new Map(served.map((answer) => [answer.requestId, answer.told])));
   });
 
   it("a data plane killed while serving under a lease loses no money: the lease expires and only what was drawn is on the ledger", async () => {

@@ -25,7 +25,7 @@ describe("budget leases", () => {
   it("asks for a lease once a project is busy, then sets requests aside from it without the control plane", async () => {
     const { client, asks } = fakeControlPlane();
     const released: Lease[] = [];
-    const leases = new BudgetLeases(client, settings, "dp1", (lease) => released.push(lease));
+    const leases = new BudgetLeases(client, settings, "dp1", (lease, keep) => keep === 0n && released.push(lease));
     expect(leases.take("p", 100n)).toBeUndefined();
     expect(leases.take("p", 100n)).toBeUndefined();
     expect(leases.take("p", 100n)).toBeUndefined(); // the third request in the second makes it busy: ask
@@ -49,7 +49,8 @@ describe("budget leases", () => {
   it("asks for the next lease when a quarter of the current one is left, and moves to it when granted", async () => {
     const { client, asks } = fakeControlPlane();
     const released: Lease[] = [];
-    const leases = new BudgetLeases(client, settings, "dp1", (lease) => released.push(lease));
+    const reduced: [Lease, bigint][] = [];
+    const leases = new BudgetLeases(client, settings, "dp1", (lease, keep) => (keep === 0n ? released.push(lease) : reduced.push([lease, keep])));
     for (let i = 0; i < 3; i++) leases.take("p", 100n);
     await flush();
     const first = leases.take("p", 100n)!;
@@ -62,15 +63,18 @@ describe("budget leases", () => {
     expect(second).not.toBe(first);
     expect(first.retired).toBe(true);
     expect(released).toEqual([]); // eight requests still in flight under the first
+    expect(reduced).toEqual([[first, 800n]]); // it keeps only what they set aside
     for (let i = 0; i < 8; i++) leases.finish(first, 100n, 50n);
     expect(released).toEqual([first]);
+    expect(reduced.map(([, keep]) => keep)).toEqual([800n, 400n, 200n, 100n]); // again as they finished
     leases.close();
   });
 
   it("retires a lease that cannot cover a request and releases it once its requests are done", async () => {
     const { client } = fakeControlPlane();
     const released: Lease[] = [];
-    const leases = new BudgetLeases(client, settings, "dp1", (lease) => released.push(lease));
+    const reduced: bigint[] = [];
+    const leases = new BudgetLeases(client, settings, "dp1", (lease, keep) => (keep === 0n ? released.push(lease) : reduced.push(keep)));
     for (let i = 0; i < 3; i++) leases.take("p", 100n);
     await flush();
     const lease = leases.take("p", 900n)!;
@@ -78,8 +82,32 @@ describe("budget leases", () => {
     expect(leases.take("p", 200n)).toBeUndefined(); // does not fit: retired, this request reserves itself
     expect(lease.retired).toBe(true);
     expect(released).toEqual([]); // a request is still in flight under it
+    expect(reduced).toEqual([900n]);
+    expect(lease.setAsideNano).toBe(900n);
     leases.finish(lease, 900n, 900n);
+    expect(lease.setAsideNano).toBe(0n);
     expect(released).toEqual([lease]);
+    leases.close();
+  });
+
+  it("reduces a retired lease again each time what its requests in flight keep has halved", async () => {
+    const { client } = fakeControlPlane();
+    const calls: bigint[] = [];
+    const leases = new BudgetLeases(client, settings, "dp1", (_lease, keep) => calls.push(keep));
+    for (let i = 0; i < 3; i++) leases.take("p", 100n);
+    await flush();
+    const lease = leases.take("p", 100n)!;
+    for (let i = 0; i < 3; i++) leases.take("p", 100n);
+    leases.projectChanged("p"); // retired with four requests in flight
+    expect(calls).toEqual([400n]);
+    leases.finish(lease, 100n, 10n);
+    expect(calls).toEqual([400n]); // 300 kept: not yet half
+    leases.finish(lease, 100n, 10n);
+    expect(calls).toEqual([400n, 200n]);
+    leases.finish(lease, 100n, 10n);
+    expect(calls).toEqual([400n, 200n, 100n]);
+    leases.finish(lease, 100n, 10n);
+    expect(calls).toEqual([400n, 200n, 100n, 0n]); // the last one done: released whole
     leases.close();
   });
 
@@ -87,7 +115,7 @@ describe("budget leases", () => {
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
     const { client } = fakeControlPlane();
     const released: string[] = [];
-    const leases = new BudgetLeases(client, settings, "dp1", (lease) => released.push(lease.id));
+    const leases = new BudgetLeases(client, settings, "dp1", (lease, keep) => keep === 0n && released.push(lease.id));
     const busy = async (project: string) => {
       for (let i = 0; i < 3; i++) leases.take(project, 10n);
       await vi.advanceTimersByTimeAsync(0);
@@ -141,7 +169,7 @@ describe("budget leases", () => {
     let answer: (value: unknown) => void = () => {};
     const client = { lease: vi.fn(() => new Promise((resolve) => (answer = resolve))) } as unknown as ControlPlaneClientWrapper;
     const released: string[] = [];
-    const leases = new BudgetLeases(client, settings, "dp1", (lease) => released.push(lease.id));
+    const leases = new BudgetLeases(client, settings, "dp1", (lease, keep) => keep === 0n && released.push(lease.id));
     for (let i = 0; i < 3; i++) leases.take("p", 10n);
     leases.projectChanged("p");
     answer({ granted: true, amountNano: "100", ttlSeconds: 900 });

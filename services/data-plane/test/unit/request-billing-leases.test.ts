@@ -9,8 +9,9 @@ const settings = { minRequestsPerSecond: 2, requestsPerLease: 10, maxAgeMs: 60_0
 const log = { warn: () => {}, error: () => {} } as never;
 
 function controlPlane(options: { leaseAnswer?: () => Promise<unknown> } = {}) {
-  const calls = { leases: [] as string[], releases: [] as string[] /* of leases */, draws: [] as DrawCall[] };
+  const calls = { leases: [] as string[], releases: [] as string[] /* of leases, whole */, reductions: [] as [string, bigint][], draws: [] as DrawCall[] };
   let drawFailures = 0;
+  let failReductions = false;
   let drawDelayMs = 0;
   const fake = {
     reserve: vi.fn(async () => ({ outcome: "RESERVED", reservedNano: "100" })),
@@ -27,7 +28,12 @@ function controlPlane(options: { leaseAnswer?: () => Promise<unknown> } = {}) {
       }
       return { results: draws.map((draw) => ({ outcome: "SETTLED", debitedNano: String(draw.amountNano) })) };
     }),
-    release: vi.fn(async (requestId: string) => {
+    release: vi.fn(async (requestId: string, _projectId: string, keepNano = 0n) => {
+      if (keepNano > 0n) {
+        calls.reductions.push([requestId, keepNano]);
+        if (failReductions) throw new Error("unavailable");
+        return { outcome: "REDUCED" };
+      }
       if (requestId.startsWith("lease:")) calls.releases.push(requestId); // per-request releases are not of interest here
       return { outcome: "RELEASED" };
     }),
@@ -35,6 +41,9 @@ function controlPlane(options: { leaseAnswer?: () => Promise<unknown> } = {}) {
   return {
     client: fake as unknown as ControlPlaneClientWrapper,
     calls,
+    failReductions: () => {
+      failReductions = true;
+    },
     failDraws: (count: number, delayMs = 0) => {
       drawFailures = count;
       drawDelayMs = delayMs;
@@ -75,6 +84,8 @@ describe("request billing under budget leases", () => {
     expect(billing.pendingCount).toBe(0);
     // "b" is still in flight: the lease must not have been released by a double finish.
     expect(calls.releases).toEqual([]);
+    // Retired meanwhile (too old), it was reduced to what "b" set aside.
+    expect(calls.reductions).toEqual([[calls.leases[0], 100n]]);
     failDraws(0, 0);
     await billing.settle(settle("b", 30n));
     const flushed = billing.flush(1_000);
@@ -83,6 +94,36 @@ describe("request billing under budget leases", () => {
     expect(calls.releases).toEqual([calls.leases[0]]);
     const drawnFor = new Set(calls.draws.map((draw) => draw.requestId));
     expect(drawnFor).toEqual(new Set(["a", "b"]));
+  });
+
+  it("a reduce that never lands changes nothing else: the lease is released whole after its last request", async () => {
+    vi.useFakeTimers();
+    const { client, calls, failReductions } = controlPlane();
+    const billing = new RequestBilling(client, log, settings);
+    await busyWithLease(billing);
+    await billing.reserve(hold("a"));
+    failReductions();
+    billing.leases.projectChanged("p"); // retired with "a" in flight: reduce to its 100, which fails
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(calls.reductions.length).toBeGreaterThan(1); // tried more than once, then given up
+    expect(calls.releases).toEqual([]);
+    expect(await billing.settle(settle("a", 40n))).toBe(40n);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls.releases).toEqual([calls.leases[0]]);
+    expect(billing.pendingCount).toBe(0);
+  });
+
+  it("warns when a reduce is answered by a whole release (an older control plane, or an expired lease)", async () => {
+    vi.useFakeTimers();
+    const { client } = controlPlane();
+    vi.mocked((client as unknown as { release: (...args: unknown[]) => Promise<unknown> }).release).mockImplementation(async () => ({ outcome: "RELEASED" }));
+    const warn = vi.fn();
+    const billing = new RequestBilling(client, { warn, error: () => {} } as never, settings);
+    await busyWithLease(billing);
+    await billing.reserve(hold("a"));
+    billing.leases.projectChanged("p");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ leaseId: expect.stringMatching(/^lease:/) }), expect.stringContaining("released the lease whole"));
   });
 
   it("a lease ask whose answer is lost is released, so it never holds money until it expires", async () => {

@@ -8,6 +8,7 @@ export const _gateway_v1_ReleaseResponse_Outcome = {
   RELEASED: 'RELEASED',
   ALREADY_SETTLED: 'ALREADY_SETTLED',
   UNKNOWN_REQUEST: 'UNKNOWN_REQUEST',
+  REDUCED: 'REDUCED',
 } as const;
 
 export type _gateway_v1_ReleaseResponse_Outcome =
@@ -19,6 +20,8 @@ export type _gateway_v1_ReleaseResponse_Outcome =
   | 2
   | 'UNKNOWN_REQUEST'
   | 3
+  | 'REDUCED'
+  | 4
 
 export type _gateway_v1_ReleaseResponse_Outcome__Output = typeof _gateway_v1_ReleaseResponse_Outcome[keyof typeof _gateway_v1_ReleaseResponse_Outcome]
 
