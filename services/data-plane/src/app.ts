@@ -3,7 +3,7 @@
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import { randomUUID } from "node:crypto";
 import { bodyTooLarge, GatewayError, invalidApiKey, invalidRequest, rateLimitExceeded, routeNotFound } from "./errors";
-import { rateLimitHeaders } from "./limits/rate-limiter";
+import { rateLimitHeaders, type RateDecision } from "./limits/rate-limiter";
 import type { Gateway } from "./gateway";
 import type { KeyIdentity } from "./auth/key-cache";
 import type { PreparedCall } from "./proxy/prepare-call";
@@ -22,6 +22,8 @@ declare module "fastify" {
     readAt: number;
     /** The prepared model call, once routing chose one (for the completion log line and metrics). */
     call?: PreparedCall;
+    /** The per-minute limit's answer, asked for as the request arrives and awaited once its body is read. */
+    rateDecision?: Promise<RateDecision>;
   }
 }
 
@@ -75,6 +77,7 @@ export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
     done();
   });
   app.decorateRequest("call", undefined);
+  app.decorateRequest("rateDecision", undefined);
 
   // One completion record per request, streams included (their replies are hijacked, so no fastify
   // onResponse hook runs for them): the metrics, and one log line with the request id.
@@ -122,7 +125,16 @@ export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
 
       const limit = identity.rpmLimit ?? gateway.config.defaultRpmLimit;
       if (limit === 0 || !LIMITED_ROUTES.has(request.routeOptions.url ?? "")) return;
-      const decision = await gateway.rateLimiter.check(identity.projectId, limit, request.id);
+      // Not awaited here: the body is read and parsed while Redis answers, and a data plane that
+      // is busy when the answer comes needs no wake-up of its own for it (docs/benchmark.md).
+      // The answer still comes before anything goes upstream or holds money.
+      request.rateDecision = gateway.rateLimiter.check(identity.projectId, limit, request.id);
+      // A request that fails before its preHandler (a bad body) never awaits it: not an unhandled rejection.
+      request.rateDecision.catch(() => {});
+    });
+    v1.addHook("preHandler", async (request, reply) => {
+      if (!request.rateDecision) return;
+      const decision = await request.rateDecision;
       if (!decision.allowed) {
         gateway.metrics.rateLimitRejections.inc();
         throw rateLimitExceeded(decision.resetSeconds);

@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
 import { startOwnRedis, type OwnRedis } from "../harness/redis-server";
 
-async function fire(stack: GatewayStack, key: string, count: number, concurrency: number): Promise<number[]> {
+async function fire(stack: GatewayStack, key: string, count: number, concurrency: number, marker = "rate"): Promise<number[]> {
   const statuses: number[] = [];
   let next = 0;
   const worker = async () => {
     while (next < count) {
       const index = next++;
-      const response = await stack.post("/v1/chat/completions", key, { model: "auto", max_tokens: 20, messages: [{ role: "user", content: `r${index}` }] }, index % 2);
+      const response = await stack.post("/v1/chat/completions", key, { model: "auto", max_tokens: 20, messages: [{ role: "user", content: `${marker}-r${index}` }] }, index % 2);
       await response.arrayBuffer();
       statuses.push(response.status);
     }
@@ -38,7 +38,8 @@ describe("requests per minute across two data planes on one Redis", () => {
 
   it("admits at most 600 of 1,500 requests in a minute, refusing the rest with 429 rate_limit_exceeded", async () => {
     const started = Date.now();
-    const statuses = await fire(stack, project.key, 1500, 24);
+    const run = `rate-${Date.now()}`;
+    const statuses = await fire(stack, project.key, 1500, 24, run);
     expect(Date.now() - started).toBeLessThan(60_000); // all within one window
     const admitted = statuses.filter((status) => status === 200).length;
     const refused = statuses.filter((status) => status === 429).length;
@@ -47,6 +48,9 @@ describe("requests per minute across two data planes on one Redis", () => {
     expect(admitted).toBeGreaterThanOrEqual(590); // the limit is not undercounted either
     const rejections = await Promise.all(stack.dataPlanes.map(async (dataPlane) => Number(/^gateway_rate_limit_rejections_total (\d+)$/m.exec(await (await fetch(`${dataPlane.ready.url}/metrics`)).text())?.[1])));
     expect(rejections[0]! + rejections[1]!).toBe(refused);
+    // A refused request went nowhere: not upstream, and nothing billed or held for it.
+    expect((await stack.mockRequestsWith(run)).length).toBe(admitted);
+    expect((await stack.ledger(project.projectId)).filter((entry) => entry.kind === "debit")).toHaveLength(admitted);
     console.log(`rate limit: ${admitted} admitted, ${refused} refused of 1500 in ${Date.now() - started} ms`);
   });
 
