@@ -13,6 +13,7 @@
 //            --model <id> --out <file> --gateway-cpus 0 --load-cpus 1 --no-pin --cpu-prof <dir> --tsx
 // The data plane runs as production runs it (its bundle, plain node, DATA_PLANE_NODE_FLAGS); --tsx
 // (implied by --cpu-prof, whose summary names packages by file) runs its TypeScript through tsx.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -347,6 +348,13 @@ async function billingCheck(): Promise<Billing> {
   return { activeHoldsAfterDrain: active, billedRequests, successfulResponses: gatewayResponses, cutAtRunEndsAtMost: gatewayCutAtEnd, balanceUsd: balance.balance.usd };
 }
 
+/** What a sleep/wake cycle costs on the gateway's CPU (deploy/bench/wake-cost.mjs), to read the concurrency-1 figures by. */
+function measureWakeCost(): { sleepWakeMicros: number; workMicros: number; workAfterWakeMicros: number } {
+  const probe = [path.join(repositoryRoot, "deploy/bench/wake-cost.mjs")];
+  const output = gatewayCpus === undefined ? execFileSync(process.execPath, probe) : execFileSync("taskset", ["-c", gatewayCpus, process.execPath, ...probe]);
+  return JSON.parse(output.toString());
+}
+
 async function main(): Promise<void> {
   if (loadCpus !== undefined) pin(process.pid, loadCpus);
   console.error(
@@ -380,6 +388,7 @@ async function main(): Promise<void> {
   const billing = await billingCheck();
   const checks = checkTargets(results, dataPlanePeakRss);
   const failures = results.reduce((sum, result) => sum + result.failed + (result.firstToken?.failed ?? 0), 0);
+  const wakeCost = measureWakeCost();
 
   console.log(`\n${table(results)}\n`);
   console.log("ovh = latency minus the mock's own at the same scenario/mode/concurrency; cores = CPU seconds per second of the target's processes");
@@ -393,6 +402,10 @@ async function main(): Promise<void> {
     `billing: ${billing.billedRequests} requests billed for ${billing.successfulResponses} successful responses (+ at most ${billing.cutAtRunEndsAtMost} cut by the load tool at run ends), ` +
       `${billing.activeHoldsAfterDrain} holds still active, balance $${billing.balanceUsd} of $1000000.00`,
   );
+  console.log(
+    `machine: one sleep/wake cycle of a bare node process costs ${wakeCost.sleepWakeMicros} us of CPU on the gateway's CPU; ` +
+      `${wakeCost.workMicros} us of request-like work costs ${wakeCost.workAfterWakeMicros} us right after a wake (deploy/bench/wake-cost.mjs)`,
+  );
   if (failures) console.log(`WARNING: ${failures} requests failed; the figures above are not clean.`);
   const noisy = results.filter((result) => (result.foreignCores ?? 0) > 0.1).length;
   if (noisy) console.log(`WARNING: in ${noisy} of ${results.length} runs other processes took more than 0.1 core of the gateway's CPUs; latency figures are disturbed.`);
@@ -400,7 +413,7 @@ async function main(): Promise<void> {
   const output = {
     date: new Date().toISOString(),
     command: `tsx deploy/bench/gateway-bench.ts ${process.argv.slice(2).join(" ")}`.trim(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, loadAverageBefore, loadAverageAfter: os.loadavg() },
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, loadAverageBefore, loadAverageAfter: os.loadavg(), wakeCost },
     options: { seconds, rounds, globalWarmupSeconds, warmupSeconds, firstTokenSeconds, concurrencies, slowMs, model: args.model, backend: args.postgres ? "postgresql+redis" : "pglite", dataPlaneRuntime, dataPlaneNodeFlags: dataPlaneRuntime === "bundle" ? DATA_PLANE_NODE_FLAGS : [], pinned, gatewayCpus, loadCpus, loadTool: AUTOCANNON },
     dataPlaneIdleRssBytes: dataPlaneIdleRss,
     dataPlanePeakRssBytes: dataPlanePeakRss,
