@@ -1,0 +1,52 @@
+// Coalesces many requests' small remote calls into one. While one call is in
+// flight, what arrives meanwhile waits and goes together in the next one: a
+// lone item is sent at once (no added latency when quiet), and under load many
+// requests share one round trip, one write and one wake-up of each side. Used
+// for the control plane's Draw calls and the per-minute limit's Redis checks.
+
+/** Sends a batch; answers one result per item, in order, or an Error for an item that failed alone. */
+export type BatchCall<Item, Result> = (items: Item[]) => Promise<(Result | Error)[]>;
+
+interface Pending<Item, Result> {
+  item: Item;
+  resolve: (result: Result) => void;
+  reject: (error: unknown) => void;
+}
+
+export class CallCoalescer<Item, Result> {
+  private queue: Pending<Item, Result>[] = [];
+  private sending = false;
+
+  constructor(
+    private readonly call: BatchCall<Item, Result>,
+    private readonly maxBatch: number,
+  ) {}
+
+  submit(item: Item): Promise<Result> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.sending) void this.pump();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    this.sending = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue.length <= this.maxBatch ? this.queue : this.queue.slice(0, this.maxBatch);
+      this.queue = this.queue.length <= this.maxBatch ? [] : this.queue.slice(this.maxBatch);
+      try {
+        const results = await this.call(batch.map((entry) => entry.item));
+        for (let index = 0; index < batch.length; index++) {
+          const result = results[index];
+          if (result === undefined) batch[index]!.reject(new Error(`a batch of ${batch.length} was answered with ${results.length} results`));
+          else if (result instanceof Error) batch[index]!.reject(result);
+          else batch[index]!.resolve(result);
+        }
+      } catch (error) {
+        // Nothing is known of this call: every item in it fails (the callers retry or fall back).
+        for (const entry of batch) entry.reject(error);
+      }
+    }
+    this.sending = false;
+  }
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { CallCoalescer } from "../../src/call-coalescer";
+
+/** A remote call whose answers the test releases by hand, recording each batch it was sent. */
+function manualCall() {
+  const batches: number[][] = [];
+  const answers: ((results: (number | Error)[] | Error) => void)[] = [];
+  const call = (items: number[]) => {
+    batches.push(items);
+    return new Promise<(number | Error)[]>((resolve, reject) => answers.push((results) => (results instanceof Error ? reject(results) : resolve(results))));
+  };
+  return { batches, answers, call };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("CallCoalescer", () => {
+  it("sends a lone item at once, and what arrives while a call is in flight together in the next", async () => {
+    const { batches, answers, call } = manualCall();
+    const coalescer = new CallCoalescer(call, 100);
+    const first = coalescer.submit(1);
+    expect(batches).toEqual([[1]]);
+    const rest = [2, 3, 4].map((item) => coalescer.submit(item));
+    expect(batches).toEqual([[1]]);
+    answers[0]!([10]);
+    expect(await first).toBe(10);
+    await tick();
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    answers[1]!([20, 30, 40]);
+    expect(await Promise.all(rest)).toEqual([20, 30, 40]);
+  });
+
+  it("splits a long queue into calls of at most maxBatch items, in order", async () => {
+    const { batches, answers, call } = manualCall();
+    const coalescer = new CallCoalescer(call, 2);
+    const all = [1, 2, 3, 4, 5].map((item) => coalescer.submit(item));
+    for (let index = 0; index < 3; index++) {
+      await tick();
+      answers[index]!(batches[index]!.map((item) => item * 10));
+    }
+    expect(batches).toEqual([[1], [2, 3], [4, 5]]);
+    expect(await Promise.all(all)).toEqual([10, 20, 30, 40, 50]);
+  });
+
+  it("fails one item alone on its Error, every item of a call that throws, and items left unanswered", async () => {
+    const { answers, call } = manualCall();
+    const coalescer = new CallCoalescer(call, 100);
+    const lone = coalescer.submit(1);
+    const [a, b, c] = [2, 3, 4].map((item) => coalescer.submit(item));
+    answers[0]!(new Error("unreachable"));
+    await expect(lone).rejects.toThrow("unreachable");
+    await tick();
+    answers[1]!([20, new Error("this one failed")]);
+    expect(await a).toBe(20);
+    await expect(b).rejects.toThrow("this one failed");
+    await expect(c).rejects.toThrow("a batch of 3 was answered with 2 results");
+    // And it goes on working.
+    const after = coalescer.submit(5);
+    await tick();
+    answers[2]!([50]);
+    expect(await after).toBe(50);
+  });
+});
