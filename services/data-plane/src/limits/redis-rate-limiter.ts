@@ -1,41 +1,90 @@
-// The limit shared by every data-plane replica: one Lua script per check on
-// Redis, which keeps each project's admissions of the last minute in a sorted
-// set scored by Redis's own clock (TIME), so replicas' clocks do not matter.
+// The limit shared by every data-plane replica: a Lua script on Redis keeps
+// each project's admissions of the last minute in a sorted set scored by
+// Redis's own clock (TIME), so replicas' clocks do not matter. Checks that
+// arrive while one script call is in flight go together in the next call
+// (CallCoalescer), each still answered exactly, in order: under load one write,
+// one round trip and one script run serve many requests. One Redis, not a
+// cluster: a call's keys may belong to different projects.
 //
 // When Redis cannot be reached the check falls back at once to an in-process
 // limiter with the limit divided by the number of replicas last seen (each
 // replica announces itself in Redis every few seconds), and the limiter
 // reports it (`mode`, /health detail). Money never depends on Redis.
 import { Redis } from "ioredis";
+import { CallCoalescer } from "../call-coalescer";
 import { LocalRateLimiter } from "./local-rate-limiter";
 import type { RateDecision, RateLimiter } from "./rate-limiter";
 
+// Checks in order, one per key: KEYS[i] is a project's window, ARGV[1] the window length,
+// ARGV[2i] and ARGV[2i+1] that check's limit and member (the request id). One triple
+// (allowed, remaining, reset ms) per check, flattened.
 const CHECK_SCRIPT = `
-local key = KEYS[1]
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
+local window = tonumber(ARGV[1])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-local count = redis.call('ZCARD', key)
-local allowed = 0
-if count < limit then
-  redis.call('ZADD', key, now, ARGV[3])
-  redis.call('PEXPIRE', key, window)
-  count = count + 1
-  allowed = 1
+local answers = {}
+for i, key in ipairs(KEYS) do
+  local limit = tonumber(ARGV[2 * i])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  local count = redis.call('ZCARD', key)
+  local allowed = 0
+  if count < limit then
+    redis.call('ZADD', key, now, ARGV[2 * i + 1])
+    redis.call('PEXPIRE', key, window)
+    count = count + 1
+    allowed = 1
+  end
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  local reset = window
+  if oldest[2] then reset = tonumber(oldest[2]) + window - now end
+  answers[3 * i - 2] = allowed
+  answers[3 * i - 1] = limit - count
+  answers[3 * i] = reset
 end
-local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-local reset = window
-if oldest[2] then reset = tonumber(oldest[2]) + window - now end
-return {allowed, limit - count, reset}
+return answers
 `;
 
 const REPLICAS_KEY = "gateway:ratelimit:replicas";
 const HEARTBEAT_MS = 5_000;
+/** A check not answered within this long is answered by the local fallback. */
+const CHECK_TIMEOUT_MS = 250;
+/** Checks per script call at most (the script's run blocks Redis meanwhile). */
+const MAX_CHECKS_PER_CALL = 128;
+
+interface Check {
+  projectId: string;
+  limit: number;
+  requestId: string;
+}
+
+type Answer = Omit<RateDecision, "limit">;
+type RateCheckScript = (keyCount: number, ...keysThenArgs: (string | number)[]) => Promise<number[]>;
+
+/**
+ * The script's answer, or a timeout after CHECK_TIMEOUT_MS. When the timer fires, the answer may
+ * already be waiting on the socket while this process was busy (a burst of requests arriving at
+ * once): timers run before the event loop reads sockets, so the timeout is declared only after one
+ * more read (setImmediate runs after it). Only Redis's slowness counts, not our own.
+ */
+function withinTimeout<T>(work: Promise<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => setImmediate(() => reject(new Error(`Redis did not answer within ${CHECK_TIMEOUT_MS} ms`))), CHECK_TIMEOUT_MS);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
 
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Redis;
+  private readonly checks: CallCoalescer<Check, Answer>;
   private readonly fallback: LocalRateLimiter;
   private readonly heartbeat: NodeJS.Timeout;
   private knownReplicas = 1;
@@ -54,7 +103,8 @@ export class RedisRateLimiter implements RateLimiter {
       // Fail fast instead of queueing: a check must never wait for Redis to come back.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: 250,
+      // A backstop that empties ioredis's queue if Redis hangs; checks give up sooner (CHECK_TIMEOUT_MS).
+      commandTimeout: 2_000,
       connectTimeout: 1_000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
       lazyConnect: false,
@@ -64,7 +114,8 @@ export class RedisRateLimiter implements RateLimiter {
       this.setDegraded(false);
       void this.announce();
     });
-    this.redis.defineCommand("gatewayRateCheck", { numberOfKeys: 1, lua: CHECK_SCRIPT });
+    this.redis.defineCommand("gatewayRateCheck", { lua: CHECK_SCRIPT });
+    this.checks = new CallCoalescer((batch) => this.run(batch), MAX_CHECKS_PER_CALL);
     this.heartbeat = setInterval(() => void this.announce(), HEARTBEAT_MS);
     this.heartbeat.unref();
   }
@@ -75,20 +126,28 @@ export class RedisRateLimiter implements RateLimiter {
 
   async check(projectId: string, limit: number, requestId: string): Promise<RateDecision> {
     try {
-      const [allowed, remaining, resetMs] = (await (this.redis as unknown as { gatewayRateCheck: (...args: unknown[]) => Promise<number[]> }).gatewayRateCheck(
-        `gateway:ratelimit:${projectId}`,
-        limit,
-        this.windowMs,
-        requestId,
-      )) as [number, number, number];
+      const answer = await this.checks.submit({ projectId, limit, requestId });
       this.setDegraded(false);
-      return { allowed: allowed === 1, limit, remaining: Math.max(0, remaining), resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
+      return { ...answer, limit };
     } catch {
       this.setDegraded(true);
       this.fallbackChecks++;
       const share = Math.max(1, Math.floor(limit / this.knownReplicas));
       return { ...this.fallback.checkNow(projectId, share), limit };
     }
+  }
+
+  /** One script call for a batch of checks. */
+  private async run(batch: Check[]): Promise<Answer[]> {
+    const keys = batch.map((check) => `gateway:ratelimit:${check.projectId}`);
+    const args = batch.flatMap((check) => [check.limit, check.requestId]);
+    const script = (this.redis as unknown as { gatewayRateCheck: RateCheckScript }).gatewayRateCheck(batch.length, ...keys, this.windowMs, ...args);
+    const flat = await withinTimeout(script);
+    if (flat.length !== 3 * batch.length) throw new Error(`the rate-limit script answered ${flat.length} values for ${batch.length} checks`);
+    return batch.map((_, index) => {
+      const [allowed, remaining, resetMs] = [flat[3 * index]!, flat[3 * index + 1]!, flat[3 * index + 2]!];
+      return { allowed: allowed === 1, remaining: Math.max(0, remaining), resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
+    });
   }
 
   /** Records this replica and reads how many are alive, for the fallback's share. */

@@ -17,6 +17,10 @@ export async function freePort(): Promise<number> {
 export interface OwnRedis {
   url: string;
   port: number;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void;
+  /** Thaws it (SIGCONT). */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -36,6 +40,8 @@ export async function startOwnRedis(port?: number): Promise<OwnRedis> {
       return {
         url: `redis://127.0.0.1:${chosen}`,
         port: chosen,
+        pause: () => child.kill("SIGSTOP"),
+        resume: () => child.kill("SIGCONT"),
         stop: async () => {
           child.kill("SIGKILL");
           await exited;

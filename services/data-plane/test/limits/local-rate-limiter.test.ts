@@ -37,6 +37,26 @@ describe("LocalRateLimiter (sliding one-minute window)", () => {
     expect(admitted.length).toBeGreaterThan(300);
   });
 
+  it("stays exact for a busy project whose window holds thousands of admissions (expired ones dropped in bulk)", () => {
+    const { clock, limiter } = limiterAt(0);
+    const admitted: number[] = [];
+    let first = 0; // the oldest admission still in the window
+    let refused = 0;
+    for (let step = 0; step < 40_000; step++) {
+      clock.now = step * 7; // 280 s of arrivals every 7 ms, against 5,000 a minute
+      while (first < admitted.length && admitted[first]! <= clock.now - 60_000) first++;
+      const inWindow = admitted.length - first;
+      const decision = limiter.checkNow("p", 5_000);
+      // Refused exactly when the window is full; remaining counts this admission.
+      expect(decision.allowed).toBe(inWindow < 5_000);
+      if (decision.allowed) admitted.push(clock.now);
+      else refused++;
+      expect(decision.remaining).toBe(5_000 - (admitted.length - first));
+    }
+    expect(admitted.length).toBeGreaterThanOrEqual(5_000 * 4);
+    expect(refused).toBeGreaterThan(0);
+  });
+
   it("counts projects separately and refused checks not at all", () => {
     const { limiter } = limiterAt(0);
     expect(limiter.checkNow("a", 1).allowed).toBe(true);

@@ -1,0 +1,88 @@
+// The shared per-minute limit against a Redis of the test's own: checks that
+// arrive together share script calls but are each answered exactly, in order;
+// a Redis that stops answering is replaced by the local fallback within the
+// timeout; this process being busy is not mistaken for Redis being slow.
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RedisRateLimiter } from "../../src/limits/redis-rate-limiter";
+import { startOwnRedis, type OwnRedis } from "../harness/redis-server";
+
+describe("RedisRateLimiter", () => {
+  let redis: OwnRedis;
+  let admin: Redis;
+  const limiters: RedisRateLimiter[] = [];
+
+  beforeAll(async () => {
+    redis = await startOwnRedis();
+    admin = new Redis(redis.url);
+  });
+
+  afterAll(async () => {
+    for (const limiter of limiters) await limiter.close();
+    admin?.disconnect();
+    await redis?.stop();
+  });
+
+  async function limiter(replicaId: string): Promise<RedisRateLimiter> {
+    const created = new RedisRateLimiter(redis.url, replicaId, 60_000);
+    limiters.push(created);
+    while (created.mode !== "redis" || (await admin.zcard("gateway:ratelimit:replicas")) < limiters.length) await new Promise((resolve) => setTimeout(resolve, 20));
+    return created;
+  }
+
+  /** Script calls Redis has run so far (EVALSHA, and EVAL the first time a script is sent). */
+  async function scriptCalls(): Promise<number> {
+    const stats = await admin.info("commandstats");
+    return [...stats.matchAll(/^cmdstat_eval(?:sha)?:calls=(\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+  }
+
+  it("answers a burst from several projects exactly and in order, in a few script calls", async () => {
+    const checker = await limiter("replica-burst");
+    const before = await scriptCalls();
+    const projects = ["alpha", "beta", "gamma"];
+    const decisions = await Promise.all(Array.from({ length: 60 }, (_, index) => checker.check(projects[index % 3]!, 7, `burst-${index}`)));
+    for (const [which, project] of projects.entries()) {
+      const own = decisions.filter((_, index) => index % 3 === which);
+      // The first 7 of each project's 20 are admitted, in the order they were asked.
+      expect(own.map((decision) => decision.allowed)).toEqual([...Array(7).fill(true), ...Array(13).fill(false)]);
+      expect(own.map((decision) => decision.remaining)).toEqual([6, 5, 4, 3, 2, 1, 0, ...Array(13).fill(0)]);
+      expect(own.every((decision) => decision.limit === 7 && decision.resetSeconds >= 59 && decision.resetSeconds <= 60)).toBe(true);
+      expect(await admin.zcard(`gateway:ratelimit:${project}`)).toBe(7);
+    }
+    expect(checker.fallbackChecks).toBe(0);
+    // The first check goes alone; the 59 that arrived meanwhile share the next call.
+    expect((await scriptCalls()) - before).toBeLessThanOrEqual(3);
+  });
+
+  it("answers from the local fallback within the timeout while Redis does not answer, and from Redis again after", async () => {
+    const checker = await limiter("replica-pause");
+    redis.pause();
+    try {
+      const started = performance.now();
+      const decision = await checker.check("paused", 100, "paused-1");
+      const waitedMs = performance.now() - started;
+      expect(decision.allowed).toBe(true);
+      expect(checker.fallbackChecks).toBe(1);
+      expect(checker.mode).toMatch(/^local fallback/);
+      expect(waitedMs).toBeGreaterThanOrEqual(240);
+      expect(waitedMs).toBeLessThan(1_500);
+    } finally {
+      redis.resume();
+    }
+    const again = await checker.check("paused", 100, "paused-2");
+    expect(again.allowed).toBe(true);
+    expect(checker.fallbackChecks).toBe(1);
+    expect(checker.mode).toBe("redis");
+  });
+
+  it("does not take this process's own stall for a Redis timeout", async () => {
+    const checker = await limiter("replica-stall");
+    const decision = checker.check("stalled", 100, "stalled-1");
+    // Busy for longer than the timeout right after sending: Redis's answer waits on the socket.
+    const until = performance.now() + 600;
+    while (performance.now() < until);
+    expect((await decision).allowed).toBe(true);
+    expect(checker.fallbackChecks).toBe(0);
+    expect(await admin.zcard("gateway:ratelimit:stalled")).toBe(1);
+  });
+});
