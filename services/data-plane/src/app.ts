@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { bodyTooLarge, GatewayError, invalidApiKey, invalidRequest, rateLimitExceeded, routeNotFound } from "./errors";
 import { rateLimitHeaders, type RateDecision } from "./limits/rate-limiter";
 import type { Gateway } from "./gateway";
+import { logDestination } from "./log-destination";
 import type { KeyIdentity } from "./auth/key-cache";
 import type { PreparedCall } from "./proxy/prepare-call";
 import { recordCompletion } from "./request-completion";
@@ -50,7 +51,7 @@ const LIMITED_ROUTES = new Set(["/v1/chat/completions", "/v1/embeddings"]);
 
 export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
   const app = Fastify({
-    logger: { level: gateway.config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: "[redacted]" } },
+    logger: { level: gateway.config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: "[redacted]" }, stream: logDestination() },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: gateway.config.bodyLimitBytes,
     // One id per request, unique across replicas: the hold's id, the rate-limit entry, x-request-id.

@@ -13,6 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOG_FLUSH_MS } from "../../src/log-destination";
 import { marker, startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
 import { sseData } from "../support/sse-data";
 
@@ -369,6 +370,9 @@ describe("fault matrix", () => {
       expect(seen.text).not.toContain(CANARY);
       expect(JSON.stringify([...seen.headers])).not.toContain(CANARY);
     }
+    // The data plane writes its log lines in batches: wait until the last requests' lines are out.
+    await new Promise((resolve) => setTimeout(resolve, 3 * LOG_FLUSH_MS));
+    expect(stack.dataPlanes[0]!.output()).toContain(answers.at(-1)!.headers.get("x-request-id")!);
     expect(stack.dataPlanes[0]!.output()).not.toContain(CANARY);
     expect(stack.controlPlane.output()).not.toContain(CANARY);
   });

@@ -10,7 +10,7 @@ describe("graceful lifecycle", () => {
   let project: TestProject;
 
   beforeAll(async () => {
-    stack = await startStack({ backend: "pglite", dataPlanes: 2, dataPlaneEnv: { SHUTDOWN_DELAY_MS: "1500" } });
+    stack = await startStack({ backend: "pglite", dataPlanes: 2, dataPlaneEnv: { SHUTDOWN_DELAY_MS: "1500", LOG_LEVEL: "info" } });
     project = await stack.createProject({ balanceUsd: "1.00" });
   });
 
@@ -38,6 +38,13 @@ describe("graceful lifecycle", () => {
     const debit = (await stack.ledger(project.projectId)).find((entry) => entry.request_id === answer.headers.get("x-request-id"));
     expect(-BigInt(debit!.amount.nano)).toBe(BigInt(Math.round(cost * 1e9)));
     expect((await stack.balance(project.projectId)).held.nano).toBe("0");
+    // Its log lines are batched: the last ones, written just before it exited, are out too.
+    const completed = dataPlane
+      .output()
+      .split("\n")
+      .filter((line) => line.includes('"msg":"request completed"'))
+      .map((line) => (JSON.parse(line) as { reqId: string }).reqId);
+    expect(completed).toEqual(expect.arrayContaining([answer.headers.get("x-request-id"), during.headers.get("x-request-id")]));
   });
 
   it("a control plane on SIGTERM ends the subscription streams and exits 0 at once; the data plane keeps serving what it can", async () => {
