@@ -103,7 +103,8 @@ export class RedisRateLimiter implements RateLimiter {
       // Fail fast instead of queueing: a check must never wait for Redis to come back.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      // A backstop that empties ioredis's queue if Redis hangs; checks give up sooner (CHECK_TIMEOUT_MS).
+      // Ends a script call Redis does not answer, so later checks can be sent; each check gives
+      // up sooner, after CHECK_TIMEOUT_MS.
       commandTimeout: 2_000,
       connectTimeout: 1_000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
@@ -126,7 +127,9 @@ export class RedisRateLimiter implements RateLimiter {
 
   async check(projectId: string, limit: number, requestId: string): Promise<RateDecision> {
     try {
-      const answer = await this.checks.submit({ projectId, limit, requestId });
+      // Each check has its own timeout from when it was asked, so one that queued behind a call Redis
+      // does not answer falls back as soon as a lone check would (the call itself ends at commandTimeout).
+      const answer = await withinTimeout(this.checks.submit({ projectId, limit, requestId }));
       this.setDegraded(false);
       return { ...answer, limit };
     } catch {
@@ -141,8 +144,7 @@ export class RedisRateLimiter implements RateLimiter {
   private async run(batch: Check[]): Promise<Answer[]> {
     const keys = batch.map((check) => `gateway:ratelimit:${check.projectId}`);
     const args = batch.flatMap((check) => [check.limit, check.requestId]);
-    const script = (this.redis as unknown as { gatewayRateCheck: RateCheckScript }).gatewayRateCheck(batch.length, ...keys, this.windowMs, ...args);
-    const flat = await withinTimeout(script);
+    const flat = await (this.redis as unknown as { gatewayRateCheck: RateCheckScript }).gatewayRateCheck(batch.length, ...keys, this.windowMs, ...args);
     if (flat.length !== 3 * batch.length) throw new Error(`the rate-limit script answered ${flat.length} values for ${batch.length} checks`);
     return batch.map((_, index) => {
       const [allowed, remaining, resetMs] = [flat[3 * index]!, flat[3 * index + 1]!, flat[3 * index + 2]!];
