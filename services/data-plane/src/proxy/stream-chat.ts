@@ -101,13 +101,9 @@ async function relay(
   let finished = false; // the adapter said the answer is complete ([DONE], message_stop, a Gemini finish at the body's end)
 
   const translator = call.target.provider.adapter.stream(responseContext(call));
-  /**
-   * Relays translated items in order; true when reading should stop. Synchronous while the client
-   * takes every write (the usual case: no promise per event); a promise once one must wait for it.
-   */
-  const handle = (items: StreamItem[], from = 0): boolean | Promise<boolean> => {
-    for (let index = from; index < items.length; index++) {
-      const item = items[index]!;
+  /** Adds translated items to the answer, in order; true when reading should stop. */
+  const handle = (items: StreamItem[]): boolean => {
+    for (const item of items) {
       if (item.kind === "error") {
         failure = "upstream_failed";
         return true;
@@ -133,8 +129,7 @@ async function relay(
         images += countImages(choice.delta);
       }
       relayedAny = true;
-      const written = sse.event(item.raw ?? JSON.stringify(chunk));
-      if (written) return written.then(() => handle(items, index + 1));
+      sse.add(item.raw ?? JSON.stringify(chunk));
     }
     return false;
   };
@@ -144,9 +139,10 @@ async function relay(
   // must still be cut after STREAM_IDLE_TIMEOUT_MS without a chunk.
   const idle = setTimeout(() => response.body.destroy(new Error("no event within the stream idle limit")), gateway.config.upstream.streamIdleTimeoutMs);
   let firstEvent = false;
+  let firstWritten = false;
   try {
     let stopped = false;
-    reading: for await (const bytes of response.body) {
+    for await (const bytes of response.body) {
       for (const item of parser.push(bytes as Buffer)) {
         if (item.kind !== "event") continue;
         idle.refresh();
@@ -154,15 +150,26 @@ async function relay(
           firstEvent = true;
           gateway.metrics.upstreamFirstEvent.observe({ provider: call.target.path.provider }, (performance.now() - attempts.sentAt) / 1000);
         }
-        let stop = handle(translator.push(item.event));
-        if (typeof stop !== "boolean") stop = await stop;
-        if (stop) {
+        if (handle(translator.push(item.event))) {
           stopped = true;
-          break reading;
+          break;
+        }
+        if (relayedAny && !firstWritten) {
+          // The first token goes out at once, not after the rest of its read.
+          firstWritten = true;
+          const drained = sse.flush();
+          if (drained) await drained;
         }
       }
+      // The other events of this read go out in one write, before the next read.
+      const drained = sse.flush();
+      if (drained) await drained;
+      if (stopped) break;
     }
-    if (!stopped) await handle(translator.end());
+    if (!stopped) {
+      handle(translator.end());
+      await sse.flush();
+    }
   } catch {
     failure = client.gone.aborted ? "client_closed" : "upstream_failed";
   } finally {
@@ -194,9 +201,10 @@ async function relay(
       choices: [],
     };
     final.usage = usageWithCost(lastUsage, tokens, debited);
-    await sse.event(JSON.stringify(final));
+    sse.add(JSON.stringify(final));
   }
-  if (failure === "upstream_failed") await sse.event(JSON.stringify(STREAM_FAILED));
-  else if (!failure) await sse.event("[DONE]");
+  if (failure === "upstream_failed") sse.add(JSON.stringify(STREAM_FAILED));
+  else if (!failure) sse.add("[DONE]");
+  await sse.flush();
   return "relayed";
 }
