@@ -55,32 +55,17 @@ interface Check {
   projectId: string;
   limit: number;
   requestId: string;
+  /** When the script call carrying it was sent (performance.now()). */
+  sentAt?: number;
+  /** Its caller gave up waiting and used the fallback: it is not sent any more. */
+  abandoned?: boolean;
 }
+
+/** The answer of a check whose caller already gave up on it. */
+const ABANDONED = new Error("the check was abandoned");
 
 type Answer = Omit<RateDecision, "limit">;
 type RateCheckScript = (keyCount: number, ...keysThenArgs: (string | number)[]) => Promise<number[]>;
-
-/**
- * The script's answer, or a timeout after CHECK_TIMEOUT_MS. When the timer fires, the answer may
- * already be waiting on the socket while this process was busy (a burst of requests arriving at
- * once): timers run before the event loop reads sockets, so the timeout is declared only after one
- * more read (setImmediate runs after it). Only Redis's slowness counts, not our own.
- */
-function withinTimeout<T>(work: Promise<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => setImmediate(() => reject(new Error(`Redis did not answer within ${CHECK_TIMEOUT_MS} ms`))), CHECK_TIMEOUT_MS);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
 
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Redis;
@@ -89,6 +74,8 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly heartbeat: NodeJS.Timeout;
   private knownReplicas = 1;
   private degraded = false;
+  /** When the script call in flight was sent, if one is. */
+  private callSentAt: number | undefined;
   /** How many checks were answered by the local fallback (a metric). */
   fallbackChecks = 0;
 
@@ -103,8 +90,8 @@ export class RedisRateLimiter implements RateLimiter {
       // Fail fast instead of queueing: a check must never wait for Redis to come back.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      // Ends a script call Redis does not answer, so later checks can be sent; each check gives
-      // up sooner, after CHECK_TIMEOUT_MS.
+      // Ends a script call Redis does not answer, so later checks can be sent; each check gives up
+      // sooner (CHECK_TIMEOUT_MS), and checks given up on are not sent.
       commandTimeout: 2_000,
       connectTimeout: 1_000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
@@ -126,13 +113,13 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async check(projectId: string, limit: number, requestId: string): Promise<RateDecision> {
+    const check: Check = { projectId, limit, requestId };
     try {
-      // Each check has its own timeout from when it was asked, so one that queued behind a call Redis
-      // does not answer falls back as soon as a lone check would (the call itself ends at commandTimeout).
-      const answer = await withinTimeout(this.checks.submit({ projectId, limit, requestId }));
+      const answer = await this.answerInTime(check);
       this.setDegraded(false);
       return { ...answer, limit };
     } catch {
+      check.abandoned = true;
       this.setDegraded(true);
       this.fallbackChecks++;
       const share = Math.max(1, Math.floor(limit / this.knownReplicas));
@@ -140,16 +127,66 @@ export class RedisRateLimiter implements RateLimiter {
     }
   }
 
-  /** One script call for a batch of checks. */
-  private async run(batch: Check[]): Promise<Answer[]> {
-    const keys = batch.map((check) => `gateway:ratelimit:${check.projectId}`);
-    const args = batch.flatMap((check) => [check.limit, check.requestId]);
-    const flat = await (this.redis as unknown as { gatewayRateCheck: RateCheckScript }).gatewayRateCheck(batch.length, ...keys, this.windowMs, ...args);
-    if (flat.length !== 3 * batch.length) throw new Error(`the rate-limit script answered ${flat.length} values for ${batch.length} checks`);
-    return batch.map((_, index) => {
-      const [allowed, remaining, resetMs] = [flat[3 * index]!, flat[3 * index + 1]!, flat[3 * index + 2]!];
-      return { allowed: allowed === 1, remaining: Math.max(0, remaining), resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
+  /**
+   * The check's answer, or an error once Redis has had CHECK_TIMEOUT_MS to give it: counted from when
+   * the call carrying it was sent or, while it waits for its turn, from when the call ahead of it was
+   * (a Redis that does not answer that one will not answer this one either). The time is looked at only
+   * after the event loop has read its sockets once more (setImmediate runs after that; timers run
+   * before it): an answer that arrived while this process was busy (a burst of arrivals, a GC pause) is
+   * taken, and this process's own stall is not mistaken for Redis's.
+   */
+  private answerInTime(check: Check): Promise<Answer> {
+    const askedAt = performance.now();
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const expire = () =>
+        setImmediate(() => {
+          if (settled) return;
+          const left = (check.sentAt ?? this.callSentAt ?? askedAt) + CHECK_TIMEOUT_MS - performance.now();
+          if (left > 0) timer = setTimeout(expire, left);
+          else {
+            settled = true;
+            reject(new Error(`Redis did not answer within ${CHECK_TIMEOUT_MS} ms`));
+          }
+        });
+      let timer = setTimeout(expire, CHECK_TIMEOUT_MS);
+      this.checks.submit(check).then(
+        (answer) => {
+          settled = true;
+          clearTimeout(timer);
+          resolve(answer);
+        },
+        (error: unknown) => {
+          settled = true;
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
     });
+  }
+
+  /** One script call for a batch of checks (those whose callers still wait). */
+  private async run(batch: Check[]): Promise<(Answer | Error)[]> {
+    const live = batch.filter((check) => !check.abandoned);
+    if (live.length === 0) return batch.map(() => ABANDONED);
+    const sentAt = performance.now();
+    this.callSentAt = sentAt;
+    for (const check of live) check.sentAt = sentAt;
+    try {
+      const keys = live.map((check) => `gateway:ratelimit:${check.projectId}`);
+      const args = live.flatMap((check) => [check.limit, check.requestId]);
+      const flat = await (this.redis as unknown as { gatewayRateCheck: RateCheckScript }).gatewayRateCheck(live.length, ...keys, this.windowMs, ...args);
+      if (flat.length !== 3 * live.length) throw new Error(`the rate-limit script answered ${flat.length} values for ${live.length} checks`);
+      const answers = new Map(
+        live.map((check, index) => {
+          const [allowed, remaining, resetMs] = [flat[3 * index]!, flat[3 * index + 1]!, flat[3 * index + 2]!];
+          return [check, { allowed: allowed === 1, remaining: Math.max(0, remaining), resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) }];
+        }),
+      );
+      return batch.map((check) => answers.get(check) ?? ABANDONED);
+    } finally {
+      this.callSentAt = undefined;
+    }
   }
 
   /** Records this replica and reads how many are alive, for the fallback's share. */

@@ -80,14 +80,36 @@ describe("RedisRateLimiter", () => {
     await expect.poll(async () => (await checker.check("paused", 100, `paused-${performance.now()}`)) && checker.mode, { timeout: 5_000 }).toBe("redis");
   });
 
-  it("does not take this process's own stall for a Redis timeout", async () => {
+  it("does not take this process's own stall for a Redis timeout, for a check in flight or one queued behind it", async () => {
     const checker = await limiter("replica-stall");
-    const decision = checker.check("stalled", 100, "stalled-1");
+    await checker.check("stalled", 100, "stalled-warm-up"); // the script is in Redis's cache: one round trip per call
+    const inFlight = checker.check("stalled", 100, "stalled-1");
+    const queued = checker.check("stalled", 100, "stalled-2"); // waits for the first call to come back
     // Busy for longer than the timeout right after sending: Redis's answer waits on the socket.
     const until = performance.now() + 600;
     while (performance.now() < until);
-    expect((await decision).allowed).toBe(true);
+    expect((await inFlight).allowed).toBe(true);
+    expect((await queued).allowed).toBe(true);
     expect(checker.fallbackChecks).toBe(0);
-    expect(await admin.zcard("gateway:ratelimit:stalled")).toBe(1);
+    expect(await admin.zcard("gateway:ratelimit:stalled")).toBe(3);
+  });
+
+  it("does not send the checks whose callers gave up while Redis did not answer", async () => {
+    const checker = await limiter("replica-abandon");
+    await checker.check("abandoned", 100, "abandoned-warm-up");
+    redis.pause();
+    try {
+      const decisions = await Promise.all([0, 1, 2].map((index) => checker.check("abandoned", 100, `abandoned-${index}`)));
+      expect(decisions.every((decision) => decision.allowed)).toBe(true);
+      expect(checker.fallbackChecks).toBe(3);
+    } finally {
+      redis.resume();
+    }
+    // The first one's call was already sent and lands once Redis answers; the two queued behind it were never sent.
+    await expect.poll(async () => (await checker.check("abandoned", 100, `abandoned-after-${performance.now()}`)) && checker.mode, { timeout: 5_000 }).toBe("redis");
+    const members = await admin.zrange("gateway:ratelimit:abandoned", "0", "-1");
+    expect(members).toContain("abandoned-0");
+    expect(members).not.toContain("abandoned-1");
+    expect(members).not.toContain("abandoned-2");
   });
 });
