@@ -38,7 +38,7 @@ describe("graceful lifecycle", () => {
     const debit = (await stack.ledger(project.projectId)).find((entry) => entry.request_id === answer.headers.get("x-request-id"));
     expect(-BigInt(debit!.amount.nano)).toBe(BigInt(Math.round(cost * 1e9)));
     expect((await stack.balance(project.projectId)).held.nano).toBe("0");
-    // Its log lines are batched: the last ones, written just before it exited, are out too.
+    // Its log lines, written in batches, are all out once it has exited (the flush on exit itself: log-destination.test.ts).
     const completed = dataPlane
       .output()
       .split("\n")
