@@ -154,8 +154,8 @@ async function relay(
           stopped = true;
           break;
         }
-        if (relayedAny && !firstWritten) {
-          // The first token goes out at once, not after the rest of its read.
+        if (!firstWritten && (delivered !== "" || images > 0)) {
+          // The first token goes out at once (with the chunks before it), not after the rest of its read.
           firstWritten = true;
           const drained = sse.flush();
           if (drained) await drained;
