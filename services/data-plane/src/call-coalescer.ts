@@ -32,8 +32,8 @@ export class CallCoalescer<Item, Result> {
   private async pump(): Promise<void> {
     this.sending = true;
     while (this.queue.length > 0) {
-      const batch = this.queue.length <= this.maxBatch ? this.queue : this.queue.slice(0, this.maxBatch);
-      this.queue = this.queue.length <= this.maxBatch ? [] : this.queue.slice(this.maxBatch);
+      const batch = this.queue;
+      this.queue = batch.length > this.maxBatch ? batch.splice(this.maxBatch) : [];
       try {
         const results = await this.call(batch.map((entry) => entry.item));
         for (let index = 0; index < batch.length; index++) {

@@ -177,13 +177,13 @@ export class RedisRateLimiter implements RateLimiter {
       const args = live.flatMap((check) => [check.limit, check.requestId]);
       const flat = await (this.redis as unknown as { gatewayRateCheck: RateCheckScript }).gatewayRateCheck(live.length, ...keys, this.windowMs, ...args);
       if (flat.length !== 3 * live.length) throw new Error(`the rate-limit script answered ${flat.length} values for ${live.length} checks`);
-      const answers = new Map(
-        live.map((check, index) => {
-          const [allowed, remaining, resetMs] = [flat[3 * index]!, flat[3 * index + 1]!, flat[3 * index + 2]!];
-          return [check, { allowed: allowed === 1, remaining: Math.max(0, remaining), resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) }];
-        }),
-      );
-      return batch.map((check) => answers.get(check) ?? ABANDONED);
+      // `live` is `batch` without the abandoned checks, in the same order.
+      let next = 0;
+      return batch.map((check) => {
+        if (live[next] !== check) return ABANDONED;
+        const at = 3 * next++;
+        return { allowed: flat[at] === 1, remaining: Math.max(0, flat[at + 1]!), resetSeconds: Math.max(1, Math.ceil(flat[at + 2]! / 1000)) };
+      });
     } finally {
       this.callSentAt = undefined;
     }
