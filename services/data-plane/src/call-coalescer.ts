@@ -3,6 +3,10 @@
 // lone item is sent at once (no added latency when quiet), and under load many
 // requests share one round trip, one write and one wake-up of each side. Used
 // for the control plane's Draw calls and the per-minute limit's Redis checks.
+//
+// With `minIntervalMs`, calls also start at most that often (unless a full
+// batch is waiting): for calls nobody waits on (draws), fewer and larger
+// batches cost both sides less.
 
 /** Sends a batch; answers one result per item, in order, or an Error for an item that failed alone. */
 export type BatchCall<Item, Result> = (items: Item[]) => Promise<(Result | Error)[]>;
@@ -16,22 +20,39 @@ interface Pending<Item, Result> {
 export class CallCoalescer<Item, Result> {
   private queue: Pending<Item, Result>[] = [];
   private sending = false;
+  private lastSentAt = -Infinity;
+  /** Ends the wait for the interval early (a full batch is waiting). */
+  private wake: (() => void) | undefined;
 
   constructor(
     private readonly call: BatchCall<Item, Result>,
     private readonly maxBatch: number,
+    private readonly minIntervalMs = 0,
   ) {}
 
   submit(item: Item): Promise<Result> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       if (!this.sending) void this.pump();
+      else if (this.wake && this.queue.length >= this.maxBatch) this.wake();
     });
   }
 
   private async pump(): Promise<void> {
     this.sending = true;
     while (this.queue.length > 0) {
+      const wait = this.lastSentAt + this.minIntervalMs - Date.now();
+      if (wait > 0 && this.queue.length < this.maxBatch) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = undefined;
+      }
+      this.lastSentAt = Date.now();
       const batch = this.queue;
       this.queue = batch.length > this.maxBatch ? batch.splice(this.maxBatch) : [];
       try {

@@ -185,9 +185,10 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     clientDisconnectDrainMs: integer(env, "CLIENT_DISCONNECT_DRAIN_MS", 800, 0),
     leases: {
       minRequestsPerSecond: integer(env, "LEASE_MIN_REQUESTS_PER_SECOND", 20, 0),
-      requestsPerLease: integer(env, "LEASE_REQUESTS", 64, 2),
+      requestsPerLease: integer(env, "LEASE_REQUESTS", 256, 2),
       maxAgeMs: integer(env, "LEASE_MAX_AGE_MS", 10_000, 100),
       idleMs: integer(env, "LEASE_IDLE_MS", 2_000, 100),
+      drawIntervalMs: integer(env, "DRAW_INTERVAL_MS", 20, 0),
     },
   };
 }

@@ -62,6 +62,14 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
     },
   });
   new Gauge({
+    name: "gateway_draws_under_way",
+    help: "Debits drawn from budget leases for requests already answered, not on the ledger yet (queued or in flight; retried ones count in gateway_billing_pending).",
+    registers: [registry],
+    collect() {
+      this.set(gateway().billing.drawsUnderWayCount);
+    },
+  });
+  new Gauge({
     name: "gateway_budget_leases_open",
     help: "Budget leases this replica holds now (taking requests, or retired with requests still in flight).",
     registers: [registry],

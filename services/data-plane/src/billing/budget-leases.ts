@@ -23,6 +23,8 @@ export interface LeaseSettings {
   maxAgeMs: number;
   /** A lease no request took from for this long goes back. */
   idleMs: number;
+  /** Draws go to the control plane at most this often, together (draw-batcher.ts). */
+  drawIntervalMs: number;
 }
 
 export interface Lease {
@@ -36,9 +38,16 @@ export interface Lease {
   inFlight: number;
   /** What those requests set aside: all a retired lease still needs at the control plane. */
   setAsideNano: bigint;
-  /** A retired lease: what it was last reduced to keep. */
+  /** A retired lease: what it was last reduced to keep, and when. */
   keptNano?: bigint;
+  reducedAt?: number;
   readonly grantedAt: number;
+  /**
+   * Until then the control plane surely still holds the lease (half its TTL from before it was
+   * asked for, whatever draws extend it by): a draw debits exactly its request's cost, capped at
+   * what the request set aside, so the answer need not wait for it (request-billing.ts).
+   */
+  readonly certainUntil: number;
   lastUsedAt: number;
   /** Takes no new requests; reduced to what its requests in flight set aside, released once the last one is done. */
   retired: boolean;
@@ -46,6 +55,12 @@ export interface Lease {
 
 /** After a refused or failed lease, the project reserves per request for this long before asking again. */
 const RETRY_LEASE_AFTER_MS = 1000;
+/**
+ * A retired lease is reduced again at most this often (the sweeper catches up): under load its many
+ * short requests finish within milliseconds of each other, and a Release call per halving cost the
+ * control plane more than all the draws.
+ */
+const REDUCE_AGAIN_AFTER_MS = 1000;
 
 export class BudgetLeases {
   /** By project: the lease new requests take from. */
@@ -113,6 +128,16 @@ export class BudgetLeases {
     return undefined;
   }
 
+  /**
+   * A request under `lease` knows its debit (`keepNano`, at most its share) and draws it: the rest
+   * of its share is the lease's again now, not only once the draw has landed.
+   */
+  shrink(lease: Lease, needNano: bigint, keepNano: bigint): void {
+    lease.setAsideNano -= needNano - keepNano;
+    lease.remaining += needNano - keepNano;
+    if (lease.retired) this.reduceIfHalved(lease);
+  }
+
   /** A request under `lease` is done: `debitedNano` of its share was drawn (0 when released), the rest is the lease's again. */
   finish(lease: Lease, needNano: bigint, debitedNano: bigint): void {
     lease.inFlight--;
@@ -120,9 +145,7 @@ export class BudgetLeases {
     lease.remaining += needNano - debitedNano;
     if (!lease.retired) return;
     if (lease.inFlight === 0) this.end(lease);
-    // Reduced again as its requests finish (each time what they keep has halved, so a few calls
-    // per lease): one long stream must not keep the shares of the many short requests done since.
-    else if (lease.keptNano !== undefined && lease.setAsideNano * 2n <= lease.keptNano) this.reduce(lease);
+    else this.reduceIfHalved(lease);
   }
 
   /** The project changed (cap, balance adjustment, limits): its lease goes back, the next one is granted under the new terms. */
@@ -155,6 +178,7 @@ export class BudgetLeases {
     const generation = this.generation.get(projectId) ?? 0;
     const id = `lease:${this.replicaId}:${randomUUID()}`;
     const wanted = needNano * BigInt(this.settings.requestsPerLease);
+    const askedAt = Date.now();
     // A lease smaller than two such requests saves nothing over reserving per request.
     const ask = this.controlPlane.lease(id, projectId, wanted, needNano * 2n).then(
       (answer) => {
@@ -167,7 +191,8 @@ export class BudgetLeases {
         this.stats.granted++;
         const granted = Date.now();
         const amount = BigInt(answer.amountNano);
-        const lease: Lease = { id, projectId, remaining: amount, grantedNano: amount, inFlight: 0, setAsideNano: 0n, grantedAt: granted, lastUsedAt: granted, retired: false };
+        const certainUntil = askedAt + (answer.ttlSeconds * 1000) / 2;
+        const lease: Lease = { id, projectId, remaining: amount, grantedNano: amount, inFlight: 0, setAsideNano: 0n, grantedAt: granted, certainUntil, lastUsedAt: granted, retired: false };
         const previous = this.current.get(projectId);
         if (previous) this.retire(previous);
         this.current.set(projectId, lease);
@@ -180,7 +205,7 @@ export class BudgetLeases {
         // so it does not hold money until it expires. Per-request reserves go on.
         this.asking.delete(projectId);
         this.notBefore.set(projectId, Date.now() + RETRY_LEASE_AFTER_MS);
-        this.giveBack({ id, projectId, remaining: 0n, grantedNano: 0n, inFlight: 0, setAsideNano: 0n, grantedAt: 0, lastUsedAt: 0, retired: true }, 0n);
+        this.giveBack({ id, projectId, remaining: 0n, grantedNano: 0n, inFlight: 0, setAsideNano: 0n, grantedAt: 0, certainUntil: 0, lastUsedAt: 0, retired: true }, 0n);
       },
     );
     this.asking.set(projectId, ask);
@@ -202,8 +227,18 @@ export class BudgetLeases {
    */
   private reduce(lease: Lease): void {
     lease.keptNano = lease.setAsideNano;
+    lease.reducedAt = Date.now();
     lease.remaining = 0n;
     this.giveBack(lease, lease.setAsideNano);
+  }
+
+  /**
+   * Reduced again as its requests finish (each time what they keep has halved, so a few calls per
+   * lease): one long stream must not keep the shares of the many short requests done since.
+   */
+  private reduceIfHalved(lease: Lease): void {
+    if (lease.keptNano === undefined || lease.setAsideNano * 2n > lease.keptNano) return;
+    if (Date.now() - (lease.reducedAt ?? 0) >= REDUCE_AGAIN_AFTER_MS) this.reduce(lease);
   }
 
   private end(lease: Lease): void {
@@ -216,6 +251,7 @@ export class BudgetLeases {
     for (const lease of [...this.current.values()]) {
       if (now - lease.lastUsedAt > this.settings.idleMs || now - lease.grantedAt > this.settings.maxAgeMs) this.retire(lease);
     }
+    for (const lease of this.retiring) this.reduceIfHalved(lease);
     const second = Math.floor(now / 1000);
     for (const [projectId, window] of this.recent) if (window.second < second - 1) this.recent.delete(projectId);
     for (const [projectId, until] of this.notBefore) if (until <= now) this.notBefore.delete(projectId);

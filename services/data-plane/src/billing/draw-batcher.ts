@@ -1,6 +1,7 @@
 // Coalesces draws (debits from budget leases) into Draw calls (CallCoalescer):
-// under load many requests' debits take one gRPC call, which the control plane
-// writes in one group commit.
+// many requests' debits take one gRPC call, which the control plane writes in
+// one group commit. Answers do not wait for their draw (request-billing.ts),
+// so calls go at most every `intervalMs`, with all the draws gathered since.
 import { CallCoalescer } from "../call-coalescer";
 import type { ControlPlaneClientWrapper, DrawCall } from "../control-plane/control-plane-client";
 
@@ -12,14 +13,14 @@ export interface DrawAnswer {
 export class DrawBatcher {
   private readonly calls: CallCoalescer<DrawCall, DrawAnswer>;
 
-  constructor(controlPlane: ControlPlaneClientWrapper, maxBatch = 256) {
+  constructor(controlPlane: ControlPlaneClientWrapper, intervalMs: number, maxBatch = 256) {
     this.calls = new CallCoalescer(async (draws) => {
       const response = await controlPlane.draw(draws);
       return response.results.map((result) =>
         // FAILED: this draw alone could not be applied; its request sends it again (draws are idempotent).
         result.outcome === "FAILED" ? new Error("the control plane could not apply the draw") : { settled: result.outcome === "SETTLED", debitedNano: BigInt(result.debitedNano) },
       );
-    }, maxBatch);
+    }, maxBatch, intervalMs);
   }
 
   submit(draw: DrawCall): Promise<DrawAnswer> {

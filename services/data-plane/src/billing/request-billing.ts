@@ -26,6 +26,8 @@ export class RequestBilling {
   private readonly open = new Set<string>();
   /** Requests whose worst case came out of a lease, and how much. */
   private readonly leased = new Map<string, { lease: Lease; needNano: bigint }>();
+  /** Draws of answered requests not landed yet (queued or in flight; a failed one goes to pending). */
+  private drawsUnderWay = 0;
   /** Lease releases under way (flush waits for them). */
   private readonly releasing = new Set<Promise<void>>();
   private backgroundTimer: NodeJS.Timeout | undefined;
@@ -35,10 +37,10 @@ export class RequestBilling {
   constructor(
     private readonly controlPlane: ControlPlaneClientWrapper,
     private readonly log: FastifyBaseLogger,
-    leaseSettings: LeaseSettings & { replicaId: string } = { minRequestsPerSecond: 0, requestsPerLease: 0, maxAgeMs: 0, idleMs: 0, replicaId: "" },
+    leaseSettings: LeaseSettings & { replicaId: string } = { minRequestsPerSecond: 0, requestsPerLease: 0, maxAgeMs: 0, idleMs: 0, drawIntervalMs: 0, replicaId: "" },
   ) {
     this.leases = new BudgetLeases(controlPlane, leaseSettings, leaseSettings.replicaId, (lease, keepNano) => this.giveBackLease(lease, keepNano));
-    this.draws = new DrawBatcher(controlPlane);
+    this.draws = new DrawBatcher(controlPlane, leaseSettings.drawIntervalMs);
   }
 
   /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). */
@@ -109,26 +111,37 @@ export class RequestBilling {
     }
   }
 
-  /** A request under a lease: its debit, at most what it set aside, drawn from the lease. */
-  private async draw(call: SettleCall, lease: Lease, needNano: bigint): Promise<bigint> {
+  /**
+   * A request under a lease: its debit, at most what it set aside, drawn from the lease. While the
+   * lease is certainly active at the control plane it holds every share set aside from it, so the
+   * draw debits exactly min(cost, share): the answer does not wait for it (the draw goes in the next
+   * batch, and is retried until it lands). Past that point (a request running for half the hold
+   * TTL) the lease may have expired, and the answer waits for the control plane's.
+   */
+  private draw(call: SettleCall, lease: Lease, needNano: bigint): Promise<bigint> {
     this.leased.delete(call.requestId);
+    const debitNano = call.amountNano <= 0n ? 0n : call.amountNano < needNano ? call.amountNano : needNano;
+    this.leases.shrink(lease, needNano, debitNano);
+    this.drawsUnderWay++;
     let finished = false; // a replayed draw answers again: its share goes back to the lease once
     const work = async () => {
-      const answer = await this.draws.submit({ ...call, leaseId: lease.id, holdNano: needNano });
+      const answer = await this.draws.submit({ ...call, leaseId: lease.id, holdNano: debitNano });
       if (!answer.settled) this.log.error({ reqId: call.requestId, lease: lease.id }, "draw did not debit: unknown lease");
-      if (!finished) this.leases.finish(lease, needNano, answer.debitedNano);
+      if (!finished) this.leases.finish(lease, debitNano, answer.debitedNano);
       finished = true;
       return answer.debitedNano;
     };
-    try {
-      return await this.withRetries(work);
-    } catch {
-      // Its share stays set aside until the draw lands, so the lease is not released before.
-      this.keepTrying(call.requestId, work);
-      return call.amountNano < needNano ? call.amountNano : needNano;
-    } finally {
-      this.open.delete(call.requestId);
-    }
+    const landed = this.withRetries(work)
+      .catch(() => {
+        // Its share stays set aside until the draw lands, so the lease is not released before.
+        this.keepTrying(call.requestId, work);
+        return debitNano;
+      })
+      .finally(() => {
+        this.drawsUnderWay--;
+        this.open.delete(call.requestId);
+      });
+    return Date.now() < lease.certainUntil ? Promise.resolve(debitNano) : landed;
   }
 
   /**
@@ -150,6 +163,11 @@ export class RequestBilling {
     );
     this.releasing.add(done); // shutdown waits for it
     void done.finally(() => this.releasing.delete(done));
+  }
+
+  /** Draws of requests already answered that have not landed yet (and are not pending a retry). */
+  get drawsUnderWayCount(): number {
+    return this.drawsUnderWay;
   }
 
   /** Requests whose settle or release has not reached the control plane yet. */

@@ -254,12 +254,32 @@ export class GatewayStack {
     return { projectId, key: key.json.key, keyId: key.json.id };
   }
 
+  /**
+   * The project's ledger once every running data plane's draws have landed: an answer under a
+   * budget lease does not wait for its debit (docs/money.md), so it may reach the ledger a few
+   * milliseconds after the client got it.
+   */
   async ledger(projectId: string): Promise<LedgerEntry[]> {
+    await this.drawsLanded();
     const { json } = await this.admin<{ data: LedgerEntry[] }>("GET", `/admin/projects/${projectId}/ledger?limit=10000`);
     return json.data;
   }
 
+  /** Waits until no running data plane has draws under way (`gateway_draws_under_way`), for at most `timeoutMs`. */
+  async drawsLanded(timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const underWay = async (url: string) => {
+      const text = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(1_000) }).then((response) => response.text(), () => ""); // a stopped data plane has none
+      return Number(/^gateway_draws_under_way (\S+)$/m.exec(text)?.[1] ?? 0);
+    };
+    for (const dataPlane of this.dataPlanes) {
+      while ((await underWay(dataPlane.ready.url!)) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** The project's balance, once every running data plane's draws have landed (as for the ledger). */
   async balance(projectId: string): Promise<{ balance: { nano: string }; held: { nano: string }; available: { nano: string } }> {
+    await this.drawsLanded();
     return (await this.admin<never>("GET", `/admin/projects/${projectId}/balance`)).json;
   }
 

@@ -85,6 +85,7 @@ describe("budget leases", () => {
     expect(Number(/^gateway_budget_lease_events\{event="granted"\} (\d+)$/m.exec(dataPlaneMetrics)?.[1])).toBeGreaterThanOrEqual(leases.length);
     expect(Number(/^gateway_budget_lease_events\{event="leased_request"\} (\d+)$/m.exec(dataPlaneMetrics)?.[1])).toBe(leased.length);
     expect(dataPlaneMetrics).toMatch(/^gateway_budget_leases_open 0$/m);
+    expect(dataPlaneMetrics).toMatch(/^gateway_draws_under_way 0$/m);
     expect(dataPlaneMetrics).toMatch(/^gateway_control_plane_call_seconds_count\{method="Draw",outcome="ok"\} [1-9]/m);
     const controlPlaneMetrics = await (await fetch(`${stack.adminUrl}/metrics`)).text();
     expect(controlPlaneMetrics).toMatch(/^gateway_holds\{event="lease",outcome="granted"\} [1-9]/m);

@@ -83,6 +83,7 @@ describe("observability", () => {
     expect(text).toMatch(/^gateway_upstream_attempts_total\{provider="openai",outcome="http_503"\} 1$/m);
     expect(text).toMatch(/^gateway_rate_limit_rejections_total 0$/m);
     expect(text).toMatch(/^gateway_billing_pending 0$/m);
+    expect(text).toMatch(/^gateway_draws_under_way 0$/m);
   });
 
   it("exposes the control plane's metrics after traffic", async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { BudgetLeases, type Lease, type LeaseSettings } from "../../src/billing/budget-leases";
 import type { ControlPlaneClientWrapper } from "../../src/control-plane/control-plane-client";
 
-const settings: LeaseSettings = { minRequestsPerSecond: 3, requestsPerLease: 10, maxAgeMs: 10_000, idleMs: 2_000 };
+const settings: LeaseSettings = { minRequestsPerSecond: 3, requestsPerLease: 10, maxAgeMs: 10_000, idleMs: 2_000, drawIntervalMs: 0 };
 
 /** A control plane that grants what is asked (or `grant`), and records lease asks. */
 function fakeControlPlane(grant?: (amount: bigint) => bigint | undefined) {
@@ -46,6 +46,24 @@ describe("budget leases", () => {
     leases.close();
   });
 
+  it("a request that knows its debit keeps only that set aside while its draw is under way", async () => {
+    const { client } = fakeControlPlane();
+    const leases = new BudgetLeases(client, settings, "dp1", () => {});
+    for (let i = 0; i < 3; i++) leases.take("p", 100n);
+    await flush();
+    const lease = leases.take("p", 300n)!;
+    expect(lease.certainUntil).toBeGreaterThan(Date.now() + 400_000); // half of the 900 s TTL, from the ask
+    leases.shrink(lease, 300n, 120n); // its cost is 120: 180 of its share is the lease's again now
+    expect(lease.remaining).toBe(880n);
+    expect(lease.setAsideNano).toBe(120n);
+    expect(lease.inFlight).toBe(1);
+    leases.finish(lease, 120n, 120n); // the draw landed
+    expect(lease.remaining).toBe(880n);
+    expect(lease.setAsideNano).toBe(0n);
+    expect(lease.inFlight).toBe(0);
+    leases.close();
+  });
+
   it("asks for the next lease when a quarter of the current one is left, and moves to it when granted", async () => {
     const { client, asks } = fakeControlPlane();
     const released: Lease[] = [];
@@ -66,7 +84,34 @@ describe("budget leases", () => {
     expect(reduced).toEqual([[first, 800n]]); // it keeps only what they set aside
     for (let i = 0; i < 8; i++) leases.finish(first, 100n, 50n);
     expect(released).toEqual([first]);
-    expect(reduced.map(([, keep]) => keep)).toEqual([800n, 400n, 200n, 100n]); // again as they finished
+    // Not reduced again as they finished: that is at most once a second (below).
+    expect(reduced.map(([, keep]) => keep)).toEqual([800n]);
+    leases.close();
+  });
+
+  it("reduces a retired lease again once what its requests keep has halved, at most once a second", async () => {
+    vi.useFakeTimers();
+    const { client } = fakeControlPlane();
+    const reduced: bigint[] = [];
+    let lease: Lease | undefined;
+    // (A lease asked for ahead is granted after the change, and goes straight back: not this one.)
+    const leases = new BudgetLeases(client, settings, "dp1", (given, keep) => given === lease && reduced.push(keep));
+    for (let i = 0; i < 3; i++) leases.take("p", 100n);
+    await vi.advanceTimersByTimeAsync(0);
+    lease = leases.take("p", 100n)!;
+    for (let i = 0; i < 7; i++) leases.take("p", 100n); // eight requests in flight, one of them a long stream
+    leases.projectChanged("p");
+    expect(reduced).toEqual([800n]);
+    for (let i = 0; i < 4; i++) leases.finish(lease, 100n, 10n);
+    expect(reduced).toEqual([800n]); // halved, but within a second of the last reduce
+    await vi.advanceTimersByTimeAsync(1_000); // the sweeper catches up
+    expect(reduced).toEqual([800n, 400n]);
+    for (let i = 0; i < 3; i++) leases.finish(lease, 100n, 10n);
+    expect(reduced).toEqual([800n, 400n]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(reduced).toEqual([800n, 400n, 100n]); // only the stream's share is left held
+    leases.finish(lease, 100n, 10n);
+    expect(reduced).toEqual([800n, 400n, 100n, 0n]); // the last one done: released whole
     leases.close();
   });
 
@@ -87,27 +132,6 @@ describe("budget leases", () => {
     leases.finish(lease, 900n, 900n);
     expect(lease.setAsideNano).toBe(0n);
     expect(released).toEqual([lease]);
-    leases.close();
-  });
-
-  it("reduces a retired lease again each time what its requests in flight keep has halved", async () => {
-    const { client } = fakeControlPlane();
-    const calls: bigint[] = [];
-    const leases = new BudgetLeases(client, settings, "dp1", (_lease, keep) => calls.push(keep));
-    for (let i = 0; i < 3; i++) leases.take("p", 100n);
-    await flush();
-    const lease = leases.take("p", 100n)!;
-    for (let i = 0; i < 3; i++) leases.take("p", 100n);
-    leases.projectChanged("p"); // retired with four requests in flight
-    expect(calls).toEqual([400n]);
-    leases.finish(lease, 100n, 10n);
-    expect(calls).toEqual([400n]); // 300 kept: not yet half
-    leases.finish(lease, 100n, 10n);
-    expect(calls).toEqual([400n, 200n]);
-    leases.finish(lease, 100n, 10n);
-    expect(calls).toEqual([400n, 200n, 100n]);
-    leases.finish(lease, 100n, 10n);
-    expect(calls).toEqual([400n, 200n, 100n, 0n]); // the last one done: released whole
     leases.close();
   });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CallCoalescer } from "../../src/call-coalescer";
 
 /** A remote call whose answers the test releases by hand, recording each batch it was sent. */
@@ -59,5 +59,31 @@ describe("CallCoalescer", () => {
     await tick();
     answers[2]!([50]);
     expect(await after).toBe(50);
+  });
+
+  it("with a minimum interval, starts calls at most that often, unless a full batch waits", async () => {
+    vi.useFakeTimers();
+    try {
+      const { batches, answers, call } = manualCall();
+      const coalescer = new CallCoalescer(call, 3, 20);
+      const first = coalescer.submit(1); // the first goes at once
+      expect(batches).toEqual([[1]]);
+      answers[0]!([10]);
+      expect(await first).toBe(10);
+      const next = [2, 3].map((item) => coalescer.submit(item));
+      await vi.advanceTimersByTimeAsync(19);
+      expect(batches).toEqual([[1]]); // within 20 ms of the last call: they wait, and gather
+      await vi.advanceTimersByTimeAsync(1);
+      expect(batches).toEqual([[1], [2, 3]]);
+      answers[1]!([20, 30]);
+      expect(await Promise.all(next)).toEqual([20, 30]);
+      const full = [4, 5, 6].map((item) => coalescer.submit(item)); // a full batch does not wait
+      await vi.advanceTimersByTimeAsync(0);
+      expect(batches).toEqual([[1], [2, 3], [4, 5, 6]]);
+      answers[2]!([40, 50, 60]);
+      expect(await Promise.all(full)).toEqual([40, 50, 60]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

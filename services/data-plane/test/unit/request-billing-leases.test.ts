@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { RequestBilling } from "../../src/billing/request-billing";
 import type { ControlPlaneClientWrapper, DrawCall } from "../../src/control-plane/control-plane-client";
 
-const settings = { minRequestsPerSecond: 2, requestsPerLease: 10, maxAgeMs: 60_000, idleMs: 60_000, replicaId: "dp" };
+const settings = { minRequestsPerSecond: 2, requestsPerLease: 10, maxAgeMs: 60_000, idleMs: 60_000, drawIntervalMs: 0, replicaId: "dp" };
 const log = { warn: () => {}, error: () => {} } as never;
 
-function controlPlane(options: { leaseAnswer?: () => Promise<unknown> } = {}) {
+function controlPlane(options: { leaseAnswer?: () => Promise<unknown>; drawnNano?: string } = {}) {
   const calls = { leases: [] as string[], releases: [] as string[] /* of leases, whole */, reductions: [] as [string, bigint][], draws: [] as DrawCall[] };
   let drawFailures = 0;
   let failReductions = false;
@@ -26,7 +26,7 @@ function controlPlane(options: { leaseAnswer?: () => Promise<unknown> } = {}) {
         drawFailures--;
         throw new Error("unavailable");
       }
-      return { results: draws.map((draw) => ({ outcome: "SETTLED", debitedNano: String(draw.amountNano) })) };
+      return { results: draws.map((draw) => ({ outcome: "SETTLED", debitedNano: options.drawnNano ?? String(draw.amountNano) })) };
     }),
     release: vi.fn(async (requestId: string, _projectId: string, keepNano = 0n) => {
       if (keepNano > 0n) {
@@ -94,6 +94,45 @@ describe("request billing under budget leases", () => {
     expect(calls.releases).toEqual([calls.leases[0]]);
     const drawnFor = new Set(calls.draws.map((draw) => draw.requestId));
     expect(drawnFor).toEqual(new Set(["a", "b"]));
+  });
+
+  it("answers a leased request at once with its cost, at most its share, and draws that amount in the background", async () => {
+    vi.useFakeTimers();
+    // The control plane would answer 7: a client told 7 would have waited for the draw.
+    const { client, calls, failDraws } = controlPlane({ drawnNano: "7" });
+    const billing = new RequestBilling(client, log, settings);
+    await busyWithLease(billing);
+    await billing.reserve(hold("a"));
+    await billing.reserve(hold("b"));
+    failDraws(0, 5_000); // every Draw call takes 5 s
+    expect(await billing.settle(settle("a", 40n))).toBe(40n);
+    expect(await billing.settle(settle("b", 150n))).toBe(100n); // capped at what it set aside
+    const flushed = billing.flush(30_000); // shutdown waits for the draws to land
+    let done = false;
+    void flushed.then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(10_000);
+    await flushed;
+    // What each draw may debit at most is what the client was told.
+    expect(calls.draws.map((draw) => [draw.requestId, draw.amountNano, draw.holdNano])).toEqual([
+      ["a", 40n, 40n],
+      ["b", 150n, 100n],
+    ]);
+    expect(calls.releases).toEqual([calls.leases[0]]);
+  });
+
+  it("a request on a lease past half its TTL waits for the control plane's answer (the lease may have expired)", async () => {
+    vi.useFakeTimers();
+    const { client } = controlPlane({ leaseAnswer: async () => ({ granted: true, amountNano: "1000", ttlSeconds: 2 }), drawnNano: "7" });
+    const billing = new RequestBilling(client, log, settings);
+    await busyWithLease(billing);
+    await billing.reserve(hold("a"));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(await billing.settle(settle("a", 40n))).toBe(40n); // within the first second: at once
+    await billing.reserve(hold("b"));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await billing.settle(settle("b", 40n))).toBe(7n); // the control plane's debit
   });
 
   it("a reduce that never lands changes nothing else: the lease is released whole after its last request", async () => {
