@@ -41,7 +41,7 @@ export class CallCoalescer<Item, Result> {
   private async pump(): Promise<void> {
     this.sending = true;
     while (this.queue.length > 0) {
-      const wait = this.lastSentAt + this.minIntervalMs - Date.now();
+      const wait = Math.min(this.minIntervalMs, this.lastSentAt + this.minIntervalMs - performance.now());
       if (wait > 0 && this.queue.length < this.maxBatch) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, wait);
@@ -52,7 +52,7 @@ export class CallCoalescer<Item, Result> {
         });
         this.wake = undefined;
       }
-      this.lastSentAt = Date.now();
+      this.lastSentAt = performance.now();
       const batch = this.queue;
       this.queue = batch.length > this.maxBatch ? batch.splice(this.maxBatch) : [];
       try {

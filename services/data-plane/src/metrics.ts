@@ -63,7 +63,7 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
   });
   new Gauge({
     name: "gateway_draws_under_way",
-    help: "Debits drawn from budget leases for requests already answered, not on the ledger yet (queued or in flight; retried ones count in gateway_billing_pending).",
+    help: "Debits drawn from budget leases, not on the ledger yet (queued or in flight; their requests are answered or about to be; retried ones count in gateway_billing_pending).",
     registers: [registry],
     collect() {
       this.set(gateway().billing.drawsUnderWayCount);

@@ -43,11 +43,12 @@ export interface Lease {
   reducedAt?: number;
   readonly grantedAt: number;
   /**
-   * Until then the control plane surely still holds the lease (half its TTL from before it was
-   * asked for, whatever draws extend it by): a draw debits exactly its request's cost, capped at
-   * what the request set aside, so the answer need not wait for it (request-billing.ts).
+   * Until then (performance.now()) the control plane surely still holds the lease (half its TTL from
+   * before it was asked for, whatever draws extend it by): a draw debits exactly its request's cost,
+   * capped at what the request set aside, so the answer need not wait for it (request-billing.ts).
+   * 0 once the control plane answered a reduce by closing the lease whole.
    */
-  readonly certainUntil: number;
+  certainUntil: number;
   lastUsedAt: number;
   /** Takes no new requests; reduced to what its requests in flight set aside, released once the last one is done. */
   retired: boolean;
@@ -61,6 +62,12 @@ const RETRY_LEASE_AFTER_MS = 1000;
  * control plane more than all the draws.
  */
 const REDUCE_AGAIN_AFTER_MS = 1000;
+
+/**
+ * What a retired lease keeps for its requests in flight: what they set aside, at least 1 nano-USD
+ * (requests whose debit is 0 still have draws to land, and a keep of 0 would close the lease whole).
+ */
+const keepOf = (lease: Lease): bigint => (lease.setAsideNano > 0n ? lease.setAsideNano : 1n);
 
 export class BudgetLeases {
   /** By project: the lease new requests take from. */
@@ -178,7 +185,7 @@ export class BudgetLeases {
     const generation = this.generation.get(projectId) ?? 0;
     const id = `lease:${this.replicaId}:${randomUUID()}`;
     const wanted = needNano * BigInt(this.settings.requestsPerLease);
-    const askedAt = Date.now();
+    const askedAt = performance.now();
     // A lease smaller than two such requests saves nothing over reserving per request.
     const ask = this.controlPlane.lease(id, projectId, wanted, needNano * 2n).then(
       (answer) => {
@@ -226,10 +233,10 @@ export class BudgetLeases {
    * (of this replica or another) need. A reduce never raises a lease, so their order does not matter.
    */
   private reduce(lease: Lease): void {
-    lease.keptNano = lease.setAsideNano;
+    lease.keptNano = keepOf(lease);
     lease.reducedAt = Date.now();
     lease.remaining = 0n;
-    this.giveBack(lease, lease.setAsideNano);
+    this.giveBack(lease, lease.keptNano);
   }
 
   /**
@@ -237,7 +244,7 @@ export class BudgetLeases {
    * lease): one long stream must not keep the shares of the many short requests done since.
    */
   private reduceIfHalved(lease: Lease): void {
-    if (lease.keptNano === undefined || lease.setAsideNano * 2n > lease.keptNano) return;
+    if (lease.keptNano === undefined || keepOf(lease) * 2n > lease.keptNano) return;
     if (Date.now() - (lease.reducedAt ?? 0) >= REDUCE_AGAIN_AFTER_MS) this.reduce(lease);
   }
 

@@ -141,7 +141,7 @@ export class RequestBilling {
         this.drawsUnderWay--;
         this.open.delete(call.requestId);
       });
-    return Date.now() < lease.certainUntil ? Promise.resolve(debitNano) : landed;
+    return performance.now() < lease.certainUntil ? Promise.resolve(debitNano) : landed;
   }
 
   /**
@@ -156,6 +156,8 @@ export class RequestBilling {
         // A lease this replica still draws from was closed whole: it expired, or the control plane
         // predates reduces and ignored keep_nano (docs/deploy.md, "Upgrade order").
         if (keepNano > 0n && answer.outcome === "RELEASED") {
+          // Their debits may now be clamped (late draws): the answers still to come wait for theirs.
+          lease.certainUntil = 0;
           this.log.warn({ leaseId: lease.id }, "a lease reduce released the lease whole: its requests in flight draw as late debits");
         }
       },

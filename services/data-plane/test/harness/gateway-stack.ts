@@ -273,7 +273,10 @@ export class GatewayStack {
       return Number(/^gateway_draws_under_way (\S+)$/m.exec(text)?.[1] ?? 0);
     };
     for (const dataPlane of this.dataPlanes) {
-      while ((await underWay(dataPlane.ready.url!)) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      while ((await underWay(dataPlane.ready.url!)) > 0) {
+        if (Date.now() > deadline) throw new Error(`${dataPlane.name}: draws still under way after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
     }
   }
 

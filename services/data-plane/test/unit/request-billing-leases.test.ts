@@ -152,9 +152,9 @@ describe("request billing under budget leases", () => {
     expect(billing.pendingCount).toBe(0);
   });
 
-  it("warns when a reduce is answered by a whole release (an older control plane, or an expired lease)", async () => {
+  it("warns when a reduce is answered by a whole release (an older control plane, or an expired lease), and its requests' answers then wait for their draws", async () => {
     vi.useFakeTimers();
-    const { client } = controlPlane();
+    const { client } = controlPlane({ drawnNano: "7" });
     vi.mocked((client as unknown as { release: (...args: unknown[]) => Promise<unknown> }).release).mockImplementation(async () => ({ outcome: "RELEASED" }));
     const warn = vi.fn();
     const billing = new RequestBilling(client, { warn, error: () => {} } as never, settings);
@@ -163,6 +163,32 @@ describe("request billing under budget leases", () => {
     billing.leases.projectChanged("p");
     await vi.advanceTimersByTimeAsync(0);
     expect(warn).toHaveBeenCalledWith(expect.objectContaining({ leaseId: expect.stringMatching(/^lease:/) }), expect.stringContaining("released the lease whole"));
+    expect(await billing.settle(settle("a", 40n))).toBe(7n); // a late draw: the control plane's debit
+  });
+
+  it("a retired lease keeps what its queued draws debit until they land, and is released whole only after", async () => {
+    vi.useFakeTimers();
+    const { client, calls, failDraws } = controlPlane();
+    const billing = new RequestBilling(client, log, settings);
+    await busyWithLease(billing);
+    await billing.reserve(hold("a"));
+    await billing.reserve(hold("b"));
+    failDraws(0, 5_000); // every Draw call takes 5 s
+    expect(await billing.settle(settle("a", 40n))).toBe(40n);
+    expect(billing.drawsUnderWayCount).toBe(1);
+    billing.leases.projectChanged("p"); // retired: "a"'s draw is in flight, "b" has not ended
+    expect(calls.reductions).toEqual([[calls.leases[0], 140n]]); // 40 to draw, 100 set aside by "b"
+    expect(await billing.settle(settle("b", 0n))).toBe(0n); // costs nothing, but its draw is to land too
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(calls.releases).toEqual([]);
+    expect(billing.drawsUnderWayCount).toBe(2);
+    await vi.advanceTimersByTimeAsync(6_000); // "a"'s call lands, then "b"'s
+    expect(calls.draws.map((draw) => draw.requestId)).toEqual(["a", "b"]);
+    expect(billing.drawsUnderWayCount).toBe(0);
+    expect(calls.releases).toEqual([calls.leases[0]]);
+    // Reduced again when "a"'s draw landed: only "b"'s draw of 0 was left, and it kept 1 nano-USD,
+    // not 0 (a keep of 0 is a whole release, with "b"'s draw still to land).
+    expect(calls.reductions.map(([, keep]) => keep)).toEqual([140n, 1n]);
   });
 
   it("a lease ask whose answer is lost is released, so it never holds money until it expires", async () => {
