@@ -42,7 +42,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
   const logError = (error: unknown) => admin?.log.error({ err: error }, "background task failed");
 
   const clock = offsetClock(config.clockOffsetMs);
-  const changes = new ChangeFeed(database.prisma, config.changePollIntervalMs, logError);
+  const changes = new ChangeFeed(database, config.changePollIntervalMs, logError);
   const ledger = new LedgerService(database, clock, config.holdTtlSeconds);
   const services: ControlPlaneServices = {
     projects: new ProjectService(database.prisma, changes),

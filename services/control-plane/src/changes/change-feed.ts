@@ -2,7 +2,12 @@
 // row to change_events in the same transaction as the change; every control
 // plane replica polls the table, so a change made through any replica reaches
 // the data planes subscribed to all of them.
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
+//
+// The poll is plain SQL (like the money batches), and asks only for rows it has
+// not delivered: through Prisma, re-reading the window below cost an idle
+// control plane about 7 ms of CPU per poll, 3% of a core at the default 200 ms.
+import type { Database } from "../database/connect";
+import type { Prisma } from "../generated/prisma/client";
 
 export type Change =
   | { kind: "catalogue"; revision: string }
@@ -33,15 +38,15 @@ export class ChangeFeed {
   private polling: Promise<void> | undefined;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly database: Pick<Database, "query">,
     private readonly intervalMs: number,
     private readonly onError: (error: unknown) => void,
   ) {}
 
   /** Starts from the newest existing event: subscribers get full state on connect. */
   async start(): Promise<void> {
-    const newest = await this.prisma.changeEvent.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
-    this.lastId = newest?.id ?? 0n;
+    const [newest] = await this.database.query<{ id: string | null }>("SELECT max(id)::text AS id FROM change_events", []);
+    this.lastId = BigInt(newest?.id ?? 0);
     this.startId = this.lastId;
     this.timer = setInterval(() => void this.poll(), this.intervalMs);
     this.timer.unref();
@@ -62,12 +67,16 @@ export class ChangeFeed {
 
   private async readNew(): Promise<void> {
     const floor = this.lastId > REREAD_WINDOW ? this.lastId - REREAD_WINDOW : 0n;
-    const rows = await this.prisma.changeEvent.findMany({ where: { id: { gt: floor } }, orderBy: { id: "asc" }, take: 1000 });
+    const rows = await this.database.query<{ id: string; kind: string; payload: object }>(
+      "SELECT id::text AS id, kind, payload FROM change_events WHERE id > $1::bigint AND NOT (id = ANY($2::bigint[])) ORDER BY id LIMIT 1000",
+      [floor.toString(), [...this.delivered].map(String)],
+    );
     for (const row of rows) {
-      if (row.id <= this.lastId && (this.delivered.has(row.id) || row.id <= this.startId)) continue;
-      this.delivered.add(row.id);
-      if (row.id > this.lastId) this.lastId = row.id;
-      const change = { kind: row.kind, ...(row.payload as object) } as Change;
+      const id = BigInt(row.id);
+      this.delivered.add(id); // seen: not asked for again
+      if (id <= this.startId) continue; // before this replica started: subscribers get full state on connect
+      if (id > this.lastId) this.lastId = id;
+      const change = { kind: row.kind, ...row.payload } as Change;
       for (const listener of this.listeners) listener(change);
     }
     for (const id of this.delivered) if (id <= this.lastId - REREAD_WINDOW) this.delivered.delete(id);
