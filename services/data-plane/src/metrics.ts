@@ -54,6 +54,15 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
     },
   });
   new Gauge({
+    name: "gateway_rate_limit_block_admissions",
+    help: "Requests admitted from admission blocks (taken from the shared window ahead of time for busy projects far below their limit), cumulative.",
+    registers: [registry],
+    collect() {
+      const limiter = gateway().rateLimiter;
+      this.set(limiter instanceof RedisRateLimiter ? limiter.blocks.stats.admitted : 0);
+    },
+  });
+  new Gauge({
     name: "gateway_billing_pending",
     help: "Settles and releases not yet accepted by the control plane (retried in the background).",
     registers: [registry],

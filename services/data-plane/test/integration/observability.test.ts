@@ -84,6 +84,7 @@ describe("observability", () => {
     expect(text).toMatch(/^gateway_rate_limit_rejections_total 0$/m);
     expect(text).toMatch(/^gateway_billing_pending 0$/m);
     expect(text).toMatch(/^gateway_draws_under_way 0$/m);
+    expect(text).toMatch(/^gateway_rate_limit_block_admissions \d+$/m);
   });
 
   it("exposes the control plane's metrics after traffic", async () => {

@@ -112,4 +112,64 @@ describe("RedisRateLimiter", () => {
     expect(members).not.toContain("abandoned-1");
     expect(members).not.toContain("abandoned-2");
   });
+
+  /** Checks of one project one after another (each awaited), as a client at concurrency 1 sends them. */
+  async function sequential(checker: RedisRateLimiter, project: string, limit: number, count: number, ids = project) {
+    const decisions = [];
+    for (let index = 0; index < count; index++) decisions.push(await checker.check(project, limit, `${ids}-${index}`));
+    return decisions;
+  }
+
+  it("admits a busy project far below its limit from blocks, and takes a block's unused admissions out of the window", async () => {
+    const checker = await limiter("replica-blocks");
+    const decisions = await sequential(checker, "busy", 100_000, 300);
+    expect(decisions.every((decision) => decision.allowed)).toBe(true);
+    expect(checker.blocks.stats.granted).toBeGreaterThan(0);
+    expect(checker.blocks.stats.admitted).toBeGreaterThan(100); // most of them without a round trip each
+    // The remaining count never shows more than is left after this client's own admissions, blocks
+    // included, give or take the one check that was on its way when a block was granted.
+    expect(decisions.every((decision, index) => decision.remaining <= 100_000 - index)).toBe(true);
+    expect(decisions.at(-1)!.remaining).toBeLessThanOrEqual(100_000 - 299);
+    // Every admission is in the window; a block's are scored at its end, so none leaves the window early.
+    const now = Number((await admin.time())[0]) * 1000;
+    const scores = (await admin.zrange("gateway:ratelimit:busy", "0", "-1", "WITHSCORES")).filter((_, index) => index % 2 === 1).map(Number);
+    expect(scores.length).toBeGreaterThanOrEqual(300);
+    expect(scores.some((score) => score > now)).toBe(true);
+    // Once the block is over (BLOCK_MS, then the sweep), what it did not admit is out of the window.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await admin.zcard("gateway:ratelimit:busy")).toBe(300);
+  });
+
+  it("gives no block to a project near its limit: its checks stay exact, one by one", async () => {
+    const checker = await limiter("replica-near-limit");
+    // Half of a 10,000 limit is used already (by other replicas): a block would pass half the limit.
+    const now = Date.now();
+    await admin.zadd("gateway:ratelimit:near", ...Array.from({ length: 4_990 }, (_, index) => [String(now), `earlier-${index}`]).flat());
+    const granted = checker.blocks.stats.granted;
+    const decisions = await sequential(checker, "near", 10_000, 100);
+    expect(checker.blocks.stats.granted).toBe(granted);
+    expect(decisions.every((decision) => decision.allowed)).toBe(true);
+    expect(decisions.at(-1)!.remaining).toBe(10_000 - 4_990 - 100);
+    // Nor to a replica whose own rate could bring the project near its limit: 150 a minute here.
+    const few = await sequential(checker, "small", 150, 160);
+    expect(checker.blocks.stats.granted).toBe(granted);
+    expect(few.filter((decision) => decision.allowed)).toHaveLength(150);
+  });
+
+  it("counts a restarted replica's block admissions beside its predecessor's (members never collide)", async () => {
+    const first = await limiter("replica-restarted");
+    await sequential(first, "restart", 100_000, 200);
+    await first.close(); // its blocks' unused admissions go back
+    expect(await admin.zcard("gateway:ratelimit:restart")).toBe(200);
+    const second = new RedisRateLimiter(redis.url, "replica-restarted", 60_000); // the same replica id, restarted
+    limiters.push(second);
+    // Connected once it has announced itself (the first took its id out on close).
+    while ((await admin.zscore("gateway:ratelimit:replicas", "replica-restarted")) === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    await sequential(second, "restart", 100_000, 200, "restart-again"); // request ids are unique
+    // Both admitted from blocks (with the replica id alone in the members, the second's would have overwritten the first's).
+    expect(first.blocks.stats.admitted).toBeGreaterThan(50);
+    expect(second.blocks.stats.admitted).toBeGreaterThan(50);
+    await second.close();
+    expect(await admin.zcard("gateway:ratelimit:restart")).toBe(400);
+  });
 });

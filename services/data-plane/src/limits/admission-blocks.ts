@@ -1,0 +1,160 @@
+// Admissions taken from the shared per-minute window a block at a time, for a
+// project this replica sees busy and far below its limit: its requests are then
+// admitted in memory, with no Redis round trip each (at concurrency 1 that
+// round trip, and the wake-ups it costs, was the largest part of the data
+// plane's own latency; docs/benchmark.md).
+//
+// A block is real admissions: the script adds them to the window like
+// per-request checks, so the limit is never exceeded. They are scored at the
+// block's end, not its start, so none leaves the window before the request
+// that uses it would have. A block is used for at most BLOCK_MS; what is left
+// of it is then taken out of the window again. Blocks are granted only while
+// the window plus the block stays within half the limit, and only to a replica
+// whose own rate could not fill a quarter of the limit within two blocks' time:
+// a project that approaches its limit is checked per request, exactly. What a
+// block can cost is early refusals: if other replicas fill the whole window
+// within BLOCK_MS of a grant, the block's unused admissions count until they go
+// back (at most one block per project and replica, for at most BLOCK_MS).
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import type { RateDecision } from "./rate-limiter";
+
+/** How long a block admits requests; also how far ahead its admissions are scored. */
+export const BLOCK_MS = 1_000;
+/** A project is busy, and gets blocks, from this many requests within one second on this replica. */
+const BLOCK_MIN_REQUESTS_PER_SECOND = 20;
+/** Admissions per block at most. */
+const MAX_BLOCK = 512;
+
+// KEYS[1] the project's window; ARGV: window ms, limit, admissions wanted, member prefix.
+// Answers (granted, remaining, reset ms); granted is 0 when the window plus the block would pass half the limit.
+const BLOCK_SCRIPT = `
+local window = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local wanted = tonumber(ARGV[3])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+local granted = 0
+if (count + wanted) * 2 <= limit then
+  local members = {}
+  for i = 1, wanted do
+    members[2 * i - 1] = now + ${BLOCK_MS}
+    members[2 * i] = ARGV[4] .. i
+  end
+  redis.call('ZADD', KEYS[1], unpack(members))
+  redis.call('PEXPIRE', KEYS[1], window + ${BLOCK_MS})
+  count = count + wanted
+  granted = wanted
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local reset = window
+if oldest[2] then reset = tonumber(oldest[2]) + window - now end
+return {granted, limit - count, reset}
+`;
+
+interface Block {
+  key: string;
+  prefix: string;
+  limit: number;
+  granted: number;
+  used: number;
+  /** What the window had left right after the grant (the block counted as used). */
+  remaining: number;
+  resetSeconds: number;
+  /** Until then (performance.now()) it admits requests. */
+  until: number;
+}
+
+type BlockScript = (keyCount: number, key: string, windowMs: number, limit: number, wanted: number, prefix: string) => Promise<number[]>;
+
+export class AdmissionBlocks {
+  private readonly blocks = new Map<string, Block>(); // project → its current block
+  private readonly asking = new Set<string>();
+  private readonly rates = new Map<string, { second: number; count: number; previous: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+  private sequence = 0;
+  /** Unique per process: a restarted replica's members must not overwrite its predecessor's (a ZADD of an existing member adds nothing). */
+  private readonly instance = randomUUID();
+  /** Blocks granted, and requests admitted from them (metrics). */
+  readonly stats = { granted: 0, admitted: 0 };
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly windowMs: number,
+    private readonly replicaId: string,
+  ) {
+    this.redis.defineCommand("gatewayRateBlock", { lua: BLOCK_SCRIPT });
+    this.sweeper = setInterval(() => this.sweep(), BLOCK_MS);
+    this.sweeper.unref();
+  }
+
+  /** A request admitted from the project's block, or undefined: it is checked on its own. Asks for the next block when the project is busy. */
+  take(projectId: string, limit: number): RateDecision | undefined {
+    const now = performance.now();
+    const block = this.blocks.get(projectId);
+    if (block && (block.limit !== limit || now >= block.until || block.used >= block.granted)) void this.end(projectId, block);
+    else if (block) {
+      block.used++;
+      this.stats.admitted++;
+      return { allowed: true, limit, remaining: block.remaining + block.granted - block.used, resetSeconds: block.resetSeconds };
+    }
+    this.ask(projectId, limit, now);
+    return undefined;
+  }
+
+  private ask(projectId: string, limit: number, now: number): void {
+    const second = Math.floor(now / 1000);
+    let rate = this.rates.get(projectId);
+    if (!rate || rate.second !== second) {
+      rate = { second, count: 0, previous: rate && rate.second === second - 1 ? rate.count : 0 };
+      this.rates.set(projectId, rate);
+    }
+    rate.count++;
+    const perSecond = Math.max(rate.count, rate.previous);
+    if (this.asking.has(projectId) || perSecond < BLOCK_MIN_REQUESTS_PER_SECOND) return;
+    // This replica alone could bring the project near its limit within two blocks: no blocks.
+    if (perSecond * ((2 * BLOCK_MS) / 1000) * 4 > limit) return;
+    const wanted = Math.min(MAX_BLOCK, Math.ceil((perSecond * BLOCK_MS) / 1000));
+    const key = `gateway:ratelimit:${projectId}`;
+    const prefix = `block:${this.replicaId}:${this.instance}:${++this.sequence}:`;
+    this.asking.add(projectId);
+    (this.redis as unknown as { gatewayRateBlock: BlockScript })
+      .gatewayRateBlock(1, key, this.windowMs, limit, wanted, prefix)
+      .then(
+        ([granted, remaining, resetMs]) => {
+          if (!granted) return;
+          this.stats.granted++;
+          const block: Block = { key, prefix, limit, granted: granted!, used: 0, remaining: Math.max(0, remaining!), resetSeconds: Math.max(1, Math.ceil(resetMs! / 1000)), until: performance.now() + BLOCK_MS };
+          const previous = this.blocks.get(projectId);
+          if (previous) void this.end(projectId, previous);
+          this.blocks.set(projectId, block);
+        },
+        () => {}, // Redis unreachable: requests are checked on their own (and fall back there)
+      )
+      .finally(() => this.asking.delete(projectId));
+  }
+
+  /** A block is over: its unused admissions leave the window (best effort: they would leave it a minute later anyway). */
+  private end(projectId: string, block: Block): Promise<unknown> {
+    if (this.blocks.get(projectId) === block) this.blocks.delete(projectId);
+    if (block.used >= block.granted) return Promise.resolve();
+    const unused: string[] = [];
+    for (let index = block.used + 1; index <= block.granted; index++) unused.push(`${block.prefix}${index}`);
+    return this.redis.zrem(block.key, ...unused).catch(() => {});
+  }
+
+  private sweep(): void {
+    const now = performance.now();
+    for (const [projectId, block] of this.blocks) if (now >= block.until) void this.end(projectId, block);
+    const second = Math.floor(now / 1000);
+    for (const [projectId, rate] of this.rates) if (rate.second < second - 1) this.rates.delete(projectId);
+  }
+
+  /** Shutdown: every block's unused admissions go back. */
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.all([...this.blocks].map(([projectId, block]) => this.end(projectId, block)));
+  }
+}
