@@ -6,21 +6,33 @@
 //
 // A block is real admissions: the script adds them to the window like
 // per-request checks, so the limit is never exceeded. They are scored at the
-// block's end, not its start, so none leaves the window before the request
-// that uses it would have. A block is used for at most BLOCK_MS; what is left
-// of it is then taken out of the window again. Blocks are granted only while
+// block's end, not its start, and a block admits requests only until a little
+// before that end counted from before the script was sent, so none leaves the
+// window before the request that uses it would have. What is left of a block is
+// then taken out of the window again (within SWEEP_MS), and so is a block whose
+// answer came too late or was lost. Blocks are granted only while
 // the window plus the block stays within half the limit, and only to a replica
 // whose own rate could not fill a quarter of the limit within two blocks' time:
 // a project that approaches its limit is checked per request, exactly. What a
 // block can cost is early refusals: if other replicas fill the whole window
 // within BLOCK_MS of a grant, the block's unused admissions count until they go
-// back (at most one block per project and replica, for at most BLOCK_MS).
+// back (at most one block per project and replica, for about BLOCK_MS).
+// `x-ratelimit-remaining-requests` of a request admitted from a block does not
+// see what other replicas admitted since the grant, and its reset stays the
+// grant's.
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { RateDecision } from "./rate-limiter";
 
-/** How long a block admits requests; also how far ahead its admissions are scored. */
+/** How far ahead a block's admissions are scored; it admits requests for a little less (BLOCK_USE_MS). */
 export const BLOCK_MS = 1_000;
+/**
+ * Counted from before the script call was sent, so from before Redis scored the block: every request
+ * a block admits is admitted before its admission's score, never after, however late the answer came.
+ */
+const BLOCK_USE_MS = BLOCK_MS - 50;
+/** Blocks over are looked for this often (their unused admissions go back). */
+const SWEEP_MS = 250;
 /** A project is busy, and gets blocks, from this many requests within one second on this replica. */
 const BLOCK_MIN_REQUESTS_PER_SECOND = 20;
 /** Admissions per block at most. */
@@ -77,6 +89,7 @@ export class AdmissionBlocks {
   private sequence = 0;
   /** Unique per process: a restarted replica's members must not overwrite its predecessor's (a ZADD of an existing member adds nothing). */
   private readonly instance = randomUUID();
+  private closed = false;
   /** Blocks granted, and requests admitted from them (metrics). */
   readonly stats = { granted: 0, admitted: 0 };
 
@@ -86,13 +99,14 @@ export class AdmissionBlocks {
     private readonly replicaId: string,
   ) {
     this.redis.defineCommand("gatewayRateBlock", { lua: BLOCK_SCRIPT });
-    this.sweeper = setInterval(() => this.sweep(), BLOCK_MS);
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
     this.sweeper.unref();
   }
 
   /** A request admitted from the project's block, or undefined: it is checked on its own. Asks for the next block when the project is busy. */
   take(projectId: string, limit: number): RateDecision | undefined {
     const now = performance.now();
+    const perSecond = this.count(projectId, now);
     const block = this.blocks.get(projectId);
     if (block && (block.limit !== limit || now >= block.until || block.used >= block.granted)) void this.end(projectId, block);
     else if (block) {
@@ -100,11 +114,12 @@ export class AdmissionBlocks {
       this.stats.admitted++;
       return { allowed: true, limit, remaining: block.remaining + block.granted - block.used, resetSeconds: block.resetSeconds };
     }
-    this.ask(projectId, limit, now);
+    this.ask(projectId, limit, perSecond);
     return undefined;
   }
 
-  private ask(projectId: string, limit: number, now: number): void {
+  /** Counts a request of the project (admitted from a block or not); answers its requests per second here, this second or the last. */
+  private count(projectId: string, now: number): number {
     const second = Math.floor(now / 1000);
     let rate = this.rates.get(projectId);
     if (!rate || rate.second !== second) {
@@ -112,26 +127,36 @@ export class AdmissionBlocks {
       this.rates.set(projectId, rate);
     }
     rate.count++;
-    const perSecond = Math.max(rate.count, rate.previous);
-    if (this.asking.has(projectId) || perSecond < BLOCK_MIN_REQUESTS_PER_SECOND) return;
+    return Math.max(rate.count, rate.previous);
+  }
+
+  private ask(projectId: string, limit: number, perSecond: number): void {
+    if (this.closed || this.asking.has(projectId) || perSecond < BLOCK_MIN_REQUESTS_PER_SECOND) return;
     // This replica alone could bring the project near its limit within two blocks: no blocks.
     if (perSecond * ((2 * BLOCK_MS) / 1000) * 4 > limit) return;
     const wanted = Math.min(MAX_BLOCK, Math.ceil((perSecond * BLOCK_MS) / 1000));
     const key = `gateway:ratelimit:${projectId}`;
     const prefix = `block:${this.replicaId}:${this.instance}:${++this.sequence}:`;
     this.asking.add(projectId);
+    const sentAt = performance.now();
     (this.redis as unknown as { gatewayRateBlock: BlockScript })
       .gatewayRateBlock(1, key, this.windowMs, limit, wanted, prefix)
       .then(
         ([granted, remaining, resetMs]) => {
           if (!granted) return;
+          const block: Block = { key, prefix, limit, granted: granted!, used: 0, remaining: Math.max(0, remaining!), resetSeconds: Math.max(1, Math.ceil(resetMs! / 1000)), until: sentAt + BLOCK_USE_MS };
+          // Answered after its time (a slow Redis, a stalled process) or after shutdown began: straight back.
+          if (this.closed || performance.now() >= block.until) return void this.end(projectId, block);
           this.stats.granted++;
-          const block: Block = { key, prefix, limit, granted: granted!, used: 0, remaining: Math.max(0, remaining!), resetSeconds: Math.max(1, Math.ceil(resetMs! / 1000)), until: performance.now() + BLOCK_MS };
           const previous = this.blocks.get(projectId);
           if (previous) void this.end(projectId, previous);
           this.blocks.set(projectId, block);
         },
-        () => {}, // Redis unreachable: requests are checked on their own (and fall back there)
+        () => {
+          // Unreachable, or the answer was lost: the block may have been granted all the same, so
+          // its admissions are taken out (best effort). Requests are checked on their own meanwhile.
+          void this.end(projectId, { key, prefix, limit, granted: wanted, used: 0, remaining: 0, resetSeconds: 0, until: 0 });
+        },
       )
       .finally(() => this.asking.delete(projectId));
   }
@@ -154,6 +179,7 @@ export class AdmissionBlocks {
 
   /** Shutdown: every block's unused admissions go back. */
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.sweeper);
     await Promise.all([...this.blocks].map(([projectId, block]) => this.end(projectId, block)));
   }
