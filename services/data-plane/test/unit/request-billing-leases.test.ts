@@ -62,6 +62,18 @@ async function busyWithLease(billing: RequestBilling): Promise<void> {
   await vi.advanceTimersByTimeAsync(0);
 }
 
+/** Fake timers; requests "a" and "b" under a lease, and every Draw call from now on takes 5 s. */
+async function twoLeasedWithSlowDraws(options: { drawnNano?: string } = {}) {
+  vi.useFakeTimers();
+  const { client, calls, failDraws } = controlPlane(options);
+  const billing = new RequestBilling(client, log, settings);
+  await busyWithLease(billing);
+  await billing.reserve(hold("a"));
+  await billing.reserve(hold("b"));
+  failDraws(0, 5_000);
+  return { calls, billing };
+}
+
 describe("request billing under budget leases", () => {
   afterEach(() => vi.useRealTimers());
 
@@ -97,14 +109,8 @@ describe("request billing under budget leases", () => {
   });
 
   it("answers a leased request at once with its cost, at most its share, and draws that amount in the background", async () => {
-    vi.useFakeTimers();
     // The control plane would answer 7: a client told 7 would have waited for the draw.
-    const { client, calls, failDraws } = controlPlane({ drawnNano: "7" });
-    const billing = new RequestBilling(client, log, settings);
-    await busyWithLease(billing);
-    await billing.reserve(hold("a"));
-    await billing.reserve(hold("b"));
-    failDraws(0, 5_000); // every Draw call takes 5 s
+    const { calls, billing } = await twoLeasedWithSlowDraws({ drawnNano: "7" });
     expect(await billing.settle(settle("a", 40n))).toBe(40n);
     expect(await billing.settle(settle("b", 150n))).toBe(100n); // capped at what it set aside
     const flushed = billing.flush(30_000); // shutdown waits for the draws to land
@@ -167,13 +173,7 @@ describe("request billing under budget leases", () => {
   });
 
   it("a retired lease keeps what its queued draws debit until they land, and is released whole only after", async () => {
-    vi.useFakeTimers();
-    const { client, calls, failDraws } = controlPlane();
-    const billing = new RequestBilling(client, log, settings);
-    await busyWithLease(billing);
-    await billing.reserve(hold("a"));
-    await billing.reserve(hold("b"));
-    failDraws(0, 5_000); // every Draw call takes 5 s
+    const { calls, billing } = await twoLeasedWithSlowDraws();
     expect(await billing.settle(settle("a", 40n))).toBe(40n);
     expect(billing.drawsUnderWayCount).toBe(1);
     billing.leases.projectChanged("p"); // retired: "a"'s draw is in flight, "b" has not ended
