@@ -13,6 +13,7 @@
 // lease cannot cover reserve per request, as without leases.
 import { randomUUID } from "node:crypto";
 import type { ControlPlaneClientWrapper } from "../control-plane/control-plane-client";
+import { ProjectRates } from "../project-rates";
 
 export interface LeaseSettings {
   /** A project is busy, and gets a lease, from this many requests within one second; 0 = never. */
@@ -77,7 +78,7 @@ export class BudgetLeases {
   private readonly asking = new Map<string, Promise<void>>(); // project → its ask under way
   private readonly generation = new Map<string, number>();
   private readonly notBefore = new Map<string, number>();
-  private readonly recent = new Map<string, { second: number; count: number }>();
+  private readonly rates = new ProjectRates();
   private readonly sweeper: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -131,7 +132,7 @@ export class BudgetLeases {
       if (lease.remaining * 4n < lease.grantedNano || (now - lease.grantedAt) * 4 > this.settings.maxAgeMs * 3) this.ask(projectId, needNano, now);
       return lease;
     }
-    if (this.busy(projectId, now)) this.ask(projectId, needNano, now);
+    if (this.rates.count(projectId, now).thisSecond >= this.settings.minRequestsPerSecond) this.ask(projectId, needNano, now);
     return undefined;
   }
 
@@ -167,17 +168,6 @@ export class BudgetLeases {
     this.closed = true;
     clearInterval(this.sweeper);
     for (const lease of [...this.current.values()]) this.retire(lease);
-  }
-
-  private busy(projectId: string, now: number): boolean {
-    const second = Math.floor(now / 1000);
-    let window = this.recent.get(projectId);
-    if (!window || window.second !== second) {
-      window = { second, count: 0 };
-      this.recent.set(projectId, window);
-    }
-    window.count++;
-    return window.count >= this.settings.minRequestsPerSecond;
   }
 
   private ask(projectId: string, needNano: bigint, now: number): void {
@@ -259,8 +249,7 @@ export class BudgetLeases {
       if (now - lease.lastUsedAt > this.settings.idleMs || now - lease.grantedAt > this.settings.maxAgeMs) this.retire(lease);
     }
     for (const lease of this.retiring) this.reduceIfHalved(lease);
-    const second = Math.floor(now / 1000);
-    for (const [projectId, window] of this.recent) if (window.second < second - 1) this.recent.delete(projectId);
+    this.rates.prune(now);
     for (const [projectId, until] of this.notBefore) if (until <= now) this.notBefore.delete(projectId);
   }
 }

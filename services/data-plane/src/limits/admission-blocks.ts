@@ -22,6 +22,7 @@
 // grant's.
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
+import { ProjectRates } from "../project-rates";
 import type { RateDecision } from "./rate-limiter";
 
 /** How far ahead a block's admissions are scored; it admits requests for a little less (BLOCK_USE_MS). */
@@ -84,7 +85,7 @@ type BlockScript = (keyCount: number, key: string, windowMs: number, limit: numb
 export class AdmissionBlocks {
   private readonly blocks = new Map<string, Block>(); // project → its current block
   private readonly asking = new Set<string>();
-  private readonly rates = new Map<string, { second: number; count: number; previous: number }>();
+  private readonly rates = new ProjectRates();
   private readonly sweeper: NodeJS.Timeout;
   private sequence = 0;
   /** Unique per process: a restarted replica's members must not overwrite its predecessor's (a ZADD of an existing member adds nothing). */
@@ -106,7 +107,8 @@ export class AdmissionBlocks {
   /** A request admitted from the project's block, or undefined: it is checked on its own. Asks for the next block when the project is busy. */
   take(projectId: string, limit: number): RateDecision | undefined {
     const now = performance.now();
-    const perSecond = this.count(projectId, now);
+    const rate = this.rates.count(projectId, now); // every request, those admitted from a block too
+    const perSecond = Math.max(rate.thisSecond, rate.lastSecond);
     const block = this.blocks.get(projectId);
     if (block && (block.limit !== limit || now >= block.until || block.used >= block.granted)) void this.end(projectId, block);
     else if (block) {
@@ -116,18 +118,6 @@ export class AdmissionBlocks {
     }
     this.ask(projectId, limit, perSecond);
     return undefined;
-  }
-
-  /** Counts a request of the project (admitted from a block or not); answers its requests per second here, this second or the last. */
-  private count(projectId: string, now: number): number {
-    const second = Math.floor(now / 1000);
-    let rate = this.rates.get(projectId);
-    if (!rate || rate.second !== second) {
-      rate = { second, count: 0, previous: rate && rate.second === second - 1 ? rate.count : 0 };
-      this.rates.set(projectId, rate);
-    }
-    rate.count++;
-    return Math.max(rate.count, rate.previous);
   }
 
   private ask(projectId: string, limit: number, perSecond: number): void {
@@ -173,8 +163,7 @@ export class AdmissionBlocks {
   private sweep(): void {
     const now = performance.now();
     for (const [projectId, block] of this.blocks) if (now >= block.until) void this.end(projectId, block);
-    const second = Math.floor(now / 1000);
-    for (const [projectId, rate] of this.rates) if (rate.second < second - 1) this.rates.delete(projectId);
+    this.rates.prune(now);
   }
 
   /** Shutdown: every block's unused admissions go back. */
