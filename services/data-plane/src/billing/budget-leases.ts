@@ -58,6 +58,13 @@ export interface Lease {
 /** After a refused or failed lease, the project reserves per request for this long before asking again. */
 const RETRY_LEASE_AFTER_MS = 1000;
 /**
+ * A project busy within this long is still taken as busy: when its lease has gone back (idle) and
+ * it gets busy again, its first request asks for the next lease, and the burst's requests wait for
+ * that one answer instead of each reserving on its own (64 concurrent reserves queue at the control
+ * plane for tens of milliseconds, and their settles wait for it too).
+ */
+const BUSY_MEMORY_MS = 60_000;
+/**
  * A retired lease is reduced again at most this often (the sweeper catches up): under load its many
  * short requests finish within milliseconds of each other, and a Release call per halving cost the
  * control plane more than all the draws.
@@ -79,6 +86,8 @@ export class BudgetLeases {
   private readonly generation = new Map<string, number>();
   private readonly notBefore = new Map<string, number>();
   private readonly rates = new ProjectRates();
+  /** When each project was last busy (Date.now()), kept for BUSY_MEMORY_MS. */
+  private readonly lastBusyAt = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -112,28 +121,47 @@ export class BudgetLeases {
     return this.current.size + this.retiring.size;
   }
 
-  /** Sets `needNano` aside from the project's lease, or returns undefined: the caller reserves with the control plane. */
+  /**
+   * Sets `needNano` aside from the project's lease, or returns undefined: the caller waits for the
+   * lease ask under way (`askUnderWay`) if there is one, else reserves with the control plane.
+   */
   take(projectId: string, needNano: bigint): Lease | undefined {
     if (this.settings.minRequestsPerSecond <= 0 || this.closed) return undefined;
     const now = Date.now();
-    let lease = this.current.get(projectId);
-    if (lease && (lease.remaining < needNano || now - lease.grantedAt > this.settings.maxAgeMs)) {
-      this.retire(lease);
-      lease = undefined;
-    }
-    if (lease) {
-      lease.remaining -= needNano;
-      lease.setAsideNano += needNano;
-      lease.inFlight++;
-      lease.lastUsedAt = now;
-      this.stats.leasedRequests++;
-      // A quarter of its money or its time left: the next lease is asked for now, so a busy
-      // project's requests do not fall back to per-request reserves while it comes.
-      if (lease.remaining * 4n < lease.grantedNano || (now - lease.grantedAt) * 4 > this.settings.maxAgeMs * 3) this.ask(projectId, needNano, now);
-      return lease;
-    }
-    if (this.rates.count(projectId, now).thisSecond >= this.settings.minRequestsPerSecond) this.ask(projectId, needNano, now);
+    const busy = this.rates.count(projectId, now).thisSecond >= this.settings.minRequestsPerSecond;
+    if (busy) this.lastBusyAt.set(projectId, now);
+    const lease = this.fromCurrent(projectId, needNano, now);
+    if (lease) return lease;
+    if (busy || now - (this.lastBusyAt.get(projectId) ?? -Infinity) < BUSY_MEMORY_MS) this.ask(projectId, needNano, now);
     return undefined;
+  }
+
+  /** The project's lease ask under way, if any; it resolves once the answer is in (granted or not). */
+  askUnderWay(projectId: string): Promise<void> | undefined {
+    return this.asking.get(projectId);
+  }
+
+  /** After waiting for an ask: `take` without counting the request again or asking again. */
+  takeAfterAsk(projectId: string, needNano: bigint): Lease | undefined {
+    return this.closed ? undefined : this.fromCurrent(projectId, needNano, Date.now());
+  }
+
+  private fromCurrent(projectId: string, needNano: bigint, now: number): Lease | undefined {
+    const lease = this.current.get(projectId);
+    if (!lease) return undefined;
+    if (lease.remaining < needNano || now - lease.grantedAt > this.settings.maxAgeMs) {
+      this.retire(lease);
+      return undefined;
+    }
+    lease.remaining -= needNano;
+    lease.setAsideNano += needNano;
+    lease.inFlight++;
+    lease.lastUsedAt = now;
+    this.stats.leasedRequests++;
+    // A quarter of its money or its time left: the next lease is asked for now, so a busy
+    // project's requests do not fall back to per-request reserves while it comes.
+    if (lease.remaining * 4n < lease.grantedNano || (now - lease.grantedAt) * 4 > this.settings.maxAgeMs * 3) this.ask(projectId, needNano, now);
+    return lease;
   }
 
   /**
@@ -250,6 +278,7 @@ export class BudgetLeases {
     }
     for (const lease of this.retiring) this.reduceIfHalved(lease);
     this.rates.prune(now);
+    for (const [projectId, at] of this.lastBusyAt) if (now - at >= BUSY_MEMORY_MS) this.lastBusyAt.delete(projectId);
     for (const [projectId, until] of this.notBefore) if (until <= now) this.notBefore.delete(projectId);
   }
 }

@@ -46,7 +46,13 @@ export class RequestBilling {
   /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). */
   async reserve(hold: ReserveCall): Promise<bigint> {
     this.open.add(hold.requestId); // before any call: a hold may exist even if the answer is lost
-    const lease = this.leases.take(hold.projectId, hold.amountNano);
+    let lease = this.leases.take(hold.projectId, hold.amountNano);
+    const asking = lease ? undefined : this.leases.askUnderWay(hold.projectId);
+    if (asking) {
+      // A burst of a busy project: one Lease call answers for all of its requests.
+      await asking;
+      lease = this.leases.takeAfterAsk(hold.projectId, hold.amountNano);
+    }
     if (lease) {
       this.leased.set(hold.requestId, { lease, needNano: hold.amountNano });
       return hold.amountNano;

@@ -174,6 +174,32 @@ describe("budget leases", () => {
     expect(leases.openCount).toBe(0);
   });
 
+  it("a project busy within the last minute asks on the first request of its next burst, which waits for that ask", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    const { client, asks } = fakeControlPlane();
+    const leases = new BudgetLeases(client, settings, "dp1", () => {});
+    for (let i = 0; i < 3; i++) leases.take("p", 10n);
+    expect(leases.askUnderWay("p")).toBeDefined(); // the request that made it busy can wait for it
+    await leases.askUnderWay("p");
+    const lease = leases.takeAfterAsk("p", 10n)!;
+    expect(lease.inFlight).toBe(1);
+    leases.finish(lease, 10n, 10n);
+    await vi.advanceTimersByTimeAsync(settings.idleMs + 1_100); // idle: given back
+
+    expect(leases.take("p", 10n)).toBeUndefined(); // 3 s later, one request: asks at once
+    expect(asks).toHaveLength(2);
+    await leases.askUnderWay("p");
+    expect(leases.takeAfterAsk("p", 10n)).toBeDefined();
+    expect(asks).toHaveLength(2); // takeAfterAsk neither counts nor asks again
+
+    leases.projectChanged("p");
+    await vi.advanceTimersByTimeAsync(61_000); // quiet for a minute: forgotten
+    expect(leases.take("p", 10n)).toBeUndefined();
+    expect(leases.askUnderWay("p")).toBeUndefined();
+    expect(asks).toHaveLength(2);
+    leases.close();
+  });
+
   it("a refused lease leaves the project reserving per request, and it asks again only after a pause", async () => {
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
     const { client, asks } = fakeControlPlane(() => undefined);

@@ -201,18 +201,37 @@ describe("request billing under budget leases", () => {
     expect(calls.releases).toEqual([calls.leases[0]]);
   });
 
-  it("a lease granted while the data plane drains goes straight back before flush returns", async () => {
+  it("the requests of a burst wait for the lease ask under way instead of each reserving", async () => {
     vi.useFakeTimers();
     let grant: (value: unknown) => void = () => {};
     const { client, calls } = controlPlane({ leaseAnswer: () => new Promise((resolve) => (grant = resolve)) });
     const billing = new RequestBilling(client, log, settings);
-    await busyWithLease(billing);
+    await billing.reserve(hold("first")); // quiet so far: reserved per request
+    const burst = ["b", "c", "d"].map((id) => billing.reserve(hold(id))); // "b" makes the project busy: one ask
+    await vi.advanceTimersByTimeAsync(10);
     expect(calls.leases).toHaveLength(1);
+    grant({ granted: true, amountNano: "1000", ttlSeconds: 900 });
+    expect(await Promise.all(burst)).toEqual([100n, 100n, 100n]);
+    expect(client.reserve).toHaveBeenCalledTimes(1);
+    expect(billing.leases.stats.leasedRequests).toBe(3);
+  });
+
+  it("a lease granted while the data plane drains goes straight back before flush returns", async () => {
+    vi.useFakeTimers();
+    let grant: (value: unknown) => void = () => {};
+    let asks = 0;
+    const first = { granted: true, amountNano: "1000", ttlSeconds: 900 };
+    const { client, calls } = controlPlane({ leaseAnswer: () => (asks++ === 0 ? Promise.resolve(first) : new Promise((resolve) => (grant = resolve))) });
+    const billing = new RequestBilling(client, log, settings);
+    await busyWithLease(billing);
+    for (let i = 0; i < 8; i++) await billing.reserve(hold(`r${i}`)); // a fifth of the lease left: the next one is asked for ahead
+    expect(calls.leases).toHaveLength(2);
+    for (let i = 0; i < 8; i++) await billing.release(`r${i}`, "p");
     const flushed = billing.flush(5_000);
     await vi.advanceTimersByTimeAsync(100);
     grant({ granted: true, amountNano: "1000", ttlSeconds: 900 });
     await vi.advanceTimersByTimeAsync(100);
     await flushed;
-    expect(calls.releases).toEqual([calls.leases[0]]);
+    expect(calls.releases).toEqual(calls.leases); // the first on close, the second as soon as it was granted
   });
 });
