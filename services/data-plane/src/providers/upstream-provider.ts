@@ -1,7 +1,7 @@
 // One configured provider: where it is, and the adapter for its protocol.
 // Sending goes through the data plane's one HTTP agent.
 import type { ProviderConfig } from "../config";
-import type { UpstreamHttp, UpstreamResponse } from "../upstream/upstream-http";
+import type { UpstreamHttp, UpstreamResponse, UpstreamSignal } from "../upstream/upstream-http";
 import { AnthropicAdapter } from "./anthropic/anthropic-adapter";
 import { GeminiAdapter } from "./gemini/gemini-adapter";
 import type { ProviderAdapter, UpstreamCall } from "./provider-adapter";
@@ -17,7 +17,7 @@ export class UpstreamProvider {
     this.adapter = adapterFor(config);
   }
 
-  send(call: UpstreamCall, signal: AbortSignal): Promise<UpstreamResponse> {
+  send(call: UpstreamCall, signal: UpstreamSignal): Promise<UpstreamResponse> {
     return this.http.post(`${this.config.baseUrl}${call.path}`, call.headers, call.body, signal);
   }
 }

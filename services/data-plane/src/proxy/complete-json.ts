@@ -34,7 +34,7 @@ async function answer(gateway: Gateway, call: PreparedCall, client: ClientLink):
       json = call.target.provider.adapter.response(call.endpoint, await response.body.json(), responseContext(call));
       attempts.answered();
     } catch {
-      if (client.gone.aborted) {
+      if (client.gone) {
         // The client left and the answer did not arrive within the drain.
         await settlePromptOnly(gateway, call);
         throw clientClosed();

@@ -117,13 +117,13 @@ async function relay(
       const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
       if (chunk.usage !== undefined && chunk.usage !== null) {
         lastUsage = chunk.usage;
-        if (client.gone.aborted) return true; // draining after a disconnect: the usage is what we waited for
+        if (client.gone) return true; // draining after a disconnect: the usage is what we waited for
         if (choices.length === 0) {
           usageOnly = chunk;
           continue;
         }
       }
-      if (client.gone.aborted) continue; // draining: nothing more reaches the client
+      if (client.gone) continue; // draining: nothing more reaches the client
       for (const choice of choices) {
         delivered += producedText(choice.delta);
         images += countImages(choice.delta);
@@ -171,11 +171,11 @@ async function relay(
       await sse.flush();
     }
   } catch {
-    failure = client.gone.aborted ? "client_closed" : "upstream_failed";
+    failure = client.gone ? "client_closed" : "upstream_failed";
   } finally {
     clearTimeout(idle);
   }
-  if (client.gone.aborted || sse.destroyed) failure = "client_closed";
+  if (client.gone || sse.destroyed) failure = "client_closed";
   // An upstream that closed without finishing was cut, not done.
   if (!failure && !finished) failure = "upstream_failed";
   if (failure) response.body.destroy();

@@ -68,10 +68,10 @@ export class UpstreamAttempts {
       this.reserved = true;
     }
     for (;;) {
-      if (this.client.gone.aborted) return this.giveUp(clientClosed());
+      if (this.client.gone) return this.giveUp(clientClosed());
       if (!(await this.advance())) return this.giveUp(this.lastFailure ?? upstreamUnreachable());
       // The client may have left during a retry's wait: nothing more goes upstream.
-      if (this.client.gone.aborted) return this.giveUp(clientClosed());
+      if (this.client.gone) return this.giveUp(clientClosed());
       const response = await this.send();
       if (response) return response;
     }
@@ -130,7 +130,7 @@ export class UpstreamAttempts {
         this.gateway.metrics.retries.inc({ provider: path.provider });
         this.waitedMs += waitMs;
         try {
-          await sleep(waitMs, undefined, { signal: this.client.gone });
+          await sleep(waitMs, undefined, { signal: this.client.goneSignal() });
         } catch {
           // The client left; open() notices.
         }
@@ -185,7 +185,7 @@ export class UpstreamAttempts {
       response = await target.provider.send(target.upstream, this.client.upstream);
     } catch (error) {
       attempt.ms = Math.round(performance.now() - started);
-      if (this.client.gone.aborted) {
+      if (this.client.gone) {
         // The client left while the upstream had the prompt: the prompt is billed.
         attempt.outcome = "client_closed";
         this.countAttempt(attempt.outcome);

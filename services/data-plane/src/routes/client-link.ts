@@ -1,31 +1,60 @@
-// The client side of one request. `gone` fires when the client goes away
+// The client side of one request. `gone` turns true when the client goes away
 // before its response is complete. `upstream` is the upstream request's abort
-// signal: it fires a short drain after `gone`, so the provider's usage can
-// still arrive and be billed (issue: bill what was produced, never $0 after
-// content was sent), and the upstream is still stopped within a second.
+// signal: it fires a short drain after that, so the provider's usage can still
+// arrive and be billed (issue: bill what was produced, never $0 after content
+// was sent), and the upstream is still stopped within a second.
+//
+// No AbortController per request: two of them (with undici's listener on one)
+// cost about 5 µs a request, 4% of the data plane's CPU at concurrency 64.
+// undici takes an EventEmitter with `aborted` as a request's signal; an
+// AbortSignal for the client's departure is made only for the rare wait that
+// needs one (a retry's backoff).
+import { EventEmitter } from "node:events";
 import type { FastifyReply } from "fastify";
 
+/** A request's upstream abort signal, in the EventEmitter form undici accepts: 'abort' once, then `aborted`. */
+export class UpstreamAbort extends EventEmitter {
+  aborted = false;
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.emit("abort");
+  }
+}
+
 export interface ClientLink {
-  gone: AbortSignal;
-  upstream: AbortSignal;
+  /** The client went away before its response was complete. */
+  readonly gone: boolean;
+  /** An AbortSignal that fires when the client goes (for a wait that should end then). */
+  goneSignal(): AbortSignal;
+  readonly upstream: UpstreamAbort;
 }
 
 /** One per request; a class, so a request allocates no closures beyond the 'close' listener. */
 class RequestClientLink implements ClientLink {
-  private readonly goneController = new AbortController();
-  private readonly upstreamController = new AbortController();
-  readonly gone = this.goneController.signal;
-  readonly upstream = this.upstreamController.signal;
+  gone = false;
+  readonly upstream = new UpstreamAbort();
+  private goneController: AbortController | undefined;
 
   constructor(
     private readonly reply: FastifyReply,
     private readonly drainMs: number,
   ) {}
 
+  goneSignal(): AbortSignal {
+    if (!this.goneController) {
+      this.goneController = new AbortController();
+      if (this.gone) this.goneController.abort();
+    }
+    return this.goneController.signal;
+  }
+
   leave(): void {
-    if (this.reply.raw.writableFinished || this.gone.aborted) return;
-    this.goneController.abort();
-    setTimeout(() => this.upstreamController.abort(), this.drainMs).unref();
+    if (this.reply.raw.writableFinished || this.gone) return;
+    this.gone = true;
+    this.goneController?.abort();
+    setTimeout(() => this.upstream.abort(), this.drainMs).unref();
   }
 }
 

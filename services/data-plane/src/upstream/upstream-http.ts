@@ -4,10 +4,13 @@
 //   headers  - from request sent to response headers (UPSTREAM_HEADERS_TIMEOUT_MS, default 300 s:
 //              a long non-streamed completion sends its headers only when done)
 //   body     - longest silence between two body chunks (STREAM_IDLE_TIMEOUT_MS, default 60 s)
+import type { EventEmitter } from "node:events";
 import { Agent, request, type Dispatcher } from "undici";
 import type { DataPlaneConfig } from "../config";
 
 export type UpstreamResponse = Dispatcher.ResponseData;
+/** What aborts an upstream request: either form undici takes (routes/client-link.ts uses the lighter EventEmitter). */
+export type UpstreamSignal = AbortSignal | EventEmitter;
 
 /** Upstream URLs are few (providers x models x endpoints); the cache is cleared if that ever stops being true. */
 const MAX_CACHED_URLS = 10_000;
@@ -27,7 +30,7 @@ export class UpstreamHttp {
     });
   }
 
-  post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<UpstreamResponse> {
+  post(url: string, headers: Record<string, string>, body: string, signal: UpstreamSignal): Promise<UpstreamResponse> {
     const target = this.targets.get(url) ?? this.split(url);
     // A URL undici would refuse goes through its own request(), which throws its own error.
     if (!target) return request(url, { method: "POST", headers, body, signal, dispatcher: this.agent });

@@ -12,6 +12,7 @@ import { UpstreamAttempts } from "../../src/proxy/upstream-attempts";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
 import { catalogueModel } from "../support/catalogue-model";
+import { UpstreamAbort, type ClientLink } from "../../src/routes/client-link";
 
 const price = { inputNanoPerM: "100000000", outputNanoPerM: "400000000", verified: true, source: "test" };
 
@@ -65,7 +66,13 @@ function harness(script: Answer[], options: { maxAttempts?: number; budgetMs?: n
 }
 
 const identity = { projectId: "p", keyId: "k" } as KeyIdentity;
-const client = (gone = new AbortController()) => ({ gone: gone.signal, upstream: new AbortController().signal });
+const client = (gone = new AbortController()): ClientLink => ({
+  get gone() {
+    return gone.signal.aborted;
+  },
+  goneSignal: () => gone.signal,
+  upstream: new UpstreamAbort(),
+});
 
 async function run(script: Answer[], body: Record<string, unknown> = {}, options: { maxAttempts?: number; budgetMs?: number } = {}) {
   const { gateway, sent, money } = harness(script, options);
