@@ -157,6 +157,19 @@ describe("RedisRateLimiter", () => {
     expect(few.filter((decision) => decision.allowed)).toHaveLength(150);
   });
 
+  it("ends a project's block when its limit changes: the unused admissions go back, and checks follow the new limit at once", async () => {
+    const checker = await limiter("replica-limit-change");
+    const granted = checker.blocks.stats.granted;
+    await sequential(checker, "changed", 100_000, 200);
+    expect(checker.blocks.stats.granted).toBeGreaterThan(granted); // a block is admitting now
+    expect(await admin.zcard("gateway:ratelimit:changed")).toBeGreaterThan(200); // its unused admissions are in the window
+    // The project's limit drops to 300 (a key or project change): 100 more, counted exactly.
+    const after = await sequential(checker, "changed", 300, 150, "changed-after");
+    expect(after.filter((decision) => decision.allowed)).toHaveLength(100);
+    expect(after.slice(100).every((decision) => !decision.allowed && decision.remaining === 0)).toBe(true);
+    expect(await admin.zcard("gateway:ratelimit:changed")).toBe(300);
+  });
+
   it("counts a restarted replica's block admissions beside its predecessor's (members never collide)", async () => {
     const first = await limiter("replica-restarted");
     await sequential(first, "restart", 100_000, 200);
