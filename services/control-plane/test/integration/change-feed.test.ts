@@ -1,0 +1,69 @@
+// The change feed against PostgreSQL (a fresh database on the machine's server):
+// an event id is taken at insert but visible at commit, so a later id can be read
+// before an earlier one. The feed delivers the earlier one when its transaction
+// commits, each event once, and never the events that existed before it started.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ChangeFeed, type Change } from "../../src/changes/change-feed";
+import { openDatabase, type Database } from "../../src/database/connect";
+
+describe("change feed on PostgreSQL", () => {
+  const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+  const databaseName = `change_feed_${process.pid}`;
+  const databaseUrl = adminUrl.replace(/\/[^/]*$/, `/${databaseName}`);
+  let database: Database;
+
+  async function admin(sql: string): Promise<void> {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(sql);
+    await client.end();
+  }
+
+  beforeAll(async () => {
+    await admin(`DROP DATABASE IF EXISTS ${databaseName}`);
+    await admin(`CREATE DATABASE ${databaseName}`);
+    database = await openDatabase({ databaseUrl, dataDir: "" });
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  });
+
+  const insert = (client: pg.Client, keyId: string) =>
+    client.query("INSERT INTO change_events (kind, payload) VALUES ('key_revoked', $1::jsonb) RETURNING id::text AS id", [JSON.stringify({ projectId: "p", keyId })]);
+
+  it("delivers an event whose transaction commits after a later one was read, each event once, none from before it started", async () => {
+    const early = new pg.Client({ connectionString: databaseUrl });
+    const slow = new pg.Client({ connectionString: databaseUrl });
+    await Promise.all([early.connect(), slow.connect()]);
+    try {
+      await insert(early, "before-start");
+      const feed = new ChangeFeed(database, 60_000, (error) => {
+        throw error;
+      });
+      await feed.start();
+      const delivered: string[] = [];
+      feed.subscribe((change: Change) => delivered.push(change.kind === "key_revoked" ? change.keyId : change.kind));
+
+      await slow.query("BEGIN");
+      const { rows: slowRows } = await insert(slow, "committed-late"); // its id is taken now, visible at commit
+      const { rows: fastRows } = await insert(early, "committed-first");
+      expect(BigInt(fastRows[0].id)).toBeGreaterThan(BigInt(slowRows[0].id));
+
+      await feed.poll();
+      expect(delivered).toEqual(["committed-first"]);
+      await slow.query("COMMIT");
+      await feed.poll();
+      expect(delivered).toEqual(["committed-first", "committed-late"]);
+      await feed.poll();
+      await insert(early, "next");
+      await feed.poll();
+      expect(delivered).toEqual(["committed-first", "committed-late", "next"]);
+      await feed.stop();
+    } finally {
+      await Promise.all([early.end(), slow.end()]);
+    }
+  });
+});
