@@ -6,37 +6,28 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChangeFeed, type Change } from "../../src/changes/change-feed";
 import { openDatabase, type Database } from "../../src/database/connect";
+import { scratchDatabase, type ScratchDatabase } from "../harness/scratch-database";
 
 describe("change feed on PostgreSQL", () => {
-  const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-  const databaseName = `change_feed_${process.pid}`;
-  const databaseUrl = adminUrl.replace(/\/[^/]*$/, `/${databaseName}`);
+  let scratch: ScratchDatabase;
   let database: Database;
 
-  async function admin(sql: string): Promise<void> {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  }
-
   beforeAll(async () => {
-    await admin(`DROP DATABASE IF EXISTS ${databaseName}`);
-    await admin(`CREATE DATABASE ${databaseName}`);
-    database = await openDatabase({ databaseUrl, dataDir: "" });
+    scratch = await scratchDatabase(`change_feed_${process.pid}`);
+    database = await openDatabase({ databaseUrl: scratch.url, dataDir: "" });
   });
 
   afterAll(async () => {
     await database?.close();
-    await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await scratch?.drop();
   });
 
   const insert = (client: pg.Client, keyId: string) =>
     client.query("INSERT INTO change_events (kind, payload) VALUES ('key_revoked', $1::jsonb) RETURNING id::text AS id", [JSON.stringify({ projectId: "p", keyId })]);
 
   it("delivers an event whose transaction commits after a later one was read, each event once, none from before it started", async () => {
-    const early = new pg.Client({ connectionString: databaseUrl });
-    const slow = new pg.Client({ connectionString: databaseUrl });
+    const early = new pg.Client({ connectionString: scratch.url });
+    const slow = new pg.Client({ connectionString: scratch.url });
     await Promise.all([early.connect(), slow.connect()]);
     try {
       await insert(early, "before-start");

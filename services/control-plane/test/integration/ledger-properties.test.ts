@@ -12,10 +12,10 @@
 // steps per run in about a minute. Top-ups and the expiry sweep run in their
 // own transactions, concurrently with the batches.
 import fc from "fast-check";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LedgerService } from "../../src/billing/ledger-service";
 import { openDatabase, type Database } from "../../src/database/connect";
+import { scratchDatabase, type ScratchDatabase } from "../harness/scratch-database";
 
 const LANES = 50;
 const LANES_PER_PROJECT = 2;
@@ -98,26 +98,17 @@ describe("ledger state machine (property-based)", () => {
   let stepsChecked = 0;
   const leaseSteps = { granted: 0, drawsDebited: 0, reduced: 0 }; // so the lease part cannot pass vacuously
 
-  const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-  const databaseName = `ledger_properties_${process.pid}`;
-
-  async function admin(sql: string): Promise<void> {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  }
+  let scratch: ScratchDatabase;
 
   beforeAll(async () => {
-    await admin(`DROP DATABASE IF EXISTS ${databaseName}`);
-    await admin(`CREATE DATABASE ${databaseName}`);
-    database = await openDatabase({ databaseUrl: adminUrl.replace(/\/[^/]*$/, `/${databaseName}`), dataDir: "" });
+    scratch = await scratchDatabase(`ledger_properties_${process.pid}`);
+    database = await openDatabase({ databaseUrl: scratch.url, dataDir: "" });
     ledger = new LedgerService(database, { now: () => new Date(clockMs) }, HOLD_TTL_SECONDS);
   });
 
   afterAll(async () => {
     await database?.close();
-    await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await scratch?.drop();
   });
 
   async function checkInvariants(projectIds: string[]): Promise<void> {

@@ -1,0 +1,27 @@
+// A database of a test's own on the machine's PostgreSQL (TEST_POSTGRES_URL, else the shared server's
+// `test` database as the admin connection): created empty, dropped when the test is done.
+import pg from "pg";
+
+const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface ScratchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** Creates database `name` anew (dropping a leftover of an earlier run) and returns its URL. */
+export async function scratchDatabase(name: string): Promise<ScratchDatabase> {
+  await admin(`DROP DATABASE IF EXISTS ${name}`);
+  await admin(`CREATE DATABASE ${name}`);
+  return { url: ADMIN_URL.replace(/\/[^/]*$/, `/${name}`), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
