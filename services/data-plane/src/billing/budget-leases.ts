@@ -58,12 +58,15 @@ export interface Lease {
 /** After a refused or failed lease, the project reserves per request for this long before asking again. */
 const RETRY_LEASE_AFTER_MS = 1000;
 /**
- * A project busy within this long is still taken as busy: when its lease has gone back (idle) and
- * it gets busy again, its first request asks for the next lease, and the burst's requests wait for
- * that one answer instead of each reserving on its own (64 concurrent reserves queue at the control
- * plane for tens of milliseconds, and their settles wait for it too).
+ * A project busy within this long is still taken as busy when a burst comes: once its lease has gone
+ * back (idle), the burst's second request within a second asks for the next lease, and the burst's
+ * requests wait for that one answer instead of each reserving on its own (64 concurrent reserves
+ * queue at the control plane for tens of milliseconds, and their settles wait for it too). A lone
+ * request does not ask (a lease per sparse request would cost more calls than a reserve). A refused
+ * or failed ask forgets it.
  */
 const BUSY_MEMORY_MS = 60_000;
+const BURST_REQUESTS = 2;
 /**
  * A retired lease is reduced again at most this often (the sweeper catches up): under load its many
  * short requests finish within milliseconds of each other, and a Release call per halving cost the
@@ -128,29 +131,35 @@ export class BudgetLeases {
   take(projectId: string, needNano: bigint): Lease | undefined {
     if (this.settings.minRequestsPerSecond <= 0 || this.closed) return undefined;
     const now = Date.now();
-    const busy = this.rates.count(projectId, now).thisSecond >= this.settings.minRequestsPerSecond;
+    const { thisSecond } = this.rates.count(projectId, now);
+    const busy = thisSecond >= this.settings.minRequestsPerSecond;
     if (busy) this.lastBusyAt.set(projectId, now);
-    const lease = this.fromCurrent(projectId, needNano, now);
+    const lease = this.fromCurrent(projectId, needNano, now, true);
     if (lease) return lease;
-    if (busy || now - (this.lastBusyAt.get(projectId) ?? -Infinity) < BUSY_MEMORY_MS) this.ask(projectId, needNano, now);
+    const burstOfBusy = thisSecond >= BURST_REQUESTS && now - (this.lastBusyAt.get(projectId) ?? -Infinity) < BUSY_MEMORY_MS;
+    if (busy || burstOfBusy) this.ask(projectId, needNano, now);
     return undefined;
   }
 
-  /** The project's lease ask under way, if any; it resolves once the answer is in (granted or not). */
+  /** The project's lease ask under way, if any; it resolves (never rejects) once the answer is in, granted or not. */
   askUnderWay(projectId: string): Promise<void> | undefined {
     return this.asking.get(projectId);
   }
 
-  /** After waiting for an ask: `take` without counting the request again or asking again. */
+  /**
+   * After waiting for an ask: `take` without counting the request again. A request the new lease
+   * cannot cover reserves on its own and leaves the lease to the rest of the burst (retiring it would
+   * send them all to per-request reserves).
+   */
   takeAfterAsk(projectId: string, needNano: bigint): Lease | undefined {
-    return this.closed ? undefined : this.fromCurrent(projectId, needNano, Date.now());
+    return this.closed ? undefined : this.fromCurrent(projectId, needNano, Date.now(), false);
   }
 
-  private fromCurrent(projectId: string, needNano: bigint, now: number): Lease | undefined {
+  private fromCurrent(projectId: string, needNano: bigint, now: number, retireUnfit: boolean): Lease | undefined {
     const lease = this.current.get(projectId);
     if (!lease) return undefined;
     if (lease.remaining < needNano || now - lease.grantedAt > this.settings.maxAgeMs) {
-      this.retire(lease);
+      if (retireUnfit) this.retire(lease);
       return undefined;
     }
     lease.remaining -= needNano;
@@ -205,12 +214,14 @@ export class BudgetLeases {
     const wanted = needNano * BigInt(this.settings.requestsPerLease);
     const askedAt = performance.now();
     // A lease smaller than two such requests saves nothing over reserving per request.
-    const ask = this.controlPlane.lease(id, projectId, wanted, needNano * 2n).then(
-      (answer) => {
+    const ask = this.controlPlane
+      .lease(id, projectId, wanted, needNano * 2n)
+      .then((answer) => {
         this.asking.delete(projectId);
         if (!answer.granted) {
           this.stats.refused++;
           this.notBefore.set(projectId, Date.now() + RETRY_LEASE_AFTER_MS);
+          this.lastBusyAt.delete(projectId);
           return;
         }
         this.stats.granted++;
@@ -223,16 +234,17 @@ export class BudgetLeases {
         this.current.set(projectId, lease);
         // Granted under terms that changed meanwhile, or during shutdown: straight back.
         if (this.closed || (this.generation.get(projectId) ?? 0) !== generation) this.retire(lease);
-      },
-      () => {
-        // Unreachable or slow: the lease may have been granted all the same. It is released (a
-        // release after the lost ask lands after it; of a lease never granted it changes nothing),
-        // so it does not hold money until it expires. Per-request reserves go on.
+      })
+      .catch(() => {
+        // Unreachable or slow (or an answer that could not be read): the lease may have been granted
+        // all the same. It is released (a release after the lost ask lands after it; of a lease never
+        // granted it changes nothing), so it does not hold money until it expires. Per-request
+        // reserves go on. The promise never rejects: requests wait on it (askUnderWay).
         this.asking.delete(projectId);
         this.notBefore.set(projectId, Date.now() + RETRY_LEASE_AFTER_MS);
+        this.lastBusyAt.delete(projectId);
         this.giveBack({ id, projectId, remaining: 0n, grantedNano: 0n, inFlight: 0, setAsideNano: 0n, grantedAt: 0, certainUntil: 0, lastUsedAt: 0, retired: true }, 0n);
-      },
-    );
+      });
     this.asking.set(projectId, ask);
   }
 

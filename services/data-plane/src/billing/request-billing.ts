@@ -16,7 +16,20 @@ import { DrawBatcher } from "./draw-batcher";
 const RETRY_DELAYS_MS = [50, 200, 1000];
 const BACKGROUND_RETRY_MS = 5000;
 
+/** A request waits this long at most for a lease ask under way, then reserves on its own. */
+const LEASE_WAIT_MS = 250;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 export class RequestBilling {
   private readonly pending = new Map<string, () => Promise<unknown>>();
@@ -49,8 +62,9 @@ export class RequestBilling {
     let lease = this.leases.take(hold.projectId, hold.amountNano);
     const asking = lease ? undefined : this.leases.askUnderWay(hold.projectId);
     if (asking) {
-      // A burst of a busy project: one Lease call answers for all of its requests.
-      await asking;
+      // A burst of a busy project: one Lease call answers for all of its requests. Not for long: a
+      // control plane that is slow to lease is slow to reserve too, and a request must not wait twice.
+      await waitAtMost(asking, LEASE_WAIT_MS);
       lease = this.leases.takeAfterAsk(hold.projectId, hold.amountNano);
     }
     if (lease) {

@@ -12,7 +12,11 @@
 import { EventEmitter } from "node:events";
 import type { FastifyReply } from "fastify";
 
-/** A request's upstream abort signal, in the EventEmitter form undici accepts: 'abort' once, then `aborted`. */
+/**
+ * A request's upstream abort signal, in the EventEmitter form undici accepts: 'abort' once, then
+ * `aborted`. Not an AbortSignal: APIs that need one (timers/promises, events.once, body.dump) get
+ * `goneSignal()` instead; the types keep the two apart.
+ */
 export class UpstreamAbort extends EventEmitter {
   aborted = false;
 

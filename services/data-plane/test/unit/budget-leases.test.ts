@@ -174,7 +174,7 @@ describe("budget leases", () => {
     expect(leases.openCount).toBe(0);
   });
 
-  it("a project busy within the last minute asks on the first request of its next burst, which waits for that ask", async () => {
+  it("a project busy within the last minute asks at the second request of its next burst (a lone request does not), and the burst waits for that ask", async () => {
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
     const { client, asks } = fakeControlPlane();
     const leases = new BudgetLeases(client, settings, "dp1", () => {});
@@ -186,16 +186,37 @@ describe("budget leases", () => {
     leases.finish(lease, 10n, 10n);
     await vi.advanceTimersByTimeAsync(settings.idleMs + 1_100); // idle: given back
 
-    expect(leases.take("p", 10n)).toBeUndefined(); // 3 s later, one request: asks at once
+    expect(leases.take("p", 10n)).toBeUndefined(); // 3 s later, a lone request: no ask
+    expect(asks).toHaveLength(1);
+    expect(leases.take("p", 10n)).toBeUndefined(); // a second one within the second: a burst, it asks
     expect(asks).toHaveLength(2);
     await leases.askUnderWay("p");
-    expect(leases.takeAfterAsk("p", 10n)).toBeDefined();
-    expect(asks).toHaveLength(2); // takeAfterAsk neither counts nor asks again
+    const fresh = leases.takeAfterAsk("p", 10n)!;
+    expect(fresh).toBeDefined();
+    expect(asks).toHaveLength(2); // takeAfterAsk does not count the request again
+    // A waiter the new lease cannot cover reserves on its own; the lease stays for the rest of the burst.
+    expect(leases.takeAfterAsk("p", fresh.remaining + 1n)).toBeUndefined();
+    expect(leases.takeAfterAsk("p", 10n)).toBe(fresh);
 
     leases.projectChanged("p");
     await vi.advanceTimersByTimeAsync(61_000); // quiet for a minute: forgotten
     expect(leases.take("p", 10n)).toBeUndefined();
+    expect(leases.take("p", 10n)).toBeUndefined();
     expect(leases.askUnderWay("p")).toBeUndefined();
+    expect(asks).toHaveLength(2);
+    leases.close();
+  });
+
+  it("a refused ask forgets that the project was busy: its next burst reserves until it is busy again", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    const { client, asks } = fakeControlPlane(() => undefined);
+    const leases = new BudgetLeases(client, settings, "dp1", () => {});
+    for (let i = 0; i < 3; i++) leases.take("p", 10n);
+    await leases.askUnderWay("p");
+    await vi.advanceTimersByTimeAsync(1_100); // past the pause after a refusal
+    for (let i = 0; i < 2; i++) leases.take("p", 10n);
+    expect(asks).toHaveLength(1);
+    leases.take("p", 10n); // busy again (3 in a second): asks
     expect(asks).toHaveLength(2);
     leases.close();
   });

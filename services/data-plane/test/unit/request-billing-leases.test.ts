@@ -216,6 +216,27 @@ describe("request billing under budget leases", () => {
     expect(billing.leases.stats.leasedRequests).toBe(3);
   });
 
+  it("a burst whose lease ask is refused, or not answered within 250 ms, reserves per request", async () => {
+    vi.useFakeTimers();
+    const refused = controlPlane({ leaseAnswer: async () => ({ granted: false, amountNano: "0", ttlSeconds: 0 }) });
+    const billing = new RequestBilling(refused.client, log, settings);
+    await billing.reserve(hold("first"));
+    expect(await Promise.all(["b", "c"].map((id) => billing.reserve(hold(id))))).toEqual([100n, 100n]);
+    expect(refused.calls.leases).toHaveLength(1);
+    expect(refused.client.reserve).toHaveBeenCalledTimes(3);
+
+    const hung = controlPlane({ leaseAnswer: () => new Promise(() => {}) });
+    const waiting = new RequestBilling(hung.client, log, settings);
+    await waiting.reserve(hold("first"));
+    let answered = 0;
+    const burst = ["b", "c"].map((id) => waiting.reserve(hold(id)).then((amount) => (answered++, amount)));
+    await vi.advanceTimersByTimeAsync(200);
+    expect(answered).toBe(0); // waiting for the ask
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await Promise.all(burst)).toEqual([100n, 100n]);
+    expect(hung.client.reserve).toHaveBeenCalledTimes(3);
+  });
+
   it("a lease granted while the data plane drains goes straight back before flush returns", async () => {
     vi.useFakeTimers();
     let grant: (value: unknown) => void = () => {};
