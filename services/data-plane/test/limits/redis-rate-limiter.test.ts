@@ -170,6 +170,35 @@ describe("RedisRateLimiter", () => {
     expect(await admin.zcard("gateway:ratelimit:changed")).toBe(300);
   });
 
+  it("takes a block whose answer was lost out of the window: Redis runs its script late, and the removal right after", async () => {
+    const checker = await limiter("replica-lost-block");
+    const limit = 10_000_000; // far enough that a replica admitting in memory at full speed still gets blocks
+    await sequential(checker, "lost", limit, 300);
+    expect(checker.blocks.stats.granted).toBeGreaterThan(0); // a block is admitting now
+    const zremCalls = async () => Number(/^cmdstat_zrem:calls=(\d+)/m.exec(await admin.info("commandstats"))?.[1] ?? 0);
+    const zremsBefore = await zremCalls();
+    redis.pause();
+    try {
+      // Admitted in memory until the block runs out; then the next block is asked for (a script call
+      // the paused Redis holds) and the check waits for the fallback.
+      for (let index = 0; index < 10_000; index++) {
+        const started = performance.now();
+        await checker.check("lost", limit, `lost-paused-${index}`);
+        if (performance.now() - started > 100) break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2_300)); // the block call's command timeout: its answer is lost
+    } finally {
+      redis.resume();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Redis ran the block's script when it resumed (its admissions scored a second ahead), then the removal.
+    expect(await zremCalls()).toBeGreaterThan(zremsBefore);
+    const [seconds, micros] = await admin.time();
+    const now = Number(seconds) * 1000 + Number(micros) / 1000;
+    const scores = (await admin.zrange("gateway:ratelimit:lost", "0", "-1", "WITHSCORES")).filter((_, index) => index % 2 === 1).map(Number);
+    expect(scores.filter((score) => score > now + 200)).toEqual([]);
+  });
+
   it("counts a restarted replica's block admissions beside its predecessor's (members never collide)", async () => {
     const first = await limiter("replica-restarted");
     await sequential(first, "restart", 100_000, 200);
