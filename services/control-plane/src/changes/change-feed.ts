@@ -31,8 +31,6 @@ export function changeEventRow(change: Change): Prisma.ChangeEventCreateInput {
 export class ChangeFeed {
   private lastId = 0n;
   private readonly delivered = new Set<bigint>();
-  /** Events up to here existed before this replica started; subscribers get full state on connect instead. */
-  private startId = 0n;
   private readonly listeners = new Set<Listener>();
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
@@ -43,11 +41,22 @@ export class ChangeFeed {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  /** Starts from the newest existing event: subscribers get full state on connect. */
+  /**
+   * Starts after the events committed by now (subscribers get full state on connect). Those within the
+   * re-read window are marked delivered rather than cut off by id: one whose id is below the newest
+   * but whose transaction commits after this start is delivered when it does.
+   */
   async start(): Promise<void> {
-    const [newest] = await this.database.query<{ id: string | null }>("SELECT max(id)::text AS id FROM change_events", []);
-    this.lastId = BigInt(newest?.id ?? 0);
-    this.startId = this.lastId;
+    // One statement, one snapshot: the newest event and those within the window below it.
+    const visible = await this.database.query<{ id: string }>(
+      "SELECT id::text AS id FROM change_events WHERE id > (SELECT coalesce(max(id), 0) FROM change_events) - $1::bigint",
+      [REREAD_WINDOW.toString()],
+    );
+    for (const row of visible) {
+      const id = BigInt(row.id);
+      this.delivered.add(id);
+      if (id > this.lastId) this.lastId = id;
+    }
     this.timer = setInterval(() => void this.poll(), this.intervalMs);
     this.timer.unref();
   }
@@ -74,7 +83,6 @@ export class ChangeFeed {
     for (const row of rows) {
       const id = BigInt(row.id);
       this.delivered.add(id); // seen: not asked for again
-      if (id <= this.startId) continue; // before this replica started: subscribers get full state on connect
       if (id > this.lastId) this.lastId = id;
       const change = { kind: row.kind, ...row.payload } as Change;
       for (const listener of this.listeners) listener(change);

@@ -1,7 +1,8 @@
 // The change feed against PostgreSQL (a fresh database on the machine's server):
 // an event id is taken at insert but visible at commit, so a later id can be read
 // before an earlier one. The feed delivers the earlier one when its transaction
-// commits, each event once, and never the events that existed before it started.
+// commits, each event once, and never the events that existed before it started (but one whose
+// transaction was still open then, when it commits).
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChangeFeed, type Change } from "../../src/changes/change-feed";
@@ -52,6 +53,31 @@ describe("change feed on PostgreSQL", () => {
       await insert(early, "next");
       await feed.poll();
       expect(delivered).toEqual(["committed-first", "committed-late", "next"]);
+      await feed.stop();
+    } finally {
+      await Promise.all([early.end(), slow.end()]);
+    }
+  });
+
+  it("delivers an event whose transaction was still open when the feed started, though a later one existed before", async () => {
+    const early = new pg.Client({ connectionString: scratch.url });
+    const slow = new pg.Client({ connectionString: scratch.url });
+    await Promise.all([early.connect(), slow.connect()]);
+    try {
+      await slow.query("BEGIN");
+      await insert(slow, "open-at-start");
+      await insert(early, "existed-at-start");
+      const feed = new ChangeFeed(database, 60_000, (error) => {
+        throw error;
+      });
+      await feed.start();
+      const delivered: string[] = [];
+      feed.subscribe((change: Change) => delivered.push(change.kind === "key_revoked" ? change.keyId : change.kind));
+      await feed.poll();
+      expect(delivered).toEqual([]);
+      await slow.query("COMMIT");
+      await feed.poll();
+      expect(delivered).toEqual(["open-at-start"]);
       await feed.stop();
     } finally {
       await Promise.all([early.end(), slow.end()]);
