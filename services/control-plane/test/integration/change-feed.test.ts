@@ -26,18 +26,33 @@ describe("change feed on PostgreSQL", () => {
   const insert = (client: pg.Client, keyId: string) =>
     client.query("INSERT INTO change_events (kind, payload) VALUES ('key_revoked', $1::jsonb) RETURNING id::text AS id", [JSON.stringify({ projectId: "p", keyId })]);
 
-  it("delivers an event whose transaction commits after a later one was read, each event once, none from before it started", async () => {
+  /** Two connections of their own (`early` commits at once, `slow` holds a transaction open), closed after `work`. */
+  async function withClients(work: (early: pg.Client, slow: pg.Client) => Promise<void>): Promise<void> {
     const early = new pg.Client({ connectionString: scratch.url });
     const slow = new pg.Client({ connectionString: scratch.url });
     await Promise.all([early.connect(), slow.connect()]);
     try {
+      await work(early, slow);
+    } finally {
+      await Promise.all([early.end(), slow.end()]);
+    }
+  }
+
+  /** A started feed, and the key ids (or kinds) it delivers, in order. */
+  async function startedFeed(): Promise<{ feed: ChangeFeed; delivered: string[] }> {
+    const feed = new ChangeFeed(database, 60_000, (error) => {
+      throw error;
+    });
+    await feed.start();
+    const delivered: string[] = [];
+    feed.subscribe((change: Change) => delivered.push(change.kind === "key_revoked" ? change.keyId : change.kind));
+    return { feed, delivered };
+  }
+
+  it("delivers an event whose transaction commits after a later one was read, each event once, none from before it started", () =>
+    withClients(async (early, slow) => {
       await insert(early, "before-start");
-      const feed = new ChangeFeed(database, 60_000, (error) => {
-        throw error;
-      });
-      await feed.start();
-      const delivered: string[] = [];
-      feed.subscribe((change: Change) => delivered.push(change.kind === "key_revoked" ? change.keyId : change.kind));
+      const { feed, delivered } = await startedFeed();
 
       await slow.query("BEGIN");
       const { rows: slowRows } = await insert(slow, "committed-late"); // its id is taken now, visible at commit
@@ -54,33 +69,19 @@ describe("change feed on PostgreSQL", () => {
       await feed.poll();
       expect(delivered).toEqual(["committed-first", "committed-late", "next"]);
       await feed.stop();
-    } finally {
-      await Promise.all([early.end(), slow.end()]);
-    }
-  });
+    }));
 
-  it("delivers an event whose transaction was still open when the feed started, though a later one existed before", async () => {
-    const early = new pg.Client({ connectionString: scratch.url });
-    const slow = new pg.Client({ connectionString: scratch.url });
-    await Promise.all([early.connect(), slow.connect()]);
-    try {
+  it("delivers an event whose transaction was still open when the feed started, though a later one existed before", () =>
+    withClients(async (early, slow) => {
       await slow.query("BEGIN");
       await insert(slow, "open-at-start");
       await insert(early, "existed-at-start");
-      const feed = new ChangeFeed(database, 60_000, (error) => {
-        throw error;
-      });
-      await feed.start();
-      const delivered: string[] = [];
-      feed.subscribe((change: Change) => delivered.push(change.kind === "key_revoked" ? change.keyId : change.kind));
+      const { feed, delivered } = await startedFeed();
       await feed.poll();
       expect(delivered).toEqual([]);
       await slow.query("COMMIT");
       await feed.poll();
       expect(delivered).toEqual(["open-at-start"]);
       await feed.stop();
-    } finally {
-      await Promise.all([early.end(), slow.end()]);
-    }
-  });
+    }));
 });
