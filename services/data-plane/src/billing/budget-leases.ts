@@ -200,11 +200,14 @@ export class BudgetLeases {
     if (lease) this.retire(lease);
   }
 
-  /** Shutdown: no new leases; every lease goes back once its requests are done. */
+  /**
+   * Shutdown: no new leases; every lease goes back once its requests are done. The sweeper runs on
+   * until then, so retired leases are still reduced as their requests finish during the drain.
+   */
   close(): void {
     this.closed = true;
-    clearInterval(this.sweeper);
     for (const lease of [...this.current.values()]) this.retire(lease);
+    if (this.retiring.size === 0) clearInterval(this.sweeper);
   }
 
   private ask(projectId: string, needNano: bigint, now: number): void {
@@ -284,6 +287,7 @@ export class BudgetLeases {
   }
 
   private sweep(): void {
+    if (this.closed && this.retiring.size === 0) return clearInterval(this.sweeper);
     const now = Date.now();
     for (const lease of [...this.current.values()]) {
       if (now - lease.lastUsedAt > this.settings.idleMs || now - lease.grantedAt > this.settings.maxAgeMs) this.retire(lease);

@@ -115,6 +115,28 @@ describe("budget leases", () => {
     leases.close();
   });
 
+  it("during shutdown, a retired lease is still reduced as its requests finish, until the last one releases it", async () => {
+    vi.useFakeTimers();
+    const { client } = fakeControlPlane();
+    const reduced: bigint[] = [];
+    let lease: Lease | undefined;
+    const leases = new BudgetLeases(client, settings, "dp1", (given, keep) => given === lease && reduced.push(keep));
+    for (let i = 0; i < 3; i++) leases.take("p", 100n);
+    await vi.advanceTimersByTimeAsync(0);
+    lease = leases.take("p", 100n)!;
+    for (let i = 0; i < 3; i++) leases.take("p", 100n); // four requests in flight
+    leases.close();
+    expect(reduced).toEqual([400n]);
+    for (let i = 0; i < 2; i++) leases.finish(lease, 100n, 10n);
+    await vi.advanceTimersByTimeAsync(1_000); // the sweeper runs on while the data plane drains
+    expect(reduced).toEqual([400n, 200n]);
+    for (let i = 0; i < 2; i++) leases.finish(lease, 100n, 10n);
+    expect(reduced).toEqual([400n, 200n, 0n]); // the last one done: released whole
+    expect(vi.getTimerCount()).toBeGreaterThan(0);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(vi.getTimerCount()).toBe(0); // and then the sweeper stops
+  });
+
   it("retires a lease that cannot cover a request and releases it once its requests are done", async () => {
     const { client } = fakeControlPlane();
     const released: Lease[] = [];
