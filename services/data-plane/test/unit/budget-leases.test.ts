@@ -89,17 +89,23 @@ describe("budget leases", () => {
     leases.close();
   });
 
-  it("reduces a retired lease again once what its requests keep has halved, at most once a second", async () => {
+  /** Fake timers; a busy project's lease with `count` requests of 100 in flight, and what that lease's reduces keep. */
+  async function requestsUnderLease(count: number) {
     vi.useFakeTimers();
     const { client } = fakeControlPlane();
     const reduced: bigint[] = [];
     let lease: Lease | undefined;
-    // (A lease asked for ahead is granted after the change, and goes straight back: not this one.)
+    // (A lease asked for ahead is granted after a change, and goes straight back: not this one.)
     const leases = new BudgetLeases(client, settings, "dp1", (given, keep) => given === lease && reduced.push(keep));
     for (let i = 0; i < 3; i++) leases.take("p", 100n);
     await vi.advanceTimersByTimeAsync(0);
     lease = leases.take("p", 100n)!;
-    for (let i = 0; i < 7; i++) leases.take("p", 100n); // eight requests in flight, one of them a long stream
+    for (let i = 1; i < count; i++) leases.take("p", 100n);
+    return { leases, lease, reduced };
+  }
+
+  it("reduces a retired lease again once what its requests keep has halved, at most once a second", async () => {
+    const { leases, lease, reduced } = await requestsUnderLease(8); // eight requests in flight, one of them a long stream
     leases.projectChanged("p");
     expect(reduced).toEqual([800n]);
     for (let i = 0; i < 4; i++) leases.finish(lease, 100n, 10n);
@@ -116,15 +122,7 @@ describe("budget leases", () => {
   });
 
   it("during shutdown, a retired lease is still reduced as its requests finish, until the last one releases it", async () => {
-    vi.useFakeTimers();
-    const { client } = fakeControlPlane();
-    const reduced: bigint[] = [];
-    let lease: Lease | undefined;
-    const leases = new BudgetLeases(client, settings, "dp1", (given, keep) => given === lease && reduced.push(keep));
-    for (let i = 0; i < 3; i++) leases.take("p", 100n);
-    await vi.advanceTimersByTimeAsync(0);
-    lease = leases.take("p", 100n)!;
-    for (let i = 0; i < 3; i++) leases.take("p", 100n); // four requests in flight
+    const { leases, lease, reduced } = await requestsUnderLease(4);
     leases.close();
     expect(reduced).toEqual([400n]);
     for (let i = 0; i < 2; i++) leases.finish(lease, 100n, 10n);
