@@ -188,7 +188,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
       requestsPerLease: integer(env, "LEASE_REQUESTS", 256, 2),
       maxAgeMs: integer(env, "LEASE_MAX_AGE_MS", 10_000, 100),
       idleMs: integer(env, "LEASE_IDLE_MS", 2_000, 100),
-      drawIntervalMs: integer(env, "DRAW_INTERVAL_MS", 20, 0),
+      drawIntervalMs: integer(env, "DRAW_INTERVAL_MS", 50, 0),
     },
   };
 }
