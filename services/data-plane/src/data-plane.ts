@@ -47,8 +47,8 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     metrics: createMetrics(() => gateway), // read when scraped, after construction
     health: new PathHealth(config.pathHealth),
   };
-  controlPlane.observe = (method, seconds, outcome) => gateway.metrics.controlPlaneCalls.observe({ method, outcome }, seconds);
-  gateway.keys.onLookup = (result) => gateway.metrics.keyCacheLookups.inc({ result });
+  controlPlane.observe = (method, seconds, outcome) => gateway.metrics.controlPlaneCalls.series(method, outcome).observe(seconds);
+  gateway.keys.onLookup = (result) => gateway.metrics.keyCacheLookups.series(result).inc();
   app = buildDataPlaneApp(gateway);
 
   let resolveFirstCatalogue: () => void = () => {};

@@ -1,7 +1,10 @@
 // Prometheus metrics of the data plane, served at GET /metrics. One registry
 // per app (tests build several in one process). Values that already live in a
-// component are read when scraped rather than copied on the request path.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+// component are read when scraped rather than copied on the request path, and
+// the labelled ones counted per request are metric families (metric-families.ts):
+// a call site names its label values, `overhead.series("before_upstream")`.
+import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
+import { CounterFamily, HistogramFamily } from "./metric-families";
 import type { Gateway } from "./gateway";
 import { RedisRateLimiter } from "./limits/redis-rate-limiter";
 
@@ -9,21 +12,24 @@ export interface DataPlaneMetrics {
   registry: Registry;
   rateLimitRejections: Counter;
   /** Upstream attempts by provider and outcome (ok, http_<status>, timeout, unreachable, stream_failed, skipped, client_closed). */
-  upstreamAttempts: Counter<"provider" | "outcome">;
+  upstreamAttempts: CounterFamily;
   /** Answers by route, status, the model that answered and its access path ("" before one was chosen). */
-  requests: Counter<"route" | "status" | "model" | "path">;
-  requestDuration: Histogram<"route" | "stream">;
-  /** Time from sending to the upstream's response headers. */
-  upstreamLatency: Histogram<"provider">;
-  /** Streams: time from sending to the upstream's first event. */
-  upstreamFirstEvent: Histogram<"provider">;
-  /** The gateway's own time: before the first upstream send (auth, limit, routing, hold), and after the answer (settle). */
-  overhead: Histogram<"phase">;
-  /** Same-path retries, and answers or attempts moved to another access path or model. */
-  retries: Counter<"provider">;
-  fallbacks: Counter<"kind">;
-  keyCacheLookups: Counter<"result">;
-  controlPlaneCalls: Histogram<"method" | "outcome">;
+  requests: CounterFamily;
+  /** By route and stream ("true", "false"). */
+  requestDuration: HistogramFamily;
+  /** Time from sending to the upstream's response headers, by provider. */
+  upstreamLatency: HistogramFamily;
+  /** Streams: time from sending to the upstream's first event, by provider. */
+  upstreamFirstEvent: HistogramFamily;
+  /** The gateway's own time by phase: before the first upstream send (auth, limit, routing, hold), and after the answer (settle). */
+  overhead: HistogramFamily;
+  /** Same-path retries by provider, and answers or attempts moved to another access path or model (by kind). */
+  retries: CounterFamily;
+  fallbacks: CounterFamily;
+  /** By result. */
+  keyCacheLookups: CounterFamily;
+  /** By method and outcome. */
+  controlPlaneCalls: HistogramFamily;
 }
 
 /** Latency buckets from 0.5 ms (the gateway's own work) to 2 minutes (long completions). */
@@ -98,12 +104,10 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
       this.set({ event: "leased_request" }, stats.leasedRequests);
     },
   });
-  const upstreamAttempts = new Counter({
-    name: "gateway_upstream_attempts_total",
-    help: "Upstream attempts by provider and outcome, retries and skipped paths included.",
-    labelNames: ["provider", "outcome"] as const,
-    registers: [registry],
-  });
+  const upstreamAttempts = new CounterFamily(registry, "gateway_upstream_attempts_total", "Upstream attempts by provider and outcome, retries and skipped paths included.", [
+    "provider",
+    "outcome",
+  ]);
   new Gauge({
     name: "gateway_upstream_circuit_state",
     help: "Circuit breaker of each access path that has failed at least once: 0 closed, 1 half-open, 2 open.",
@@ -124,35 +128,24 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
       for (const view of gateway().health.circuitViews()) this.set({ path: view.path }, view.opens);
     },
   });
-  const histogram = <Label extends string>(name: string, help: string, labelNames: readonly Label[]) =>
-    new Histogram<Label>({ name, help, labelNames, buckets: SECONDS, registers: [registry] });
+  const histogram = (name: string, help: string, labelNames: readonly string[]) => new HistogramFamily(registry, name, help, labelNames, SECONDS);
   return {
     registry,
     rateLimitRejections,
     upstreamAttempts,
-    requests: new Counter({
-      name: "gateway_requests_total",
-      help: "Answers by route, HTTP status, answering model and access path.",
-      labelNames: ["route", "status", "model", "path"] as const,
-      registers: [registry],
-    }),
-    requestDuration: histogram("gateway_request_duration_seconds", "Whole request time as the client saw it (streams: until the last byte).", ["route", "stream"] as const),
-    upstreamLatency: histogram("gateway_upstream_latency_seconds", "From sending a request upstream to its response headers.", ["provider"] as const),
-    upstreamFirstEvent: histogram("gateway_upstream_first_event_seconds", "Streams: from sending upstream to the first event (time to first token).", ["provider"] as const),
-    overhead: histogram("gateway_overhead_seconds", "The gateway's own time: before_upstream (auth, limit, routing, hold) and after_upstream (settle, final chunk).", ["phase"] as const),
-    retries: new Counter({ name: "gateway_upstream_retries_total", help: "Same-path retries after a transient failure.", labelNames: ["provider"] as const, registers: [registry] }),
-    fallbacks: new Counter({
-      name: "gateway_fallbacks_total",
-      help: "Attempts sent to another access path of the same model (path) or to another model (model).",
-      labelNames: ["kind"] as const,
-      registers: [registry],
-    }),
-    keyCacheLookups: new Counter({
-      name: "gateway_key_cache_lookups_total",
-      help: "API key validations: hit (cached), miss (asked the control plane), stale (served from a stale entry while the control plane is away).",
-      labelNames: ["result"] as const,
-      registers: [registry],
-    }),
-    controlPlaneCalls: histogram("gateway_control_plane_call_seconds", "gRPC calls to the control plane by method and outcome.", ["method", "outcome"] as const),
+    requests: new CounterFamily(registry, "gateway_requests_total", "Answers by route, HTTP status, answering model and access path.", ["route", "status", "model", "path"]),
+    requestDuration: histogram("gateway_request_duration_seconds", "Whole request time as the client saw it (streams: until the last byte).", ["route", "stream"]),
+    upstreamLatency: histogram("gateway_upstream_latency_seconds", "From sending a request upstream to its response headers.", ["provider"]),
+    upstreamFirstEvent: histogram("gateway_upstream_first_event_seconds", "Streams: from sending upstream to the first event (time to first token).", ["provider"]),
+    overhead: histogram("gateway_overhead_seconds", "The gateway's own time: before_upstream (auth, limit, routing, hold) and after_upstream (settle, final chunk).", ["phase"]),
+    retries: new CounterFamily(registry, "gateway_upstream_retries_total", "Same-path retries after a transient failure.", ["provider"]),
+    fallbacks: new CounterFamily(registry, "gateway_fallbacks_total", "Attempts sent to another access path of the same model (path) or to another model (model).", ["kind"]),
+    keyCacheLookups: new CounterFamily(
+      registry,
+      "gateway_key_cache_lookups_total",
+      "API key validations: hit (cached), miss (asked the control plane), stale (served from a stale entry while the control plane is away).",
+      ["result"],
+    ),
+    controlPlaneCalls: histogram("gateway_control_plane_call_seconds", "gRPC calls to the control plane by method and outcome.", ["method", "outcome"]),
   };
 }

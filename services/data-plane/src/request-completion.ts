@@ -14,8 +14,8 @@ export function recordCompletion(gateway: Gateway, request: FastifyRequest, repl
   const model = call?.target.model.id ?? "";
   const path = call?.target.path.provider ?? "";
   const stream = call?.body.stream === true;
-  gateway.metrics.requests.inc({ route, status: String(status), model, path });
-  gateway.metrics.requestDuration.observe({ route, stream: String(stream) }, seconds);
+  gateway.metrics.requests.series(route, String(status), model, path).inc();
+  gateway.metrics.requestDuration.series(route, String(stream)).observe(seconds);
   request.log.info(
     {
       route,

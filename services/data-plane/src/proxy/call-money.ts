@@ -39,7 +39,7 @@ export async function settleCall(gateway: Gateway, call: PreparedCall, tokens: T
     inputTokens: tokens.inputTokens,
     outputTokens: tokens.outputTokens,
   });
-  gateway.metrics.overhead.observe({ phase: "after_upstream" }, (performance.now() - started) / 1000);
+  gateway.metrics.overhead.series("after_upstream").observe((performance.now() - started) / 1000);
   return debited;
 }
 

@@ -148,7 +148,7 @@ async function relay(
         idle.refresh();
         if (!firstEvent) {
           firstEvent = true;
-          gateway.metrics.upstreamFirstEvent.observe({ provider: call.target.path.provider }, (performance.now() - attempts.sentAt) / 1000);
+          gateway.metrics.upstreamFirstEvent.series(call.target.path.provider).observe((performance.now() - attempts.sentAt) / 1000);
         }
         if (handle(translator.push(item.event))) {
           stopped = true;

@@ -127,7 +127,7 @@ export class UpstreamAttempts {
       const { path } = this.call.target;
       if (this.waitedMs + waitMs <= config.upstream.retryWaitBudgetMs && this.gateway.health.admit(PathHealth.key(path.provider, path.upstreamModel))) {
         this.retriedSamePath = true;
-        this.gateway.metrics.retries.inc({ provider: path.provider });
+        this.gateway.metrics.retries.series(path.provider).inc();
         this.waitedMs += waitMs;
         try {
           await sleep(waitMs, undefined, { signal: this.client.goneSignal() });
@@ -170,9 +170,9 @@ export class UpstreamAttempts {
     this.current = { attempt, healthKey };
     const started = performance.now();
     const metrics = this.gateway.metrics;
-    if (this.sent === 0 && call.receivedAt !== undefined) metrics.overhead.observe({ phase: "before_upstream" }, (started - call.receivedAt) / 1000);
+    if (this.sent === 0 && call.receivedAt !== undefined) metrics.overhead.series("before_upstream").observe((started - call.receivedAt) / 1000);
     if (this.sent > 0 && this.triesOnTarget === 0) {
-      metrics.fallbacks.inc({ kind: this.lastModel === target.model.id ? "path" : "model" });
+      metrics.fallbacks.series(this.lastModel === target.model.id ? "path" : "model").inc();
     }
     this.lastModel = target.model.id;
     this.sent++;
@@ -197,7 +197,7 @@ export class UpstreamAttempts {
     }
     const seconds = (performance.now() - started) / 1000;
     attempt.ms = Math.round(seconds * 1000);
-    metrics.upstreamLatency.observe({ provider: target.path.provider }, seconds);
+    metrics.upstreamLatency.series(target.path.provider).observe(seconds);
     // A 200 counts for the path's health once its body is read: answered() or failed...FirstByte().
     if (response.statusCode === 200) return response;
     this.gateway.health.record(healthKey, { ok: !isPathFault(response.statusCode), latencyMs: attempt.ms });
@@ -226,7 +226,7 @@ export class UpstreamAttempts {
   }
 
   private countAttempt(outcome: string): void {
-    this.gateway.metrics.upstreamAttempts.inc({ provider: this.call.target.path.provider, outcome: outcome.startsWith("skipped") ? "skipped" : outcome });
+    this.gateway.metrics.upstreamAttempts.series(this.call.target.path.provider, outcome.startsWith("skipped") ? "skipped" : outcome).inc();
   }
 }
 

@@ -237,6 +237,24 @@ describe("request billing under budget leases", () => {
     expect(hung.client.reserve).toHaveBeenCalledTimes(3);
   });
 
+  it("requests waiting for a lease ask when shutdown begins reserve per request, and the lease then granted goes straight back", async () => {
+    vi.useFakeTimers();
+    let grant: (value: unknown) => void = () => {};
+    const { client, calls } = controlPlane({ leaseAnswer: () => new Promise((resolve) => (grant = resolve)) });
+    const billing = new RequestBilling(client, log, settings);
+    await billing.reserve(hold("first"));
+    const burst = ["b", "c"].map((id) => billing.reserve(hold(id)));
+    await vi.advanceTimersByTimeAsync(10);
+    billing.leases.close();
+    grant({ granted: true, amountNano: "1000", ttlSeconds: 900 });
+    expect(await Promise.all(burst)).toEqual([100n, 100n]);
+    expect(client.reserve).toHaveBeenCalledTimes(3);
+    expect(billing.leases.stats.leasedRequests).toBe(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls.releases).toEqual(calls.leases);
+    expect(billing.leases.openCount).toBe(0);
+  });
+
   it("a lease granted while the data plane drains goes straight back before flush returns", async () => {
     vi.useFakeTimers();
     let grant: (value: unknown) => void = () => {};
