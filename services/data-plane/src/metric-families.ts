@@ -23,7 +23,12 @@ interface Snapshot {
   aggregator: "sum";
 }
 
-/** Series by their label values: one label's value is its own key; several are joined by a byte no label value holds. */
+const SEPARATOR = "\u0000";
+
+/**
+ * Series by their label values: one label's value is its own key; several are joined by NUL, which
+ * no label value may hold (refused when a series is made), so two different lists never share a key.
+ */
 abstract class Family<Series> {
   private readonly series_ = new Map<string, Series>();
   private readonly labelsOf = new Map<Series, Record<string, string>>();
@@ -34,21 +39,31 @@ abstract class Family<Series> {
     readonly help: string,
     readonly labelNames: readonly string[],
   ) {
-    // The registry needs only name, get() and, for its text, getForPromString().
+    // An unlabelled metric stays a prom-client one (it shows 0 before its first count; these show a series once used).
+    if (labelNames.length === 0) throw new Error(`${name}: a metric family needs at least one label`);
+    // The registry needs only name, get(), reset() and, for its text, getForPromString(); its
+    // parameter type lists prom-client's own classes.
     registry.registerMetric(this as never);
   }
 
   /** The series of these label values, in the order of `labelNames`. */
   series(...values: string[]): Series {
-    const key = values.length === 1 ? values[0]! : values.join("\u0000");
+    const key = values.length === 1 ? values[0]! : values.join(SEPARATOR);
     let series = this.series_.get(key);
     if (!series) {
       if (values.length !== this.labelNames.length) throw new Error(`${this.name}: ${this.labelNames.length} label values expected, got ${values.length}`);
+      if (values.some((value) => value.includes(SEPARATOR))) throw new Error(`${this.name}: a label value holds NUL`);
       series = this.create();
       this.series_.set(key, series);
       this.labelsOf.set(series, Object.fromEntries(this.labelNames.map((label, index) => [label, values[index]!])));
     }
     return series;
+  }
+
+  /** registry.resetMetrics(): every series goes (call sites ask for theirs on each observation, so they come back). */
+  reset(): void {
+    this.series_.clear();
+    this.labelsOf.clear();
   }
 
   protected abstract create(): Series;
@@ -71,8 +86,9 @@ abstract class Family<Series> {
 
 export class CounterSeries {
   value = 0;
+  /** A negative or non-number amount is ignored (prom-client throws; a request must not fail on a metric). */
   inc(amount = 1): void {
-    this.value += amount;
+    if (amount > 0) this.value += amount;
   }
 }
 
@@ -96,7 +112,9 @@ export class HistogramSeries {
     this.counts = new Float64Array(bounds.length + 1);
   }
 
+  /** A value below 0, infinite or not a number is ignored (prom-client throws on the last two; all of ours are durations). */
   observe(value: number): void {
+    if (!(value >= 0 && value < Infinity)) return;
     const { bounds } = this;
     let index = 0;
     while (index < bounds.length && value > bounds[index]!) index++;
@@ -106,11 +124,16 @@ export class HistogramSeries {
   }
 }
 
+function withoutLe(name: string, labelNames: readonly string[]): readonly string[] {
+  if (labelNames.includes("le")) throw new Error(`${name}: "le" is the bucket label`);
+  return labelNames;
+}
+
 export class HistogramFamily extends Family<HistogramSeries> {
   readonly type = "histogram";
 
   constructor(registry: Registry, name: string, help: string, labelNames: readonly string[], readonly bounds: readonly number[]) {
-    super(registry, name, help, labelNames);
+    super(registry, name, help, withoutLe(name, labelNames));
   }
 
   protected create(): HistogramSeries {

@@ -53,10 +53,42 @@ describe("metric families", () => {
     expect(await metrics.ours.metrics()).toContain('h_seconds_bucket{le="0.0005",phase="before_upstream"} 1\n');
   });
 
-  it("keep one series per label values, and refuse a wrong number of them", () => {
-    const { ourCounter } = both();
+  it("keep one series per label values; refuse a wrong number of them, a NUL in one, no labels, and \"le\" on a histogram", () => {
+    const { ours, ourCounter } = both();
     expect(ourCounter.series("a", "b")).toBe(ourCounter.series("a", "b"));
-    expect(ourCounter.series("a", "b")).not.toBe(ourCounter.series("a\u0000b", ""));
+    expect(() => ourCounter.series("a\u0000b", "c")).toThrow(/NUL/); // would share the key of ("a", "b\u0000c")
+    expect(() => ourCounter.series("a", "b\u0000c")).toThrow(/NUL/);
     expect(() => ourCounter.series("only one")).toThrow(/2 label values expected/);
+    expect(() => new CounterFamily(ours, "unlabelled_total", "h", [])).toThrow(/at least one label/);
+    expect(() => new HistogramFamily(ours, "le_seconds", "h", ["le"], BOUNDS)).toThrow(/bucket label/);
+  });
+
+  it("ignore what prom-client would refuse (a negative increment; NaN, infinite or negative durations) and go on counting", async () => {
+    const metrics = both();
+    const series = metrics.ourHistogram.series("p");
+    for (const value of [Number.NaN, Infinity, -1]) series.observe(value);
+    series.observe(0.2);
+    metrics.ourCounter.series("r", "200").inc(-5);
+    metrics.ourCounter.series("r", "200").inc();
+    metrics.theirHistogram.observe({ phase: "p" }, 0.2);
+    metrics.theirCounter.inc({ route: "r", status: "200" });
+    expect(await metrics.ours.metrics()).toBe(await metrics.theirs.metrics());
+  });
+
+  it("count four labels in their order, and start again after registry.resetMetrics()", async () => {
+    const theirs = new Registry();
+    const ours = new Registry();
+    const theirRequests = new Counter({ name: "requests_total", help: "h", labelNames: ["route", "status", "model", "path"], registers: [theirs] });
+    const ourRequests = new CounterFamily(ours, "requests_total", "h", ["route", "status", "model", "path"]);
+    theirRequests.inc({ route: "/v1/chat/completions", status: "200", model: "openai/gpt-4.1-mini", path: "openai" });
+    ourRequests.series("/v1/chat/completions", "200", "openai/gpt-4.1-mini", "openai").inc();
+    theirRequests.inc({ route: "/v1/chat/completions", status: "401", model: "", path: "" });
+    ourRequests.series("/v1/chat/completions", "401", "", "").inc();
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    ours.resetMetrics();
+    theirs.resetMetrics();
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    ourRequests.series("/v1/models", "200", "", "").inc();
+    expect(await ours.metrics()).toContain('requests_total{route="/v1/models",status="200",model="",path=""} 1');
   });
 });

@@ -245,6 +245,7 @@ describe("request billing under budget leases", () => {
     await billing.reserve(hold("first"));
     const burst = ["b", "c"].map((id) => billing.reserve(hold(id)));
     await vi.advanceTimersByTimeAsync(10);
+    expect(calls.leases).toHaveLength(1);
     billing.leases.close();
     grant({ granted: true, amountNano: "1000", ttlSeconds: 900 });
     expect(await Promise.all(burst)).toEqual([100n, 100n]);
@@ -252,6 +253,7 @@ describe("request billing under budget leases", () => {
     expect(billing.leases.stats.leasedRequests).toBe(0);
     await vi.advanceTimersByTimeAsync(0);
     expect(calls.releases).toEqual(calls.leases);
+    expect(calls.releases).toHaveLength(1);
     expect(billing.leases.openCount).toBe(0);
   });
 
