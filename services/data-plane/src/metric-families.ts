@@ -30,8 +30,7 @@ const SEPARATOR = "\u0000";
  * no label value may hold (refused when a series is made), so two different lists never share a key.
  */
 abstract class Family<Series> {
-  private readonly series_ = new Map<string, Series>();
-  private readonly labelsOf = new Map<Series, Record<string, string>>();
+  private readonly byKey = new Map<string, { series: Series; labels: Record<string, string> }>();
 
   constructor(
     registry: Registry,
@@ -49,21 +48,18 @@ abstract class Family<Series> {
   /** The series of these label values, in the order of `labelNames`. */
   series(...values: string[]): Series {
     const key = values.length === 1 ? values[0]! : values.join(SEPARATOR);
-    let series = this.series_.get(key);
-    if (!series) {
-      if (values.length !== this.labelNames.length) throw new Error(`${this.name}: ${this.labelNames.length} label values expected, got ${values.length}`);
-      if (values.some((value) => value.includes(SEPARATOR))) throw new Error(`${this.name}: a label value holds NUL`);
-      series = this.create();
-      this.series_.set(key, series);
-      this.labelsOf.set(series, Object.fromEntries(this.labelNames.map((label, index) => [label, values[index]!])));
-    }
+    const known = this.byKey.get(key);
+    if (known) return known.series;
+    if (values.length !== this.labelNames.length) throw new Error(`${this.name}: ${this.labelNames.length} label values expected, got ${values.length}`);
+    if (values.some((value) => value.includes(SEPARATOR))) throw new Error(`${this.name}: a label value holds NUL`);
+    const series = this.create();
+    this.byKey.set(key, { series, labels: Object.fromEntries(this.labelNames.map((label, index) => [label, values[index]!])) });
     return series;
   }
 
   /** registry.resetMetrics(): every series goes (call sites ask for theirs on each observation, so they come back). */
   reset(): void {
-    this.series_.clear();
-    this.labelsOf.clear();
+    this.byKey.clear();
   }
 
   protected abstract create(): Series;
@@ -72,7 +68,7 @@ abstract class Family<Series> {
 
   async getForPromString(): Promise<Snapshot> {
     const values: Sample[] = [];
-    for (const [series, labels] of this.labelsOf) values.push(...this.samples(series, labels));
+    for (const { series, labels } of this.byKey.values()) values.push(...this.samples(series, labels));
     return { name: this.name, help: this.help, type: this.type, values, aggregator: "sum" };
   }
 
