@@ -24,18 +24,27 @@ function prisma(args: string[], options: { allowExit?: number[] } = {}): { statu
   // CLI from falling back to downloading a query-engine binary.
   const env = { ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? "postgresql://unused@localhost/unused" };
   try {
-    const stdout = execFileSync(path.join(root, "node_modules/.bin/prisma"), [...args, "--config", config], { cwd: root, env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    const stdout = execFileSync(path.join(root, "node_modules/.bin/prisma"), [...args, "--config", config], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     return { status: 0, stdout };
   } catch (error) {
     const failure = error as { status?: number; stdout?: string };
-    if (failure.status !== undefined && options.allowExit?.includes(failure.status)) return { status: failure.status, stdout: failure.stdout ?? "" };
+    if (failure.status !== undefined && options.allowExit?.includes(failure.status))
+      return { status: failure.status, stdout: failure.stdout ?? "" };
     throw error;
   }
 }
 
 function migrationFolders(): string[] {
   if (!existsSync(migrationsDir)) return [];
-  return readdirSync(migrationsDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  return readdirSync(migrationsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
 }
 
 function diffArgsFromLatest(): string[] {
@@ -63,7 +72,9 @@ switch (command) {
     break;
   }
   case "check": {
-    const { status } = prisma(["migrate", "diff", ...diffArgsFromLatest(), "--to-schema-datamodel", schema, "--exit-code"], { allowExit: [2] });
+    const { status } = prisma(["migrate", "diff", ...diffArgsFromLatest(), "--to-schema-datamodel", schema, "--exit-code"], {
+      allowExit: [2],
+    });
     if (status === 2) {
       console.error("prisma/schema.prisma has changes that no migration covers: run `pnpm db:migration <name>`");
       process.exit(1);

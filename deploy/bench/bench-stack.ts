@@ -131,18 +131,22 @@ export class BenchStack {
       CONTROL_PLANE_ADMIN_PORT: "0",
       ...options.controlPlaneEnv,
     });
-    this.dataPlane = await startService("data-plane", {
-      GATEWAY_INTERNAL_TOKEN: this.internalToken,
-      CONTROL_PLANE_ADDRESS: this.controlPlane.ready.grpc,
-      DATA_PLANE_PORT: "0",
-      DATA_PLANE_REPLICA_ID: "bench-data-plane",
-      OPENAI_BASE_URL: `${this.mockUrl}/v1`,
-      OPENAI_API_KEY: UPSTREAM_KEY,
-      // The limit is checked on every request, but so high that it never refuses.
-      DEFAULT_RPM_LIMIT: "1000000000",
-      REDIS_URL: options.backend === "postgresql" ? options.redisUrl : "",
-      ...options.dataPlaneEnv,
-    }, { runtime: dataPlaneBundle ? { kind: "bundle", file: dataPlaneBundle } : { kind: "tsx" } });
+    this.dataPlane = await startService(
+      "data-plane",
+      {
+        GATEWAY_INTERNAL_TOKEN: this.internalToken,
+        CONTROL_PLANE_ADDRESS: this.controlPlane.ready.grpc,
+        DATA_PLANE_PORT: "0",
+        DATA_PLANE_REPLICA_ID: "bench-data-plane",
+        OPENAI_BASE_URL: `${this.mockUrl}/v1`,
+        OPENAI_API_KEY: UPSTREAM_KEY,
+        // The limit is checked on every request, but so high that it never refuses.
+        DEFAULT_RPM_LIMIT: "1000000000",
+        REDIS_URL: options.backend === "postgresql" ? options.redisUrl : "",
+        ...options.dataPlaneEnv,
+      },
+      { runtime: dataPlaneBundle ? { kind: "bundle", file: dataPlaneBundle } : { kind: "tsx" } },
+    );
     this.floor = await startFloor(this.mockUrl);
 
     for (const service of [this.mock, this.controlPlane, this.dataPlane]) this.logTails.set(service.name, drainLog(service));
@@ -198,7 +202,8 @@ export class BenchStack {
     await this.dataPlane?.stop().catch(() => null);
     await this.controlPlane?.stop().catch(() => null);
     await this.mock?.stop().catch(() => null);
-    if (this.databaseName) await this.postgres((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`)).catch(() => {});
+    if (this.databaseName)
+      await this.postgres((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`)).catch(() => {});
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
     if (this.bundleDir) rmSync(this.bundleDir, { recursive: true, force: true });
   }

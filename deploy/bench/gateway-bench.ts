@@ -21,7 +21,17 @@ import { parseArgs } from "node:util";
 import { DATA_PLANE_NODE_FLAGS, repositoryRoot } from "../local/service-process";
 import { BenchStack, upstreamHeaders } from "./bench-stack";
 import { AUTOCANNON, drive, measureFirstToken, percentiles, type FirstTokenSamples, type Percentiles, type Target } from "./load";
-import { cpuBusySeconds, cpuSeconds, parseCpuList, peakRssBytes, pidsNamed, pin, rssBytes, RssSampler, tasksetAvailable } from "./process-stats";
+import {
+  cpuBusySeconds,
+  cpuSeconds,
+  parseCpuList,
+  peakRssBytes,
+  pidsNamed,
+  pin,
+  rssBytes,
+  RssSampler,
+  tasksetAvailable,
+} from "./process-stats";
 
 const { values: args } = parseArgs({
   options: {
@@ -95,14 +105,21 @@ interface CaseResult {
 function body(mode: Mode): string {
   const messages = [{ role: "user", content: "Hello" }];
   // The same bytes to all three: the gateway forces include_usage upstream, so the others ask for it too.
-  return JSON.stringify(mode === "stream" ? { model: args.model, stream: true, stream_options: { include_usage: true }, messages } : { model: args.model, messages });
+  return JSON.stringify(
+    mode === "stream"
+      ? { model: args.model, stream: true, stream_options: { include_usage: true }, messages }
+      : { model: args.model, messages },
+  );
 }
 
 /** With --cpu-prof <dir>: the service writes a V8 CPU profile into <dir>/<service>/<pid>.cpuprofile when it exits. */
 function profileEnv(service: string): Record<string, string> {
   if (!args["cpu-prof"]) return {};
   const preload = path.join(repositoryRoot, "deploy/bench/cpu-profiler.mjs");
-  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${preload}`.trim(), BENCH_CPU_PROFILE_DIR: path.resolve(args["cpu-prof"], service) };
+  return {
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${preload}`.trim(),
+    BENCH_CPU_PROFILE_DIR: path.resolve(args["cpu-prof"], service),
+  };
 }
 
 const stack = new BenchStack({
@@ -147,7 +164,12 @@ interface Tally {
  */
 async function measureCase(scenario: Scenario, mode: Mode, concurrency: number): Promise<CaseResult[]> {
   const payload = body(mode);
-  const pids = { dataPlane: stack.dataPlane.child.pid!, controlPlane: stack.controlPlane.child.pid!, floor: stack.floor.child.pid!, mock: stack.mock.child.pid! };
+  const pids = {
+    dataPlane: stack.dataPlane.child.pid!,
+    controlPlane: stack.controlPlane.child.pid!,
+    floor: stack.floor.child.pid!,
+    mock: stack.mock.child.pid!,
+  };
   const external = args.postgres ? pidsNamed(["postgres", "redis-server"]) : [];
   const externalCpu = () => external.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const gatewayCpuList = gatewayCpus === undefined ? undefined : parseCpuList(gatewayCpus);
@@ -159,14 +181,28 @@ async function measureCase(scenario: Scenario, mode: Mode, concurrency: number):
       gatewayResponses += warm.ok;
       gatewayCutAtEnd += concurrency;
     }
-    tallies.set(name, { ok: 0, failed: warm.failed, wall: 0, latencies: [], used: { dataPlane: 0, controlPlane: 0, floor: 0, mock: 0, ...(args.postgres ? { postgresAndRedis: 0 } : {}) }, busy: 0, rssPeak: 0 });
+    tallies.set(name, {
+      ok: 0,
+      failed: warm.failed,
+      wall: 0,
+      latencies: [],
+      used: { dataPlane: 0, controlPlane: 0, floor: 0, mock: 0, ...(args.postgres ? { postgresAndRedis: 0 } : {}) },
+      busy: 0,
+      rssPeak: 0,
+    });
     await sleep(300);
   }
   for (let round = 0; round < rounds; round++) {
     for (const name of [...TARGETS.slice(round % 3), ...TARGETS.slice(0, round % 3)]) {
       const tally = tallies.get(name)!;
       const sampler = new RssSampler(name === "gateway" ? pids.dataPlane : name === "floor" ? pids.floor : pids.mock);
-      const before = { dataPlane: cpuSeconds(pids.dataPlane), controlPlane: cpuSeconds(pids.controlPlane), floor: cpuSeconds(pids.floor), mock: cpuSeconds(pids.mock), external: externalCpu() };
+      const before = {
+        dataPlane: cpuSeconds(pids.dataPlane),
+        controlPlane: cpuSeconds(pids.controlPlane),
+        floor: cpuSeconds(pids.floor),
+        mock: cpuSeconds(pids.mock),
+        external: externalCpu(),
+      };
       const busyBefore = gatewayCpuList ? cpuBusySeconds(gatewayCpuList) : 0;
       const startedAt = performance.now();
       const load = await drive(targetOf(name), payload, concurrency, seconds / rounds);
@@ -214,11 +250,21 @@ async function measureCase(scenario: Scenario, mode: Mode, concurrency: number):
       cpuSeconds: used,
       cores: ownCpu / tally.wall,
       requestsPerCore: tally.ok / ownCpu,
-      cpuMicrosPerRequest: name === "gateway" ? { dataPlane: (1e6 * used.dataPlane) / tally.ok, controlPlane: (1e6 * used.controlPlane) / tally.ok } : { own: (1e6 * ownCpu) / tally.ok },
+      cpuMicrosPerRequest:
+        name === "gateway"
+          ? { dataPlane: (1e6 * used.dataPlane) / tally.ok, controlPlane: (1e6 * used.controlPlane) / tally.ok }
+          : { own: (1e6 * ownCpu) / tally.ok },
       ...(gatewayCpuList ? { foreignCores: Math.max(0, tally.busy - used.dataPlane - used.controlPlane - used.floor) / tally.wall } : {}),
       rssPeakBytes: tally.rssPeak,
       ...(tally.firstToken
-        ? { firstToken: { ok: tally.firstToken.ok, failed: tally.firstToken.failed, firstTokenMs: percentiles(tally.firstToken.firstToken), totalMs: percentiles(tally.firstToken.total) } }
+        ? {
+            firstToken: {
+              ok: tally.firstToken.ok,
+              failed: tally.firstToken.failed,
+              firstTokenMs: percentiles(tally.firstToken.firstToken),
+              totalMs: percentiles(tally.firstToken.total),
+            },
+          }
         : {}),
     };
     const failures = result.failed + (result.firstToken?.failed ?? 0);
@@ -232,15 +278,43 @@ async function measureCase(scenario: Scenario, mode: Mode, concurrency: number):
 }
 
 function overhead(results: CaseResult[], of: CaseResult, pick: (latency: Percentiles) => number): number {
-  const mock = results.find((other) => other.scenario === of.scenario && other.mode === of.mode && other.concurrency === of.concurrency && other.target === "mock")!;
+  const mock = results.find(
+    (other) => other.scenario === of.scenario && other.mode === of.mode && other.concurrency === of.concurrency && other.target === "mock",
+  )!;
   return pick(of.latencyMs) - pick(mock.latencyMs);
 }
 
 function table(results: CaseResult[]): string {
-  const header = ["scenario", "mode", "conc", "target", "req/s", "p50 ms", "p99 ms", "ovh p50", "ovh p99", "cores", "req/s/core", "CPU us/req", "RSS MB", "TTFT p50", "TTFT ovh vs floor", "noise"];
+  const header = [
+    "scenario",
+    "mode",
+    "conc",
+    "target",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "ovh p50",
+    "ovh p99",
+    "cores",
+    "req/s/core",
+    "CPU us/req",
+    "RSS MB",
+    "TTFT p50",
+    "TTFT ovh vs floor",
+    "noise",
+  ];
   const rows = results.map((result) => {
-    const floor = results.find((other) => other.scenario === result.scenario && other.mode === result.mode && other.concurrency === result.concurrency && other.target === "floor");
-    const ttftOverFloor = result.firstToken && floor?.firstToken && result.target === "gateway" ? result.firstToken.firstTokenMs.p50 - floor.firstToken.firstTokenMs.p50 : Number.NaN;
+    const floor = results.find(
+      (other) =>
+        other.scenario === result.scenario &&
+        other.mode === result.mode &&
+        other.concurrency === result.concurrency &&
+        other.target === "floor",
+    );
+    const ttftOverFloor =
+      result.firstToken && floor?.firstToken && result.target === "gateway"
+        ? result.firstToken.firstTokenMs.p50 - floor.firstToken.firstTokenMs.p50
+        : Number.NaN;
     return [
       result.scenario,
       result.mode,
@@ -249,11 +323,23 @@ function table(results: CaseResult[]): string {
       fixed(result.requestsPerSecond, 0),
       fixed(result.latencyMs.p50, 3),
       fixed(result.latencyMs.p99, 3),
-      result.target === "mock" ? "" : fixed(overhead(results, result, (latency) => latency.p50), 3),
-      result.target === "mock" ? "" : fixed(overhead(results, result, (latency) => latency.p99), 3),
+      result.target === "mock"
+        ? ""
+        : fixed(
+            overhead(results, result, (latency) => latency.p50),
+            3,
+          ),
+      result.target === "mock"
+        ? ""
+        : fixed(
+            overhead(results, result, (latency) => latency.p99),
+            3,
+          ),
       fixed(result.cores),
       fixed(result.requestsPerCore, 0),
-      Object.values(result.cpuMicrosPerRequest).map((micros) => fixed(micros, 0)).join("+"),
+      Object.values(result.cpuMicrosPerRequest)
+        .map((micros) => fixed(micros, 0))
+        .join("+"),
       fixed(mb(result.rssPeakBytes), 0),
       result.firstToken ? fixed(result.firstToken.firstTokenMs.p50, 3) : "",
       fixed(ttftOverFloor, 3).replace(/^-$/, ""),
@@ -261,7 +347,8 @@ function table(results: CaseResult[]): string {
     ];
   });
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column < 4 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => (column < 4 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
   return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
 }
 
@@ -274,7 +361,9 @@ interface TargetCheck {
 
 function checkTargets(results: CaseResult[], dataPlanePeakRss: number): TargetCheck[] {
   const find = (scenario: Scenario, mode: Mode, concurrency: number, target: TargetName) =>
-    results.find((result) => result.scenario === scenario && result.mode === mode && result.concurrency === concurrency && result.target === target)!;
+    results.find(
+      (result) => result.scenario === scenario && result.mode === mode && result.concurrency === concurrency && result.target === target,
+    )!;
   const checks: TargetCheck[] = [];
   const top = Math.max(...concurrencies);
   const low = Math.min(...concurrencies);
@@ -322,7 +411,12 @@ function checkTargets(results: CaseResult[], dataPlanePeakRss: number): TargetCh
     limit: "< 1 ms",
     pass: ttftOverhead < 1,
   });
-  checks.push({ target: "data-plane RSS peak under load", measured: `${fixed(mb(dataPlanePeakRss), 1)} MB`, limit: "< 150 MB", pass: mb(dataPlanePeakRss) < 150 });
+  checks.push({
+    target: "data-plane RSS peak under load",
+    measured: `${fixed(mb(dataPlanePeakRss), 1)} MB`,
+    limit: "< 150 MB",
+    pass: mb(dataPlanePeakRss) < 150,
+  });
   return checks;
 }
 
@@ -338,20 +432,33 @@ async function billingCheck(): Promise<Billing> {
   // Every request ends in a settle or a release: wait for the active holds to drain.
   let active = -1;
   for (let attempt = 0; attempt < 50; attempt++) {
-    active = (await stack.admin<{ data: unknown[] }>("GET", `/admin/projects/${stack.projectId}/holds?status=active&limit=10000`)).data.length;
+    active = (await stack.admin<{ data: unknown[] }>("GET", `/admin/projects/${stack.projectId}/holds?status=active&limit=10000`)).data
+      .length;
     if (active === 0) break;
     await sleep(200);
   }
-  const usage = await stack.admin<{ data: { requests?: number; cost?: { usd: string } }[] }>("GET", `/admin/projects/${stack.projectId}/usage`);
+  const usage = await stack.admin<{ data: { requests?: number; cost?: { usd: string } }[] }>(
+    "GET",
+    `/admin/projects/${stack.projectId}/usage`,
+  );
   const billedRequests = usage.data.reduce((sum, row) => sum + Number(row.requests ?? 0), 0);
   const balance = await stack.admin<{ balance: { usd: string } }>("GET", `/admin/projects/${stack.projectId}/balance`);
-  return { activeHoldsAfterDrain: active, billedRequests, successfulResponses: gatewayResponses, cutAtRunEndsAtMost: gatewayCutAtEnd, balanceUsd: balance.balance.usd };
+  return {
+    activeHoldsAfterDrain: active,
+    billedRequests,
+    successfulResponses: gatewayResponses,
+    cutAtRunEndsAtMost: gatewayCutAtEnd,
+    balanceUsd: balance.balance.usd,
+  };
 }
 
 /** What a sleep/wake cycle costs on the gateway's CPU (deploy/bench/wake-cost.mjs), to read the concurrency-1 figures by. */
 function measureWakeCost(): { sleepWakeMicros: number; workMicros: number; workAfterWakeMicros: number } {
   const probe = [path.join(repositoryRoot, "deploy/bench/wake-cost.mjs")];
-  const output = gatewayCpus === undefined ? execFileSync(process.execPath, probe) : execFileSync("taskset", ["-c", gatewayCpus, process.execPath, ...probe]);
+  const output =
+    gatewayCpus === undefined
+      ? execFileSync(process.execPath, probe)
+      : execFileSync("taskset", ["-c", gatewayCpus, process.execPath, ...probe]);
   return JSON.parse(output.toString());
 }
 
@@ -384,20 +491,27 @@ async function main(): Promise<void> {
   for (const mode of ["json", "stream"] as const) results.push(...(await measureCase(`upstream-${slowMs}ms`, mode, slowConcurrency)));
   await stack.mockDefaultScript(undefined);
 
-  const dataPlanePeakRss = Math.max(peakRssBytes(dataPlanePid), ...results.filter((result) => result.target === "gateway").map((result) => result.rssPeakBytes));
+  const dataPlanePeakRss = Math.max(
+    peakRssBytes(dataPlanePid),
+    ...results.filter((result) => result.target === "gateway").map((result) => result.rssPeakBytes),
+  );
   const billing = await billingCheck();
   const checks = checkTargets(results, dataPlanePeakRss);
   const failures = results.reduce((sum, result) => sum + result.failed + (result.firstToken?.failed ?? 0), 0);
   const wakeCost = measureWakeCost();
 
   console.log(`\n${table(results)}\n`);
-  console.log("ovh = latency minus the mock's own at the same scenario/mode/concurrency; cores = CPU seconds per second of the target's processes");
+  console.log(
+    "ovh = latency minus the mock's own at the same scenario/mode/concurrency; cores = CPU seconds per second of the target's processes",
+  );
   console.log("(gateway: data plane + control plane); req/s/core = successful requests per CPU second of those processes;");
   console.log("CPU us/req = CPU microseconds per request (gateway: data plane + control plane);");
   console.log("noise = CPU seconds per second other processes of the machine took on the gateway's CPUs during the run.\n");
   console.log(`targets (issue 7, ratios within this run):`);
   for (const check of checks) console.log(`  ${check.pass ? "PASS" : "FAIL"}  ${check.target}: ${check.measured} [${check.limit}]`);
-  console.log(`\ndata-plane RSS (${dataPlaneRuntime === "bundle" ? "bundle" : "tsx"}): ${fixed(mb(dataPlaneIdleRss), 1)} MB idle after start, ${fixed(mb(dataPlanePeakRss), 1)} MB peak`);
+  console.log(
+    `\ndata-plane RSS (${dataPlaneRuntime === "bundle" ? "bundle" : "tsx"}): ${fixed(mb(dataPlaneIdleRss), 1)} MB idle after start, ${fixed(mb(dataPlanePeakRss), 1)} MB peak`,
+  );
   console.log(
     `billing: ${billing.billedRequests} requests billed for ${billing.successfulResponses} successful responses (+ at most ${billing.cutAtRunEndsAtMost} cut by the load tool at run ends), ` +
       `${billing.activeHoldsAfterDrain} holds still active, balance $${billing.balanceUsd} of $1000000.00`,
@@ -408,13 +522,39 @@ async function main(): Promise<void> {
   );
   if (failures) console.log(`WARNING: ${failures} requests failed; the figures above are not clean.`);
   const noisy = results.filter((result) => (result.foreignCores ?? 0) > 0.1).length;
-  if (noisy) console.log(`WARNING: in ${noisy} of ${results.length} runs other processes took more than 0.1 core of the gateway's CPUs; latency figures are disturbed.`);
+  if (noisy)
+    console.log(
+      `WARNING: in ${noisy} of ${results.length} runs other processes took more than 0.1 core of the gateway's CPUs; latency figures are disturbed.`,
+    );
 
   const output = {
     date: new Date().toISOString(),
     command: `tsx deploy/bench/gateway-bench.ts ${process.argv.slice(2).join(" ")}`.trim(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, loadAverageBefore, loadAverageAfter: os.loadavg(), wakeCost },
-    options: { seconds, rounds, globalWarmupSeconds, warmupSeconds, firstTokenSeconds, concurrencies, slowMs, model: args.model, backend: args.postgres ? "postgresql+redis" : "pglite", dataPlaneRuntime, dataPlaneNodeFlags: dataPlaneRuntime === "bundle" ? DATA_PLANE_NODE_FLAGS : [], pinned, gatewayCpus, loadCpus, loadTool: AUTOCANNON },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      node: process.version,
+      loadAverageBefore,
+      loadAverageAfter: os.loadavg(),
+      wakeCost,
+    },
+    options: {
+      seconds,
+      rounds,
+      globalWarmupSeconds,
+      warmupSeconds,
+      firstTokenSeconds,
+      concurrencies,
+      slowMs,
+      model: args.model,
+      backend: args.postgres ? "postgresql+redis" : "pglite",
+      dataPlaneRuntime,
+      dataPlaneNodeFlags: dataPlaneRuntime === "bundle" ? DATA_PLANE_NODE_FLAGS : [],
+      pinned,
+      gatewayCpus,
+      loadCpus,
+      loadTool: AUTOCANNON,
+    },
     dataPlaneIdleRssBytes: dataPlaneIdleRss,
     dataPlanePeakRssBytes: dataPlanePeakRss,
     billing,

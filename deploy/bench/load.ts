@@ -25,7 +25,10 @@ interface AutocannonOptions {
 interface AutocannonInstance {
   on(event: "response", listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): void;
 }
-type Autocannon = (options: AutocannonOptions, done: (error: Error | null, result: { errors: number; timeouts: number }) => void) => AutocannonInstance;
+type Autocannon = (
+  options: AutocannonOptions,
+  done: (error: Error | null, result: { errors: number; timeouts: number }) => void,
+) => AutocannonInstance;
 
 let autocannon: Autocannon | undefined;
 
@@ -79,7 +82,16 @@ export function drive(target: Target, body: string, connections: number, seconds
   let failed = 0;
   return new Promise((resolve, reject) => {
     const instance = run(
-      { url: target.url, connections, duration: seconds, method: "POST", headers: { "content-type": "application/json", ...target.headers }, body, pipelining: 1, timeout: 30 },
+      {
+        url: target.url,
+        connections,
+        duration: seconds,
+        method: "POST",
+        headers: { "content-type": "application/json", ...target.headers },
+        body,
+        pipelining: 1,
+        timeout: 30,
+      },
       (error, result) => {
         if (error) return reject(error);
         failed += result.errors + result.timeouts;
@@ -128,7 +140,14 @@ export async function measureFirstToken(target: Target, body: string, concurrenc
       let first: number | undefined;
       let pending = "";
       const request = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", agent, headers: { "content-type": "application/json", ...target.headers } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", ...target.headers },
+        },
         (response) => {
           response.setEncoding("utf8");
           response.on("data", (chunk: string) => {

@@ -46,13 +46,23 @@ async function run(label: string, databaseUrl: string | undefined): Promise<void
           while (next < requests) {
             const requestId = `${projectId}-${next++}`;
             await ledger.reserve({ requestId, projectId, amountNano: 10_000n, model: "m", accessPath: "p" });
-            await ledger.settle({ requestId, projectId, amountNano: 4_000n, model: "m", accessPath: "p", inputTokens: 10, outputTokens: 5 });
+            await ledger.settle({
+              requestId,
+              projectId,
+              amountNano: 4_000n,
+              model: "m",
+              accessPath: "p",
+              inputTokens: 10,
+              outputTokens: 5,
+            });
           }
         }),
       );
       const seconds = (performance.now() - started) / 1000;
       const batches = ledger.batcher.batches - batchesBefore;
-      console.log(`${label.padEnd(10)} concurrency ${String(concurrency).padStart(4)}: ${(requests / seconds).toFixed(0).padStart(6)} requests/s (reserve+settle), ${((2 * requests) / batches).toFixed(1)} operations per batch`);
+      console.log(
+        `${label.padEnd(10)} concurrency ${String(concurrency).padStart(4)}: ${(requests / seconds).toFixed(0).padStart(6)} requests/s (reserve+settle), ${((2 * requests) / batches).toFixed(1)} operations per batch`,
+      );
     }
   } finally {
     await database.close();

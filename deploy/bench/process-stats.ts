@@ -47,7 +47,10 @@ export class RssSampler {
   private peak = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly pid: number, intervalMs = 200) {
+  constructor(
+    private readonly pid: number,
+    intervalMs = 200,
+  ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs);
   }

@@ -21,7 +21,11 @@ const cpuMicros = () => {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Work of the kind a request does: JSON in and out, small objects, a Map.
-const message = { id: "chatcmpl-1", choices: [{ index: 0, message: { role: "assistant", content: "Hello! How can I help you today? ".repeat(4) } }], usage: { prompt_tokens: 9, completion_tokens: 12 } };
+const message = {
+  id: "chatcmpl-1",
+  choices: [{ index: 0, message: { role: "assistant", content: "Hello! How can I help you today? ".repeat(4) } }],
+  usage: { prompt_tokens: 9, completion_tokens: 12 },
+};
 function work() {
   let tokens = 0;
   for (let round = 0; round < 10; round++) tokens += JSON.parse(JSON.stringify(message)).usage.prompt_tokens;
@@ -47,4 +51,10 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const workAfterWakeMicros = (cpuMicros() - start) / ROUNDS - sleepWakeMicros;
 
-console.log(JSON.stringify({ sleepWakeMicros: Math.round(sleepWakeMicros), workMicros: Math.round(workMicros), workAfterWakeMicros: Math.round(workAfterWakeMicros) }));
+console.log(
+  JSON.stringify({
+    sleepWakeMicros: Math.round(sleepWakeMicros),
+    workMicros: Math.round(workMicros),
+    workAfterWakeMicros: Math.round(workAfterWakeMicros),
+  }),
+);

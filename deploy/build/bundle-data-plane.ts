@@ -46,7 +46,11 @@ function sourceLocation(outfile: string): Plugin {
         const relativeFile = JSON.stringify(path.relative(path.dirname(outfile), file).split(path.sep).join("/"));
         const original = `__gatewayResolvePath(import.meta.dirname, ${relativeFile})`;
         const contents = source.replace(IMPORT_META, (_match, property: string) =>
-          property === "dirname" ? `__gatewayDirname(${original})` : property === "filename" ? original : `__gatewayPathToFileURL(${original}).href`,
+          property === "dirname"
+            ? `__gatewayDirname(${original})`
+            : property === "filename"
+              ? original
+              : `__gatewayPathToFileURL(${original}).href`,
         );
         return { contents, loader: "ts" };
       });

@@ -44,7 +44,8 @@ while (pending.length > 0) {
   const manifest = JSON.parse(readFileSync(path.join(directory, "package.json"), "utf8"));
   // pnpm links a package's dependencies next to it: <store>/<pkg>@<version>/node_modules/<dep>.
   for (const child of Object.keys(manifest.dependencies ?? {})) pending.push({ dependency: child, from: directory, optional: false });
-  for (const child of Object.keys(manifest.optionalDependencies ?? {})) pending.push({ dependency: child, from: directory, optional: true });
+  for (const child of Object.keys(manifest.optionalDependencies ?? {}))
+    pending.push({ dependency: child, from: directory, optional: true });
 }
 
 for (const [dependency, directory] of copied) {

@@ -69,7 +69,9 @@ function parseReadyLine(line: string): Record<string, string> | undefined {
   if (!line.startsWith("{")) return undefined;
   try {
     const parsed = JSON.parse(line) as Record<string, unknown>;
-    return typeof parsed.msg === "string" && parsed.msg.endsWith(" ready") ? Object.fromEntries(Object.entries(parsed).map(([key, value]) => [key, String(value)])) : undefined;
+    return typeof parsed.msg === "string" && parsed.msg.endsWith(" ready")
+      ? Object.fromEntries(Object.entries(parsed).map(([key, value]) => [key, String(value)]))
+      : undefined;
   } catch {
     return undefined;
   }
@@ -100,7 +102,13 @@ export async function startService(
     const onData = (chunk: Buffer) => {
       const text = chunk.toString();
       output += text;
-      if (options.echo) process.stdout.write(text.split("\n").map((line) => (line ? `[${name}] ${line}` : line)).join("\n"));
+      if (options.echo)
+        process.stdout.write(
+          text
+            .split("\n")
+            .map((line) => (line ? `[${name}] ${line}` : line))
+            .join("\n"),
+        );
       pending += text;
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";

@@ -27,7 +27,12 @@ function loadState(): LocalState {
   return { internalToken: randomBytes(24).toString("base64url"), adminToken: randomBytes(24).toString("base64url") };
 }
 
-async function admin(state: LocalState, method: string, route: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+async function admin(
+  state: LocalState,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const response = await fetch(`${state.adminUrl}${route}`, {
     method,
     headers: { authorization: `Bearer ${state.adminToken}`, "content-type": "application/json" },
@@ -61,22 +66,30 @@ try {
     upstream.GOOGLE_API_KEY = "mock-provider-key";
   }
 
-  const controlPlane = await startService("control-plane", {
-    GATEWAY_INTERNAL_TOKEN: state.internalToken,
-    GATEWAY_ADMIN_TOKEN: state.adminToken,
-    GATEWAY_DATA_DIR: env.GATEWAY_DATA_DIR ?? path.join(dataDir, "pglite"),
-    CONTROL_PLANE_GRPC_PORT: env.CONTROL_PLANE_GRPC_PORT ?? "50051",
-    CONTROL_PLANE_ADMIN_PORT: env.CONTROL_PLANE_ADMIN_PORT ?? "8081",
-  }, { echo: true });
+  const controlPlane = await startService(
+    "control-plane",
+    {
+      GATEWAY_INTERNAL_TOKEN: state.internalToken,
+      GATEWAY_ADMIN_TOKEN: state.adminToken,
+      GATEWAY_DATA_DIR: env.GATEWAY_DATA_DIR ?? path.join(dataDir, "pglite"),
+      CONTROL_PLANE_GRPC_PORT: env.CONTROL_PLANE_GRPC_PORT ?? "50051",
+      CONTROL_PLANE_ADMIN_PORT: env.CONTROL_PLANE_ADMIN_PORT ?? "8081",
+    },
+    { echo: true },
+  );
   children.push(controlPlane);
   state.adminUrl = controlPlane.ready.admin;
 
-  const dataPlane = await startService("data-plane", {
-    ...upstream,
-    GATEWAY_INTERNAL_TOKEN: state.internalToken,
-    CONTROL_PLANE_ADDRESS: controlPlane.ready.grpc,
-    DATA_PLANE_PORT: env.DATA_PLANE_PORT ?? "8080",
-  }, { echo: true });
+  const dataPlane = await startService(
+    "data-plane",
+    {
+      ...upstream,
+      GATEWAY_INTERNAL_TOKEN: state.internalToken,
+      CONTROL_PLANE_ADDRESS: controlPlane.ready.grpc,
+      DATA_PLANE_PORT: env.DATA_PLANE_PORT ?? "8080",
+    },
+    { echo: true },
+  );
   children.push(dataPlane);
   state.dataPlaneUrl = dataPlane.ready.url;
   writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });

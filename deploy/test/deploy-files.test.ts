@@ -58,7 +58,12 @@ const DOCUMENTED_ELSEWHERE: { name: string; service: ServiceKind; file: string; 
   // services/mock-provider/README.md documents HOST next to PORT and MOCK_PROVIDER_API_KEY.
   { name: "HOST", service: "mock provider", file: "services/mock-provider/README.md", evidence: "`HOST`" },
   // Not in the README's table yet (the deploy files need it: a replica id per container).
-  { name: "DATA_PLANE_REPLICA_ID", service: "data plane", file: "services/data-plane/src/config.ts", evidence: "env.DATA_PLANE_REPLICA_ID" },
+  {
+    name: "DATA_PLANE_REPLICA_ID",
+    service: "data plane",
+    file: "services/data-plane/src/config.ts",
+    evidence: "env.DATA_PLANE_REPLICA_ID",
+  },
 ];
 
 const documented = readmeVariables();
@@ -70,7 +75,9 @@ function isDocumented(name: string, service: ServiceKind): boolean {
 
 // The README's default for a variable (first backticked value of its default column).
 function readmeDefault(name: string): string {
-  const line = read("README.md").split("\n").find((row) => row.startsWith(`| \`${name}\``));
+  const line = read("README.md")
+    .split("\n")
+    .find((row) => row.startsWith(`| \`${name}\``));
   const value = line?.split("|")[3]?.match(/`([^`]*)`/)?.[1];
   if (value === undefined) throw new Error(`no README default for ${name}`);
   return value;
@@ -112,7 +119,10 @@ const stage = (name: string) => {
   if (!found) throw new Error(`no stage ${name} in deploy/docker/Dockerfile`);
   return found;
 };
-const instructions = (name: string, keyword: string) => stage(name).instructions.filter((instruction) => instruction.keyword === keyword).map((instruction) => instruction.argument);
+const instructions = (name: string, keyword: string) =>
+  stage(name)
+    .instructions.filter((instruction) => instruction.keyword === keyword)
+    .map((instruction) => instruction.argument);
 
 function envOfStage(name: string): Record<string, string> {
   const env: Record<string, string> = {};
@@ -125,13 +135,16 @@ function envOfStage(name: string): Record<string, string> {
 describe("deploy/docker/Dockerfile", () => {
   const targets = Object.keys(SERVICE_ENTRIES) as (keyof typeof SERVICE_ENTRIES)[];
 
-  it.each(targets.filter((target) => target !== "data-plane"))("target %s starts the service's entry file, as the launcher does", (target) => {
-    const command = JSON.parse(instructions(target, "CMD").at(-1) ?? "[]") as string[];
-    const entry = command.join(" ").match(/services\/[\w-]+\/src\/[\w./-]+\.ts/)?.[0];
-    expect(entry).toBe(SERVICE_ENTRIES[target]);
-    expect(exists(entry!)).toBe(true);
-    expect(command.join(" ")).toContain("node --import tsx");
-  });
+  it.each(targets.filter((target) => target !== "data-plane"))(
+    "target %s starts the service's entry file, as the launcher does",
+    (target) => {
+      const command = JSON.parse(instructions(target, "CMD").at(-1) ?? "[]") as string[];
+      const entry = command.join(" ").match(/services\/[\w-]+\/src\/[\w./-]+\.ts/)?.[0];
+      expect(entry).toBe(SERVICE_ENTRIES[target]);
+      expect(exists(entry!)).toBe(true);
+      expect(command.join(" ")).toContain("node --import tsx");
+    },
+  );
 
   it("target data-plane runs the bundle built from the service's entry file, with the production node flags", () => {
     const command = (JSON.parse(instructions("data-plane", "CMD").at(-1) ?? "[]") as string[]).join(" ");
@@ -160,8 +173,13 @@ describe("deploy/docker/Dockerfile", () => {
   it.each(targets)("target %s sets only documented variables and exposes the ports it configures", (target) => {
     const env = envOfStage(target);
     for (const name of Object.keys(env)) expect.soft(isDocumented(name, SERVICE_OF_TARGET[target]!), `${target}: ${name}`).toBe(true);
-    const exposed = instructions(target, "EXPOSE").flatMap((argument) => argument.split(/\s+/)).sort();
-    const ports = Object.entries(env).filter(([name]) => /PORT$/.test(name)).map(([, value]) => value).sort();
+    const exposed = instructions(target, "EXPOSE")
+      .flatMap((argument) => argument.split(/\s+/))
+      .sort();
+    const ports = Object.entries(env)
+      .filter(([name]) => /PORT$/.test(name))
+      .map(([, value]) => value)
+      .sort();
     expect(exposed).toEqual(ports);
   });
 
@@ -169,11 +187,16 @@ describe("deploy/docker/Dockerfile", () => {
     for (const current of stages) {
       for (const { keyword, argument } of current.instructions) {
         if (keyword !== "COPY" || argument.startsWith("--from")) continue;
-        const sources = argument.split(/\s+/).filter((part) => !part.startsWith("--")).slice(0, -1);
+        const sources = argument
+          .split(/\s+/)
+          .filter((part) => !part.startsWith("--"))
+          .slice(0, -1);
         for (const source of sources) expect.soft(exists(source), `COPY ${source}`).toBe(true);
       }
     }
-    const installs = stages.flatMap((current) => current.instructions).filter((instruction) => instruction.keyword === "RUN" && /pnpm install/.test(instruction.argument));
+    const installs = stages
+      .flatMap((current) => current.instructions)
+      .filter((instruction) => instruction.keyword === "RUN" && /pnpm install/.test(instruction.argument));
     expect(installs.length).toBeGreaterThan(0);
     for (const install of installs) expect(install.argument).toContain("--frozen-lockfile");
     const packageManager = (JSON.parse(read("package.json")) as Json).packageManager as string;
@@ -230,7 +253,8 @@ function containerEnvironment(container: Json): Map<string, string | undefined> 
   for (const source of (container.envFrom ?? []) as Json[]) {
     const reference = source.configMapRef ?? source.secretRef;
     const object = named(source.configMapRef ? "ConfigMap" : "Secret", reference.name as string);
-    for (const [key, value] of Object.entries((object.data ?? object.stringData ?? {}) as Record<string, string>)) environment.set(key, value);
+    for (const [key, value] of Object.entries((object.data ?? object.stringData ?? {}) as Record<string, string>))
+      environment.set(key, value);
   }
   for (const entry of (container.env ?? []) as Json[]) environment.set(entry.name as string, entry.value as string | undefined);
   return environment;
@@ -258,10 +282,15 @@ describe("deploy/k8s", () => {
   it("kustomizations name files that exist, and patches patch objects that exist", () => {
     for (const { file, object } of kindOf("Kustomization")) {
       const directory = path.dirname(file);
-      expect(((object.patches ?? []) as Json[]).every((patch) => exists(path.join(directory, patch.path as string))), `${file}: patches`).toBe(true);
+      expect(
+        ((object.patches ?? []) as Json[]).every((patch) => exists(path.join(directory, patch.path as string))),
+        `${file}: patches`,
+      ).toBe(true);
       for (const resource of (object.resources ?? []) as string[]) {
         const target = path.join(directory, resource);
-        expect.soft(exists(target) && (resource.endsWith(".yaml") || exists(path.join(target, "kustomization.yaml"))), `${file}: ${resource}`).toBe(true);
+        expect
+          .soft(exists(target) && (resource.endsWith(".yaml") || exists(path.join(target, "kustomization.yaml"))), `${file}: ${resource}`)
+          .toBe(true);
       }
       for (const patch of (object.patches ?? []) as Json[]) {
         const patchFile = path.join(directory, patch.path as string);
@@ -274,7 +303,9 @@ describe("deploy/k8s", () => {
     // `kubectl apply -k` would overwrite the real Secrets.
     const base = kindOf("Kustomization").find(({ file }) => file === "deploy/k8s/base/kustomization.yaml")!;
     const listed = new Set(((base.object.resources ?? []) as string[]).map((resource) => path.join("deploy/k8s/base", resource)));
-    for (const file of k8sFiles.filter((candidate) => path.dirname(candidate) === "deploy/k8s/base" && !candidate.endsWith("kustomization.yaml"))) {
+    for (const file of k8sFiles.filter(
+      (candidate) => path.dirname(candidate) === "deploy/k8s/base" && !candidate.endsWith("kustomization.yaml"),
+    )) {
       expect.soft(listed.has(file), `${file} is not in deploy/k8s/base/kustomization.yaml`).toBe(true);
     }
     for (const { file, object } of kindOf("Kustomization")) {
@@ -283,53 +314,68 @@ describe("deploy/k8s", () => {
     }
   });
 
-  it.each(workloads.map(({ object }) => [`${object.kind} ${object.metadata.name}`, object] as const))("%s runs as non-root without privileges", (_label, object) => {
-    const pod = podSpec(object);
-    expect(pod.securityContext.runAsNonRoot).toBe(true);
-    expect(pod.securityContext.runAsUser).toBeGreaterThan(0);
-    expect(pod.securityContext.seccompProfile?.type).toBe("RuntimeDefault");
-    expect(pod.automountServiceAccountToken).toBe(false);
-    for (const container of containers(object)) {
-      expect(container.securityContext.allowPrivilegeEscalation).toBe(false);
-      expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
-      expect(container.securityContext.capabilities.drop).toEqual(["ALL"]);
-      // A read-only root needs a writable /tmp for tsx's cache.
-      expect((container.volumeMounts as Json[]).map((mount) => mount.mountPath)).toContain("/tmp");
-    }
-  });
-
-  it.each(workloads.map(({ object }) => [`${object.kind} ${object.metadata.name}`, object] as const))("%s has resource requests and limits", (_label, object) => {
-    for (const container of containers(object)) {
-      for (const bound of ["requests", "limits"]) {
-        for (const resource of ["cpu", "memory"]) expect(container.resources?.[bound]?.[resource], `${bound}.${resource}`).toBeTruthy();
-      }
-    }
-  });
-
-  it.each(objects("Deployment").map((object) => [object.metadata.name as string, object] as const))("Deployment %s has readiness and liveness probes on its own ports", (_name, object) => {
-    for (const container of containers(object)) {
-      const ports = new Set(((container.ports ?? []) as Json[]).flatMap((port) => [port.name, port.containerPort]));
-      for (const probe of ["readinessProbe", "livenessProbe"]) {
-        expect(container[probe], probe).toBeTruthy();
-        const port = container[probe].httpGet?.port ?? container[probe].tcpSocket?.port;
-        expect(ports.has(port), `${probe} port ${port}`).toBe(true);
-      }
-    }
-  });
-
-  it.each(objects("Service").filter((service) => service.spec.type !== "ExternalName").map((service) => [service.metadata.name as string, service] as const))(
-    "Service %s selects a Deployment whose containers have its target ports",
-    (_name, service) => {
-      const selector = service.spec.selector as Record<string, string>;
-      const matches = objects("Deployment").filter((deployment) => Object.entries(selector).every(([key, value]) => deployment.spec.template.metadata.labels[key] === value));
-      expect(matches).toHaveLength(1);
-      const containerPorts = containers(matches[0]!).flatMap((container) => (container.ports ?? []) as Json[]);
-      for (const port of service.spec.ports as Json[]) {
-        const target = port.targetPort ?? port.port;
-        expect(containerPorts.some((containerPort) => containerPort.name === target || containerPort.containerPort === target), `targetPort ${target}`).toBe(true);
+  it.each(workloads.map(({ object }) => [`${object.kind} ${object.metadata.name}`, object] as const))(
+    "%s runs as non-root without privileges",
+    (_label, object) => {
+      const pod = podSpec(object);
+      expect(pod.securityContext.runAsNonRoot).toBe(true);
+      expect(pod.securityContext.runAsUser).toBeGreaterThan(0);
+      expect(pod.securityContext.seccompProfile?.type).toBe("RuntimeDefault");
+      expect(pod.automountServiceAccountToken).toBe(false);
+      for (const container of containers(object)) {
+        expect(container.securityContext.allowPrivilegeEscalation).toBe(false);
+        expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+        expect(container.securityContext.capabilities.drop).toEqual(["ALL"]);
+        // A read-only root needs a writable /tmp for tsx's cache.
+        expect((container.volumeMounts as Json[]).map((mount) => mount.mountPath)).toContain("/tmp");
       }
     },
   );
+
+  it.each(workloads.map(({ object }) => [`${object.kind} ${object.metadata.name}`, object] as const))(
+    "%s has resource requests and limits",
+    (_label, object) => {
+      for (const container of containers(object)) {
+        for (const bound of ["requests", "limits"]) {
+          for (const resource of ["cpu", "memory"]) expect(container.resources?.[bound]?.[resource], `${bound}.${resource}`).toBeTruthy();
+        }
+      }
+    },
+  );
+
+  it.each(objects("Deployment").map((object) => [object.metadata.name as string, object] as const))(
+    "Deployment %s has readiness and liveness probes on its own ports",
+    (_name, object) => {
+      for (const container of containers(object)) {
+        const ports = new Set(((container.ports ?? []) as Json[]).flatMap((port) => [port.name, port.containerPort]));
+        for (const probe of ["readinessProbe", "livenessProbe"]) {
+          expect(container[probe], probe).toBeTruthy();
+          const port = container[probe].httpGet?.port ?? container[probe].tcpSocket?.port;
+          expect(ports.has(port), `${probe} port ${port}`).toBe(true);
+        }
+      }
+    },
+  );
+
+  it.each(
+    objects("Service")
+      .filter((service) => service.spec.type !== "ExternalName")
+      .map((service) => [service.metadata.name as string, service] as const),
+  )("Service %s selects a Deployment whose containers have its target ports", (_name, service) => {
+    const selector = service.spec.selector as Record<string, string>;
+    const matches = objects("Deployment").filter((deployment) =>
+      Object.entries(selector).every(([key, value]) => deployment.spec.template.metadata.labels[key] === value),
+    );
+    expect(matches).toHaveLength(1);
+    const containerPorts = containers(matches[0]!).flatMap((container) => (container.ports ?? []) as Json[]);
+    for (const port of service.spec.ports as Json[]) {
+      const target = port.targetPort ?? port.port;
+      expect(
+        containerPorts.some((containerPort) => containerPort.name === target || containerPort.containerPort === target),
+        `targetPort ${target}`,
+      ).toBe(true);
+    }
+  });
 
   it("container ports agree with the configured ports", () => {
     const expectations: [string, string, string][] = [
@@ -348,20 +394,25 @@ describe("deploy/k8s", () => {
     );
   });
 
-  it.each(workloads.map(({ object }) => [`${object.kind} ${object.metadata.name}`, object] as const))("%s receives only variables the README documents for its service", (_label, object) => {
-    for (const container of containers(object)) {
-      const service = serviceOfImage(container.image as string);
-      for (const name of containerEnvironment(container).keys()) expect.soft(isDocumented(name, service), `${container.name}: ${name}`).toBe(true);
-    }
-  });
+  it.each(workloads.map(({ object }) => [`${object.kind} ${object.metadata.name}`, object] as const))(
+    "%s receives only variables the README documents for its service",
+    (_label, object) => {
+      for (const container of containers(object)) {
+        const service = serviceOfImage(container.image as string);
+        for (const name of containerEnvironment(container).keys())
+          expect.soft(isDocumented(name, service), `${container.name}: ${name}`).toBe(true);
+      }
+    },
+  );
 
   it("the staging overlay adds only documented data-plane variables and keeps the base's sources", () => {
-    const stagingConfig = [...patches, ...manifests.filter((manifest) => manifest.file.startsWith("deploy/k8s/staging/"))].filter(({ object }) =>
-      ["ConfigMap", "Secret"].includes(object.kind as string),
+    const stagingConfig = [...patches, ...manifests.filter((manifest) => manifest.file.startsWith("deploy/k8s/staging/"))].filter(
+      ({ object }) => ["ConfigMap", "Secret"].includes(object.kind as string),
     );
     expect(stagingConfig.length).toBeGreaterThan(0);
     for (const { object } of stagingConfig) {
-      for (const name of Object.keys((object.data ?? object.stringData ?? {}) as Json)) expect.soft(isDocumented(name, "data plane"), name).toBe(true);
+      for (const name of Object.keys((object.data ?? object.stringData ?? {}) as Json))
+        expect.soft(isDocumented(name, "data plane"), name).toBe(true);
     }
     for (const { object } of patches.filter((manifest) => manifest.object.kind === "Deployment")) {
       const base = named("Deployment", object.metadata.name as string);
@@ -381,7 +432,8 @@ describe("deploy/k8s", () => {
     const controlPlane = containerEnvironment(containers(named("Deployment", "control-plane"))[0]!);
     for (const name of ["DATABASE_URL", "GATEWAY_ADMIN_TOKEN", "GATEWAY_INTERNAL_TOKEN"]) expect(controlPlane.has(name), name).toBe(true);
     const dataPlane = containerEnvironment(containers(named("Deployment", "data-plane"))[0]!);
-    for (const name of ["GATEWAY_INTERNAL_TOKEN", "REDIS_URL", "CONTROL_PLANE_ADDRESS", "DATA_PLANE_REPLICA_ID"]) expect(dataPlane.has(name), name).toBe(true);
+    for (const name of ["GATEWAY_INTERNAL_TOKEN", "REDIS_URL", "CONTROL_PLANE_ADDRESS", "DATA_PLANE_REPLICA_ID"])
+      expect(dataPlane.has(name), name).toBe(true);
     for (const name of ["DATABASE_URL", "GATEWAY_ADMIN_TOKEN"]) expect(dataPlane.has(name), name).toBe(false);
   });
 
@@ -392,7 +444,9 @@ describe("deploy/k8s", () => {
           const reference = entry.valueFrom?.secretKeyRef ?? entry.valueFrom?.configMapKeyRef;
           if (!reference) continue;
           const source = named(entry.valueFrom.secretKeyRef ? "Secret" : "ConfigMap", reference.name as string);
-          expect.soft(Object.keys((source.data ?? source.stringData ?? {}) as Json), `${object.metadata.name}: ${entry.name}`).toContain(reference.key);
+          expect
+            .soft(Object.keys((source.data ?? source.stringData ?? {}) as Json), `${object.metadata.name}: ${entry.name}`)
+            .toContain(reference.key);
         }
       }
     }
@@ -400,7 +454,8 @@ describe("deploy/k8s", () => {
 
   it("the base Secrets hold placeholders only", () => {
     for (const { file, object } of kindOf("Secret").filter((manifest) => manifest.file === "deploy/k8s/secrets.yaml")) {
-      for (const [key, value] of Object.entries(object.stringData as Record<string, string>)) expect.soft(value, `${file} ${key}`).toMatch(/REPLACE_ME/);
+      for (const [key, value] of Object.entries(object.stringData as Record<string, string>))
+        expect.soft(value, `${file} ${key}`).toMatch(/REPLACE_ME/);
       expect(object.data, "no base64 data: placeholders are readable").toBeUndefined();
     }
   });
@@ -423,7 +478,9 @@ describe("deploy/k8s", () => {
   it("every replicated Deployment has a PodDisruptionBudget", () => {
     for (const name of ["control-plane", "data-plane"]) {
       const labels = named("Deployment", name).spec.template.metadata.labels as Record<string, string>;
-      const budgets = objects("PodDisruptionBudget").filter((budget) => Object.entries(budget.spec.selector.matchLabels as Record<string, string>).every(([key, value]) => labels[key] === value));
+      const budgets = objects("PodDisruptionBudget").filter((budget) =>
+        Object.entries(budget.spec.selector.matchLabels as Record<string, string>).every(([key, value]) => labels[key] === value),
+      );
       expect(budgets, name).toHaveLength(1);
     }
   });
@@ -497,7 +554,9 @@ describe("deploy/compose", () => {
   it("builds every gateway service from a Dockerfile target", () => {
     expect(gatewayServices.map(([name]) => name).sort()).toEqual(["control-plane", "data-plane", "mock"]);
     for (const [, service] of gatewayServices) {
-      expect(path.join("deploy/compose", service.build.context as string, service.build.dockerfile as string)).toBe(path.join("deploy/docker/Dockerfile"));
+      expect(path.join("deploy/compose", service.build.context as string, service.build.dockerfile as string)).toBe(
+        path.join("deploy/docker/Dockerfile"),
+      );
       expect(stage(service.build.target as string)).toBeTruthy();
     }
   });
@@ -527,7 +586,8 @@ describe("deploy/compose", () => {
     expect(dataPlane.GATEWAY_INTERNAL_TOKEN).toBe(controlPlane.GATEWAY_INTERNAL_TOKEN);
     for (const vendor of ["OPENAI", "OPENROUTER", "ANTHROPIC"]) expect(dataPlane[`${vendor}_BASE_URL`]).toBe(`http://mock:${mock.PORT}/v1`);
     expect(dataPlane.GOOGLE_BASE_URL).toBe(`http://mock:${mock.PORT}/v1beta`);
-    for (const vendor of ["OPENAI", "OPENROUTER", "ANTHROPIC", "GOOGLE"]) expect(dataPlane[`${vendor}_API_KEY`]).toBe(mock.MOCK_PROVIDER_API_KEY);
+    for (const vendor of ["OPENAI", "OPENROUTER", "ANTHROPIC", "GOOGLE"])
+      expect(dataPlane[`${vendor}_API_KEY`]).toBe(mock.MOCK_PROVIDER_API_KEY);
     expect(controlPlane.CONTROL_PLANE_HOST).toBe("0.0.0.0");
     expect(dataPlane.DATA_PLANE_HOST).toBe("0.0.0.0");
     expect(mock.HOST).toBe("0.0.0.0");

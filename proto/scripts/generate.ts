@@ -16,7 +16,10 @@ const generatorBin = createRequire(import.meta.url).resolve("@grpc/proto-loader/
 
 function generate(outDir: string): void {
   rmSync(outDir, { recursive: true, force: true });
-  execFileSync(process.execPath, [generatorBin, ...generatorFlags, "--includeDirs", packageRoot, "--outDir", outDir, ...protoFiles], { cwd: packageRoot, stdio: "inherit" });
+  execFileSync(process.execPath, [generatorBin, ...generatorFlags, "--includeDirs", packageRoot, "--outDir", outDir, ...protoFiles], {
+    cwd: packageRoot,
+    stdio: "inherit",
+  });
   // The generator writes the proto's absolute path into each file; make it
   // relative so the output is the same in every checkout.
   for (const file of listFiles(outDir)) {
@@ -26,10 +29,12 @@ function generate(outDir: string): void {
 }
 
 function listFiles(dir: string, prefix = ""): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? listFiles(full, path.join(prefix, name)) : [path.join(prefix, name)];
-  }).sort();
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const full = path.join(dir, name);
+      return statSync(full).isDirectory() ? listFiles(full, path.join(prefix, name)) : [path.join(prefix, name)];
+    })
+    .sort();
 }
 
 if (process.argv.includes("--check")) {
@@ -38,7 +43,10 @@ if (process.argv.includes("--check")) {
     generate(scratch);
     const expected = listFiles(scratch);
     const actual = listFiles(generatedDir);
-    const stale = expected.filter((file) => !actual.includes(file) || readFileSync(path.join(scratch, file), "utf8") !== readFileSync(path.join(generatedDir, file), "utf8"));
+    const stale = expected.filter(
+      (file) =>
+        !actual.includes(file) || readFileSync(path.join(scratch, file), "utf8") !== readFileSync(path.join(generatedDir, file), "utf8"),
+    );
     const extra = actual.filter((file) => !expected.includes(file));
     if (stale.length || extra.length) {
       console.error(`proto/src/generated is stale (${[...stale, ...extra].join(", ")}): run \`pnpm gen\``);

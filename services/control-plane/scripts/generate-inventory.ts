@@ -145,8 +145,14 @@ export function judgePrice(chosen: Figure, others: Figure[]): { verified: boolea
   const publishers = new Set([chosen.publisher, ...agreeing.map((figure) => figure.publisher)]);
   const verified = publishers.size >= 2;
   const differs = differing.length ? `; differs: ${differing.map(describe).join(", ")}` : "";
-  if (verified) return { verified, source: `verified: ${[chosen, ...agreeing].map((figure) => figure.label).join(" = ")} (shared/data/catalogue)${differs}` };
-  const alone = agreeing.length ? `${[chosen, ...agreeing].map((figure) => figure.label).join(" = ")} (one publisher)` : `only ${chosen.label}`;
+  if (verified)
+    return {
+      verified,
+      source: `verified: ${[chosen, ...agreeing].map((figure) => figure.label).join(" = ")} (shared/data/catalogue)${differs}`,
+    };
+  const alone = agreeing.length
+    ? `${[chosen, ...agreeing].map((figure) => figure.label).join(" = ")} (one publisher)`
+    : `only ${chosen.label}`;
   return { verified, source: `unverified: ${alone}${differs}` };
 }
 
@@ -169,9 +175,24 @@ interface VendorSources {
 // Direct paths only for the three providers the data plane has adapters for; the
 // other vendors' native prices still serve as a second opinion on OpenRouter's.
 export const VENDORS: Record<string, VendorSources> = {
-  openai: { modelsDev: "openai", litellmPrefix: "", litellmProvider: "openai", direct: { provider: "openai", credentials: "OPENAI_API_KEY" } },
-  anthropic: { modelsDev: "anthropic", litellmPrefix: "", litellmProvider: "anthropic", direct: { provider: "anthropic", credentials: "ANTHROPIC_API_KEY" } },
-  google: { modelsDev: "google", litellmPrefix: "gemini/", litellmProvider: "gemini", direct: { provider: "google", credentials: "GEMINI_API_KEY" } },
+  openai: {
+    modelsDev: "openai",
+    litellmPrefix: "",
+    litellmProvider: "openai",
+    direct: { provider: "openai", credentials: "OPENAI_API_KEY" },
+  },
+  anthropic: {
+    modelsDev: "anthropic",
+    litellmPrefix: "",
+    litellmProvider: "anthropic",
+    direct: { provider: "anthropic", credentials: "ANTHROPIC_API_KEY" },
+  },
+  google: {
+    modelsDev: "google",
+    litellmPrefix: "gemini/",
+    litellmProvider: "gemini",
+    direct: { provider: "google", credentials: "GEMINI_API_KEY" },
+  },
   deepseek: { modelsDev: "deepseek", litellmPrefix: "deepseek/", litellmProvider: "deepseek" },
   mistralai: { modelsDev: "mistral", litellmPrefix: "mistral/", litellmProvider: "mistral" },
   "x-ai": { modelsDev: "xai", litellmPrefix: "xai/", litellmProvider: "xai" },
@@ -192,9 +213,18 @@ export const VENDORS: Record<string, VendorSources> = {
 
 /** Dots as dashes, no trailing date: `claude-sonnet-4.5` and `claude-sonnet-4-5-20250929` meet. */
 export const matchKey = (id: string): string =>
-  id.toLowerCase().replaceAll(".", "-").replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, "");
+  id
+    .toLowerCase()
+    .replaceAll(".", "-")
+    .replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, "");
 
-const displayName = (name: string): string => name.replace(/^[^:]*:\s*/, "").replace(/\s*\(latest\)\s*$/i, "").replace(/\s+/g, " ").trim().toLowerCase();
+const displayName = (name: string): string =>
+  name
+    .replace(/^[^:]*:\s*/, "")
+    .replace(/\s*\(latest\)\s*$/i, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
 
 const pinned = (id: string): boolean => /-\d{8}$/.test(id);
 
@@ -206,7 +236,11 @@ const pinned = (id: string): boolean => /-\d{8}$/.test(id);
  * the "Vendor: " prefix). Among several matches a dated (pinned) id wins, then the
  * newest, so the pick does not move when an alias is retargeted.
  */
-export function mapToNative(model: Pick<OpenRouterModel, "id" | "name" | "canonical_slug">, nativeIds: string[], nativeNames: ReadonlyMap<string, string> = new Map()): string | undefined {
+export function mapToNative(
+  model: Pick<OpenRouterModel, "id" | "name" | "canonical_slug">,
+  nativeIds: string[],
+  nativeNames: ReadonlyMap<string, string> = new Map(),
+): string | undefined {
   const part = model.id.slice(model.id.indexOf("/") + 1);
   if (part.includes(":")) return undefined; // `:free`, `:thinking`: OpenRouter-only variants
   if (nativeIds.includes(part)) return part;
@@ -227,7 +261,8 @@ export function mapToNative(model: Pick<OpenRouterModel, "id" | "name" | "canoni
 
 const ID_PATTERN = /^[A-Za-z0-9._~:-]+\/[A-Za-z0-9._~:/-]+$/;
 
-const positive = (value: number | null | undefined): number | undefined => (typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined);
+const positive = (value: number | null | undefined): number | undefined =>
+  typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined;
 
 /** The smallest known limit: every listed path must accept what the entry promises. */
 const smallest = (...values: (number | undefined)[]): number | undefined => {
@@ -252,7 +287,12 @@ function nativeFigures(model: OpenRouterModel, data: SourceData): { nativeId?: s
   }
   if (vendor.litellmPrefix !== undefined) {
     const prefix = vendor.litellmPrefix;
-    const ids = Object.keys(data.litellm).filter((key) => key.startsWith(prefix) && data.litellm[key]!.litellm_provider === vendor.litellmProvider && data.litellm[key]!.mode === "chat").map((key) => key.slice(prefix.length));
+    const ids = Object.keys(data.litellm)
+      .filter(
+        (key) =>
+          key.startsWith(prefix) && data.litellm[key]!.litellm_provider === vendor.litellmProvider && data.litellm[key]!.mode === "chat",
+      )
+      .map((key) => key.slice(prefix.length));
     // Prefer litellm's entry for the very native id models.dev gave; else map on its own.
     const litellmId = nativeId !== undefined && ids.includes(nativeId) ? nativeId : mapToNative(model, ids);
     const entry = litellmId === undefined ? undefined : data.litellm[`${prefix}${litellmId}`];
@@ -263,7 +303,11 @@ function nativeFigures(model: OpenRouterModel, data: SourceData): { nativeId?: s
 }
 
 /** A direct path (openai / anthropic / google) when models.dev maps the id to a live native model. */
-function directPath(model: OpenRouterModel, data: SourceData, openrouterFigure: Figure | undefined): { path: CatalogueModelEntry["paths"][number]; context?: number; maxOutput?: number } | undefined {
+function directPath(
+  model: OpenRouterModel,
+  data: SourceData,
+  openrouterFigure: Figure | undefined,
+): { path: CatalogueModelEntry["paths"][number]; context?: number; maxOutput?: number } | undefined {
   const vendor = VENDORS[model.id.split("/")[0]!];
   if (!vendor?.direct) return undefined;
   const { nativeId, native, figures } = nativeFigures(model, data);
@@ -274,7 +318,12 @@ function directPath(model: OpenRouterModel, data: SourceData, openrouterFigure: 
   if (isFree(chosen.price)) return undefined; // no direct provider bills nothing
   const others = [...rest, ...(openrouterFigure ? [openrouterFigure] : [])];
   return {
-    path: { provider: vendor.direct.provider, upstream_model: nativeId, credentials: vendor.direct.credentials, price: priceEntry(chosen, others) },
+    path: {
+      provider: vendor.direct.provider,
+      upstream_model: nativeId,
+      credentials: vendor.direct.credentials,
+      price: priceEntry(chosen, others),
+    },
     context: positive(native.limit?.context),
     maxOutput: positive(native.limit?.output),
   };
@@ -289,14 +338,17 @@ function directPath(model: OpenRouterModel, data: SourceData, openrouterFigure: 
 export function openrouterFigure(model: OpenRouterModel, date: string): Figure | undefined {
   const price = tokenPrice(model.pricing?.prompt, model.pricing?.completion, "per-token");
   if (!price) return undefined;
-  const media = [model.pricing?.image_output, model.pricing?.audio_output].map((value) => toNanoPerM(value, "per-token")).filter((value): value is bigint => value !== undefined);
+  const media = [model.pricing?.image_output, model.pricing?.audio_output]
+    .map((value) => toNanoPerM(value, "per-token"))
+    .filter((value): value is bigint => value !== undefined);
   const highest = media.reduce((max, value) => (value > max ? value : max), price.output);
   const label = highest > price.output ? `OpenRouter ${date} (output at its image/audio token rate)` : `OpenRouter ${date}`;
   return { publisher: "openrouter", label, price: { input: price.input, output: highest } };
 }
 
 /** Only text output is billed per token alone; a zero price on audio or image output means "priced otherwise", not free. */
-const textOnly = (model: OpenRouterModel): boolean => (model.architecture?.output_modalities ?? ["text"]).every((modality) => modality === "text");
+const textOnly = (model: OpenRouterModel): boolean =>
+  (model.architecture?.output_modalities ?? ["text"]).every((modality) => modality === "text");
 
 /** One inventory entry for an OpenRouter id, or undefined when nothing can price it. */
 export function entryForOpenRouterModel(model: OpenRouterModel, date: string, data: SourceData): CatalogueModelEntry | undefined {
@@ -315,7 +367,8 @@ export function entryForOpenRouterModel(model: OpenRouterModel, date: string, da
     const price = priceEntry(orFigure, others, extra);
     // Free only when another publisher agrees it is free (free tiers come and go)
     // and the model outputs text only (Lyria lists 0/0 tokens but bills per clip).
-    if (!isFree(orFigure.price) || (price.verified && textOnly(model))) paths.push({ provider: "openrouter", upstream_model: model.id, credentials: "OPENROUTER_API_KEY", price });
+    if (!isFree(orFigure.price) || (price.verified && textOnly(model)))
+      paths.push({ provider: "openrouter", upstream_model: model.id, credentials: "OPENROUTER_API_KEY", price });
   }
   const context = smallest(positive(model.context_length) ?? positive(model.top_provider?.context_length), direct?.context);
   if (paths.length === 0 || context === undefined) return undefined;
@@ -358,7 +411,9 @@ export function embeddingEntries(data: SourceData): CatalogueModelEntry[] {
       const native = data.modelsDev[vendor.modelsDev!]?.models[nativeId];
       const nativePrice = native && tokenPrice(native.cost?.input, native.cost?.output ?? 0, "per-million");
       const figures: Figure[] = [
-        ...(nativePrice ? [{ publisher: "models.dev" as const, label: `models.dev ${vendor.modelsDev}/${nativeId}`, price: nativePrice }] : []),
+        ...(nativePrice
+          ? [{ publisher: "models.dev" as const, label: `models.dev ${vendor.modelsDev}/${nativeId}`, price: nativePrice }]
+          : []),
         { publisher: "litellm", label: `litellm ${key}`, price: litellmPrice },
       ];
       const [chosen, ...others] = figures;
@@ -372,7 +427,14 @@ export function embeddingEntries(data: SourceData): CatalogueModelEntry[] {
         input_modalities: ["text"],
         output_modalities: ["embeddings"],
         capabilities: { tools: false, json_schema: false, embeddings: true },
-        paths: [{ provider: vendor.direct!.provider, upstream_model: nativeId, credentials: vendor.direct!.credentials, price: priceEntry(chosen, others) }],
+        paths: [
+          {
+            provider: vendor.direct!.provider,
+            upstream_model: nativeId,
+            credentials: vendor.direct!.credentials,
+            price: priceEntry(chosen, others),
+          },
+        ],
       });
     }
   }
@@ -406,7 +468,8 @@ export const serializeInventory = (entries: CatalogueModelEntry[]): string => `$
 /** Models whose paths carry at least one verified price, and the count per provider. */
 export function verifiedSummary(entries: CatalogueModelEntry[]): { models: number; byProvider: Record<string, number> } {
   const byProvider: Record<string, number> = {};
-  for (const path of entries.flatMap((entry) => entry.paths)) if (path.price?.verified) byProvider[path.provider] = (byProvider[path.provider] ?? 0) + 1;
+  for (const path of entries.flatMap((entry) => entry.paths))
+    if (path.price?.verified) byProvider[path.provider] = (byProvider[path.provider] ?? 0) + 1;
   return { models: entries.filter((entry) => entry.paths.some((path) => path.price?.verified)).length, byProvider };
 }
 
@@ -429,7 +492,10 @@ export function readSources(dataDir = DATA_DIR, curatedFile = CURATED_FILE): Sou
   const litellm = readJson<Record<string, LitellmEntry>>(path.join(dataDir, "litellm/model_prices_and_context_window.json"));
   delete litellm.sample_spec; // documentation, not a model
   return {
-    openrouter: OPENROUTER_LISTS.map(({ date, file }) => ({ date, models: readJson<{ data: OpenRouterModel[] }>(path.join(dataDir, file)).data })),
+    openrouter: OPENROUTER_LISTS.map(({ date, file }) => ({
+      date,
+      models: readJson<{ data: OpenRouterModel[] }>(path.join(dataDir, file)).data,
+    })),
     modelsDev: readJson<SourceData["modelsDev"]>(path.join(dataDir, "models.dev/api.json")),
     litellm,
     curatedIds: new Set(readJson<CatalogueFile>(curatedFile).models.map((model) => model.id)),
@@ -443,7 +509,10 @@ export function checkInventory(dataDir = DATA_DIR, inventoryFile = INVENTORY_FIL
   const actual = existsSync(inventoryFile) ? readFileSync(inventoryFile, "utf8") : "";
   return expected === actual
     ? { ok: true, message: `${path.relative(REPO_ROOT, inventoryFile)} is up to date` }
-    : { ok: false, message: `${path.relative(REPO_ROOT, inventoryFile)} is stale (differs from what ${path.relative(REPO_ROOT, dataDir)} and default-catalogue.json give): run \`pnpm gen:inventory\`` };
+    : {
+        ok: false,
+        message: `${path.relative(REPO_ROOT, inventoryFile)} is stale (differs from what ${path.relative(REPO_ROOT, dataDir)} and default-catalogue.json give): run \`pnpm gen:inventory\``,
+      };
 }
 
 function main(): void {
@@ -459,7 +528,9 @@ function main(): void {
   const entries = buildInventory(readSources());
   writeFileSync(INVENTORY_FILE, serializeInventory(entries));
   const { models, byProvider } = verifiedSummary(entries);
-  console.log(`wrote ${entries.length} models to ${path.relative(REPO_ROOT, INVENTORY_FILE)}; ${models} with a verified price (verified paths: ${JSON.stringify(byProvider)})`);
+  console.log(
+    `wrote ${entries.length} models to ${path.relative(REPO_ROOT, INVENTORY_FILE)}; ${models} with a verified price (verified paths: ${JSON.stringify(byProvider)})`,
+  );
 }
 
 // Run only as a script, so tests can import the pure functions above.

@@ -61,12 +61,21 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
   services.sweeper.start();
 
   const metrics = createMetrics(services);
-  admin = buildAdminApp({ adminToken: config.adminToken, services, isReady: () => ready, logLevel: config.logLevel, metrics: metrics.registry });
+  admin = buildAdminApp({
+    adminToken: config.adminToken,
+    services,
+    isReady: () => ready,
+    logLevel: config.logLevel,
+    metrics: metrics.registry,
+  });
   // Each data-plane call: a latency sample, and a debug line carrying the data plane's request id
   // (the hold's id), so one request can be followed across both planes' logs.
   const onCall = (method: string, seconds: number, outcome: "ok" | "error", request: { requestId?: string; projectId?: string }) => {
     metrics.grpcCalls.observe({ method, outcome }, seconds);
-    admin?.log.debug({ method, outcome, ms: Math.round(seconds * 1000), reqId: request.requestId, project: request.projectId }, "grpc call");
+    admin?.log.debug(
+      { method, outcome, ms: Math.round(seconds * 1000), reqId: request.requestId, project: request.projectId },
+      "grpc call",
+    );
   };
   const adminUrl = await admin.listen({ host: config.host, port: config.adminPort });
   let grpcServer: RunningGrpcServer;

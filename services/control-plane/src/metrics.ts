@@ -22,9 +22,21 @@ export function createMetrics(services: ControlPlaneServices): ControlPlaneMetri
         this.set(Number(read()));
       },
     });
-  cumulative("gateway_holds_expired", "Holds voided by the sweeper after their TTL (cumulative, this replica).", () => services.sweeper.expiredTotal);
-  cumulative("gateway_money_batches", "Group-commit transactions written (cumulative, this replica).", () => services.ledger.batcher.batches);
-  cumulative("gateway_money_operations", "Reserve, settle and release operations written in those transactions (cumulative, this replica).", () => services.ledger.batcher.operations);
+  cumulative(
+    "gateway_holds_expired",
+    "Holds voided by the sweeper after their TTL (cumulative, this replica).",
+    () => services.sweeper.expiredTotal,
+  );
+  cumulative(
+    "gateway_money_batches",
+    "Group-commit transactions written (cumulative, this replica).",
+    () => services.ledger.batcher.batches,
+  );
+  cumulative(
+    "gateway_money_operations",
+    "Reserve, settle and release operations written in those transactions (cumulative, this replica).",
+    () => services.ledger.batcher.operations,
+  );
   // Ledger totals across all replicas, read from the projects table when scraped (one row per project, not per entry).
   new Gauge({
     name: "gateway_ledger_balance_nano",

@@ -5,7 +5,14 @@ import { startControlPlane } from "./control-plane";
 
 const config = parseControlPlaneConfig();
 const controlPlane = await startControlPlane(config);
-console.log(JSON.stringify({ msg: "control-plane ready", grpc: controlPlane.grpcAddress, admin: controlPlane.adminUrl, database: controlPlane.database.kind }));
+console.log(
+  JSON.stringify({
+    msg: "control-plane ready",
+    grpc: controlPlane.grpcAddress,
+    admin: controlPlane.adminUrl,
+    database: controlPlane.database.kind,
+  }),
+);
 
 let stopping = false;
 const stop = async () => {

@@ -95,7 +95,8 @@ export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
       const code = (error as { code?: string }).code;
       const status = (error as { statusCode?: number }).statusCode;
       if (code === "FST_ERR_CTP_BODY_TOO_LARGE" || status === 413) failure = bodyTooLarge(gateway.config.bodyLimitBytes);
-      else if (status !== undefined && status >= 400 && status < 500) failure = invalidRequest("invalid_body", "The request body could not be read.");
+      else if (status !== undefined && status >= 400 && status < 500)
+        failure = invalidRequest("invalid_body", "The request body could not be read.");
       else {
         request.log.error({ err: error }, "unexpected error");
         failure = new GatewayError(500, "server_error", "internal_error", "The gateway failed to handle the request.");
@@ -111,7 +112,9 @@ export function buildDataPlaneApp(gateway: Gateway): FastifyInstance {
   });
 
   registerHealthRoute(app, gateway);
-  app.get("/metrics", async (_request, reply) => reply.type(gateway.metrics.registry.contentType).send(await gateway.metrics.registry.metrics()));
+  app.get("/metrics", async (_request, reply) =>
+    reply.type(gateway.metrics.registry.contentType).send(await gateway.metrics.registry.metrics()),
+  );
   // Auth and the per-minute limit belong to the /v1 routes themselves (an
   // encapsulated scope), not to the URL's spelling: an absolute-form request
   // target such as `http://host/v1/models` reaches the same routes and checks.

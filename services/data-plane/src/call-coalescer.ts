@@ -59,7 +59,8 @@ export class CallCoalescer<Item, Result> {
         const results = await this.call(batch.map((entry) => entry.item));
         for (let index = 0; index < batch.length; index++) {
           const result = results[index];
-          if (result === undefined) batch[index]!.reject(new Error(`a batch of ${batch.length} was answered with ${results.length} results`));
+          if (result === undefined)
+            batch[index]!.reject(new Error(`a batch of ${batch.length} was answered with ${results.length} results`));
           else if (result instanceof Error) batch[index]!.reject(result);
           else batch[index]!.resolve(result);
         }

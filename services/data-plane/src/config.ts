@@ -126,13 +126,20 @@ function parseProviders(env: NodeJS.ProcessEnv): Map<string, ProviderConfig> {
       }
     }
     const protocol = (env[`${prefix}_PROTOCOL`] || known?.protocol || "openai-compatible") as ProviderProtocol;
-    if (!PROTOCOLS.includes(protocol)) throw new ConfigError(`${prefix}_PROTOCOL must be one of ${PROTOCOLS.join(", ")}, got "${protocol}"`);
+    if (!PROTOCOLS.includes(protocol))
+      throw new ConfigError(`${prefix}_PROTOCOL must be one of ${PROTOCOLS.join(", ")}, got "${protocol}"`);
     const extra = env[`${prefix}_EXTRA_FIELDS`];
     providers.set(name, {
       name,
       baseUrl: (configured || known!.baseUrl).replace(/\/+$/, ""),
       protocol,
-      extraFields: extra === undefined ? (known?.extraFields ?? []) : extra.split(",").map((field) => field.trim()).filter(Boolean),
+      extraFields:
+        extra === undefined
+          ? (known?.extraFields ?? [])
+          : extra
+              .split(",")
+              .map((field) => field.trim())
+              .filter(Boolean),
     });
   }
   return providers;

@@ -30,7 +30,10 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   const providers = new Map([...config.providers.values()].map((provider) => [provider.name, new UpstreamProvider(provider, http)]));
 
   let app: FastifyInstance | undefined;
-  const gatewayLog = { warn: (...args: unknown[]) => app?.log.warn(...(args as [object, string])), error: (...args: unknown[]) => app?.log.error(...(args as [object, string])) };
+  const gatewayLog = {
+    warn: (...args: unknown[]) => app?.log.warn(...(args as [object, string])),
+    error: (...args: unknown[]) => app?.log.error(...(args as [object, string])),
+  };
   const gateway: Gateway = {
     config,
     controlPlane,
@@ -40,7 +43,10 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     providers,
     rateLimiter: config.redisUrl
       ? new RedisRateLimiter(config.redisUrl, config.replicaId, config.rateLimitWindowMs, (degraded) =>
-          app?.log.warn({ degraded }, degraded ? "Redis unreachable: per-minute limit falls back to a local share" : "Redis reachable again"),
+          app?.log.warn(
+            { degraded },
+            degraded ? "Redis unreachable: per-minute limit falls back to a local share" : "Redis reachable again",
+          ),
         )
       : new LocalRateLimiter(config.rateLimitWindowMs),
     lifecycle: { draining: false },
@@ -75,7 +81,10 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     app,
     gateway,
     catalogueReady: (timeoutMs) =>
-      Promise.race([firstCatalogue.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())]),
+      Promise.race([
+        firstCatalogue.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref()),
+      ]),
     close: async () => {
       gateway.lifecycle.draining = true;
       // Readiness goes first: /health says "draining" while traffic still flows, so load balancers

@@ -18,11 +18,19 @@ export class GatewayError extends Error {
 }
 
 export const invalidRequest = (code: string, message: string) => new GatewayError(400, "invalid_request_error", code, message);
-export const invalidApiKey = () => new GatewayError(401, "authentication_error", "invalid_api_key", "Missing, malformed, unknown or revoked API key.");
+export const invalidApiKey = () =>
+  new GatewayError(401, "authentication_error", "invalid_api_key", "Missing, malformed, unknown or revoked API key.");
 export const insufficientCredits = () =>
-  new GatewayError(402, "billing_error", "insufficient_credits", "The project's prepaid balance cannot cover this request. Top up the balance.");
-export const routeNotFound = (method: string, url: string) => new GatewayError(404, "invalid_request_error", "not_found", `No route for ${method} ${url}.`);
-export const bodyTooLarge = (limit: number) => new GatewayError(413, "invalid_request_error", "body_too_large", `The request body is larger than ${limit} bytes.`);
+  new GatewayError(
+    402,
+    "billing_error",
+    "insufficient_credits",
+    "The project's prepaid balance cannot cover this request. Top up the balance.",
+  );
+export const routeNotFound = (method: string, url: string) =>
+  new GatewayError(404, "invalid_request_error", "not_found", `No route for ${method} ${url}.`);
+export const bodyTooLarge = (limit: number) =>
+  new GatewayError(413, "invalid_request_error", "body_too_large", `The request body is larger than ${limit} bytes.`);
 export const rateLimitExceeded = (retryAfterSeconds: number) =>
   new GatewayError(429, "rate_limit_error", "rate_limit_exceeded", "Too many requests for this project in the last minute.", {
     "retry-after": String(Math.max(1, retryAfterSeconds)),
@@ -37,7 +45,12 @@ export const controlPlaneUnavailable = () =>
 export const clientClosed = () => new GatewayError(499, "invalid_request_error", "client_closed", "The client closed the request.");
 export const upstreamUnreachable = () => new GatewayError(504, "upstream_error", 504, "The upstream provider could not be reached.");
 
-export type UpstreamErrorCategory = "context_window_exceeded" | "content_policy" | "unsupported_parameter" | "invalid_image" | "model_not_found";
+export type UpstreamErrorCategory =
+  | "context_window_exceeded"
+  | "content_policy"
+  | "unsupported_parameter"
+  | "invalid_image"
+  | "model_not_found";
 
 const CATEGORY_TEXT: Record<UpstreamErrorCategory, string> = {
   context_window_exceeded: "the request exceeds the model's context window",
@@ -53,10 +66,15 @@ const CATEGORY_TEXT: Record<UpstreamErrorCategory, string> = {
  * category recognised from the upstream's structured fields; a Retry-After is
  * passed on only as whole seconds.
  */
-export function upstreamFailure(status: number, detail: { category?: UpstreamErrorCategory; retryAfterSeconds?: number } = {}): GatewayError {
+export function upstreamFailure(
+  status: number,
+  detail: { category?: UpstreamErrorCategory; retryAfterSeconds?: number } = {},
+): GatewayError {
   const headers: Record<string, string> = detail.retryAfterSeconds ? { "retry-after": String(detail.retryAfterSeconds) } : {};
   const because = detail.category ? `: ${CATEGORY_TEXT[detail.category]}` : "";
-  if (status === 429) return new GatewayError(429, "rate_limit_error", 429, `The upstream provider is rate limiting requests${because}.`, headers);
-  if (status >= 500) return new GatewayError(status, "upstream_error", status, `The upstream provider failed to answer${because}.`, headers);
+  if (status === 429)
+    return new GatewayError(429, "rate_limit_error", 429, `The upstream provider is rate limiting requests${because}.`, headers);
+  if (status >= 500)
+    return new GatewayError(status, "upstream_error", status, `The upstream provider failed to answer${because}.`, headers);
   return new GatewayError(status, "upstream_rejected", status, `The upstream provider rejected the request${because}.`, headers);
 }

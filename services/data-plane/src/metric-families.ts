@@ -50,7 +50,8 @@ abstract class Family<Series> {
     const key = values.length === 1 ? values[0]! : values.join(SEPARATOR);
     const known = this.byKey.get(key);
     if (known) return known.series;
-    if (values.length !== this.labelNames.length) throw new Error(`${this.name}: ${this.labelNames.length} label values expected, got ${values.length}`);
+    if (values.length !== this.labelNames.length)
+      throw new Error(`${this.name}: ${this.labelNames.length} label values expected, got ${values.length}`);
     if (values.some((value) => value.includes(SEPARATOR))) throw new Error(`${this.name}: a label value holds NUL`);
     const series = this.create();
     this.byKey.set(key, { series, labels: Object.fromEntries(this.labelNames.map((label, index) => [label, values[index]!])) });
@@ -128,7 +129,13 @@ function withoutLe(name: string, labelNames: readonly string[]): readonly string
 export class HistogramFamily extends Family<HistogramSeries> {
   readonly type = "histogram";
 
-  constructor(registry: Registry, name: string, help: string, labelNames: readonly string[], readonly bounds: readonly number[]) {
+  constructor(
+    registry: Registry,
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    readonly bounds: readonly number[],
+  ) {
     super(registry, name, help, withoutLe(name, labelNames));
   }
 

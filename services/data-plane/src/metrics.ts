@@ -41,7 +41,11 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
   const registry = new Registry();
   // Process CPU, RSS, heap, GC and event-loop lag (nodejs_eventloop_lag_*).
   collectDefaultMetrics({ register: registry });
-  const rateLimitRejections = new Counter({ name: "gateway_rate_limit_rejections_total", help: "Requests refused with 429 rate_limit_exceeded.", registers: [registry] });
+  const rateLimitRejections = new Counter({
+    name: "gateway_rate_limit_rejections_total",
+    help: "Requests refused with 429 rate_limit_exceeded.",
+    registers: [registry],
+  });
   new Gauge({
     name: "gateway_rate_limit_shared",
     help: "1 while the per-minute limit is shared through Redis, 0 while this replica falls back to its local share (or runs without Redis).",
@@ -104,10 +108,12 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
       this.set({ event: "leased_request" }, stats.leasedRequests);
     },
   });
-  const upstreamAttempts = new CounterFamily(registry, "gateway_upstream_attempts_total", "Upstream attempts by provider and outcome, retries and skipped paths included.", [
-    "provider",
-    "outcome",
-  ]);
+  const upstreamAttempts = new CounterFamily(
+    registry,
+    "gateway_upstream_attempts_total",
+    "Upstream attempts by provider and outcome, retries and skipped paths included.",
+    ["provider", "outcome"],
+  );
   new Gauge({
     name: "gateway_upstream_circuit_state",
     help: "Circuit breaker of each access path that has failed at least once: 0 closed, 1 half-open, 2 open.",
@@ -128,24 +134,52 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
       for (const view of gateway().health.circuitViews()) this.set({ path: view.path }, view.opens);
     },
   });
-  const histogram = (name: string, help: string, labelNames: readonly string[]) => new HistogramFamily(registry, name, help, labelNames, SECONDS);
+  const histogram = (name: string, help: string, labelNames: readonly string[]) =>
+    new HistogramFamily(registry, name, help, labelNames, SECONDS);
   return {
     registry,
     rateLimitRejections,
     upstreamAttempts,
-    requests: new CounterFamily(registry, "gateway_requests_total", "Answers by route, HTTP status, answering model and access path.", ["route", "status", "model", "path"]),
-    requestDuration: histogram("gateway_request_duration_seconds", "Whole request time as the client saw it (streams: until the last byte).", ["route", "stream"]),
-    upstreamLatency: histogram("gateway_upstream_latency_seconds", "From sending a request upstream to its response headers.", ["provider"]),
-    upstreamFirstEvent: histogram("gateway_upstream_first_event_seconds", "Streams: from sending upstream to the first event (time to first token).", ["provider"]),
-    overhead: histogram("gateway_overhead_seconds", "The gateway's own time: before_upstream (auth, limit, routing, hold) and after_upstream (settle, final chunk).", ["phase"]),
+    requests: new CounterFamily(registry, "gateway_requests_total", "Answers by route, HTTP status, answering model and access path.", [
+      "route",
+      "status",
+      "model",
+      "path",
+    ]),
+    requestDuration: histogram(
+      "gateway_request_duration_seconds",
+      "Whole request time as the client saw it (streams: until the last byte).",
+      ["route", "stream"],
+    ),
+    upstreamLatency: histogram("gateway_upstream_latency_seconds", "From sending a request upstream to its response headers.", [
+      "provider",
+    ]),
+    upstreamFirstEvent: histogram(
+      "gateway_upstream_first_event_seconds",
+      "Streams: from sending upstream to the first event (time to first token).",
+      ["provider"],
+    ),
+    overhead: histogram(
+      "gateway_overhead_seconds",
+      "The gateway's own time: before_upstream (auth, limit, routing, hold) and after_upstream (settle, final chunk).",
+      ["phase"],
+    ),
     retries: new CounterFamily(registry, "gateway_upstream_retries_total", "Same-path retries after a transient failure.", ["provider"]),
-    fallbacks: new CounterFamily(registry, "gateway_fallbacks_total", "Attempts sent to another access path of the same model (path) or to another model (model).", ["kind"]),
+    fallbacks: new CounterFamily(
+      registry,
+      "gateway_fallbacks_total",
+      "Attempts sent to another access path of the same model (path) or to another model (model).",
+      ["kind"],
+    ),
     keyCacheLookups: new CounterFamily(
       registry,
       "gateway_key_cache_lookups_total",
       "API key validations: hit (cached), miss (asked the control plane), stale (served from a stale entry while the control plane is away).",
       ["result"],
     ),
-    controlPlaneCalls: histogram("gateway_control_plane_call_seconds", "gRPC calls to the control plane by method and outcome.", ["method", "outcome"]),
+    controlPlaneCalls: histogram("gateway_control_plane_call_seconds", "gRPC calls to the control plane by method and outcome.", [
+      "method",
+      "outcome",
+    ]),
   };
 }

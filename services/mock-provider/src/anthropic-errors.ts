@@ -33,7 +33,9 @@ export function createAnthropicWire(errorFixtures: Readonly<Record<string, Json>
     errorBody(status, requestId) {
       const recorded = byStatus.get(status);
       if (recorded) return stamped(recorded, requestId);
-      const [type, message] = DEFAULTS[status] ?? (status >= 500 ? ["api_error", "Internal server error"] : ["invalid_request_error", `Mock error (HTTP ${status}).`]);
+      const [type, message] =
+        DEFAULTS[status] ??
+        (status >= 500 ? ["api_error", "Internal server error"] : ["invalid_request_error", `Mock error (HTTP ${status}).`]);
       return anthropicError(type, message, requestId);
     },
     invalidRequest: (message, requestId) => anthropicError("invalid_request_error", message, requestId),

@@ -16,11 +16,7 @@ export interface MessageIdentity {
 function endsWithToolResult(messages: unknown): boolean {
   if (!Array.isArray(messages)) return false;
   const last: unknown = messages[messages.length - 1];
-  return (
-    isRecord(last) &&
-    Array.isArray(last.content) &&
-    last.content.some((block) => isRecord(block) && block.type === "tool_result")
-  );
+  return isRecord(last) && Array.isArray(last.content) && last.content.some((block) => isRecord(block) && block.type === "tool_result");
 }
 
 /** `output_config.format` (structured outputs), or the older beta `output_format`. */

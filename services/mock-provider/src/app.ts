@@ -24,8 +24,7 @@ const BODY_LIMIT = 64 * 1024 * 1024;
 export function buildMockProvider(options: MockProviderOptions = {}): MockProviderApp {
   const fixtures = loadFixtures();
   const errorFixtureNames = new Set(Object.keys(fixtures.errors));
-  const defaultScript =
-    options.defaultScript === undefined ? undefined : parseScript(options.defaultScript, errorFixtureNames);
+  const defaultScript = options.defaultScript === undefined ? undefined : parseScript(options.defaultScript, errorFixtureNames);
 
   let completions = 0;
   let requests = 0;

@@ -48,7 +48,8 @@ export function assembleMessage(events: readonly AnthropicEvent[]): Json {
     const payload = JSON.parse(data) as Json;
     const block = typeof payload.index === "number" ? blocks[payload.index] : undefined;
     if (payload.type === "message_start" && isRecord(payload.message)) message = { ...payload.message };
-    else if (payload.type === "content_block_start" && isRecord(payload.content_block)) blocks[payload.index as number] = { ...payload.content_block };
+    else if (payload.type === "content_block_start" && isRecord(payload.content_block))
+      blocks[payload.index as number] = { ...payload.content_block };
     else if (payload.type === "content_block_delta" && block && isRecord(payload.delta)) applyDelta(block, payload.delta, partial);
     else if (payload.type === "content_block_stop" && block && partial.has(block)) {
       const json = partial.get(block)!;

@@ -36,7 +36,8 @@ function addDelta(parts: ChoiceParts, choice: Json): void {
   if (parts.role === undefined && delta.role !== undefined) parts.role = delta.role;
   parts.content = join(parts.content, delta.content);
   parts.refusal = join(parts.refusal, delta.refusal);
-  if (Array.isArray(delta.tool_calls)) for (const fragment of delta.tool_calls) if (isRecord(fragment)) addToolCall(parts.toolCalls, fragment);
+  if (Array.isArray(delta.tool_calls))
+    for (const fragment of delta.tool_calls) if (isRecord(fragment)) addToolCall(parts.toolCalls, fragment);
   if (Array.isArray(delta.images)) parts.images = [...(parts.images ?? []), ...(delta.images as unknown[])];
   if (choice.finish_reason != null) parts.finishReason = choice.finish_reason;
 }

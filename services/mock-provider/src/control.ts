@@ -29,8 +29,7 @@ export function createControl(state: MockState): MockControl {
     addScript: (script) => state.scripts.add(parseMatchScript(script, state.errorFixtureNames)),
     scripts: () => state.scripts.list(),
     clearScripts: () => state.scripts.clearMatchScripts(),
-    setDefaultScript: (script) =>
-      state.scripts.setDefault(script === undefined ? undefined : parseScript(script, state.errorFixtureNames)),
+    setDefaultScript: (script) => state.scripts.setDefault(script === undefined ? undefined : parseScript(script, state.errorFixtureNames)),
     reset: () => {
       state.log.clear();
       state.scripts.reset();

@@ -103,7 +103,10 @@ export function embeddingsResponse(request: EmbeddingRequest, fixtures: Fixtures
     }
     return { object: "embedding", embedding: vector, index };
   });
-  const estimated = Math.max(1, request.inputs.reduce((sum, input) => sum + input.tokens, 0));
+  const estimated = Math.max(
+    1,
+    request.inputs.reduce((sum, input) => sum + input.tokens, 0),
+  );
   const promptTokens = request.promptTokens ?? estimated;
   return {
     object: "list",

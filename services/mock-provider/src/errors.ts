@@ -36,10 +36,7 @@ const DEFAULTS: Record<number, [message: string, type: string, code: string | nu
 export function defaultErrorBody(status: number): OpenAIErrorBody {
   const known = DEFAULTS[status];
   if (known) return openAIError(...known);
-  return openAIError(
-    `Mock error (HTTP ${status}).`,
-    status >= 500 ? "server_error" : "invalid_request_error",
-  );
+  return openAIError(`Mock error (HTTP ${status}).`, status >= 500 ? "server_error" : "invalid_request_error");
 }
 
 /** OpenAI's answer for a route it does not have. */

@@ -58,7 +58,11 @@ export function registerExchangeHook(app: FastifyInstance, state: MockState, gat
         headerScript = parseScript(JSON.parse(String(header)), state.errorFixtureNames);
       } catch (error) {
         const reason = error instanceof ScriptError ? error.message : "not valid JSON";
-        sendJson(ex, 400, gate.wire.invalidRequest(`mock-provider: invalid x-mock-script header: ${reason}`, ex.requestId, { code: "invalid_mock_script" }));
+        sendJson(
+          ex,
+          400,
+          gate.wire.invalidRequest(`mock-provider: invalid x-mock-script header: ${reason}`, ex.requestId, { code: "invalid_mock_script" }),
+        );
         return reply;
       }
     }

@@ -12,14 +12,20 @@ export function googleError(code: number, message: string, status: string): Json
 // Canonical google.rpc.Code names for HTTP statuses, with the messages the API is seen to send.
 const DEFAULTS: Record<number, [status: string, message: string]> = {
   400: ["INVALID_ARGUMENT", "Request contains an invalid argument."],
-  401: ["UNAUTHENTICATED", "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential."],
+  401: [
+    "UNAUTHENTICATED",
+    "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+  ],
   403: ["PERMISSION_DENIED", "The caller does not have permission"],
   404: ["NOT_FOUND", "Requested entity was not found."],
   409: ["ABORTED", "The operation was aborted."],
   412: ["FAILED_PRECONDITION", "Precondition check failed."],
   429: ["RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota)."],
   499: ["CANCELLED", "The operation was cancelled."],
-  500: ["INTERNAL", "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"],
+  500: [
+    "INTERNAL",
+    "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
+  ],
   501: ["NOT_IMPLEMENTED", "Method not implemented."],
   503: ["UNAVAILABLE", "The model is overloaded. Please try again later."],
   504: ["DEADLINE_EXCEEDED", "Deadline expired before operation could complete."],

@@ -76,7 +76,14 @@ export function registerOpenAIRoutes(app: FastifyInstance, state: MockState): vo
     const body = bodyWithModel(ex, request.body);
     if (!body) return reply;
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
-      sendJson(ex, 400, ex.wire.invalidRequest("Missing required parameter: 'messages'.", ex.requestId, { code: "missing_required_parameter", param: "messages" }));
+      sendJson(
+        ex,
+        400,
+        ex.wire.invalidRequest("Missing required parameter: 'messages'.", ex.requestId, {
+          code: "missing_required_parameter",
+          param: "messages",
+        }),
+      );
       return reply;
     }
 
@@ -92,7 +99,11 @@ export function registerOpenAIRoutes(app: FastifyInstance, state: MockState): vo
     if (body.stream === true) {
       const includeUsage = isRecord(body.stream_options) && body.stream_options.include_usage === true;
       const chunks = streamChunks(fixtures.stream[kind], fixtures, identity, includeUsage, usage);
-      await sendStream(ex, chunks.map((chunk) => frame(JSON.stringify(chunk))), openAIStreamFraming);
+      await sendStream(
+        ex,
+        chunks.map((chunk) => frame(JSON.stringify(chunk))),
+        openAIStreamFraming,
+      );
       return reply;
     }
     const response = ex.script?.assembled
@@ -108,12 +119,23 @@ export function registerOpenAIRoutes(app: FastifyInstance, state: MockState): vo
     const body = bodyWithModel(ex, request.body);
     if (!body) return reply;
     const { dimensions, encoding_format: encoding } = body;
-    if (dimensions !== undefined && (typeof dimensions !== "number" || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS)) {
-      sendJson(ex, 400, ex.wire.invalidRequest(`'dimensions' must be an integer between 1 and ${MAX_DIMENSIONS}.`, ex.requestId, { param: "dimensions" }));
+    if (
+      dimensions !== undefined &&
+      (typeof dimensions !== "number" || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS)
+    ) {
+      sendJson(
+        ex,
+        400,
+        ex.wire.invalidRequest(`'dimensions' must be an integer between 1 and ${MAX_DIMENSIONS}.`, ex.requestId, { param: "dimensions" }),
+      );
       return reply;
     }
     if (encoding !== undefined && encoding !== "float" && encoding !== "base64") {
-      sendJson(ex, 400, ex.wire.invalidRequest("'encoding_format' must be 'float' or 'base64'.", ex.requestId, { param: "encoding_format" }));
+      sendJson(
+        ex,
+        400,
+        ex.wire.invalidRequest("'encoding_format' must be 'float' or 'base64'.", ex.requestId, { param: "encoding_format" }),
+      );
       return reply;
     }
     let inputs;

@@ -17,7 +17,10 @@ export interface OpenRouterFixtures {
 function withMockImage(response: Json): Json {
   const choices = (response.choices as Json[]).map((choice) => {
     const message = choice.message as Json;
-    const images = (message.images as Json[]).map((image) => ({ ...image, image_url: { ...(image.image_url as Json), url: MOCK_PNG_DATA_URL } }));
+    const images = (message.images as Json[]).map((image) => ({
+      ...image,
+      image_url: { ...(image.image_url as Json), url: MOCK_PNG_DATA_URL },
+    }));
     return { ...choice, message: { ...message, images } };
   });
   return { ...response, choices };
@@ -30,7 +33,9 @@ export function loadOpenRouterFixtures({ text, json }: FixtureReader): OpenRoute
   for (const [status, example] of Object.entries(json("openrouter.errors.spec_examples.json"))) {
     if (!isRecord(example)) continue;
     // Statuses with several named examples hold them one level down.
-    const body = isRecord(example.error) ? example : Object.values(example).find((named) => isRecord(named) && !("openrouter_metadata" in named));
+    const body = isRecord(example.error)
+      ? example
+      : Object.values(example).find((named) => isRecord(named) && !("openrouter_metadata" in named));
     if (isRecord(body)) errorsByStatus[status] = body;
   }
   return deepFreeze({

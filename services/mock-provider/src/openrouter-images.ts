@@ -34,8 +34,21 @@ export function imageStreamChunks(recorded: Json, identity: Identity, includeUsa
   const message = isRecord(choice.message) ? choice.message : {};
   const base = { id: identity.id, object: "chat.completion.chunk", created: identity.created, model: identity.model };
   const chunks: Json[] = [
-    { ...base, choices: [{ index: 0, delta: { role: "assistant", content: message.content ?? "", images: message.images }, finish_reason: null, logprobs: null }] },
-    { ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: choice.finish_reason ?? "stop", logprobs: null }] },
+    {
+      ...base,
+      choices: [
+        {
+          index: 0,
+          delta: { role: "assistant", content: message.content ?? "", images: message.images },
+          finish_reason: null,
+          logprobs: null,
+        },
+      ],
+    },
+    {
+      ...base,
+      choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: choice.finish_reason ?? "stop", logprobs: null }],
+    },
   ];
   if (includeUsage) chunks.push({ ...base, choices: [], usage: applyUsage(recorded.usage, usage) });
   return chunks;

@@ -106,13 +106,18 @@ export function asOpenRouter(body: Json, model: string): Json {
 /** OpenRouter includes the usage chunk when asked the OpenAI way or its own (`usage: {include: true}`). */
 export function openRouterIncludesUsage(body: Json): boolean {
   return (
-    (isRecord(body.stream_options) && body.stream_options.include_usage === true) ||
-    (isRecord(body.usage) && body.usage.include === true)
+    (isRecord(body.stream_options) && body.stream_options.include_usage === true) || (isRecord(body.usage) && body.usage.include === true)
   );
 }
 
 export function openRouterStreamFraming(recordedError: Json, identity: { id: string; created: number; model: string }): StreamFraming {
-  const errorChunk = { ...recordedError, id: identity.id, created: identity.created, model: identity.model, provider: providerFor(identity.model) };
+  const errorChunk = {
+    ...recordedError,
+    id: identity.id,
+    created: identity.created,
+    model: identity.model,
+    provider: providerFor(identity.model),
+  };
   return {
     contentType: "text/event-stream",
     prelude: OPENROUTER_PROCESSING,

@@ -81,7 +81,12 @@ export function createGates(state: MockState): GateFor {
       }
       if (!keyMatches(key)) {
         const recorded = errors["anthropic.error.401.authentication_error"];
-        return { status: 401, body: recorded ? anthropicWire.fixtureBody(recorded, requestId) : anthropicError("authentication_error", "invalid x-api-key", requestId) };
+        return {
+          status: 401,
+          body: recorded
+            ? anthropicWire.fixtureBody(recorded, requestId)
+            : anthropicError("authentication_error", "invalid x-api-key", requestId),
+        };
       }
       const version = header(request, "anthropic-version");
       if (version === undefined || version === "") {

@@ -102,7 +102,10 @@ function sendErrorText(ex: Exchange, status: number, text: string): void {
   } catch {
     ex.entry.responseText = text;
   }
-  ex.reply.code(status).headers(responseHeaders(ex, "application/json", status)).send(text);
+  ex.reply
+    .code(status)
+    .headers(responseHeaders(ex, "application/json", status))
+    .send(text);
 }
 
 /**

@@ -59,11 +59,7 @@ function parseErrorBody(value: unknown, script: Script): string {
 }
 
 /** Validate a script; `errorFixtures` are the names that `errorFixture` may use. */
-export function parseScript(
-  input: unknown,
-  errorFixtures: ReadonlySet<string>,
-  extraKeys: ReadonlySet<string> = new Set(),
-): Script {
+export function parseScript(input: unknown, errorFixtures: ReadonlySet<string>, extraKeys: ReadonlySet<string> = new Set()): Script {
   if (!isRecord(input)) throw new ScriptError("script must be a JSON object");
   for (const key of Object.keys(input)) {
     if (!SCRIPT_KEYS.has(key) && !extraKeys.has(key)) throw new ScriptError(`unknown script field "${key}"`);
@@ -85,9 +81,7 @@ export function parseScript(
   if (input.headers !== undefined) {
     if (!isRecord(input.headers)) throw new ScriptError("headers must be an object");
     // Header names are case-insensitive; lowercase so later layers override cleanly.
-    script.headers = Object.fromEntries(
-      Object.entries(input.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
-    );
+    script.headers = Object.fromEntries(Object.entries(input.headers).map(([name, value]) => [name.toLowerCase(), String(value)]));
   }
   if (input.latencyMs !== undefined) script.latencyMs = nonNegativeInt(input.latencyMs, "latencyMs");
   if (input.chunkDelayMs !== undefined) script.chunkDelayMs = nonNegativeInt(input.chunkDelayMs, "chunkDelayMs");

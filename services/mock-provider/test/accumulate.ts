@@ -46,7 +46,12 @@ export function summarizeCompletion(body: Json): ChatSummary {
   const summary: ChatSummary = {
     content: message.content,
     refusal: message.refusal,
-    toolCalls: (message.tool_calls ?? []).map((call: Json) => ({ id: call.id, type: call.type, name: call.function.name, arguments: call.function.arguments })),
+    toolCalls: (message.tool_calls ?? []).map((call: Json) => ({
+      id: call.id,
+      type: call.type,
+      name: call.function.name,
+      arguments: call.function.arguments,
+    })),
     images: message.images,
     finishReason: choice.finish_reason,
     usage: body.usage,
@@ -73,7 +78,8 @@ export function accumulateMessageStream(events: Json[]): MessageSummary {
       summary.outputTokens = event.message.usage.output_tokens;
     } else if (event.type === "content_block_start") {
       const block = event.content_block;
-      blocks[event.index] = block.type === "tool_use" ? { type: "tool_use", id: block.id, name: block.name } : { type: block.type, text: block.text };
+      blocks[event.index] =
+        block.type === "tool_use" ? { type: "tool_use", id: block.id, name: block.name } : { type: block.type, text: block.text };
       json[event.index] = "";
     } else if (event.type === "content_block_delta") {
       if (event.delta.type === "text_delta") blocks[event.index]!.text += event.delta.text;
@@ -91,7 +97,9 @@ export function accumulateMessageStream(events: Json[]): MessageSummary {
 export function summarizeMessage(body: Json): MessageSummary {
   return {
     blocks: body.content.map((block: Json) =>
-      block.type === "tool_use" ? { type: "tool_use", id: block.id, name: block.name, input: block.input } : { type: block.type, text: block.text },
+      block.type === "tool_use"
+        ? { type: "tool_use", id: block.id, name: block.name, input: block.input }
+        : { type: block.type, text: block.text },
     ),
     stopReason: body.stop_reason,
     inputTokens: body.usage.input_tokens,

@@ -38,7 +38,11 @@ describe("Anthropic persona: auth and version", () => {
     const res = await messages(mock, BODY, { "x-api-key": "", authorization: "Bearer sk-test" });
     expect(res.status).toBe(401);
     const requestId = res.headers.get("request-id")!;
-    expect(await res.json()).toEqual({ type: "error", error: { type: "authentication_error", message: "x-api-key header is required" }, request_id: requestId });
+    expect(await res.json()).toEqual({
+      type: "error",
+      error: { type: "authentication_error", message: "x-api-key header is required" },
+      request_id: requestId,
+    });
   });
 
   it("with apiKey set, only that key passes; a wrong one gets the recorded 401", async () => {
@@ -51,7 +55,10 @@ describe("Anthropic persona: auth and version", () => {
   it("anthropic-version is required and must be a real version", async () => {
     const missing = await messages(mock, BODY, { "anthropic-version": "" });
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as Json).error).toEqual({ type: "invalid_request_error", message: "anthropic-version: header is required" });
+    expect(((await missing.json()) as Json).error).toEqual({
+      type: "invalid_request_error",
+      message: "anthropic-version: header is required",
+    });
     const bogus = await messages(mock, BODY, { "anthropic-version": "2099-01-01" });
     expect(bogus.status).toBe(400);
     expect(((await bogus.json()) as Json).error.type).toBe("invalid_request_error");
@@ -62,7 +69,10 @@ describe("Anthropic persona: auth and version", () => {
     await (await messages(mock, BODY, { "anthropic-version": "" })).text();
     await (await messages(mock, BODY, { "x-api-key": "" })).text();
     expect(mock.app.mock.scripts()).toHaveLength(1);
-    expect(mock.app.mock.requests().map((r) => [r.persona, r.responseStatus])).toEqual([["anthropic", 400], ["anthropic", 401]]);
+    expect(mock.app.mock.requests().map((r) => [r.persona, r.responseStatus])).toEqual([
+      ["anthropic", 400],
+      ["anthropic", 401],
+    ]);
   });
 });
 
@@ -87,7 +97,12 @@ describe("Anthropic persona: error envelopes", () => {
   });
 
   it("statuses without a recording get the same envelope with the documented type", async () => {
-    const cases: [number, string][] = [[402, "billing_error"], [504, "timeout_error"], [503, "api_error"], [418, "invalid_request_error"]];
+    const cases: [number, string][] = [
+      [402, "billing_error"],
+      [504, "timeout_error"],
+      [503, "api_error"],
+      [418, "invalid_request_error"],
+    ];
     for (const [status, type] of cases) {
       const res = await messages(mock, BODY, script({ status }));
       expect(res.status).toBe(status);
@@ -97,7 +112,11 @@ describe("Anthropic persona: error envelopes", () => {
   });
 
   it("errorFixture and errorBody work as on the OpenAI persona; script headers win", async () => {
-    const named = await messages(mock, BODY, script({ errorFixture: "anthropic.error.529.overloaded_error", headers: { "retry-after": "3", "x-should-retry": "false" } }));
+    const named = await messages(
+      mock,
+      BODY,
+      script({ errorFixture: "anthropic.error.529.overloaded_error", headers: { "retry-after": "3", "x-should-retry": "false" } }),
+    );
     expect(named.status).toBe(529);
     expect(named.headers.get("retry-after")).toBe("3");
     expect(named.headers.get("x-should-retry")).toBe("false");
@@ -117,7 +136,10 @@ describe("Anthropic persona: error envelopes", () => {
   it("an invalid x-mock-script header is a 400 in Anthropic's envelope", async () => {
     const res = await messages(mock, BODY, { "x-mock-script": '{"fault":"nope"}' });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as Json).error).toEqual({ type: "invalid_request_error", message: expect.stringMatching(/unknown fault "nope"/) });
+    expect(((await res.json()) as Json).error).toEqual({
+      type: "invalid_request_error",
+      message: expect.stringMatching(/unknown fault "nope"/),
+    });
   });
 });
 

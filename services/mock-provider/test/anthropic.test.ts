@@ -13,7 +13,9 @@ beforeEach(() => mock.app.mock.reset());
 
 const USER = [{ role: "user", content: "What is the capital of France?" }];
 const PLAIN = { model: "claude-opus-4-8", max_tokens: 100, messages: USER };
-const TOOLS = [{ name: "get_weather", description: "Weather", input_schema: { type: "object", properties: { location: { type: "string" } } } }];
+const TOOLS = [
+  { name: "get_weather", description: "Weather", input_schema: { type: "object", properties: { location: { type: "string" } } } },
+];
 const OUTPUT_CONFIG = { format: { type: "json_schema", schema: { type: "object", properties: { a: { type: "string" } } } } };
 
 /** The recording with only the per-request fields replaced. */
@@ -35,9 +37,7 @@ async function streamText(body: Json, headers: Record<string, string> = {}) {
 function recordedWith(fixture: string, id: string, model: string): string {
   const text = servedTranscript(fixture);
   const start = JSON.parse(anthropicEvents(text)[0]!.data) as Json;
-  return text
-    .replace(`"id":"${start.message.id}"`, `"id":"${id}"`)
-    .replace(`"model":"${start.message.model}"`, `"model":"${model}"`);
+  return text.replace(`"id":"${start.message.id}"`, `"id":"${id}"`).replace(`"model":"${start.message.model}"`, `"model":"${model}"`);
 }
 
 describe("Anthropic persona: answers by request shape", () => {

@@ -15,7 +15,9 @@ beforeEach(() => mock.app.mock.reset());
 
 const USER = [{ role: "user", content: "What is the weather in Paris?" }];
 const PLAIN = { model: "claude-opus-4-8", max_tokens: 100, messages: USER };
-const TOOLS = [{ name: "get_weather", description: "Weather", input_schema: { type: "object", properties: { location: { type: "string" } } } }];
+const TOOLS = [
+  { name: "get_weather", description: "Weather", input_schema: { type: "object", properties: { location: { type: "string" } } } },
+];
 const OUTPUT_CONFIG = { format: { type: "json_schema", schema: { type: "object" } } };
 const USAGE = { usage: { prompt_tokens: 42, completion_tokens: 7 } };
 
@@ -66,7 +68,13 @@ describe("assembled: Anthropic persona", () => {
       model: "claude-opus-4-8",
       content: [
         { type: "text", text: "I'll check the current weather in Paris for you." },
-        { type: "tool_use", id: "toolu_01NRLabsLyVHZPKxbKvkfSMn", name: "get_weather", caller: { type: "direct" }, input: { location: "Paris" } },
+        {
+          type: "tool_use",
+          id: "toolu_01NRLabsLyVHZPKxbKvkfSMn",
+          name: "get_weather",
+          caller: { type: "direct" },
+          input: { location: "Paris" },
+        },
       ],
       stop_reason: "tool_use",
       stop_sequence: null,

@@ -16,10 +16,22 @@ beforeEach(() => mock.app.mock.reset());
 const MODEL = "gemini-2.5-flash";
 const SHAPES: [string, Json, string | undefined][] = [
   ["plain", { contents: CONTENTS }, "gemini.streamGenerateContent.sse"],
-  ["tools", { contents: CONTENTS, tools: [{ functionDeclarations: [{ name: "customDivide", parameters: { type: "OBJECT" } }] }] }, "gemini.streamGenerateContent.tools.sse"],
-  ["json_schema", { contents: CONTENTS, generationConfig: { responseMimeType: "application/json", responseJsonSchema: { type: "object" } } }, undefined],
+  [
+    "tools",
+    { contents: CONTENTS, tools: [{ functionDeclarations: [{ name: "customDivide", parameters: { type: "OBJECT" } }] }] },
+    "gemini.streamGenerateContent.tools.sse",
+  ],
+  [
+    "json_schema",
+    { contents: CONTENTS, generationConfig: { responseMimeType: "application/json", responseJsonSchema: { type: "object" } } },
+    undefined,
+  ],
   ["system instruction", { contents: CONTENTS, systemInstruction: { parts: [{ text: "I say high you say low" }] } }, undefined],
-  ["image output", { contents: CONTENTS, generationConfig: { responseModalities: ["IMAGE", "TEXT"] } }, "gemini.streamGenerateContent.image.sse"],
+  [
+    "image output",
+    { contents: CONTENTS, generationConfig: { responseModalities: ["IMAGE", "TEXT"] } },
+    "gemini.streamGenerateContent.image.sse",
+  ],
 ];
 const USAGE = { usage: { prompt_tokens: 42, completion_tokens: 7 } };
 
@@ -50,7 +62,11 @@ describe("assembled: Gemini persona", () => {
         expect(parts.some((part, i) => i > 0 && typeof part.text === "string" && typeof parts[i - 1]!.text === "string")).toBe(false);
       }
       if (recording) expect(summarizeGenerate([await assembled(body)])).toEqual(summarizeGenerate(events(fixtureText(recording))));
-      expect((await assembled(body, USAGE)).usageMetadata).toMatchObject({ promptTokenCount: 42, candidatesTokenCount: 7, totalTokenCount: 49 });
+      expect((await assembled(body, USAGE)).usageMetadata).toMatchObject({
+        promptTokenCount: 42,
+        candidatesTokenCount: 7,
+        totalTokenCount: 49,
+      });
     });
   }
 
@@ -78,7 +94,9 @@ describe("assembled: Gemini persona", () => {
     const normalize = (text: string) => text.replace(/resp-mock-\d+/g, "ID");
     const target = `${MODEL}:streamGenerateContent?alt=sse`;
     const plain = await (await gemini(mock, target, { contents: CONTENTS })).text();
-    const withScript = await (await gemini(mock, target, { contents: CONTENTS }, { "x-goog-api-key": "g", ...script({ assembled: true }) })).text();
+    const withScript = await (
+      await gemini(mock, target, { contents: CONTENTS }, { "x-goog-api-key": "g", ...script({ assembled: true }) })
+    ).text();
     expect(normalize(withScript)).toBe(normalize(plain));
   });
 });

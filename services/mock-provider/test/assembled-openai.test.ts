@@ -16,14 +16,26 @@ beforeEach(() => mock.app.mock.reset());
 
 const weatherTool = { type: "function", function: { name: "get_weather", parameters: { type: "object", properties: {} } } };
 const stockTool = { type: "function", function: { name: "get_stock_price", parameters: { type: "object", properties: {} } } };
-const IMAGE_MESSAGES = [{ role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: "https://example.com/a.png" } }] }];
+const IMAGE_MESSAGES = [
+  {
+    role: "user",
+    content: [
+      { type: "text", text: "What is this?" },
+      { type: "image_url", image_url: { url: "https://example.com/a.png" } },
+    ],
+  },
+];
 
 /** Request shape → the stream recording it replays. */
 const SHAPES: [string, Json, string][] = [
   ["plain", { messages: USER }, "openai.chat.stream.sse"],
   ["tools", { messages: USER, tools: [weatherTool] }, "openai.chat.stream.tools.sse"],
   ["parallel tools", { messages: USER, tools: [weatherTool, stockTool] }, "openai.chat.stream.tools_parallel.sse"],
-  ["json_schema", { messages: USER, response_format: { type: "json_schema", json_schema: { name: "w", schema: { type: "object" } } } }, "openai.chat.stream.json_schema.sse"],
+  [
+    "json_schema",
+    { messages: USER, response_format: { type: "json_schema", json_schema: { name: "w", schema: { type: "object" } } } },
+    "openai.chat.stream.json_schema.sse",
+  ],
   ["image input (plain stream)", { messages: IMAGE_MESSAGES }, "openai.chat.stream.sse"],
 ];
 const USAGE = { usage: { prompt_tokens: 42, completion_tokens: 7 } };
@@ -77,8 +89,16 @@ describe("assembled: OpenAI persona", () => {
           role: "assistant",
           content: null,
           tool_calls: [
-            { id: "call_JMW1whyEaYG438VE1OIflxA2", type: "function", function: { name: "GetWeatherArgs", arguments: '{"city": "Edinburgh", "country": "GB", "units": "c"}' } },
-            { id: "call_DNYTawLBoN8fj3KN6qU9N1Ou", type: "function", function: { name: "get_stock_price", arguments: '{"ticker": "AAPL", "exchange": "NASDAQ"}' } },
+            {
+              id: "call_JMW1whyEaYG438VE1OIflxA2",
+              type: "function",
+              function: { name: "GetWeatherArgs", arguments: '{"city": "Edinburgh", "country": "GB", "units": "c"}' },
+            },
+            {
+              id: "call_DNYTawLBoN8fj3KN6qU9N1Ou",
+              type: "function",
+              function: { name: "get_stock_price", arguments: '{"ticker": "AAPL", "exchange": "NASDAQ"}' },
+            },
           ],
           refusal: null,
         },
@@ -90,7 +110,9 @@ describe("assembled: OpenAI persona", () => {
 
   it("plain: the streamed text in message.content", async () => {
     const answer = await assembled({ model: "m", messages: USER });
-    const text = fixtureEvents("openai.chat.stream.sse").map((c) => c.choices[0]?.delta.content ?? "").join("");
+    const text = fixtureEvents("openai.chat.stream.sse")
+      .map((c) => c.choices[0]?.delta.content ?? "")
+      .join("");
     expect(answer.choices[0].message).toEqual({ role: "assistant", content: text, refusal: null });
     expect(answer.choices[0].finish_reason).toBe("stop");
   });
@@ -151,7 +173,9 @@ describe("assembled: OpenRouter flavour", () => {
     const answer = await assembled({ model: "google/gemini-2.5-flash-image", ...IMAGE }, {}, OPENROUTER);
     const message = answer.choices[0].message;
     expect(message.content).toBe("");
-    expect(message.images).toEqual([{ type: "image_url", image_url: { url: expect.stringMatching(/^data:image\/png;base64,/) }, index: 0 }]);
+    expect(message.images).toEqual([
+      { type: "image_url", image_url: { url: expect.stringMatching(/^data:image\/png;base64,/) }, index: 0 },
+    ]);
     expect(answer.choices[0].native_finish_reason).toBe("STOP");
   });
 });

@@ -25,7 +25,11 @@ describe("Gemini persona: embedContent", () => {
   it("outputDimensionality (or output_dimensionality) sets the length; values cycle through the recording", async () => {
     const cut = await post("gemini-embedding-001:embedContent", { content: CONTENT, outputDimensionality: 3 });
     expect(cut).toEqual({ status: 200, body: { embedding: { values: RECORDED.slice(0, 3) } } });
-    const stretched = await post("gemini-embedding-001:embedContent", { content: CONTENT, output_dimensionality: 256, task_type: "RETRIEVAL_DOCUMENT" });
+    const stretched = await post("gemini-embedding-001:embedContent", {
+      content: CONTENT,
+      output_dimensionality: 256,
+      task_type: "RETRIEVAL_DOCUMENT",
+    });
     expect(stretched.body.embedding.values).toEqual(cycle(RECORDED, 256));
   });
 
@@ -35,7 +39,12 @@ describe("Gemini persona: embedContent", () => {
   });
 
   it("rejects a missing content or a bad dimension with INVALID_ARGUMENT", async () => {
-    for (const body of [{}, { content: { parts: [] } }, { content: CONTENT, outputDimensionality: 0 }, { content: CONTENT, outputDimensionality: 4000 }]) {
+    for (const body of [
+      {},
+      { content: { parts: [] } },
+      { content: CONTENT, outputDimensionality: 0 },
+      { content: CONTENT, outputDimensionality: 4000 },
+    ]) {
       const res = await post("gemini-embedding-001:embedContent", body);
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT" });
@@ -43,7 +52,12 @@ describe("Gemini persona: embedContent", () => {
   });
 
   it("faults and statuses apply (a truncated body, a 429)", async () => {
-    const truncated = await gemini(mock, "gemini-embedding-001:embedContent", { content: CONTENT }, { "x-goog-api-key": "g", ...script({ fault: "reset-mid-stream" }) });
+    const truncated = await gemini(
+      mock,
+      "gemini-embedding-001:embedContent",
+      { content: CONTENT },
+      { "x-goog-api-key": "g", ...script({ fault: "reset-mid-stream" }) },
+    );
     await expect(truncated.json()).rejects.toThrow();
     const limited = await post("gemini-embedding-001:embedContent", { content: CONTENT }, script({ status: 429 }));
     expect(limited).toEqual({ status: 429, body: fixtureJson("gemini.error.429.resource_exhausted.json") });

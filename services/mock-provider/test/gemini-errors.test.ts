@@ -39,7 +39,10 @@ describe("Gemini persona: API key", () => {
   it("with apiKey set: the header or ?key= must match; a wrong key gets the recorded 400 API_KEY_INVALID", async () => {
     expect((await gemini(keyed, GENERATE, BODY, { "x-goog-api-key": "g-right" })).status).toBe(200);
     expect((await gemini(keyed, `${GENERATE}?key=g-right`, BODY, {})).status).toBe(200);
-    for (const [target, headers] of [[GENERATE, { "x-goog-api-key": "nope" }], [`${GENERATE}?key=nope`, {}]] as const) {
+    for (const [target, headers] of [
+      [GENERATE, { "x-goog-api-key": "nope" }],
+      [`${GENERATE}?key=nope`, {}],
+    ] as const) {
       const res = await gemini(keyed, target, BODY, headers);
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual(fixtureJson("gemini.error.400.api_key_invalid.json"));
@@ -124,7 +127,10 @@ describe("Gemini persona: faults", () => {
   });
 
   it("error-event-mid-stream (JSON array): the error object closes the array", async () => {
-    const res = await gemini(mock, "gemini-2.5-flash:streamGenerateContent", BODY, { ...KEY, ...script({ fault: "error-event-mid-stream" }) });
+    const res = await gemini(mock, "gemini-2.5-flash:streamGenerateContent", BODY, {
+      ...KEY,
+      ...script({ fault: "error-event-mid-stream" }),
+    });
     const array = (await res.json()) as Json[];
     expect(array).toHaveLength(HALF + 1);
     expect(array.at(-1)!.error).toMatchObject({ code: 500, status: "INTERNAL" });
@@ -134,7 +140,9 @@ describe("Gemini persona: faults", () => {
     const sse = await readAll(await gemini(mock, SSE, BODY, { ...KEY, ...script({ fault: "reset-mid-stream" }) }));
     expect(sse.error).toBeInstanceOf(TypeError);
     expect(geminiSseData(sse.text)).toHaveLength(HALF);
-    const array = await readAll(await gemini(mock, "gemini-2.5-flash:streamGenerateContent", BODY, { ...KEY, ...script({ fault: "reset-mid-stream" }) }));
+    const array = await readAll(
+      await gemini(mock, "gemini-2.5-flash:streamGenerateContent", BODY, { ...KEY, ...script({ fault: "reset-mid-stream" }) }),
+    );
     expect(array.error).toBeInstanceOf(TypeError);
     expect(() => JSON.parse(array.text)).toThrow();
     await expectHealthy();

@@ -15,7 +15,10 @@ beforeEach(() => mock.app.mock.reset());
 const MODEL = "gemini-2.5-flash";
 const PLAIN = { contents: CONTENTS };
 const TOOLS = { contents: CONTENTS, tools: [{ functionDeclarations: [{ name: "customDivide", parameters: { type: "OBJECT" } }] }] };
-const JSON_SCHEMA = { contents: CONTENTS, generationConfig: { responseMimeType: "application/json", responseJsonSchema: { type: "object" } } };
+const JSON_SCHEMA = {
+  contents: CONTENTS,
+  generationConfig: { responseMimeType: "application/json", responseJsonSchema: { type: "object" } },
+};
 const SYSTEM = { contents: CONTENTS, systemInstruction: { parts: [{ text: "I say high you say low" }] } };
 const IMAGE = { contents: CONTENTS, generationConfig: { responseModalities: ["IMAGE", "TEXT"] } };
 
@@ -68,12 +71,18 @@ describe("Gemini persona: generateContent by request shape", () => {
   it("responseModalities IMAGE -> the recorded image stream assembled into one response", async () => {
     const body = await generate(IMAGE);
     const chunks = geminiSseData(fixtureText("gemini.streamGenerateContent.image.sse")).map((d) => JSON.parse(d) as Json);
-    const text = chunks.flatMap((c) => c.candidates[0].content.parts ?? []).filter((p: Json) => "text" in p).map((p: Json) => p.text).join("");
+    const text = chunks
+      .flatMap((c) => c.candidates[0].content.parts ?? [])
+      .filter((p: Json) => "text" in p)
+      .map((p: Json) => p.text)
+      .join("");
     const image = chunks.flatMap((c) => c.candidates[0].content.parts ?? []).find((p: Json) => "inlineData" in p);
     expect(body.candidates[0].content).toEqual({ parts: [{ text }, image], role: "model" });
     expect(body.candidates[0].finishReason).toBe("STOP");
     expect(body.usageMetadata).toEqual(chunks.at(-1)!.usageMetadata);
-    expect(Buffer.from(image.inlineData.data, "base64").subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(Buffer.from(image.inlineData.data, "base64").subarray(0, 8)).toEqual(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    );
   });
 
   it("responseIds count per instance; the model comes from the path", async () => {
@@ -106,7 +115,10 @@ describe("Gemini persona: streamGenerateContent", () => {
   });
 
   it("shapes recorded only as a complete response stream as one final event", async () => {
-    for (const [body, fixture] of [[JSON_SCHEMA, "gemini.generateContent.json_schema.response.json"], [SYSTEM, "gemini.generateContent.system_instruction.response.json"]] as const) {
+    for (const [body, fixture] of [
+      [JSON_SCHEMA, "gemini.generateContent.json_schema.response.json"],
+      [SYSTEM, "gemini.generateContent.system_instruction.response.json"],
+    ] as const) {
       const data = geminiSseData(await sse(body));
       expect(data).toHaveLength(1);
       expectRecording(JSON.parse(data[0]!) as Json, fixtureJson(fixture));
@@ -159,7 +171,9 @@ describe("Gemini persona: usage scripts map to usageMetadata", () => {
   });
 
   it("image stream: intermediate candidate counts are capped by the scripted total", async () => {
-    const chunks = geminiSseData(await sse(IMAGE, script({ usage: { prompt_tokens: 5, completion_tokens: 20 } }))).map((d) => JSON.parse(d) as Json);
+    const chunks = geminiSseData(await sse(IMAGE, script({ usage: { prompt_tokens: 5, completion_tokens: 20 } }))).map(
+      (d) => JSON.parse(d) as Json,
+    );
     expect(chunks.map((c) => c.usageMetadata.candidatesTokenCount)).toEqual([1, 17, 20, 20, 20]);
     expect(chunks.at(-1)!.usageMetadata.candidatesTokensDetails).toEqual([{ modality: "IMAGE", tokenCount: 20 }]);
   });

@@ -135,7 +135,10 @@ describe("OpenRouter: image output", () => {
     expect(body.choices[0]).toEqual({
       ...recorded.choices[0],
       native_finish_reason: "STOP",
-      message: { ...recorded.choices[0].message, images: [{ ...recorded.choices[0].message.images[0], image_url: { url: image.image_url.url } }] },
+      message: {
+        ...recorded.choices[0].message,
+        images: [{ ...recorded.choices[0].message.images[0], image_url: { url: image.image_url.url } }],
+      },
     });
     expect(body.usage).toEqual({ ...recorded.usage, cost: costOf(recorded.usage), cost_details: expect.any(Object) });
     expect(body.usage.completion_tokens_details.image_tokens).toBe(1290);
@@ -159,7 +162,13 @@ describe("OpenRouter: image output", () => {
 
 describe("OpenRouter: errors and faults", () => {
   it("status scripts use OpenRouter's envelope {error:{code,message}}", async () => {
-    for (const [status, message] of [[402, "Insufficient credits. Add more using https://openrouter.ai/credits"], [429, "Rate limit exceeded"], [502, "Provider returned error"], [503, "Service temporarily unavailable"], [403, "Only management keys can perform this operation"]] as const) {
+    for (const [status, message] of [
+      [402, "Insufficient credits. Add more using https://openrouter.ai/credits"],
+      [429, "Rate limit exceeded"],
+      [502, "Provider returned error"],
+      [503, "Service temporarily unavailable"],
+      [403, "Only management keys can perform this operation"],
+    ] as const) {
       const res = await chat(mock, PLAIN, script({ status }));
       expect(res.status).toBe(status);
       expect(await res.json()).toEqual({ error: { code: status, message } });
@@ -171,7 +180,11 @@ describe("OpenRouter: errors and faults", () => {
   });
 
   it("a missing bearer token gets OpenRouter's recorded 401; bad requests its 400", async () => {
-    const res = await fetch(`${mock.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(PLAIN) });
+    const res = await fetch(`${mock.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(PLAIN),
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(fixtureJson("openrouter.error.401.json"));
     const bad = await chat(mock, { model: "openai/gpt-4.1-mini" });

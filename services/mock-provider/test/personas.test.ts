@@ -52,6 +52,8 @@ describe("personas share the log and the scripts", () => {
     mock.app.mock.setDefaultScript({ status: 503 });
     for (const call of Object.values(calls)) expect((await call()).status).toBe(503);
     expect((await messages(mock, { model: "m", max_tokens: 1, messages: USER }, script({ status: 200 }))).status).toBe(200);
-    expect((await gemini(mock, "m:generateContent", { contents: CONTENTS }, { "x-goog-api-key": "k", ...script({ status: 200 }) })).status).toBe(200);
+    expect(
+      (await gemini(mock, "m:generateContent", { contents: CONTENTS }, { "x-goog-api-key": "k", ...script({ status: 200 }) })).status,
+    ).toBe(200);
   });
 });

@@ -93,7 +93,9 @@ describe("scripted requests in the log", () => {
   });
 
   it("shows the merged script (all layers) for a header-scripted error", async () => {
-    await (await chat(mock, { model: "m", messages: USER }, { "x-mock-script": JSON.stringify({ status: 503, errorBody: "x", latencyMs: 1 }) })).text();
+    await (
+      await chat(mock, { model: "m", messages: USER }, { "x-mock-script": JSON.stringify({ status: 503, errorBody: "x", latencyMs: 1 }) })
+    ).text();
     const last = await getJson(mock, "/_mock/requests/last");
     expect(last.body.script).toEqual({ status: 503, errorBody: "x", latencyMs: 1 });
     expect(last.body.responseStatus).toBe(503);

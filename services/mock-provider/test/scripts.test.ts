@@ -53,7 +53,12 @@ describe("header script", () => {
   it("overrides usage with fixed numbers (total recomputed, details kept)", async () => {
     const res = await chat(mock, { model: "m", messages: USER }, script({ usage: { prompt_tokens: 3, completion_tokens: 4 } }));
     const body = (await res.json()) as Json;
-    expect(body.usage).toEqual({ ...fixtureJson("openai.chat.response.json").usage, prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
+    expect(body.usage).toEqual({
+      ...fixtureJson("openai.chat.response.json").usage,
+      prompt_tokens: 3,
+      completion_tokens: 4,
+      total_tokens: 7,
+    });
   });
 
   it("rejects an invalid script with a 400 that names the problem", async () => {
@@ -72,7 +77,11 @@ describe("errorBody", () => {
 
   it("is sent verbatim as application/json with the status, and logged as text when not JSON", async () => {
     const errorBody = `upstream exploded: ${CANARY} <html>`;
-    const res = await chat(mock, { model: "m", messages: USER }, script({ status: 502, errorBody, headers: { "x-upstream-secret": CANARY } }));
+    const res = await chat(
+      mock,
+      { model: "m", messages: USER },
+      script({ status: 502, errorBody, headers: { "x-upstream-secret": CANARY } }),
+    );
     expect(res.status).toBe(502);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.headers.get("x-upstream-secret")).toBe(CANARY);
@@ -95,7 +104,11 @@ describe("errorBody", () => {
   });
 
   it("replaces an error fixture's body, whose status still applies", async () => {
-    const res = await chat(mock, { model: "m", messages: USER }, script({ errorFixture: "openai.error.429.rate_limit_exceeded", errorBody: CANARY }));
+    const res = await chat(
+      mock,
+      { model: "m", messages: USER },
+      script({ errorFixture: "openai.error.429.rate_limit_exceeded", errorBody: CANARY }),
+    );
     expect(res.status).toBe(429);
     expect(await res.text()).toBe(CANARY);
   });

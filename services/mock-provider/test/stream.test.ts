@@ -20,9 +20,12 @@ const tool = (name: string) => ({ type: "function", function: { name, parameters
 function expectedTranscript(fixture: string, identity: { id: string; created: number; model: string }, includeUsage: boolean) {
   const first = fixtureEvents(fixture)[0]!;
   let text = fixtureText(fixture)
-    .split(`"id":"${first.id}"`).join(`"id":"${identity.id}"`)
-    .split(`"created":${first.created}`).join(`"created":${identity.created}`)
-    .split(`"model":"${first.model}"`).join(`"model":"${identity.model}"`);
+    .split(`"id":"${first.id}"`)
+    .join(`"id":"${identity.id}"`)
+    .split(`"created":${first.created}`)
+    .join(`"created":${identity.created}`)
+    .split(`"model":"${first.model}"`)
+    .join(`"model":"${identity.model}"`);
   if (!includeUsage) text = text.replace(/data: \{[^\n]*"choices":\[\],"usage":[^\n]*\n\n/, "");
   return text;
 }
@@ -66,7 +69,12 @@ describe("stream replay", () => {
     expect(new Set(data.slice(0, -1).map((d) => (JSON.parse(d) as Json).id)).size).toBe(1);
     const usageChunk = JSON.parse(data.at(-2)!) as Json;
     expect(usageChunk.choices).toEqual([]);
-    expect(usageChunk.usage).toEqual({ prompt_tokens: 14, completion_tokens: 30, total_tokens: 44, completion_tokens_details: { reasoning_tokens: 0 } });
+    expect(usageChunk.usage).toEqual({
+      prompt_tokens: 14,
+      completion_tokens: 30,
+      total_tokens: 44,
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
   });
 
   const choices: [string, Json, string][] = [
@@ -109,7 +117,12 @@ describe("stream usage overrides", () => {
       script({ usage: { prompt_tokens: 7, completion_tokens: 5 } }),
     );
     const usageChunk = JSON.parse(sseData(text).at(-2)!) as Json;
-    expect(usageChunk.usage).toEqual({ prompt_tokens: 7, completion_tokens: 5, total_tokens: 12, completion_tokens_details: { reasoning_tokens: 0 } });
+    expect(usageChunk.usage).toEqual({
+      prompt_tokens: 7,
+      completion_tokens: 5,
+      total_tokens: 12,
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
   });
 
   it("draws random usage within bounds and sums the total", async () => {

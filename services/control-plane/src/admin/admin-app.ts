@@ -17,10 +17,19 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return presented.length === expected.length && timingSafeEqual(presented, expected);
 }
 
-export function buildAdminApp(options: { adminToken: string; services: ControlPlaneServices; isReady: () => boolean; logLevel: string; metrics: Registry }): FastifyInstance {
+export function buildAdminApp(options: {
+  adminToken: string;
+  services: ControlPlaneServices;
+  isReady: () => boolean;
+  logLevel: string;
+  metrics: Registry;
+}): FastifyInstance {
   const app = Fastify({
     // Credentials and bodies are never logged, whatever a log call passes (the admin token, issued keys).
-    logger: { level: options.logLevel, redact: { paths: ["req.headers.authorization", "headers.authorization", "body", "key"], censor: "[redacted]" } },
+    logger: {
+      level: options.logLevel,
+      redact: { paths: ["req.headers.authorization", "headers.authorization", "body", "key"], censor: "[redacted]" },
+    },
     logController: new LogController({ disableRequestLogging: true }),
   });
 
@@ -28,13 +37,15 @@ export function buildAdminApp(options: { adminToken: string; services: ControlPl
   app.addHook("onResponse", async (request, reply) => {
     const route = request.routeOptions.url ?? "unmatched";
     if (route === "/health" || route === "/metrics") return;
-    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "admin request completed");
+    request.log.info(
+      { method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      "admin request completed",
+    );
   });
 
   app.get("/health", async (_request, reply) =>
     options.isReady() ? { status: "ok" } : reply.code(503).send({ status: "unavailable", reason: "draining" }),
   );
-
 
   app.get("/metrics", async (_request, reply) => reply.type(options.metrics.contentType).send(await options.metrics.metrics()));
 

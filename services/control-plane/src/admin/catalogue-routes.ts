@@ -5,11 +5,15 @@ import { readInventory, withInventory } from "../catalogue/load-default-catalogu
 import type { ControlPlaneServices } from "../control-plane";
 
 export function registerCatalogueRoutes(app: FastifyInstance, services: ControlPlaneServices): void {
-  app.put<{ Body: CatalogueFile; Querystring: { source?: string } }>("/admin/catalogue", { schema: { body: catalogueFileSchema }, bodyLimit: 64 * 1024 * 1024 }, async (request) => {
-    // A file without an inventory of its own gets the generated one, as at start-up.
-    const result = await services.catalogue.load(withInventory(request.body, readInventory()), request.query.source ?? "admin api");
-    return { revision: result.revision, models: result.models, curated: result.curated };
-  });
+  app.put<{ Body: CatalogueFile; Querystring: { source?: string } }>(
+    "/admin/catalogue",
+    { schema: { body: catalogueFileSchema }, bodyLimit: 64 * 1024 * 1024 },
+    async (request) => {
+      // A file without an inventory of its own gets the generated one, as at start-up.
+      const result = await services.catalogue.load(withInventory(request.body, readInventory()), request.query.source ?? "admin api");
+      return { revision: result.revision, models: result.models, curated: result.curated };
+    },
+  );
 
   app.get("/admin/catalogue", async () => services.catalogue.snapshot());
 }

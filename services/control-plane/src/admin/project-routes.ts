@@ -14,12 +14,23 @@ function usdAmount(text: string, field: string): bigint {
 }
 
 export function registerProjectRoutes(app: FastifyInstance, services: ControlPlaneServices): void {
-  app.post<{ Body: { id?: string; name: string } }>("/admin/projects", {
-    schema: { body: { type: "object", required: ["name"], additionalProperties: false, properties: { id: { type: "string" }, name: { type: "string", minLength: 1 } } } },
-  }, async (request, reply) => {
-    const project = await services.projects.create(request.body);
-    return reply.code(201).send(presentProject(project));
-  });
+  app.post<{ Body: { id?: string; name: string } }>(
+    "/admin/projects",
+    {
+      schema: {
+        body: {
+          type: "object",
+          required: ["name"],
+          additionalProperties: false,
+          properties: { id: { type: "string" }, name: { type: "string", minLength: 1 } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const project = await services.projects.create(request.body);
+      return reply.code(201).send(presentProject(project));
+    },
+  );
 
   app.get("/admin/projects", async () => ({ data: (await services.projects.list()).map(presentProject) }));
 
@@ -27,92 +38,130 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
     presentProject(await services.projects.get(request.params.projectId)),
   );
 
-  app.patch<{ Params: { projectId: string }; Body: { rpm_limit?: number | null; daily_cap_usd?: string | null } }>("/admin/projects/:projectId/limits", {
-    schema: {
-      params: projectParams,
-      body: {
-        type: "object",
-        additionalProperties: false,
-        properties: { rpm_limit: { type: ["integer", "null"], minimum: 0 }, daily_cap_usd: { type: ["string", "null"] } },
+  app.patch<{ Params: { projectId: string }; Body: { rpm_limit?: number | null; daily_cap_usd?: string | null } }>(
+    "/admin/projects/:projectId/limits",
+    {
+      schema: {
+        params: projectParams,
+        body: {
+          type: "object",
+          additionalProperties: false,
+          properties: { rpm_limit: { type: ["integer", "null"], minimum: 0 }, daily_cap_usd: { type: ["string", "null"] } },
+        },
       },
     },
-  }, async (request) => {
-    const { rpm_limit, daily_cap_usd } = request.body;
-    const project = await services.projects.setLimits(request.params.projectId, {
-      ...(rpm_limit !== undefined ? { rpmLimit: rpm_limit } : {}),
-      ...(daily_cap_usd !== undefined ? { dailyCapNano: daily_cap_usd === null ? null : usdAmount(daily_cap_usd, "daily_cap_usd") } : {}),
-    });
-    return presentProject(project);
-  });
+    async (request) => {
+      const { rpm_limit, daily_cap_usd } = request.body;
+      const project = await services.projects.setLimits(request.params.projectId, {
+        ...(rpm_limit !== undefined ? { rpmLimit: rpm_limit } : {}),
+        ...(daily_cap_usd !== undefined ? { dailyCapNano: daily_cap_usd === null ? null : usdAmount(daily_cap_usd, "daily_cap_usd") } : {}),
+      });
+      return presentProject(project);
+    },
+  );
 
-  app.post<{ Params: { projectId: string }; Body: { name?: string } }>("/admin/projects/:projectId/keys", {
-    schema: { params: projectParams, body: { type: ["object", "null"], additionalProperties: false, properties: { name: { type: "string" } } } },
-  }, async (request, reply) => {
-    const { key, record } = await services.keys.issue(request.params.projectId, request.body?.name);
-    return reply.code(201).send({ ...presentKey(record), key });
-  });
+  app.post<{ Params: { projectId: string }; Body: { name?: string } }>(
+    "/admin/projects/:projectId/keys",
+    {
+      schema: {
+        params: projectParams,
+        body: { type: ["object", "null"], additionalProperties: false, properties: { name: { type: "string" } } },
+      },
+    },
+    async (request, reply) => {
+      const { key, record } = await services.keys.issue(request.params.projectId, request.body?.name);
+      return reply.code(201).send({ ...presentKey(record), key });
+    },
+  );
 
   app.get<{ Params: { projectId: string } }>("/admin/projects/:projectId/keys", { schema: { params: projectParams } }, async (request) => {
     await services.projects.get(request.params.projectId);
     return { data: (await services.keys.list(request.params.projectId)).map(presentKey) };
   });
 
-  app.post<{ Params: { keyId: string } }>("/admin/keys/:keyId/revoke", async (request) => presentKey(await services.keys.revoke(request.params.keyId)));
+  app.post<{ Params: { keyId: string } }>("/admin/keys/:keyId/revoke", async (request) =>
+    presentKey(await services.keys.revoke(request.params.keyId)),
+  );
 
-  app.post<{ Params: { projectId: string }; Body: { amount_usd: string; idempotency_key: string } }>("/admin/projects/:projectId/topups", {
-    schema: {
-      params: projectParams,
-      body: {
-        type: "object",
-        required: ["amount_usd", "idempotency_key"],
-        additionalProperties: false,
-        properties: { amount_usd: { type: "string" }, idempotency_key: { type: "string", minLength: 1, maxLength: 200 } },
+  app.post<{ Params: { projectId: string }; Body: { amount_usd: string; idempotency_key: string } }>(
+    "/admin/projects/:projectId/topups",
+    {
+      schema: {
+        params: projectParams,
+        body: {
+          type: "object",
+          required: ["amount_usd", "idempotency_key"],
+          additionalProperties: false,
+          properties: { amount_usd: { type: "string" }, idempotency_key: { type: "string", minLength: 1, maxLength: 200 } },
+        },
       },
     },
-  }, async (request, reply) => {
-    const amount = usdAmount(request.body.amount_usd, "amount_usd");
-    if (amount <= 0n) throw invalidRequest("amount_usd must be positive");
-    const result = await services.ledger.topUp(request.params.projectId, amount, request.body.idempotency_key);
-    const balance = await services.ledger.balance(request.params.projectId);
-    return reply.code(result.replayed ? 200 : 201).send({
-      entry_id: result.entryId.toString(),
-      amount: { nano: result.amountNano.toString() },
-      replayed: result.replayed,
-      balance: presentBalance(balance),
-    });
-  });
+    async (request, reply) => {
+      const amount = usdAmount(request.body.amount_usd, "amount_usd");
+      if (amount <= 0n) throw invalidRequest("amount_usd must be positive");
+      const result = await services.ledger.topUp(request.params.projectId, amount, request.body.idempotency_key);
+      const balance = await services.ledger.balance(request.params.projectId);
+      return reply.code(result.replayed ? 200 : 201).send({
+        entry_id: result.entryId.toString(),
+        amount: { nano: result.amountNano.toString() },
+        replayed: result.replayed,
+        balance: presentBalance(balance),
+      });
+    },
+  );
 
   app.get<{ Params: { projectId: string } }>("/admin/projects/:projectId/balance", { schema: { params: projectParams } }, async (request) =>
     presentBalance(await services.ledger.balance(request.params.projectId)),
   );
 
-  app.get<{ Params: { projectId: string }; Querystring: { limit?: number } }>("/admin/projects/:projectId/ledger", {
-    schema: { params: projectParams, querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 10000 } } } },
-  }, async (request) => {
-    const entries = await services.ledger.ledger(request.params.projectId, request.query.limit ?? 100);
-    return { data: (entries as Parameters<typeof presentLedgerEntry>[0][]).map(presentLedgerEntry) };
-  });
-
-  app.get<{ Params: { projectId: string }; Querystring: { status?: "active" | "settled" | "released" | "expired" | "refused"; limit?: number } }>("/admin/projects/:projectId/holds", {
-    schema: {
-      params: projectParams,
-      querystring: {
-        type: "object",
-        properties: { status: { enum: ["active", "settled", "released", "expired", "refused"] }, limit: { type: "integer", minimum: 1, maximum: 10000 } },
+  app.get<{ Params: { projectId: string }; Querystring: { limit?: number } }>(
+    "/admin/projects/:projectId/ledger",
+    {
+      schema: {
+        params: projectParams,
+        querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 10000 } } },
       },
     },
-  }, async (request) => {
-    const holds = await services.ledger.holds(request.params.projectId, request.query.status ?? "active", request.query.limit ?? 100);
-    return { data: holds.map(presentHold) };
-  });
-
-  app.get<{ Params: { projectId: string }; Querystring: { from?: string; to?: string } }>("/admin/projects/:projectId/usage", {
-    schema: {
-      params: projectParams,
-      querystring: { type: "object", properties: { from: { type: "string", format: "date" }, to: { type: "string", format: "date" } } },
+    async (request) => {
+      const entries = await services.ledger.ledger(request.params.projectId, request.query.limit ?? 100);
+      return { data: (entries as Parameters<typeof presentLedgerEntry>[0][]).map(presentLedgerEntry) };
     },
-  }, async (request) => {
-    const usage = await services.ledger.usage(request.params.projectId, request.query.from, request.query.to);
-    return { from: usage.from, to: usage.to, data: usage.rows.map(presentUsage) };
-  });
+  );
+
+  app.get<{
+    Params: { projectId: string };
+    Querystring: { status?: "active" | "settled" | "released" | "expired" | "refused"; limit?: number };
+  }>(
+    "/admin/projects/:projectId/holds",
+    {
+      schema: {
+        params: projectParams,
+        querystring: {
+          type: "object",
+          properties: {
+            status: { enum: ["active", "settled", "released", "expired", "refused"] },
+            limit: { type: "integer", minimum: 1, maximum: 10000 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const holds = await services.ledger.holds(request.params.projectId, request.query.status ?? "active", request.query.limit ?? 100);
+      return { data: holds.map(presentHold) };
+    },
+  );
+
+  app.get<{ Params: { projectId: string }; Querystring: { from?: string; to?: string } }>(
+    "/admin/projects/:projectId/usage",
+    {
+      schema: {
+        params: projectParams,
+        querystring: { type: "object", properties: { from: { type: "string", format: "date" }, to: { type: "string", format: "date" } } },
+      },
+    },
+    async (request) => {
+      const usage = await services.ledger.usage(request.params.projectId, request.query.from, request.query.to);
+      return { from: usage.from, to: usage.to, data: usage.rows.map(presentUsage) };
+    },
+  );
 }

@@ -99,7 +99,9 @@ export class LedgerService {
     this.stats.holds.set(key, (this.stats.holds.get(key) ?? 0) + 1);
   }
 
-  async reserve(input: ReserveInput): Promise<{ outcome: ReserveOutcome; availableNano: bigint; reservedNano: bigint; retryAfterSeconds: number }> {
+  async reserve(
+    input: ReserveInput,
+  ): Promise<{ outcome: ReserveOutcome; availableNano: bigint; reservedNano: bigint; retryAfterSeconds: number }> {
     const now = this.clock.now();
     const result = await this.batcher.submit({
       op: "reserve",
@@ -143,7 +145,12 @@ export class LedgerService {
    * that and stays active for the draws still to come ("reduced").
    */
   async release(requestId: string, projectId: string, keepNano = 0n): Promise<ReleaseOutcome> {
-    const result = await this.batcher.submit({ op: "release", request_id: requestId, project_id: projectId, ...(keepNano > 0n ? { keep: keepNano.toString() } : {}) });
+    const result = await this.batcher.submit({
+      op: "release",
+      request_id: requestId,
+      project_id: projectId,
+      ...(keepNano > 0n ? { keep: keepNano.toString() } : {}),
+    });
     this.count("release", result.outcome as string);
     return result.outcome as ReleaseOutcome;
   }
@@ -213,7 +220,11 @@ export class LedgerService {
     return Number(rows[0]!.count);
   }
 
-  async topUp(projectId: string, amountNano: bigint, idempotencyKey: string): Promise<{ entryId: bigint; amountNano: bigint; replayed: boolean }> {
+  async topUp(
+    projectId: string,
+    amountNano: bigint,
+    idempotencyKey: string,
+  ): Promise<{ entryId: bigint; amountNano: bigint; replayed: boolean }> {
     await this.requireProject(projectId);
     const rows = await this.prisma.$queryRaw<{ r_entry_id: bigint; r_amount: bigint; r_replayed: boolean }[]>`
       SELECT * FROM gateway_topup(${projectId}, ${amountNano}::bigint, ${idempotencyKey}, ${utcDay(this.clock.now())}::date)`;
@@ -246,7 +257,16 @@ export class LedgerService {
     const today = utcDay(this.clock.now());
     const fromDay = from ?? `${today.slice(0, 8)}01`; // default: this month so far
     const toDay = to ?? today;
-    const rows = await this.prisma.$queryRaw<{ day: Date; model: string | null; requests: bigint; input_tokens: bigint | null; output_tokens: bigint | null; cost: bigint | null }[]>`
+    const rows = await this.prisma.$queryRaw<
+      {
+        day: Date;
+        model: string | null;
+        requests: bigint;
+        input_tokens: bigint | null;
+        output_tokens: bigint | null;
+        cost: bigint | null;
+      }[]
+    >`
       SELECT day, model, count(*) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, -sum(amount_nano) AS cost
         FROM ledger_entries
        WHERE project_id = ${projectId} AND kind = 'debit' AND day BETWEEN ${fromDay}::date AND ${toDay}::date

@@ -11,11 +11,51 @@
 import type { Database } from "../database/connect";
 
 export type MoneyOperation =
-  | { op: "reserve"; request_id: string; project_id: string; amount: string; min_amount: string; day: string; expires_at: string; model: string; access_path: string }
-  | { op: "settle"; request_id: string; project_id: string; amount: string; model: string | null; access_path: string | null; input_tokens: number; output_tokens: number }
+  | {
+      op: "reserve";
+      request_id: string;
+      project_id: string;
+      amount: string;
+      min_amount: string;
+      day: string;
+      expires_at: string;
+      model: string;
+      access_path: string;
+    }
+  | {
+      op: "settle";
+      request_id: string;
+      project_id: string;
+      amount: string;
+      model: string | null;
+      access_path: string | null;
+      input_tokens: number;
+      output_tokens: number;
+    }
   | { op: "release"; request_id: string; project_id: string; keep?: string }
-  | { op: "lease"; request_id: string; project_id: string; amount: string; min_amount: string; share: number; day: string; expires_at: string }
-  | { op: "draw"; request_id: string; lease_id: string; project_id: string; amount: string; hold: string; expires_at: string; model: string | null; access_path: string | null; input_tokens: number; output_tokens: number };
+  | {
+      op: "lease";
+      request_id: string;
+      project_id: string;
+      amount: string;
+      min_amount: string;
+      share: number;
+      day: string;
+      expires_at: string;
+    }
+  | {
+      op: "draw";
+      request_id: string;
+      lease_id: string;
+      project_id: string;
+      amount: string;
+      hold: string;
+      expires_at: string;
+      model: string | null;
+      access_path: string | null;
+      input_tokens: number;
+      output_tokens: number;
+    };
 
 export interface MoneyResult {
   outcome: string;
@@ -58,7 +98,9 @@ export class MoneyBatcher {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       // Array.prototype.sort is stable: one project's operations keep their order.
-      batch.sort((a, b) => (a.operation.project_id < b.operation.project_id ? -1 : a.operation.project_id > b.operation.project_id ? 1 : 0));
+      batch.sort((a, b) =>
+        a.operation.project_id < b.operation.project_id ? -1 : a.operation.project_id > b.operation.project_id ? 1 : 0,
+      );
       try {
         const results = await this.write(batch);
         batch.forEach((entry, index) => entry.resolve(results[index]!));

@@ -187,11 +187,16 @@ export function normalizeCatalogue(file: CatalogueFile): NormalizedModel[] {
   });
   // auto:<tier> chooses among the tier's curated chat models with a priced path: each tier needs one.
   const servesTier = (model: NormalizedModel, tier: string) =>
-    model.curated && model.tiers.includes(tier) && !model.embeddings && model.paths.some((path) => path.inputNanoPerM !== null && path.outputNanoPerM !== null);
+    model.curated &&
+    model.tiers.includes(tier) &&
+    !model.embeddings &&
+    model.paths.some((path) => path.inputNanoPerM !== null && path.outputNanoPerM !== null);
   for (const tier of TIERS) {
-    if (!models.some((model) => servesTier(model, tier))) throw invalidRequest(`no curated chat model with input and output prices is in the ${tier} tier`);
+    if (!models.some((model) => servesTier(model, tier)))
+      throw invalidRequest(`no curated chat model with input and output prices is in the ${tier} tier`);
   }
   const embeddings = models.find((model) => model.id === file.defaults.embeddings);
-  if (!embeddings?.embeddings) throw invalidRequest(`defaults.embeddings names ${file.defaults.embeddings}, which is not an embeddings model of the file`);
+  if (!embeddings?.embeddings)
+    throw invalidRequest(`defaults.embeddings names ${file.defaults.embeddings}, which is not an embeddings model of the file`);
   return models;
 }

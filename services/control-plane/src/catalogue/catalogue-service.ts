@@ -32,26 +32,33 @@ export class CatalogueService {
    * `onlyIfEmpty`, a load that finds a catalogue already there (after the
    * lock) keeps it and returns its revision.
    */
-  async load(file: CatalogueFile, source: string, options: { onlyIfEmpty?: boolean } = {}): Promise<{ revision: string; models: number; curated: number }> {
+  async load(
+    file: CatalogueFile,
+    source: string,
+    options: { onlyIfEmpty?: boolean } = {},
+  ): Promise<{ revision: string; models: number; curated: number }> {
     const models = normalizeCatalogue(file);
-    const revision = await this.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('gateway_catalogue_load'))`;
-      if (options.onlyIfEmpty) {
-        const existing = await tx.catalogueRevision.findFirst({ orderBy: { id: "desc" } });
-        if (existing) return String(existing.id);
-      }
-      await tx.accessPath.deleteMany();
-      await tx.catalogueModel.deleteMany();
-      await tx.catalogueModel.createMany({ data: models.map(({ paths: _paths, ...model }) => model) });
-      await tx.accessPath.createMany({
-        data: models.flatMap((model) => model.paths.map((path, position) => ({ ...path, modelId: model.id, position }))),
-      });
-      const created = await tx.catalogueRevision.create({ data: { source, defaults: file.defaults } });
-      await tx.changeEvent.create({ data: changeEventRow({ kind: "catalogue", revision: String(created.id) }) });
-      return String(created.id);
-      // Hundreds of models and paths: Prisma's 5 s default for interactive transactions is too short
-      // on a busy machine, and a control plane that cannot load its catalogue cannot start.
-    }, { timeout: 60_000, maxWait: 30_000 });
+    const revision = await this.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('gateway_catalogue_load'))`;
+        if (options.onlyIfEmpty) {
+          const existing = await tx.catalogueRevision.findFirst({ orderBy: { id: "desc" } });
+          if (existing) return String(existing.id);
+        }
+        await tx.accessPath.deleteMany();
+        await tx.catalogueModel.deleteMany();
+        await tx.catalogueModel.createMany({ data: models.map(({ paths: _paths, ...model }) => model) });
+        await tx.accessPath.createMany({
+          data: models.flatMap((model) => model.paths.map((path, position) => ({ ...path, modelId: model.id, position }))),
+        });
+        const created = await tx.catalogueRevision.create({ data: { source, defaults: file.defaults } });
+        await tx.changeEvent.create({ data: changeEventRow({ kind: "catalogue", revision: String(created.id) }) });
+        return String(created.id);
+        // Hundreds of models and paths: Prisma's 5 s default for interactive transactions is too short
+        // on a busy machine, and a control plane that cannot load its catalogue cannot start.
+      },
+      { timeout: 60_000, maxWait: 30_000 },
+    );
     this.invalidate();
     await this.changes.poll();
     return { revision, models: models.length, curated: models.filter((model) => model.curated).length };
@@ -69,7 +76,10 @@ export class CatalogueService {
     const [revision, models] = await this.prisma.$transaction(
       [
         this.prisma.catalogueRevision.findFirst({ orderBy: { id: "desc" } }),
-        this.prisma.catalogueModel.findMany({ orderBy: [{ curated: "desc" }, { position: "asc" }], include: { paths: { orderBy: { position: "asc" } } } }),
+        this.prisma.catalogueModel.findMany({
+          orderBy: [{ curated: "desc" }, { position: "asc" }],
+          include: { paths: { orderBy: { position: "asc" } } },
+        }),
       ],
       { isolationLevel: "RepeatableRead" },
     );

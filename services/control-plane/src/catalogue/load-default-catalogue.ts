@@ -21,7 +21,8 @@ export function withInventory(file: CatalogueFile, inventory: CatalogueModelEntr
   return { ...file, inventory: inventory.filter((model) => !curated.has(model.id)) };
 }
 
-export const readInventory = (inventoryFile = INVENTORY_FILE): CatalogueModelEntry[] => JSON.parse(readFileSync(inventoryFile, "utf8")) as CatalogueModelEntry[];
+export const readInventory = (inventoryFile = INVENTORY_FILE): CatalogueModelEntry[] =>
+  JSON.parse(readFileSync(inventoryFile, "utf8")) as CatalogueModelEntry[];
 
 /**
  * Loads `defaultCatalogueFile` with the inventory; returns what the catalogue service reports.

@@ -41,7 +41,8 @@ function connection(values: { url?: string; token?: string }): Connection {
   const local = existsSync(localFile) ? (JSON.parse(readFileSync(localFile, "utf8")) as { adminUrl?: string; adminToken?: string }) : {};
   const url = values.url ?? process.env.GATEWAY_ADMIN_URL ?? local.adminUrl;
   const token = values.token ?? process.env.GATEWAY_ADMIN_TOKEN ?? local.adminToken;
-  if (!url || !token) throw new CliError("no admin API: pass --url and --token, set GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or run `pnpm start` first");
+  if (!url || !token)
+    throw new CliError("no admin API: pass --url and --token, set GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or run `pnpm start` first");
   return { url: url.replace(/\/+$/, ""), token };
 }
 
@@ -82,13 +83,21 @@ function human(command: string, result: unknown): string {
       return `project ${project.id} (${project.name}): rpm ${project.rpm_limit ?? "default"}, daily cap ${money(project.daily_cap)}`;
     }
     case "projects list":
-      return (data ?? []).map((project) => `${project.id}\t${project.name}\trpm ${project.rpm_limit ?? "default"}\tcap ${money(project.daily_cap)}`).join("\n") || "no projects";
+      return (
+        (data ?? [])
+          .map((project) => `${project.id}\t${project.name}\trpm ${project.rpm_limit ?? "default"}\tcap ${money(project.daily_cap)}`)
+          .join("\n") || "no projects"
+      );
     case "keys issue": {
       const key = result as Row;
       return `${key.key}\n\nkey id ${key.id} for project ${key.project_id}. This is the only time the key is shown: store it now.`;
     }
     case "keys list":
-      return (data ?? []).map((key) => `${key.id}\t${key.hint}\t${key.name ?? ""}\t${key.revoked_at ? `revoked ${key.revoked_at}` : "active"}`).join("\n") || "no keys";
+      return (
+        (data ?? [])
+          .map((key) => `${key.id}\t${key.hint}\t${key.name ?? ""}\t${key.revoked_at ? `revoked ${key.revoked_at}` : "active"}`)
+          .join("\n") || "no keys"
+      );
     case "keys revoke":
       return `key ${(result as Row).id} revoked`;
     case "balance topup": {
@@ -100,11 +109,32 @@ function human(command: string, result: unknown): string {
       return `balance ${money(balance.balance)}\nheld ${money(balance.held)}\navailable ${money(balance.available)}\ndaily cap ${money(balance.daily_cap)}\nspent today ${money(balance.spent_today)}`;
     }
     case "ledger":
-      return (data ?? []).map((entry) => `${entry.id}\t${entry.created_at}\t${entry.kind}\t${money(entry.amount)}\t${entry.model ?? ""}\t${entry.request_id ?? entry.idempotency_key ?? ""}`).join("\n") || "no entries";
+      return (
+        (data ?? [])
+          .map(
+            (entry) =>
+              `${entry.id}\t${entry.created_at}\t${entry.kind}\t${money(entry.amount)}\t${entry.model ?? ""}\t${entry.request_id ?? entry.idempotency_key ?? ""}`,
+          )
+          .join("\n") || "no entries"
+      );
     case "holds":
-      return (data ?? []).map((hold) => `${hold.request_id}\t${hold.status}\t${money(hold.amount)}\t${hold.model ?? ""}\tplaced ${hold.created_at}\texpires ${hold.expires_at}`).join("\n") || "no holds";
+      return (
+        (data ?? [])
+          .map(
+            (hold) =>
+              `${hold.request_id}\t${hold.status}\t${money(hold.amount)}\t${hold.model ?? ""}\tplaced ${hold.created_at}\texpires ${hold.expires_at}`,
+          )
+          .join("\n") || "no holds"
+      );
     case "usage":
-      return (data ?? []).map((row) => `${row.day}\t${row.model}\t${row.requests} requests\t${row.input_tokens} in\t${row.output_tokens} out\t${money(row.cost)}`).join("\n") || "no usage";
+      return (
+        (data ?? [])
+          .map(
+            (row) =>
+              `${row.day}\t${row.model}\t${row.requests} requests\t${row.input_tokens} in\t${row.output_tokens} out\t${money(row.cost)}`,
+          )
+          .join("\n") || "no usage"
+      );
     case "catalogue load": {
       const loaded = result as Row;
       return `catalogue revision ${loaded.revision}: ${loaded.models} models (${loaded.curated} curated)`;
@@ -149,7 +179,10 @@ async function run(argv: string[]): Promise<void> {
   let result: unknown;
   switch (command) {
     case "projects create":
-      result = await call(target(), "POST", "/admin/projects", { name: need(values.name, "name"), ...(values.id ? { id: values.id } : {}) });
+      result = await call(target(), "POST", "/admin/projects", {
+        name: need(values.name, "name"),
+        ...(values.id ? { id: values.id } : {}),
+      });
       break;
     case "projects list":
       result = await call(target(), "GET", "/admin/projects");
@@ -173,7 +206,11 @@ async function run(argv: string[]): Promise<void> {
       result = await call(target(), "GET", `/admin/projects/${project()}/balance`);
       break;
     case "ledger":
-      result = await call(target(), "GET", `/admin/projects/${project()}/ledger${values.limit ? `?limit=${encodeURIComponent(values.limit)}` : ""}`);
+      result = await call(
+        target(),
+        "GET",
+        `/admin/projects/${project()}/ledger${values.limit ? `?limit=${encodeURIComponent(values.limit)}` : ""}`,
+      );
       break;
     case "holds":
       result = await call(target(), "GET", `/admin/projects/${project()}/holds?status=${encodeURIComponent(values.status ?? "active")}`);

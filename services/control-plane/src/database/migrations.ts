@@ -48,7 +48,9 @@ export async function applyMigrations(runner: SqlRunner, dir = migrationsDir): P
         continue;
       }
       const name = migration.name.replaceAll("'", "''");
-      await runner.exec(`BEGIN;\n${migration.sql}\nINSERT INTO "_gateway_migrations" (name, checksum) VALUES ('${name}', '${migration.checksum}');\nCOMMIT;`);
+      await runner.exec(
+        `BEGIN;\n${migration.sql}\nINSERT INTO "_gateway_migrations" (name, checksum) VALUES ('${name}', '${migration.checksum}');\nCOMMIT;`,
+      );
       done.push(migration.name);
     }
     return done;

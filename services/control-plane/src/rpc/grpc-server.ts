@@ -30,7 +30,12 @@ const reserveOutcomes = {
 } as const;
 const settleOutcomes = { settled: "SETTLED", already_released: "ALREADY_RELEASED", unknown_request: "UNKNOWN_REQUEST" } as const;
 const drawOutcomes = { settled: "SETTLED", unknown_lease: "UNKNOWN_LEASE", failed: "FAILED" } as const;
-const releaseOutcomes = { released: "RELEASED", already_settled: "ALREADY_SETTLED", unknown_request: "UNKNOWN_REQUEST", reduced: "REDUCED" } as const;
+const releaseOutcomes = {
+  released: "RELEASED",
+  already_settled: "ALREADY_SETTLED",
+  unknown_request: "UNKNOWN_REQUEST",
+  reduced: "REDUCED",
+} as const;
 
 function authorized(metadata: grpc.Metadata, token: string): boolean {
   const presented = Buffer.from(String(metadata.get(AUTH_METADATA_KEY)[0] ?? ""));
@@ -40,7 +45,8 @@ function authorized(metadata: grpc.Metadata, token: string): boolean {
 
 function toServiceError(error: unknown): Partial<grpc.StatusObject> {
   if (error instanceof ControlPlaneError) {
-    const code = error.status === 404 ? grpc.status.NOT_FOUND : error.status === 400 ? grpc.status.INVALID_ARGUMENT : grpc.status.FAILED_PRECONDITION;
+    const code =
+      error.status === 404 ? grpc.status.NOT_FOUND : error.status === 400 ? grpc.status.INVALID_ARGUMENT : grpc.status.FAILED_PRECONDITION;
     return { code, details: error.message };
   }
   return { code: grpc.status.UNAVAILABLE, details: "control plane could not complete the call" };
@@ -60,14 +66,18 @@ const tokens = (count: number): number => Math.min(Math.max(0, Math.floor(count)
 type Subscriptions = Set<grpc.ServerWritableStream<unknown, unknown>>;
 
 export function buildHandlers(deps: RpcDependencies, subscriptions: Subscriptions = new Set()): ControlPlaneHandlers {
-  function unary<Request, Response>(method: string, work: (request: Request) => Promise<Response>): grpc.handleUnaryCall<Request, Response> {
+  function unary<Request, Response>(
+    method: string,
+    work: (request: Request) => Promise<Response>,
+  ): grpc.handleUnaryCall<Request, Response> {
     return (call, callback) => {
       if (!authorized(call.metadata, deps.internalToken)) {
         callback({ code: grpc.status.UNAUTHENTICATED, details: "invalid internal token" });
         return;
       }
       const started = performance.now();
-      const done = (outcome: "ok" | "error") => deps.onCall?.(method, (performance.now() - started) / 1000, outcome, call.request as { requestId?: string; projectId?: string });
+      const done = (outcome: "ok" | "error") =>
+        deps.onCall?.(method, (performance.now() - started) / 1000, outcome, call.request as { requestId?: string; projectId?: string });
       work(call.request).then(
         (response) => {
           done("ok");
@@ -122,7 +132,9 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
       });
       return { outcome: settleOutcomes[result.outcome], debitedNano: result.debitedNano.toString() };
     }),
-    Release: unary("Release", async (request) => ({ outcome: releaseOutcomes[await deps.ledger.release(request.requestId, request.projectId, amount(request.keepNano))] })),
+    Release: unary("Release", async (request) => ({
+      outcome: releaseOutcomes[await deps.ledger.release(request.requestId, request.projectId, amount(request.keepNano))],
+    })),
     Lease: unary("Lease", async (request) => {
       const result = await deps.ledger.lease({
         leaseId: request.leaseId,
@@ -136,8 +148,17 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
       // A draw with a negative amount is refused alone (INVALID); the others in the call go ahead.
       const inputs = request.draws.map((draw) => {
         try {
-          return { requestId: draw.requestId, leaseId: draw.leaseId, projectId: draw.projectId, amountNano: amount(draw.amountNano), holdNano: amount(draw.holdNano),
-                   model: draw.model, accessPath: draw.accessPath, inputTokens: tokens(draw.inputTokens), outputTokens: tokens(draw.outputTokens) };
+          return {
+            requestId: draw.requestId,
+            leaseId: draw.leaseId,
+            projectId: draw.projectId,
+            amountNano: amount(draw.amountNano),
+            holdNano: amount(draw.holdNano),
+            model: draw.model,
+            accessPath: draw.accessPath,
+            inputTokens: tokens(draw.inputTokens),
+            outputTokens: tokens(draw.outputTokens),
+          };
         } catch {
           return undefined;
         }
@@ -161,15 +182,19 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
       // that order too, so a revocation never overtakes an earlier reload.
       let queue = Promise.resolve();
       const send = (event: () => Promise<ControlEvent> | ControlEvent) => {
-        queue = queue.then(async () => {
-          if (!call.cancelled) call.write(await event());
-        }).catch((error: unknown) => deps.onError(error));
+        queue = queue
+          .then(async () => {
+            if (!call.cancelled) call.write(await event());
+          })
+          .catch((error: unknown) => deps.onError(error));
       };
       const unsubscribe = deps.changes.subscribe((change: Change) => {
         if (change.kind === "catalogue") send(async () => ({ catalogue: await deps.catalogue.snapshot() }));
         if (change.kind === "key_revoked") send(() => ({ keyRevoked: { projectId: change.projectId, keyId: change.keyId } }));
         if (change.kind === "project_changed") {
-          send(() => ({ projectChanged: { projectId: change.projectId, limits: change.rpmLimit === null ? {} : { rpmLimit: change.rpmLimit } } }));
+          send(() => ({
+            projectChanged: { projectId: change.projectId, limits: change.rpmLimit === null ? {} : { rpmLimit: change.rpmLimit } },
+          }));
         }
       });
       send(async () => ({ catalogue: await deps.catalogue.snapshot() }));
@@ -190,8 +215,6 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
   };
 }
 
-
-
 export interface RunningGrpcServer {
   port: number;
   /**
@@ -206,7 +229,9 @@ export async function startGrpcServer(deps: RpcDependencies, host: string, port:
   const subscriptions: Subscriptions = new Set();
   server.addService(ControlPlaneService, buildHandlers(deps, subscriptions));
   const boundPort = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
   );
   return {
     port: boundPort,

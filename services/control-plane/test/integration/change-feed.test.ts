@@ -24,7 +24,9 @@ describe("change feed on PostgreSQL", () => {
   });
 
   const insert = (client: pg.Client, keyId: string) =>
-    client.query("INSERT INTO change_events (kind, payload) VALUES ('key_revoked', $1::jsonb) RETURNING id::text AS id", [JSON.stringify({ projectId: "p", keyId })]);
+    client.query("INSERT INTO change_events (kind, payload) VALUES ('key_revoked', $1::jsonb) RETURNING id::text AS id", [
+      JSON.stringify({ projectId: "p", keyId }),
+    ]);
 
   /** Two connections of their own (`early` commits at once, `slow` holds a transaction open), closed after `work`. */
   async function withClients(work: (early: pg.Client, slow: pg.Client) => Promise<void>): Promise<void> {

@@ -55,8 +55,26 @@ describe("gatewayctl", () => {
     // No credit yet: the key works, the request is refused for money.
     expect((await chat(issued.key)).status).toBe(402);
 
-    const first = await ctlJson<{ replayed: boolean }>("balance", "topup", "--project", "acme", "--amount", "1.25", "--idempotency-key", "invoice-1");
-    const replay = await ctlJson<{ replayed: boolean; balance: { balance: { usd: string } } }>("balance", "topup", "--project", "acme", "--amount", "1.25", "--idempotency-key", "invoice-1");
+    const first = await ctlJson<{ replayed: boolean }>(
+      "balance",
+      "topup",
+      "--project",
+      "acme",
+      "--amount",
+      "1.25",
+      "--idempotency-key",
+      "invoice-1",
+    );
+    const replay = await ctlJson<{ replayed: boolean; balance: { balance: { usd: string } } }>(
+      "balance",
+      "topup",
+      "--project",
+      "acme",
+      "--amount",
+      "1.25",
+      "--idempotency-key",
+      "invoice-1",
+    );
     expect(first.replayed).toBe(false);
     expect(replay.replayed).toBe(true);
     expect(replay.balance.balance.usd).toBe("1.25");
@@ -69,13 +87,28 @@ describe("gatewayctl", () => {
     const ledger = await ctlJson<{ data: { kind: string; amount: { nano: string } }[] }>("ledger", "--project", "acme");
     expect(ledger.data.map((entry) => entry.kind)).toEqual(["debit", "topup"]);
 
-    const usage = await ctlJson<{ data: { day: string; model: string; requests: number; input_tokens: number; output_tokens: number; cost: { nano: string } }[] }>("usage", "--project", "acme");
+    const usage = await ctlJson<{
+      data: { day: string; model: string; requests: number; input_tokens: number; output_tokens: number; cost: { nano: string } }[];
+    }>("usage", "--project", "acme");
     expect(usage.data).toEqual([
-      { day: new Date().toISOString().slice(0, 10), model: "openai/gpt-4.1-mini", requests: 1, input_tokens: 19, output_tokens: 10, cost: { nano: "23600", usd: "0.0000236" } },
+      {
+        day: new Date().toISOString().slice(0, 10),
+        model: "openai/gpt-4.1-mini",
+        requests: 1,
+        input_tokens: 19,
+        output_tokens: 10,
+        cost: { nano: "23600", usd: "0.0000236" },
+      },
     ]);
     expect(BigInt(ledger.data[0]!.amount.nano)).toBe(-23_600n);
     expect((await ctlJson<{ data: unknown[] }>("holds", "--project", "acme")).data).toEqual([]);
-    const settled = await ctlJson<{ data: { status: string; debited: { nano: string } }[] }>("holds", "--project", "acme", "--status", "settled");
+    const settled = await ctlJson<{ data: { status: string; debited: { nano: string } }[] }>(
+      "holds",
+      "--project",
+      "acme",
+      "--status",
+      "settled",
+    );
     expect(settled.data.map((hold) => [hold.status, hold.debited.nano])).toEqual([["settled", "23600"]]);
     const refused = await ctlJson<{ data: { refusal: string }[] }>("holds", "--project", "acme", "--status", "refused");
     expect(refused.data.map((hold) => hold.refusal)).toEqual(["insufficient_credits"]);
@@ -127,7 +160,9 @@ describe("gatewayctl", () => {
 
   it("loads a catalogue file; the data plane serves the new catalogue within a second", async () => {
     const project = await stack.createProject({ balanceUsd: "1.00" });
-    const catalogue = JSON.parse(readFileSync(path.join(repositoryRoot, "services/control-plane/src/catalogue/default-catalogue.json"), "utf8")) as {
+    const catalogue = JSON.parse(
+      readFileSync(path.join(repositoryRoot, "services/control-plane/src/catalogue/default-catalogue.json"), "utf8"),
+    ) as {
       models: { id: string; tiers?: string[]; paths: { upstream_model: string }[] }[];
       inventory: unknown[];
     };
@@ -136,7 +171,15 @@ describe("gatewayctl", () => {
     const fourOMini = catalogue.models.find((model) => model.id === "openai/gpt-4o-mini")!;
     fourOMini.tiers = ["economy", "balanced"];
     catalogue.inventory = [
-      { ...fourOMini, id: "azure/gpt-4o-mini", tiers: [], purposes: [] as string[], paths: [{ provider: "openai", upstream_model: "gpt-4o-mini", price: { input_per_m: "0.15", output_per_m: "0.60", verified: false } }] },
+      {
+        ...fourOMini,
+        id: "azure/gpt-4o-mini",
+        tiers: [],
+        purposes: [] as string[],
+        paths: [
+          { provider: "openai", upstream_model: "gpt-4o-mini", price: { input_per_m: "0.15", output_per_m: "0.60", verified: false } },
+        ],
+      },
     ];
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "catalogue-")), "catalogue.json");
     writeFileSync(file, JSON.stringify(catalogue));
@@ -154,7 +197,10 @@ describe("gatewayctl", () => {
     expect(model).toBe("openai/gpt-4o-mini");
     expect(Date.now() - loadedAt).toBeLessThan(1000);
 
-    const ambiguous = await stack.post("/v1/chat/completions", project.key, { model: "gpt-4o-mini", messages: [{ role: "user", content: "x" }] });
+    const ambiguous = await stack.post("/v1/chat/completions", project.key, {
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "x" }],
+    });
     expect(ambiguous.status).toBe(400);
     const body = (await ambiguous.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("model_ambiguous");
@@ -166,13 +212,22 @@ describe("gatewayctl", () => {
     const last = list.data.at(-1)!;
     expect(last.id).toBe("azure/gpt-4o-mini");
     expect(last.service).toEqual({ tiers: [], purposes: [] }); // inventory, unverified price: no pricing
-    const curatedOnly = (await (await fetch(`${stack.url}/v1/models`, { headers: { authorization: `Bearer ${project.key}` } })).json()) as { data: { id: string }[] };
+    const curatedOnly = (await (await fetch(`${stack.url}/v1/models`, { headers: { authorization: `Bearer ${project.key}` } })).json()) as {
+      data: { id: string }[];
+    };
     expect(curatedOnly.data.map((entry) => entry.id)).not.toContain("azure/gpt-4o-mini");
   });
 
   it("rejects an invalid catalogue file and keeps the current catalogue", async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "catalogue-")), "bad.json");
-    writeFileSync(file, JSON.stringify({ version: 1, defaults: { tiers: { economy: "x/y", balanced: "x/y", quality: "x/y" }, embeddings: "x/e" }, models: [] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        defaults: { tiers: { economy: "x/y", balanced: "x/y", quality: "x/y" }, embeddings: "x/e" },
+        models: [],
+      }),
+    );
     const result = await ctl("catalogue", "load", "--file", file);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("400 invalid_request");

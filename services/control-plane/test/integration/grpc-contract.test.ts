@@ -22,18 +22,30 @@ describe("control-plane gRPC contract", () => {
     const metadata = new grpc.Metadata();
     metadata.set(AUTH_METADATA_KEY, bearer(token));
     return new Promise((resolve, reject) => {
-      (client as unknown as Record<string, (r: Request, m: grpc.Metadata, cb: (e: grpc.ServiceError | null, v: Response) => void) => void>)[method]!(
-        request,
-        metadata,
-        (error, value) => (error ? reject(error) : resolve(value)),
-      );
+      (client as unknown as Record<string, (r: Request, m: grpc.Metadata, cb: (e: grpc.ServiceError | null, v: Response) => void) => void>)[
+        method
+      ]!(request, metadata, (error, value) => (error ? reject(error) : resolve(value)));
     });
   }
 
   const reserve = (requestId: string, amountNano: bigint) =>
-    call<object, { outcome: string; retryAfterSeconds: number; availableNano: string }>("reserve", { requestId, projectId, amountNano: amountNano.toString(), model: "m", accessPath: "p" });
+    call<object, { outcome: string; retryAfterSeconds: number; availableNano: string }>("reserve", {
+      requestId,
+      projectId,
+      amountNano: amountNano.toString(),
+      model: "m",
+      accessPath: "p",
+    });
   const settle = (requestId: string, amountNano: bigint) =>
-    call<object, { outcome: string; debitedNano: string }>("settle", { requestId, projectId, amountNano: amountNano.toString(), model: "m", accessPath: "p", inputTokens: 1, outputTokens: 2 });
+    call<object, { outcome: string; debitedNano: string }>("settle", {
+      requestId,
+      projectId,
+      amountNano: amountNano.toString(),
+      model: "m",
+      accessPath: "p",
+      inputTokens: 1,
+      outputTokens: 2,
+    });
   const release = (requestId: string) => call<object, { outcome: string }>("release", { requestId, projectId });
 
   beforeAll(async () => {
@@ -166,7 +178,9 @@ describe("control-plane gRPC contract", () => {
     ]);
     const settles = answers.slice(0, 10) as { outcome: string; debitedNano: string }[];
     const releases = answers.slice(10) as { outcome: string }[];
-    const debits = (await controlPlane.database.prisma.ledgerEntry.findMany({ where: { requestId: "race1" } })).map((entry) => entry.amountNano);
+    const debits = (await controlPlane.database.prisma.ledgerEntry.findMany({ where: { requestId: "race1" } })).map(
+      (entry) => entry.amountNano,
+    );
     const after = (await controlPlane.services.ledger.balance(projectId)).balanceNano;
     if (settles.some((answer) => answer.outcome === "SETTLED")) {
       // The first to land won; every settle reports that one debit, every release defers to it.
@@ -185,11 +199,23 @@ describe("control-plane gRPC contract", () => {
   it("holds what fits, down to a minimum, when the caller accepts a smaller answer", async () => {
     const available = (await controlPlane.services.ledger.balance(projectId)).availableNano;
     const partial = await call<object, { outcome: string; reservedNano: string }>("reserve", {
-      requestId: "min1", projectId, amountNano: (available * 2n).toString(), minAmountNano: "10", model: "m", accessPath: "p",
+      requestId: "min1",
+      projectId,
+      amountNano: (available * 2n).toString(),
+      minAmountNano: "10",
+      model: "m",
+      accessPath: "p",
     });
     expect(partial).toMatchObject({ outcome: "RESERVED", reservedNano: available.toString() });
     expect((await controlPlane.services.ledger.balance(projectId)).availableNano).toBe(0n);
-    const none = await call<object, { outcome: string }>("reserve", { requestId: "min2", projectId, amountNano: "100", minAmountNano: "10", model: "m", accessPath: "p" });
+    const none = await call<object, { outcome: string }>("reserve", {
+      requestId: "min2",
+      projectId,
+      amountNano: "100",
+      minAmountNano: "10",
+      model: "m",
+      accessPath: "p",
+    });
     expect(none.outcome).toBe("INSUFFICIENT_CREDITS"); // not even the minimum fits
     await release("min1");
   });
@@ -212,7 +238,12 @@ describe("control-plane gRPC contract", () => {
   });
   it("leases: grants a share of what is available, draws once per request (a bad draw refused alone), reduces to what is kept, and a released lease stays closed", async () => {
     const lease = (leaseId: string, amountNano: bigint, minAmountNano = 1n) =>
-      call<object, { granted: boolean; amountNano: string; ttlSeconds: number }>("lease", { leaseId, projectId, amountNano: amountNano.toString(), minAmountNano: minAmountNano.toString() });
+      call<object, { granted: boolean; amountNano: string; ttlSeconds: number }>("lease", {
+        leaseId,
+        projectId,
+        amountNano: amountNano.toString(),
+        minAmountNano: minAmountNano.toString(),
+      });
     const draw = (draws: { requestId: string; leaseId: string; amountNano: string; holdNano: string }[]) =>
       call<object, { results: { outcome: string; debitedNano: string }[] }>("draw", {
         draws: draws.map((entry) => ({ ...entry, projectId, model: "m", accessPath: "p", inputTokens: 1, outputTokens: 1 })),
@@ -223,7 +254,9 @@ describe("control-plane gRPC contract", () => {
     expect(BigInt(granted.amountNano)).toBe(available / 8n); // gets an eighth
     expect(await lease("lease-1", 10n)).toMatchObject({ granted: true, amountNano: granted.amountNano }); // a replay
     expect((await lease("lease-big-min", available, available)).granted).toBe(false); // a minimum above the share
-    expect(await controlPlane.services.ledger.holds(projectId, "refused", 10)).not.toContainEqual(expect.objectContaining({ requestId: "lease-big-min" }));
+    expect(await controlPlane.services.ledger.holds(projectId, "refused", 10)).not.toContainEqual(
+      expect.objectContaining({ requestId: "lease-big-min" }),
+    );
 
     const answers = await draw([
       { requestId: "d1", leaseId: "lease-1", amountNano: "300", holdNano: "500" },
@@ -237,11 +270,14 @@ describe("control-plane gRPC contract", () => {
       { outcome: "UNKNOWN_LEASE", debitedNano: "0" },
       { outcome: "SETTLED", debitedNano: "500" }, // at most what the request set aside
     ]);
-    expect((await draw([{ requestId: "d1", leaseId: "lease-1", amountNano: "999", holdNano: "999" }])).results).toEqual([{ outcome: "SETTLED", debitedNano: "300" }]);
+    expect((await draw([{ requestId: "d1", leaseId: "lease-1", amountNano: "999", holdNano: "999" }])).results).toEqual([
+      { outcome: "SETTLED", debitedNano: "300" },
+    ]);
     expect((await settle("lease-1", 5n)).outcome).toBe("UNKNOWN_REQUEST"); // a lease is not settled like a request
 
     // A retired lease keeps only what its requests in flight set aside; a replay or a larger keep never raises it.
-    const reduce = (requestId: string, keepNano: bigint) => call<object, { outcome: string }>("release", { requestId, projectId, keepNano: keepNano.toString() });
+    const reduce = (requestId: string, keepNano: bigint) =>
+      call<object, { outcome: string }>("release", { requestId, projectId, keepNano: keepNano.toString() });
     expect((await reduce("lease-1", 2_000n)).outcome).toBe("REDUCED");
     expect((await controlPlane.services.ledger.balance(projectId)).heldNano).toBe(2_000n);
     expect((await reduce("lease-1", 5_000n)).outcome).toBe("REDUCED");
@@ -254,7 +290,9 @@ describe("control-plane gRPC contract", () => {
     expect((await release("r-not-a-lease")).outcome).toBe("RELEASED");
     const negative = (await reduce("lease-1", -5n).catch((caught: unknown) => caught)) as grpc.ServiceError;
     expect(negative.code).toBe(grpc.status.INVALID_ARGUMENT);
-    expect((await draw([{ requestId: "d6", leaseId: "lease-1", amountNano: "400", holdNano: "600" }])).results).toEqual([{ outcome: "SETTLED", debitedNano: "400" }]);
+    expect((await draw([{ requestId: "d6", leaseId: "lease-1", amountNano: "400", holdNano: "600" }])).results).toEqual([
+      { outcome: "SETTLED", debitedNano: "400" },
+    ]);
 
     const before = await controlPlane.services.ledger.balance(projectId);
     expect(before.heldNano).toBe(1_600n);
@@ -265,7 +303,9 @@ describe("control-plane gRPC contract", () => {
     expect((await lease("lease-1", 10n)).granted).toBe(false); // a released lease's replay is not a grant
     expect((await reduce("lease-1", 5n)).outcome).toBe("RELEASED"); // a late reduce changes nothing
     // A draw after the release still bills its request (as a late settle would).
-    expect((await draw([{ requestId: "d5", leaseId: "lease-1", amountNano: "70", holdNano: "100" }])).results).toEqual([{ outcome: "SETTLED", debitedNano: "70" }]);
+    expect((await draw([{ requestId: "d5", leaseId: "lease-1", amountNano: "70", holdNano: "100" }])).results).toEqual([
+      { outcome: "SETTLED", debitedNano: "70" },
+    ]);
     expect((await controlPlane.services.ledger.balance(projectId)).balanceNano).toBe(after.balanceNano - 70n);
   });
 });

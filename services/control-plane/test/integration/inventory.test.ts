@@ -65,7 +65,9 @@ describe("inventory in the control plane", () => {
     const byId = new Map((snapshot.models ?? []).map((model) => [model.id, model]));
     for (const entry of inventory) {
       const model = byId.get(entry.id)!;
-      expect((model.paths ?? []).map((p) => [p.provider, p.upstreamModel, p.price?.verified])).toEqual(entry.paths.map((p) => [p.provider, p.upstream_model, p.price?.verified ?? false]));
+      expect((model.paths ?? []).map((p) => [p.provider, p.upstreamModel, p.price?.verified])).toEqual(
+        entry.paths.map((p) => [p.provider, p.upstream_model, p.price?.verified ?? false]),
+      );
     }
     const embeddings = (snapshot.models ?? []).filter((model) => !model.curated && model.embeddings);
     expect(embeddings.length).toBeGreaterThan(0);
@@ -94,7 +96,9 @@ describe("inventory in the control plane", () => {
 
   it.skipIf(!existsSync(SHARED_DATA))("generator --check passes against the committed inventory.json", async () => {
     const tsx = path.join(REPO_ROOT, "node_modules/.bin/tsx");
-    const { stdout } = await promisify(execFile)(tsx, ["services/control-plane/scripts/generate-inventory.ts", "--check"], { cwd: REPO_ROOT });
+    const { stdout } = await promisify(execFile)(tsx, ["services/control-plane/scripts/generate-inventory.ts", "--check"], {
+      cwd: REPO_ROOT,
+    });
     expect(stdout).toContain("inventory.json is up to date");
   });
 
@@ -102,6 +106,9 @@ describe("inventory in the control plane", () => {
     const stale = path.join(dataDir, "inventory.json");
     writeFileSync(stale, JSON.stringify(inventory.slice(1), null, 2) + "\n");
     expect(checkInventory(SHARED_DATA, stale)).toMatchObject({ ok: false, message: expect.stringContaining("is stale") });
-    expect(checkInventory(path.join(dataDir, "no-shared-data"), stale)).toMatchObject({ ok: true, message: expect.stringContaining("skipped") });
+    expect(checkInventory(path.join(dataDir, "no-shared-data"), stale)).toMatchObject({
+      ok: true,
+      message: expect.stringContaining("skipped"),
+    });
   });
 });

@@ -51,7 +51,12 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("topup" as const), key: fc.nat(3), amount: fc.integer({ min: 1, max: 20_000 }) }) },
   {
     weight: 1,
-    arbitrary: fc.record({ kind: fc.constant("lease" as const), lease: fc.nat(LEASE_IDS - 1), amount: fc.nat(20_000), minimum: fc.nat(1_500) }),
+    arbitrary: fc.record({
+      kind: fc.constant("lease" as const),
+      lease: fc.nat(LEASE_IDS - 1),
+      amount: fc.nat(20_000),
+      minimum: fc.nat(1_500),
+    }),
   },
   {
     weight: 3,
@@ -64,7 +69,14 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("releaseLease" as const), lease: fc.nat(LEASE_IDS - 1) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("reduceLease" as const), lease: fc.nat(LEASE_IDS - 1), keep: fc.integer({ min: 1, max: 5_000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("reduceLease" as const),
+      lease: fc.nat(LEASE_IDS - 1),
+      keep: fc.integer({ min: 1, max: 5_000 }),
+    }),
+  },
 );
 
 const lane = fc.record({
@@ -127,8 +139,10 @@ describe("ledger state machine (property-based)", () => {
       expect(row.balance_nano >= 0n, `${row.id}: balance never negative`).toBe(true);
       expect(row.held_nano, `${row.id}: held = active holds`).toBe(row.active_sum);
       expect(row.held_nano >= 0n && row.held_nano <= row.balance_nano, `${row.id}: 0 <= held <= balance`).toBe(true);
-      if (row.daily_cap_nano !== null) expect(row.max_day_debits <= row.daily_cap_nano, `${row.id}: a day's debits within the cap`).toBe(true);
-      if (row.cap_day !== null) expect(row.cap_used_nano, `${row.id}: cap counter = the cap day's debits and active holds`).toBe(row.cap_day_usage);
+      if (row.daily_cap_nano !== null)
+        expect(row.max_day_debits <= row.daily_cap_nano, `${row.id}: a day's debits within the cap`).toBe(true);
+      if (row.cap_day !== null)
+        expect(row.cap_used_nano, `${row.id}: cap counter = the cap day's debits and active holds`).toBe(row.cap_day_usage);
     }
   }
 
@@ -142,7 +156,9 @@ describe("ledger state machine (property-based)", () => {
         const projectOf = (lane: number) => Math.floor(lane / LANES_PER_PROJECT);
         for (const [index, projectId] of projectIds.entries()) {
           const dailyCap = lanes[index * LANES_PER_PROJECT]!.dailyCap;
-          await database.prisma.project.create({ data: { id: projectId, name: "property", dailyCapNano: dailyCap === null ? null : BigInt(dailyCap) } });
+          await database.prisma.project.create({
+            data: { id: projectId, name: "property", dailyCapNano: dailyCap === null ? null : BigInt(dailyCap) },
+          });
           await ledger.topUp(projectId, 10_000n, "initial");
         }
         // Per project: first answers per (operation, request), to check replays; holds' amounts, to check settles.
@@ -190,7 +206,15 @@ describe("ledger state machine (property-based)", () => {
                   break;
                 }
                 case "settle": {
-                  const result = await ledger.settle({ requestId: requestId(step.request), projectId, amountNano: BigInt(step.amount), model: "m", accessPath: "p", inputTokens: 1, outputTokens: 1 });
+                  const result = await ledger.settle({
+                    requestId: requestId(step.request),
+                    projectId,
+                    amountNano: BigInt(step.amount),
+                    model: "m",
+                    accessPath: "p",
+                    inputTokens: 1,
+                    outputTokens: 1,
+                  });
                   remember(`settle ${step.request}`, `${result.outcome} ${result.debitedNano}`);
                   const hold = holdAmounts[project]!.get(step.request);
                   if (hold !== undefined) expect(result.debitedNano <= hold, "a settle debits at most its hold").toBe(true);
@@ -200,7 +224,12 @@ describe("ledger state machine (property-based)", () => {
                   remember(`release ${step.request}`, await ledger.release(requestId(step.request), projectId));
                   break;
                 case "lease": {
-                  const result = await ledger.lease({ leaseId: `${projectId}-lease${step.lease}`, projectId, amountNano: BigInt(step.amount), minAmountNano: BigInt(step.minimum) });
+                  const result = await ledger.lease({
+                    leaseId: `${projectId}-lease${step.lease}`,
+                    projectId,
+                    amountNano: BigInt(step.amount),
+                    minAmountNano: BigInt(step.minimum),
+                  });
                   if (result.granted && !leasesGranted[project]!.has(step.lease)) {
                     expect(result.amountNano <= BigInt(step.amount), "a lease never exceeds the amount asked").toBe(true);
                     expect(result.amountNano >= BigInt(Math.max(step.minimum, 1)), "a new lease holds at least its minimum").toBe(true);
@@ -210,7 +239,8 @@ describe("ledger state machine (property-based)", () => {
                     // A replay: answers with what the lease still holds (draws lower it).
                   } else {
                     // Once released or expired a lease is closed: its replay is no grant. Before that it is never refused.
-                    if (leasesGranted[project]!.has(step.lease)) expect(leasesClosable[project]!.has(step.lease), "a granted lease's replay is refused only once closed").toBe(true);
+                    if (leasesGranted[project]!.has(step.lease))
+                      expect(leasesClosable[project]!.has(step.lease), "a granted lease's replay is refused only once closed").toBe(true);
                   }
                   break;
                 }
@@ -218,13 +248,26 @@ describe("ledger state machine (property-based)", () => {
                   // A lease granted in this same round may be ordered after the draw in the batch.
                   const grantedBefore = leasesGranted[project]!.has(step.lease);
                   const result = await ledger.draw([
-                    { requestId: `${projectId}-d${step.request}`, leaseId: `${projectId}-lease${step.lease}`, projectId, amountNano: BigInt(step.amount), holdNano: BigInt(step.hold), model: "m", accessPath: "p", inputTokens: 1, outputTokens: 1 },
+                    {
+                      requestId: `${projectId}-d${step.request}`,
+                      leaseId: `${projectId}-lease${step.lease}`,
+                      projectId,
+                      amountNano: BigInt(step.amount),
+                      holdNano: BigInt(step.hold),
+                      model: "m",
+                      accessPath: "p",
+                      inputTokens: 1,
+                      outputTokens: 1,
+                    },
                   ]);
                   const answer = result[0]!;
                   if (answer.outcome === "settled") {
                     const first = drawAnswers[project]!.get(step.request);
                     if (first === undefined) {
-                      expect(answer.debitedNano <= BigInt(Math.min(step.amount, step.hold)), "a draw debits at most its cost and its share").toBe(true);
+                      expect(
+                        answer.debitedNano <= BigInt(Math.min(step.amount, step.hold)),
+                        "a draw debits at most its cost and its share",
+                      ).toBe(true);
                       drawAnswers[project]!.set(step.request, answer.debitedNano);
                       if (answer.debitedNano > 0n) leaseSteps.drawsDebited++;
                     } else {
@@ -247,12 +290,16 @@ describe("ledger state machine (property-based)", () => {
                   const leaseId = `${projectId}-lease${step.lease}`;
                   const grantedBefore = leasesGranted[project]!.has(step.lease);
                   const outcome = await ledger.release(leaseId, projectId, BigInt(step.keep));
-                  if (grantedBefore && !leasesClosable[project]!.has(step.lease)) expect(outcome, "an active lease's reduce").toBe("reduced");
+                  if (grantedBefore && !leasesClosable[project]!.has(step.lease))
+                    expect(outcome, "an active lease's reduce").toBe("reduced");
                   else expect(["reduced", "released", "unknown_request"], "a lease reduce").toContain(outcome);
                   if (outcome === "reduced") {
                     leaseSteps.reduced++;
                     // Draws in the same batch only lower it further; nothing raises it.
-                    const [hold] = await database.query<{ amount_nano: string; status: string }>("SELECT amount_nano::text, status FROM holds WHERE request_id = $1", [leaseId]);
+                    const [hold] = await database.query<{ amount_nano: string; status: string }>(
+                      "SELECT amount_nano::text, status FROM holds WHERE request_id = $1",
+                      [leaseId],
+                    );
                     expect(BigInt(hold!.amount_nano) <= BigInt(step.keep), "a reduced lease holds at most what it keeps").toBe(true);
                   }
                   break;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { hashApiKey, newApiKey, newProjectId, parseApiKey, PROJECT_ID_PATTERN, randomBase62, SECRET_LENGTH } from "../../src/keys/api-key-format";
+import {
+  hashApiKey,
+  newApiKey,
+  newProjectId,
+  parseApiKey,
+  PROJECT_ID_PATTERN,
+  randomBase62,
+  SECRET_LENGTH,
+} from "../../src/keys/api-key-format";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const secret43 = "aB3dE5gH7jK9mN1pQ3sT5vW7yZ0bC2eF4hJ6kL8nP0r";

@@ -11,18 +11,34 @@ const chatModel = (id: string, extra: Partial<CatalogueModelEntry> = {}): Catalo
   id,
   context_length: 128_000,
   max_output_tokens: 16_384,
-  paths: [{ provider: id.split("/")[0]!, upstream_model: id.split("/")[1]!, price: { input_per_m: "0.15", output_per_m: "0.60", verified: true } }],
+  paths: [
+    {
+      provider: id.split("/")[0]!,
+      upstream_model: id.split("/")[1]!,
+      price: { input_per_m: "0.15", output_per_m: "0.60", verified: true },
+    },
+  ],
   ...extra,
 });
 
 const embeddingsModel = (id: string, extra: Partial<CatalogueModelEntry> = {}): CatalogueModelEntry =>
-  chatModel(id, { capabilities: { embeddings: true }, max_output_tokens: 0, paths: [{ provider: "openai", upstream_model: "emb", price: { input_per_m: "0.02", verified: true } }], ...extra });
+  chatModel(id, {
+    capabilities: { embeddings: true },
+    max_output_tokens: 0,
+    paths: [{ provider: "openai", upstream_model: "emb", price: { input_per_m: "0.02", verified: true } }],
+    ...extra,
+  });
 
 function file(overrides: Partial<CatalogueFile> = {}): CatalogueFile {
   return {
     version: 1,
     defaults: { embeddings: "v/embed" },
-    models: [chatModel("v/economy", { tiers: ["economy"] }), chatModel("v/balanced", { tiers: ["balanced"] }), chatModel("v/quality", { tiers: ["quality"] }), embeddingsModel("v/embed")],
+    models: [
+      chatModel("v/economy", { tiers: ["economy"] }),
+      chatModel("v/balanced", { tiers: ["balanced"] }),
+      chatModel("v/quality", { tiers: ["quality"] }),
+      embeddingsModel("v/embed"),
+    ],
     ...overrides,
   };
 }
@@ -43,7 +59,9 @@ describe("normalizeCatalogue on the default catalogue", () => {
   const byId = new Map(models.map((model) => [model.id, model]));
 
   it("keeps every model of the file, curated, in file order", () => {
-    expect(models.map((model) => [model.id, model.curated, model.position])).toEqual(source.models.map((model, index) => [model.id, true, index]));
+    expect(models.map((model) => [model.id, model.curated, model.position])).toEqual(
+      source.models.map((model, index) => [model.id, true, index]),
+    );
   });
 
   it.each([...TIERS])("covers the %s tier with at least one curated model", (tier) => {
@@ -62,11 +80,21 @@ describe("normalizeCatalogue on the default catalogue", () => {
     ["openai/text-embedding-3-small", 20_000_000n, 0n],
   ])("converts the prices of %s exactly", (id, input, output) => {
     const first = byId.get(id)!.paths[0]!;
-    expect({ input: first.inputNanoPerM, output: first.outputNanoPerM, image: first.imageNano, request: first.requestNano }).toEqual({ input, output, image: null, request: null });
+    expect({ input: first.inputNanoPerM, output: first.outputNanoPerM, image: first.imageNano, request: first.requestNano }).toEqual({
+      input,
+      output,
+      image: null,
+      request: null,
+    });
   });
 
   it("maps path fields", () => {
-    expect(byId.get("openai/gpt-4.1-mini")!.paths[0]).toMatchObject({ provider: "openai", upstreamModel: "gpt-4.1-mini", credentialsRef: "OPENAI_API_KEY", priceVerified: true });
+    expect(byId.get("openai/gpt-4.1-mini")!.paths[0]).toMatchObject({
+      provider: "openai",
+      upstreamModel: "gpt-4.1-mini",
+      credentialsRef: "OPENAI_API_KEY",
+      priceVerified: true,
+    });
   });
 });
 
@@ -111,12 +139,30 @@ describe("normalizeCatalogue conversions", () => {
   it("converts image and request prices and a missing price to nulls", () => {
     const models = file().models;
     models.push(
-      chatModel("v/img", { paths: [{ provider: "v", upstream_model: "img", price: { per_image: "0.04", per_request: "0.000000001", verified: false, source: "s" } }] }),
+      chatModel("v/img", {
+        paths: [
+          { provider: "v", upstream_model: "img", price: { per_image: "0.04", per_request: "0.000000001", verified: false, source: "s" } },
+        ],
+      }),
       chatModel("v/free", { paths: [{ provider: "v", upstream_model: "free" }] }),
     );
     const normalized = normalizeCatalogue(file({ models }));
-    expect(normalized.find((model) => model.id === "v/img")!.paths[0]).toMatchObject({ inputNanoPerM: null, outputNanoPerM: null, imageNano: 40_000_000n, requestNano: 1n, priceVerified: false, priceSource: "s" });
-    expect(normalized.find((model) => model.id === "v/free")!.paths[0]).toMatchObject({ inputNanoPerM: null, outputNanoPerM: null, imageNano: null, requestNano: null, priceVerified: false, priceSource: null });
+    expect(normalized.find((model) => model.id === "v/img")!.paths[0]).toMatchObject({
+      inputNanoPerM: null,
+      outputNanoPerM: null,
+      imageNano: 40_000_000n,
+      requestNano: 1n,
+      priceVerified: false,
+      priceSource: "s",
+    });
+    expect(normalized.find((model) => model.id === "v/free")!.paths[0]).toMatchObject({
+      inputNanoPerM: null,
+      outputNanoPerM: null,
+      imageNano: null,
+      requestNano: null,
+      priceVerified: false,
+      priceSource: null,
+    });
   });
 
   it("gives inventory entries empty tiers and purposes even when the file gives some", () => {
@@ -137,7 +183,9 @@ describe("normalizeCatalogue conversions", () => {
   });
 
   it("accepts an inventory embeddings model as the embeddings default", () => {
-    const normalized = normalizeCatalogue(file({ defaults: { ...file().defaults, embeddings: "w/emb" }, inventory: [embeddingsModel("w/emb")] }));
+    const normalized = normalizeCatalogue(
+      file({ defaults: { ...file().defaults, embeddings: "w/emb" }, inventory: [embeddingsModel("w/emb")] }),
+    );
     expect(normalized.at(-1)).toMatchObject({ id: "w/emb", curated: false, embeddings: true });
   });
 });
@@ -153,17 +201,20 @@ describe("normalizeCatalogue rejections", () => {
     ],
     [
       "a tier covered only by an embeddings model",
-      () => file({ models: [...file().models.filter((model) => model.id !== "v/quality"), embeddingsModel("v/embed-q", { tiers: ["quality"] })] }),
+      () =>
+        file({
+          models: [...file().models.filter((model) => model.id !== "v/quality"), embeddingsModel("v/embed-q", { tiers: ["quality"] })],
+        }),
       "no curated chat model with input and output prices is in the quality tier",
     ],
-    [
-      "ids differing only in case",
-      () => file({ models: [...file().models, chatModel("V/Balanced")] }),
-      "model V/Balanced appears twice",
-    ],
+    ["ids differing only in case", () => file({ models: [...file().models, chatModel("V/Balanced")] }), "model V/Balanced appears twice"],
     [
       "a tier covered only by an inventory model",
-      () => file({ models: file().models.filter((model) => model.id !== "v/economy"), inventory: [chatModel("w/inv", { tiers: ["economy"] })] }),
+      () =>
+        file({
+          models: file().models.filter((model) => model.id !== "v/economy"),
+          inventory: [chatModel("w/inv", { tiers: ["economy"] })],
+        }),
       "no curated chat model with input and output prices is in the economy tier",
     ],
     [
@@ -189,8 +240,19 @@ describe("normalizeCatalogue rejections", () => {
     ["input_per_m", "$0.15"],
   ])("rejects invalid price text in %s: %j", (field, text) => {
     const models = file().models;
-    models.push(chatModel("v/bad", { paths: [{ provider: "v", upstream_model: "ok", price: { verified: true } }, { provider: "v", upstream_model: "bad", price: { verified: true, [field]: text } }] }));
+    models.push(
+      chatModel("v/bad", {
+        paths: [
+          { provider: "v", upstream_model: "ok", price: { verified: true } },
+          { provider: "v", upstream_model: "bad", price: { verified: true, [field]: text } },
+        ],
+      }),
+    );
     const error = rejection(() => normalizeCatalogue(file({ models })));
-    expect({ code: error.code, status: error.status, message: error.message }).toEqual({ code: "invalid_request", status: 400, message: `v/bad path 1: "${text}" is not a USD amount` });
+    expect({ code: error.code, status: error.status, message: error.message }).toEqual({
+      code: "invalid_request",
+      status: 400,
+      message: `v/bad path 1: "${text}" is not a USD amount`,
+    });
   });
 });

@@ -25,7 +25,11 @@ import { withInventory } from "../../src/catalogue/load-default-catalogue";
 const CATALOGUE_DIR = path.resolve(import.meta.dirname, "../../src/catalogue");
 const readJson = <T>(name: string): T => JSON.parse(readFileSync(path.join(CATALOGUE_DIR, name), "utf8")) as T;
 
-const figure = (publisher: Figure["publisher"], input: bigint, output: bigint, label: string = publisher): Figure => ({ publisher, label, price: { input, output } });
+const figure = (publisher: Figure["publisher"], input: bigint, output: bigint, label: string = publisher): Figure => ({
+  publisher,
+  label,
+  price: { input, output },
+});
 const M = 1_000_000_000n; // 1 USD per million tokens, in nano-USD
 
 describe("toNanoPerM: exact unit conversion", () => {
@@ -43,9 +47,12 @@ describe("toNanoPerM: exact unit conversion", () => {
     expect(toNanoPerM(value, unit)).toBe(nano);
   });
 
-  it.each([["-1"], [-0.5], [undefined], [null], ["abc"], [""], [Number.NaN], ["."]])("refuses %s (variable, negative or missing)", (value) => {
-    expect(toNanoPerM(value, "per-token")).toBeUndefined();
-  });
+  it.each([["-1"], [-0.5], [undefined], [null], ["abc"], [""], [Number.NaN], ["."]])(
+    "refuses %s (variable, negative or missing)",
+    (value) => {
+      expect(toNanoPerM(value, "per-token")).toBeUndefined();
+    },
+  );
 
   it("needs both halves of a price", () => {
     expect(tokenPrice("0.000001", "-1", "per-token")).toBeUndefined();
@@ -63,7 +70,9 @@ describe("the verified rule", () => {
   });
 
   it("is verified when a second publisher agrees", () => {
-    const result = judgePrice(figure("openrouter", 3n * M, 15n * M, "OpenRouter 2026-08-01"), [figure("models.dev", 3n * M, 15n * M, "models.dev anthropic/x")]);
+    const result = judgePrice(figure("openrouter", 3n * M, 15n * M, "OpenRouter 2026-08-01"), [
+      figure("models.dev", 3n * M, 15n * M, "models.dev anthropic/x"),
+    ]);
     expect(result.verified).toBe(true);
     expect(result.source).toContain("OpenRouter 2026-08-01 = models.dev anthropic/x");
   });
@@ -78,7 +87,10 @@ describe("the verified rule", () => {
   it("says which sources differ, verified or not", () => {
     const disagreed = judgePrice(figure("openrouter", M, 2n * M, "OpenRouter"), [figure("litellm", 2n * M, 2n * M, "litellm x")]);
     expect(disagreed).toEqual({ verified: false, source: "unverified: only OpenRouter; differs: litellm x 2.00/2.00" });
-    const outvoted = judgePrice(figure("openrouter", M, M, "OpenRouter"), [figure("models.dev", M, M, "models.dev x"), figure("litellm", 5n * M, M, "litellm x")]);
+    const outvoted = judgePrice(figure("openrouter", M, M, "OpenRouter"), [
+      figure("models.dev", M, M, "models.dev x"),
+      figure("litellm", 5n * M, M, "litellm x"),
+    ]);
     expect(outvoted.verified).toBe(true);
     expect(outvoted.source).toContain("differs: litellm x 5.00/1.00");
   });
@@ -132,16 +144,32 @@ function sources(overrides: Partial<SourceData> = {}): SourceData {
           orModel("openrouter/auto", "-1", "-1"),
           orModel("~openai/gpt-latest", "0.0000025", "0.00001"),
           orModel("openai/curated-one", "0.0000001", "0.0000004"),
-          orModel("acme/painter", "0.000001", "0.000002", { architecture: { output_modalities: ["image", "text"] }, pricing: { prompt: "0.000001", completion: "0.000002", image_output: "0.00003" } }),
+          orModel("acme/painter", "0.000001", "0.000002", {
+            architecture: { output_modalities: ["image", "text"] },
+            pricing: { prompt: "0.000001", completion: "0.000002", image_output: "0.00003" },
+          }),
         ],
       },
       // The older list: only ids missing from the newer one are taken from it.
       { date: "2026-05-15", models: [orModel("openai/gpt-x", "0.000009", "0.000009"), orModel("acme/old-one", "0.000001", "0.000001")] },
     ],
-    modelsDev: { openai: { models: { "gpt-x": { id: "gpt-x", name: "GPT X", cost: { input: 2.5, output: 10 }, limit: { context: 400_000, output: 128_000 } }, "text-embedding-9": { id: "text-embedding-9", cost: { input: 0.02, output: 0 } } } } },
+    modelsDev: {
+      openai: {
+        models: {
+          "gpt-x": { id: "gpt-x", name: "GPT X", cost: { input: 2.5, output: 10 }, limit: { context: 400_000, output: 128_000 } },
+          "text-embedding-9": { id: "text-embedding-9", cost: { input: 0.02, output: 0 } },
+        },
+      },
+    },
     litellm: {
       "gpt-x": { litellm_provider: "openai", mode: "chat", input_cost_per_token: 2.5e-6, output_cost_per_token: 1e-5 },
-      "text-embedding-9": { litellm_provider: "openai", mode: "embedding", input_cost_per_token: 2e-8, output_cost_per_token: 0, max_input_tokens: 8191 },
+      "text-embedding-9": {
+        litellm_provider: "openai",
+        mode: "embedding",
+        input_cost_per_token: 2e-8,
+        output_cost_per_token: 0,
+        max_input_tokens: 8191,
+      },
       "gemini/gemini-1.5-flash": { litellm_provider: "gemini", mode: "embedding", input_cost_per_token: 7.5e-8, max_input_tokens: 8192 },
     },
     curatedIds: new Set(["openai/curated-one"]),
@@ -168,12 +196,22 @@ describe("buildInventory on hand-made sources", () => {
       ["2.50", "10.00", true],
     ]);
     // The smaller context of the two paths; the newest list's figures.
-    expect(entry).toMatchObject({ owned_by: "openai", context_length: 128_000, max_output_tokens: 16_384, capabilities: { tools: true, json_schema: true, embeddings: false } });
+    expect(entry).toMatchObject({
+      owned_by: "openai",
+      context_length: 128_000,
+      max_output_tokens: 16_384,
+      capabilities: { tools: true, json_schema: true, embeddings: false },
+    });
   });
 
   it("keeps an OpenRouter-only price unverified, and takes ids only the older list has", () => {
     expect(byId.get("acme/old-one")!.paths).toEqual([
-      { provider: "openrouter", upstream_model: "acme/old-one", credentials: "OPENROUTER_API_KEY", price: { input_per_m: "1.00", output_per_m: "1.00", verified: false, source: "unverified: only OpenRouter 2026-05-15" } },
+      {
+        provider: "openrouter",
+        upstream_model: "acme/old-one",
+        credentials: "OPENROUTER_API_KEY",
+        price: { input_per_m: "1.00", output_per_m: "1.00", verified: false, source: "unverified: only OpenRouter 2026-05-15" },
+      },
     ]);
   });
 
@@ -183,7 +221,16 @@ describe("buildInventory on hand-made sources", () => {
   });
 
   it("does not take litellm's openrouter/ entry (a copy of OpenRouter's list) as a second source, so a free model it alone confirms is dropped", () => {
-    const copied = sources({ litellm: { "openrouter/acme/free-one:free": { litellm_provider: "openrouter", mode: "chat", input_cost_per_token: 0, output_cost_per_token: 0 } } });
+    const copied = sources({
+      litellm: {
+        "openrouter/acme/free-one:free": {
+          litellm_provider: "openrouter",
+          mode: "chat",
+          input_cost_per_token: 0,
+          output_cost_per_token: 0,
+        },
+      },
+    });
     expect(buildInventory(copied).find((entry) => entry.id === "acme/free-one:free")).toBeUndefined();
   });
 
@@ -198,7 +245,19 @@ describe("buildInventory on hand-made sources", () => {
         input_modalities: ["text"],
         output_modalities: ["embeddings"],
         capabilities: { tools: false, json_schema: false, embeddings: true },
-        paths: [{ provider: "openai", upstream_model: "text-embedding-9", credentials: "OPENAI_API_KEY", price: { input_per_m: "0.02", output_per_m: "0.00", verified: true, source: "verified: models.dev openai/text-embedding-9 = litellm text-embedding-9 (shared/data/catalogue)" } }],
+        paths: [
+          {
+            provider: "openai",
+            upstream_model: "text-embedding-9",
+            credentials: "OPENAI_API_KEY",
+            price: {
+              input_per_m: "0.02",
+              output_per_m: "0.00",
+              verified: true,
+              source: "verified: models.dev openai/text-embedding-9 = litellm text-embedding-9 (shared/data/catalogue)",
+            },
+          },
+        ],
       },
     ]);
   });

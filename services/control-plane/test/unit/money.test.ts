@@ -17,12 +17,29 @@ describe("parseUsd", () => {
     expect(parseUsd(text)).toBe(expected);
   });
 
-  it.each(["12.3456789012", "0.0000000001", "-1", "-0.5", "+1", "1e3", "1E-9", "abc", "", " ", "1.", ".5", "1,5", "1.2.3", "0x10", "$1", "1 000", "Infinity", "NaN"])(
-    "rejects %j",
-    (text) => {
-      expect(parseUsd(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    "12.3456789012",
+    "0.0000000001",
+    "-1",
+    "-0.5",
+    "+1",
+    "1e3",
+    "1E-9",
+    "abc",
+    "",
+    " ",
+    "1.",
+    ".5",
+    "1,5",
+    "1.2.3",
+    "0x10",
+    "$1",
+    "1 000",
+    "Infinity",
+    "NaN",
+  ])("rejects %j", (text) => {
+    expect(parseUsd(text)).toBeUndefined();
+  });
 });
 
 describe("formatUsd", () => {
@@ -46,9 +63,12 @@ describe("formatUsd", () => {
 });
 
 describe("round trips", () => {
-  it.each([0n, 1n, 9n, 10n, 999_999_999n, 1_000_000_000n, 1_000_000_001n, 12_340_000_000n, 12_345_678_901n, 10n ** 30n + 7n])("parseUsd(formatUsd(%s)) is the same amount", (nano) => {
-    expect(parseUsd(formatUsd(nano))).toBe(nano);
-  });
+  it.each([0n, 1n, 9n, 10n, 999_999_999n, 1_000_000_000n, 1_000_000_001n, 12_340_000_000n, 12_345_678_901n, 10n ** 30n + 7n])(
+    "parseUsd(formatUsd(%s)) is the same amount",
+    (nano) => {
+      expect(parseUsd(formatUsd(nano))).toBe(nano);
+    },
+  );
 
   it.each<[string, string]>([
     ["0", "0.00"],

@@ -169,7 +169,8 @@ export class BudgetLeases {
     this.stats.leasedRequests++;
     // A quarter of its money or its time left: the next lease is asked for now, so a busy
     // project's requests do not fall back to per-request reserves while it comes.
-    if (lease.remaining * 4n < lease.grantedNano || (now - lease.grantedAt) * 4 > this.settings.maxAgeMs * 3) this.ask(projectId, needNano, now);
+    if (lease.remaining * 4n < lease.grantedNano || (now - lease.grantedAt) * 4 > this.settings.maxAgeMs * 3)
+      this.ask(projectId, needNano, now);
     return lease;
   }
 
@@ -231,7 +232,18 @@ export class BudgetLeases {
         const granted = Date.now();
         const amount = BigInt(answer.amountNano);
         const certainUntil = askedAt + (answer.ttlSeconds * 1000) / 2;
-        const lease: Lease = { id, projectId, remaining: amount, grantedNano: amount, inFlight: 0, setAsideNano: 0n, grantedAt: granted, certainUntil, lastUsedAt: granted, retired: false };
+        const lease: Lease = {
+          id,
+          projectId,
+          remaining: amount,
+          grantedNano: amount,
+          inFlight: 0,
+          setAsideNano: 0n,
+          grantedAt: granted,
+          certainUntil,
+          lastUsedAt: granted,
+          retired: false,
+        };
         const previous = this.current.get(projectId);
         if (previous) this.retire(previous);
         this.current.set(projectId, lease);
@@ -246,7 +258,21 @@ export class BudgetLeases {
         this.asking.delete(projectId);
         this.notBefore.set(projectId, Date.now() + RETRY_LEASE_AFTER_MS);
         this.lastBusyAt.delete(projectId);
-        this.giveBack({ id, projectId, remaining: 0n, grantedNano: 0n, inFlight: 0, setAsideNano: 0n, grantedAt: 0, certainUntil: 0, lastUsedAt: 0, retired: true }, 0n);
+        this.giveBack(
+          {
+            id,
+            projectId,
+            remaining: 0n,
+            grantedNano: 0n,
+            inFlight: 0,
+            setAsideNano: 0n,
+            grantedAt: 0,
+            certainUntil: 0,
+            lastUsedAt: 0,
+            retired: true,
+          },
+          0n,
+        );
       });
     this.asking.set(projectId, ask);
   }

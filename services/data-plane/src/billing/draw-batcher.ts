@@ -14,13 +14,19 @@ export class DrawBatcher {
   private readonly calls: CallCoalescer<DrawCall, DrawAnswer>;
 
   constructor(controlPlane: ControlPlaneClientWrapper, intervalMs: number, maxBatch = 256) {
-    this.calls = new CallCoalescer(async (draws) => {
-      const response = await controlPlane.draw(draws);
-      return response.results.map((result) =>
-        // FAILED: this draw alone could not be applied; its request sends it again (draws are idempotent).
-        result.outcome === "FAILED" ? new Error("the control plane could not apply the draw") : { settled: result.outcome === "SETTLED", debitedNano: BigInt(result.debitedNano) },
-      );
-    }, maxBatch, intervalMs);
+    this.calls = new CallCoalescer(
+      async (draws) => {
+        const response = await controlPlane.draw(draws);
+        return response.results.map((result) =>
+          // FAILED: this draw alone could not be applied; its request sends it again (draws are idempotent).
+          result.outcome === "FAILED"
+            ? new Error("the control plane could not apply the draw")
+            : { settled: result.outcome === "SETTLED", debitedNano: BigInt(result.debitedNano) },
+        );
+      },
+      maxBatch,
+      intervalMs,
+    );
   }
 
   submit(draw: DrawCall): Promise<DrawAnswer> {

@@ -22,7 +22,9 @@ export function chatInputUpperBound(forwardedBodyBytes: number, messages: unknow
 }
 
 export function chatOutputUpperBound(body: Record<string, unknown>, modelMaxOutput: number, modelContext: number): number {
-  const requested = [body.max_completion_tokens, body.max_tokens].filter((value): value is number => typeof value === "number" && Number.isInteger(value) && value > 0);
+  const requested = [body.max_completion_tokens, body.max_tokens].filter(
+    (value): value is number => typeof value === "number" && Number.isInteger(value) && value > 0,
+  );
   const perChoice = requested.length > 0 ? Math.max(...requested) : modelMaxOutput > 0 ? modelMaxOutput : modelContext;
   const choices = typeof body.n === "number" && Number.isInteger(body.n) && body.n > 1 ? body.n : 1;
   return perChoice * choices;

@@ -50,9 +50,18 @@ export class RequestBilling {
   constructor(
     private readonly controlPlane: ControlPlaneClientWrapper,
     private readonly log: FastifyBaseLogger,
-    leaseSettings: LeaseSettings & { replicaId: string } = { minRequestsPerSecond: 0, requestsPerLease: 0, maxAgeMs: 0, idleMs: 0, drawIntervalMs: 0, replicaId: "" },
+    leaseSettings: LeaseSettings & { replicaId: string } = {
+      minRequestsPerSecond: 0,
+      requestsPerLease: 0,
+      maxAgeMs: 0,
+      idleMs: 0,
+      drawIntervalMs: 0,
+      replicaId: "",
+    },
   ) {
-    this.leases = new BudgetLeases(controlPlane, leaseSettings, leaseSettings.replicaId, (lease, keepNano) => this.giveBackLease(lease, keepNano));
+    this.leases = new BudgetLeases(controlPlane, leaseSettings, leaseSettings.replicaId, (lease, keepNano) =>
+      this.giveBackLease(lease, keepNano),
+    );
     this.draws = new DrawBatcher(controlPlane, leaseSettings.drawIntervalMs);
   }
 
@@ -218,7 +227,8 @@ export class RequestBilling {
       await this.retryPending();
       await Promise.allSettled([...this.releasing]);
     }
-    if (this.pending.size > 0) this.log.error({ requestIds: [...this.pending.keys()] }, "settles/releases never reached the control plane; their holds will expire");
+    if (this.pending.size > 0)
+      this.log.error({ requestIds: [...this.pending.keys()] }, "settles/releases never reached the control plane; their holds will expire");
   }
 
   private async withRetries<T>(work: () => Promise<T>): Promise<T> {
@@ -243,15 +253,17 @@ export class RequestBilling {
     // Each independently: one that keeps failing must not hold back the others. One still
     // running from the previous round (a slow control plane) is not sent a second time.
     await Promise.allSettled(
-      [...this.pending].filter(([requestId]) => !this.retrying.has(requestId)).map(async ([requestId, work]) => {
-        this.retrying.add(requestId);
-        try {
-          await work();
-          this.pending.delete(requestId);
-        } finally {
-          this.retrying.delete(requestId);
-        }
-      }),
+      [...this.pending]
+        .filter(([requestId]) => !this.retrying.has(requestId))
+        .map(async ([requestId, work]) => {
+          this.retrying.add(requestId);
+          try {
+            await work();
+            this.pending.delete(requestId);
+          } finally {
+            this.retrying.delete(requestId);
+          }
+        }),
     );
     if (this.pending.size === 0 && this.backgroundTimer) {
       clearInterval(this.backgroundTimer);

@@ -86,14 +86,20 @@ export class ControlPlaneClientWrapper {
 
   private unary<Request, Response>(
     name: string,
-    method: (request: Request, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Response>) => grpc.ClientUnaryCall,
+    method: (
+      request: Request,
+      metadata: grpc.Metadata,
+      options: grpc.CallOptions,
+      callback: grpc.requestCallback<Response>,
+    ) => grpc.ClientUnaryCall,
     request: Request,
   ): Promise<Response> {
     const started = performance.now();
     return new Promise((resolve, reject) => {
       method.call(this.client, request, this.metadata, { deadline: Date.now() + this.deadlineMs }, (error, response) => {
         this.observe(name, (performance.now() - started) / 1000, error || !response ? "error" : "ok");
-        if (error || !response) reject(error?.code === grpc.status.UNAUTHENTICATED ? error : Object.assign(controlPlaneUnavailable(), { cause: error }));
+        if (error || !response)
+          reject(error?.code === grpc.status.UNAUTHENTICATED ? error : Object.assign(controlPlaneUnavailable(), { cause: error }));
         else resolve(response);
       });
     });
@@ -104,7 +110,11 @@ export class ControlPlaneClientWrapper {
   }
 
   reserve(call: ReserveCall): Promise<ReserveResponse__Output> {
-    return this.unary("Reserve", this.client.reserve, { ...call, amountNano: wireAmount(call.amountNano), minAmountNano: wireAmount(call.minAmountNano) });
+    return this.unary("Reserve", this.client.reserve, {
+      ...call,
+      amountNano: wireAmount(call.amountNano),
+      minAmountNano: wireAmount(call.minAmountNano),
+    });
   }
 
   settle(call: SettleCall): Promise<SettleResponse__Output> {
@@ -117,7 +127,12 @@ export class ControlPlaneClientWrapper {
   }
 
   lease(leaseId: string, projectId: string, amountNano: bigint, minAmountNano: bigint): Promise<LeaseResponse__Output> {
-    return this.unary("Lease", this.client.lease, { leaseId, projectId, amountNano: wireAmount(amountNano), minAmountNano: wireAmount(minAmountNano) });
+    return this.unary("Lease", this.client.lease, {
+      leaseId,
+      projectId,
+      amountNano: wireAmount(amountNano),
+      minAmountNano: wireAmount(minAmountNano),
+    });
   }
 
   draw(draws: DrawCall[]): Promise<DrawResponse__Output> {

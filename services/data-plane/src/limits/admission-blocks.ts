@@ -134,7 +134,16 @@ export class AdmissionBlocks {
       .then(
         ([granted, remaining, resetMs]) => {
           if (!granted) return;
-          const block: Block = { key, prefix, limit, granted: granted!, used: 0, remaining: Math.max(0, remaining!), resetSeconds: Math.max(1, Math.ceil(resetMs! / 1000)), until: sentAt + BLOCK_USE_MS };
+          const block: Block = {
+            key,
+            prefix,
+            limit,
+            granted: granted!,
+            used: 0,
+            remaining: Math.max(0, remaining!),
+            resetSeconds: Math.max(1, Math.ceil(resetMs! / 1000)),
+            until: sentAt + BLOCK_USE_MS,
+          };
           // Answered after its time (a slow Redis, a stalled process) or after shutdown began: straight back.
           if (this.closed || performance.now() >= block.until) return void this.end(projectId, block);
           this.stats.granted++;

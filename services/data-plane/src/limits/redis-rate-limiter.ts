@@ -183,14 +183,24 @@ export class RedisRateLimiter implements RateLimiter {
     try {
       const keys = live.map((check) => `gateway:ratelimit:${check.projectId}`);
       const args = live.flatMap((check) => [check.limit, check.requestId]);
-      const flat = await (this.redis as unknown as { gatewayRateCheck: RateCheckScript }).gatewayRateCheck(live.length, ...keys, this.windowMs, ...args);
-      if (flat.length !== 3 * live.length) throw new Error(`the rate-limit script answered ${flat.length} values for ${live.length} checks`);
+      const flat = await (this.redis as unknown as { gatewayRateCheck: RateCheckScript }).gatewayRateCheck(
+        live.length,
+        ...keys,
+        this.windowMs,
+        ...args,
+      );
+      if (flat.length !== 3 * live.length)
+        throw new Error(`the rate-limit script answered ${flat.length} values for ${live.length} checks`);
       // `live` is `batch` without the abandoned checks, in the same order.
       let next = 0;
       return batch.map((check) => {
         if (live[next] !== check) return ABANDONED;
         const at = 3 * next++;
-        return { allowed: flat[at] === 1, remaining: Math.max(0, flat[at + 1]!), resetSeconds: Math.max(1, Math.ceil(flat[at + 2]! / 1000)) };
+        return {
+          allowed: flat[at] === 1,
+          remaining: Math.max(0, flat[at + 1]!),
+          resetSeconds: Math.max(1, Math.ceil(flat[at + 2]! / 1000)),
+        };
       });
     } finally {
       this.callSentAt = undefined;

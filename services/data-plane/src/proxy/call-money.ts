@@ -23,11 +23,17 @@ export async function reserveCall(gateway: Gateway, call: PreparedCall): Promise
  * billed per image and their tokens are taken out of the output tokens (an
  * upstream such as Gemini counts image tokens as output): never both.
  */
-export async function settleCall(gateway: Gateway, call: PreparedCall, tokens: TokenUsage & { inputTokens: number; outputTokens: number; imageTokens?: number }): Promise<bigint> {
+export async function settleCall(
+  gateway: Gateway,
+  call: PreparedCall,
+  tokens: TokenUsage & { inputTokens: number; outputTokens: number; imageTokens?: number },
+): Promise<bigint> {
   call.holdClosed = true;
   const { price } = call.target.path;
   const perImage = price.imageNano !== null && price.imageNano !== undefined && (tokens.images ?? 0) > 0;
-  const billed = perImage ? { ...tokens, outputTokens: Math.max(0, tokens.outputTokens - (tokens.imageTokens ?? 0)) } : { ...tokens, images: 0 };
+  const billed = perImage
+    ? { ...tokens, outputTokens: Math.max(0, tokens.outputTokens - (tokens.imageTokens ?? 0)) }
+    : { ...tokens, images: 0 };
   // The settle is the gateway's own time after the upstream answered (the after_upstream overhead).
   const started = performance.now();
   const debited = await gateway.billing.settle({

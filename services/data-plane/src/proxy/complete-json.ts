@@ -13,7 +13,9 @@ const choicesOf = (json: Record<string, unknown>): { message?: unknown }[] => (A
 
 function producedText(json: Record<string, unknown>): string {
   // Images are billed per image, not as text.
-  return choicesOf(json).map((choice) => JSON.stringify({ ...(choice.message as object), images: undefined })).join("");
+  return choicesOf(json)
+    .map((choice) => JSON.stringify({ ...(choice.message as object), images: undefined }))
+    .join("");
 }
 
 export async function completeJson(gateway: Gateway, call: PreparedCall, client: ClientLink): Promise<Record<string, unknown>> {

@@ -64,11 +64,19 @@ export const MIN_ANSWER_TOKENS = 16;
 const CAP_FIELD_BYTES = 32;
 
 export function requireObjectBody(body: unknown): Record<string, unknown> {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidRequest("invalid_body", "The request body must be a JSON object.");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw invalidRequest("invalid_body", "The request body must be a JSON object.");
   return body as Record<string, unknown>;
 }
 
-export function prepareCall(gateway: Gateway, requestId: string, identity: KeyIdentity, rawBody: unknown, endpoint: Endpoint, bodyBytes?: number): PreparedCall {
+export function prepareCall(
+  gateway: Gateway,
+  requestId: string,
+  identity: KeyIdentity,
+  rawBody: unknown,
+  endpoint: Endpoint,
+  bodyBytes?: number,
+): PreparedCall {
   const body = requireObjectBody(rawBody);
   const catalogue = gateway.catalogue.current;
   if (!catalogue) throw controlPlaneUnavailable();
@@ -80,7 +88,11 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
 
   const route = routeRequest(gateway, catalogue, body, service, endpoint, bodyBytes);
   // decisions.md "Money": without a caller's max tokens, an answer may be capped to what the balance covers.
-  const cappable = endpoint === "chat" && body.max_tokens === undefined && body.max_completion_tokens === undefined && (body.n === undefined || body.n === 1);
+  const cappable =
+    endpoint === "chat" &&
+    body.max_tokens === undefined &&
+    body.max_completion_tokens === undefined &&
+    (body.n === undefined || body.n === 1);
   const targets = route.candidates.flatMap((candidate) =>
     candidate.paths.map((path) => buildTarget(gateway, body, endpoint, candidate.model, path, cappable)),
   );
@@ -113,7 +125,14 @@ export function prepareCall(gateway: Gateway, requestId: string, identity: KeyId
   };
 }
 
-function buildTarget(gateway: Gateway, body: Record<string, unknown>, endpoint: Endpoint, model: ModelEntry, path: AccessPath, cappable: boolean): CallTarget {
+function buildTarget(
+  gateway: Gateway,
+  body: Record<string, unknown>,
+  endpoint: Endpoint,
+  model: ModelEntry,
+  path: AccessPath,
+  cappable: boolean,
+): CallTarget {
   const provider = gateway.providers.get(path.provider)!;
   const context = requestContext(gateway, model, path);
   const upstream = provider.adapter.request(endpoint, body, context);
@@ -122,7 +141,9 @@ function buildTarget(gateway: Gateway, body: Record<string, unknown>, endpoint: 
   const outputUpperTokens = endpoint === "chat" ? chatOutputUpperBound(body, model.maxOutputTokens, model.contextLength) : 0;
   const images = endpoint === "chat" ? chatImageUpperBound(body) : 0;
   const holdNano = costNano(path.price, { inputTokens: inputUpperTokens, outputTokens: outputUpperTokens, images });
-  const minHoldNano = cappable ? costNano(path.price, { inputTokens: inputUpperTokens + CAP_FIELD_BYTES, outputTokens: MIN_ANSWER_TOKENS, images }) : 0n;
+  const minHoldNano = cappable
+    ? costNano(path.price, { inputTokens: inputUpperTokens + CAP_FIELD_BYTES, outputTokens: MIN_ANSWER_TOKENS, images })
+    : 0n;
   return { model, path, provider, context, upstream, holdNano, minHoldNano: minHoldNano < holdNano ? minHoldNano : 0n, inputUpperTokens };
 }
 

@@ -54,7 +54,13 @@ const STREAM_FAILED = { error: { type: "upstream_error", code: 502, message: "Th
  * event reached the client are retried like any transient failure (the client
  * has at most seen keep-alive comments).
  */
-export async function streamChat(gateway: Gateway, call: PreparedCall, reply: FastifyReply, client: ClientLink, reason: () => string): Promise<void> {
+export async function streamChat(
+  gateway: Gateway,
+  call: PreparedCall,
+  reply: FastifyReply,
+  client: ClientLink,
+  reason: () => string,
+): Promise<void> {
   const { config } = gateway;
   const sse = new SseResponse(reply, config.sseKeepAliveMs, config.upstream.streamIdleTimeoutMs, () => serviceHeaders(call, reason()));
   const attempts = new UpstreamAttempts(gateway, call, client);
@@ -137,7 +143,10 @@ async function relay(
   // The idle limit counts events, not bytes: undici's body timeout is reset by
   // anything, and an upstream sending only comments (OpenRouter's keep-alive)
   // must still be cut after STREAM_IDLE_TIMEOUT_MS without a chunk.
-  const idle = setTimeout(() => response.body.destroy(new Error("no event within the stream idle limit")), gateway.config.upstream.streamIdleTimeoutMs);
+  const idle = setTimeout(
+    () => response.body.destroy(new Error("no event within the stream idle limit")),
+    gateway.config.upstream.streamIdleTimeoutMs,
+  );
   let firstEvent = false;
   let firstWritten = false;
   try {
@@ -190,7 +199,10 @@ async function relay(
 
   // Bill: the upstream's usage when it came, otherwise what was delivered.
   const reported = readUsage(lastUsage);
-  const tokens = { ...(reported ?? { inputTokens: estimateTokens(call.target.upstream.body), outputTokens: estimateTokens(delivered) }), images };
+  const tokens = {
+    ...(reported ?? { inputTokens: estimateTokens(call.target.upstream.body), outputTokens: estimateTokens(delivered) }),
+    images,
+  };
   const debited = await settleCall(gateway, call, tokens);
   if (failure !== "client_closed") {
     const final: ChunkShape = usageOnly ?? {

@@ -125,7 +125,10 @@ export class UpstreamAttempts {
     if (this.triesOnTarget === 1 && !this.retriedSamePath && !samePathUseless) {
       const waitMs = this.retryAfterMs ?? config.upstream.retryBackoffMs;
       const { path } = this.call.target;
-      if (this.waitedMs + waitMs <= config.upstream.retryWaitBudgetMs && this.gateway.health.admit(PathHealth.key(path.provider, path.upstreamModel))) {
+      if (
+        this.waitedMs + waitMs <= config.upstream.retryWaitBudgetMs &&
+        this.gateway.health.admit(PathHealth.key(path.provider, path.upstreamModel))
+      ) {
         this.retriedSamePath = true;
         this.gateway.metrics.retries.series(path.provider).inc();
         this.waitedMs += waitMs;
@@ -170,7 +173,8 @@ export class UpstreamAttempts {
     this.current = { attempt, healthKey };
     const started = performance.now();
     const metrics = this.gateway.metrics;
-    if (this.sent === 0 && call.receivedAt !== undefined) metrics.overhead.series("before_upstream").observe((started - call.receivedAt) / 1000);
+    if (this.sent === 0 && call.receivedAt !== undefined)
+      metrics.overhead.series("before_upstream").observe((started - call.receivedAt) / 1000);
     if (this.sent > 0 && this.triesOnTarget === 0) {
       metrics.fallbacks.series(this.lastModel === target.model.id ? "path" : "model").inc();
     }
@@ -206,7 +210,10 @@ export class UpstreamAttempts {
     this.countAttempt(attempt.outcome);
     const body = await readErrorBody(response);
     const retryAfter = retryAfterSeconds(response.headers["retry-after"]);
-    const failure = upstreamFailure(response.statusCode, { category: target.provider.adapter.classifyError(body), retryAfterSeconds: retryAfter });
+    const failure = upstreamFailure(response.statusCode, {
+      category: target.provider.adapter.classifyError(body),
+      retryAfterSeconds: retryAfter,
+    });
     if (PATH_REFUSALS.has(response.statusCode)) {
       this.lastFailure = failure;
       this.skipSamePath = true;

@@ -9,7 +9,14 @@ import { clientLink } from "./client-link";
 
 export function registerChatRoute(app: FastifyInstance, gateway: Gateway): void {
   app.post("/v1/chat/completions", async (request, reply) => {
-    const call = prepareCall(gateway, request.id, request.identity!, request.body, "chat", Number(request.headers["content-length"]) || undefined);
+    const call = prepareCall(
+      gateway,
+      request.id,
+      request.identity!,
+      request.body,
+      "chat",
+      Number(request.headers["content-length"]) || undefined,
+    );
     request.call = call;
     call.receivedAt = request.readAt;
     const client = clientLink(reply, gateway.config.clientDisconnectDrainMs);

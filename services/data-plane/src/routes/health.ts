@@ -8,7 +8,8 @@ export function unavailableReason(gateway: Gateway): string | undefined {
   if (gateway.lifecycle.draining) return "draining";
   if (!gateway.catalogue.current) return "no catalogue received from the control plane yet";
   const silentMs = Date.now() - gateway.controlPlane.lastContactMs;
-  if (!gateway.controlPlane.connected && silentMs > gateway.config.controlPlaneGraceMs) return "control plane unreachable beyond the grace period";
+  if (!gateway.controlPlane.connected && silentMs > gateway.config.controlPlaneGraceMs)
+    return "control plane unreachable beyond the grace period";
   return undefined;
 }
 

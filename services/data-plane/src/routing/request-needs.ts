@@ -32,7 +32,9 @@ export interface RequestNeeds {
 export function requestNeeds(body: Record<string, unknown>, bodyBytes: number): RequestNeeds {
   const format = body.response_format as { type?: unknown } | undefined;
   const modalities = Array.isArray(body.modalities) ? body.modalities : [];
-  const maxOutput = [body.max_completion_tokens, body.max_tokens].filter((value): value is number => typeof value === "number" && value > 0);
+  const maxOutput = [body.max_completion_tokens, body.max_tokens].filter(
+    (value): value is number => typeof value === "number" && value > 0,
+  );
   const images = countImageParts(body.messages);
   const estimatedInputTokens = Math.ceil(Math.max(0, bodyBytes - imageUrlBytes(body.messages)) / 4) + images * IMAGE_CONTEXT_TOKENS;
   return {

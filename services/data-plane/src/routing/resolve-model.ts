@@ -23,7 +23,8 @@ export function resolveModel(
 
   if (requested === "auto" && context.endpoint === "embeddings") {
     const model = catalogue.byId.get(catalogue.defaults.embeddings);
-    if (!model) throw invalidRequest("no_eligible_model", `auto maps to ${catalogue.defaults.embeddings}, which the catalogue does not contain.`);
+    if (!model)
+      throw invalidRequest("no_eligible_model", `auto maps to ${catalogue.defaults.embeddings}, which the catalogue does not contain.`);
     return { kind: "model", requested, model };
   }
   if (requested === "auto" || requested.startsWith("auto:")) {
@@ -45,7 +46,10 @@ export function resolveConcrete(requested: string, catalogue: CatalogueSnapshot)
   const matches = catalogue.byBareName.get(bareName(requested)) ?? [];
   if (matches.length === 0) throw invalidRequest("model_unknown", `No known model is named ${requested}. See GET /v1/models?all=1.`);
   if (matches.length > 1) {
-    throw invalidRequest("model_ambiguous", `${requested} names several models: ${matches.map((model) => model.id).join(", ")}. Use the full vendor/model id.`);
+    throw invalidRequest(
+      "model_ambiguous",
+      `${requested} names several models: ${matches.map((model) => model.id).join(", ")}. Use the full vendor/model id.`,
+    );
   }
   return matches[0]!;
 }

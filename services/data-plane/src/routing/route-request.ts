@@ -26,7 +26,8 @@ type Endpoint = "chat" | "embeddings";
 const pathHealth = (gateway: Gateway) => (path: AccessPath) => gateway.health.view(PathHealth.key(path.provider, path.upstreamModel));
 
 /** A provider this data plane is configured for and whose protocol offers the endpoint. */
-const reachable = (gateway: Gateway, provider: string, endpoint: Endpoint) => gateway.providers.get(provider)?.adapter.supports(endpoint) === true;
+const reachable = (gateway: Gateway, provider: string, endpoint: Endpoint) =>
+  gateway.providers.get(provider)?.adapter.supports(endpoint) === true;
 
 /** A concrete model's paths this gateway can reach and price, in the order to try them. */
 function usablePaths(gateway: Gateway, model: ModelEntry, endpoint: Endpoint): AccessPath[] {
@@ -94,7 +95,8 @@ export function routeRequest(
 
   if (resolution.kind !== "model") throw invalidRequest("model_unknown", "Intent aliases other than auto are for chat completions.");
   const model = resolution.model;
-  if (endpoint === "embeddings" && !model.embeddings) throw invalidRequest("model_unknown", `Model ${model.id} does not produce embeddings.`);
+  if (endpoint === "embeddings" && !model.embeddings)
+    throw invalidRequest("model_unknown", `Model ${model.id} does not produce embeddings.`);
   if (endpoint === "chat" && model.embeddings) throw invalidRequest("model_unknown", `Model ${model.id} is an embeddings model.`);
   // A concrete model is honoured as given, except for image output: a model that cannot make images would silently answer text.
   if (endpoint === "chat" && !model.outputModalities.includes("image") && requestNeeds(body, 0).imageOutput) {
@@ -104,5 +106,12 @@ export function routeRequest(
     throw invalidRequest("no_eligible_model", `Model ${model.id} is not allowed by service.allow.`);
   }
   const paths = usablePaths(gateway, model, endpoint);
-  return { requested: resolution.requested, tier: null, model, path: paths[0]!, candidates: [{ model, path: paths[0]!, paths }], excluded: [] };
+  return {
+    requested: resolution.requested,
+    tier: null,
+    model,
+    path: paths[0]!,
+    candidates: [{ model, path: paths[0]!, paths }],
+    excluded: [],
+  };
 }

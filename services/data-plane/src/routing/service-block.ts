@@ -20,11 +20,20 @@ export function parseServiceBlock(value: unknown): ServiceBlock | undefined {
     throw invalid("service.tier must be one of economy, balanced, quality.");
   }
   if (block.purpose !== undefined && typeof block.purpose !== "string") throw invalid("service.purpose must be a string.");
-  if (block.allow !== undefined && (!Array.isArray(block.allow) || !block.allow.every((item) => typeof item === "string" && item.length > 0))) {
+  if (
+    block.allow !== undefined &&
+    (!Array.isArray(block.allow) || !block.allow.every((item) => typeof item === "string" && item.length > 0))
+  ) {
     throw invalid("service.allow must be an array of non-empty strings.");
   }
   const route = block.route ?? "fallback";
-  if (!(route === "fallback" || route === "pinned" || (Array.isArray(route) && route.length > 0 && route.every((item) => typeof item === "string" && item.length > 0)))) {
+  if (
+    !(
+      route === "fallback" ||
+      route === "pinned" ||
+      (Array.isArray(route) && route.length > 0 && route.every((item) => typeof item === "string" && item.length > 0))
+    )
+  ) {
     throw invalid('service.route must be "fallback", "pinned" or a non-empty array of model ids.');
   }
   return {

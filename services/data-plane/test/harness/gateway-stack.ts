@@ -139,8 +139,10 @@ export class GatewayStack {
       ...this.options.controlPlaneEnv,
     };
     const controlPlaneCount = this.options.controlPlanes ?? 1;
-    if (controlPlaneCount > 1 && this.options.backend !== "postgresql") throw new Error("several control planes need the postgresql backend");
-    const startControlPlane = (index: number) => startService("control-plane", this.controlPlaneEnv, controlPlaneCount > 1 ? { label: `control-plane-${index}` } : {});
+    if (controlPlaneCount > 1 && this.options.backend !== "postgresql")
+      throw new Error("several control planes need the postgresql backend");
+    const startControlPlane = (index: number) =>
+      startService("control-plane", this.controlPlaneEnv, controlPlaneCount > 1 ? { label: `control-plane-${index}` } : {});
     if (this.options.startControlPlanesTogether) {
       this.controlPlanes = await startAll(Array.from({ length: controlPlaneCount }, (_, index) => startControlPlane(index)));
     } else {
@@ -218,7 +220,12 @@ export class GatewayStack {
   private readonly retired: ServiceProcess[] = [];
 
   /** An admin API call, to the first control plane unless `controlPlane` names another replica. */
-  async admin<T = Record<string, unknown>>(method: string, route: string, body?: unknown, controlPlane = 0): Promise<{ status: number; json: T }> {
+  async admin<T = Record<string, unknown>>(
+    method: string,
+    route: string,
+    body?: unknown,
+    controlPlane = 0,
+  ): Promise<{ status: number; json: T }> {
     const response = await fetch(`${this.controlPlanes[controlPlane]!.ready.admin}${route}`, {
       method,
       headers: { authorization: `Bearer ${this.adminToken}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
@@ -247,7 +254,8 @@ export class GatewayStack {
     const projectId = `p${randomBytes(5).toString("hex")}`;
     const created = await this.admin("POST", "/admin/projects", { id: projectId, name: `test ${projectId}` });
     if (created.status !== 201) throw new Error(`create project: ${JSON.stringify(created.json)}`);
-    if (options.balanceUsd) await this.admin("POST", `/admin/projects/${projectId}/topups`, { amount_usd: options.balanceUsd, idempotency_key: "initial" });
+    if (options.balanceUsd)
+      await this.admin("POST", `/admin/projects/${projectId}/topups`, { amount_usd: options.balanceUsd, idempotency_key: "initial" });
     if (options.dailyCapUsd) await this.admin("PATCH", `/admin/projects/${projectId}/limits`, { daily_cap_usd: options.dailyCapUsd });
     const key = await this.admin<{ key: string; id: string }>("POST", `/admin/projects/${projectId}/keys`, {});
     this.issuedKeys.push(key.json.key);
@@ -269,7 +277,10 @@ export class GatewayStack {
   async drawsLanded(timeoutMs = 5_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     const underWay = async (url: string) => {
-      const text = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(1_000) }).then((response) => response.text(), () => ""); // a stopped data plane has none
+      const text = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(1_000) }).then(
+        (response) => response.text(),
+        () => "",
+      ); // a stopped data plane has none
       return Number(/^gateway_draws_under_way (\S+)$/m.exec(text)?.[1] ?? 0);
     };
     for (const dataPlane of this.dataPlanes) {
@@ -300,7 +311,10 @@ export class GatewayStack {
 
   /** The project's holds with this status (the admin API lists active ones by default). */
   async holds(projectId: string, status: Hold["status"] = "active"): Promise<Hold[]> {
-    const { status: code, json } = await this.admin<{ data: Hold[] }>("GET", `/admin/projects/${projectId}/holds?status=${status}&limit=10000`);
+    const { status: code, json } = await this.admin<{ data: Hold[] }>(
+      "GET",
+      `/admin/projects/${projectId}/holds?status=${status}&limit=10000`,
+    );
     if (code !== 200) throw new Error(`holds: ${JSON.stringify(json)}`);
     return json.data;
   }
@@ -316,7 +330,11 @@ export class GatewayStack {
   }
 
   async mockScript(script: Record<string, unknown>): Promise<void> {
-    const response = await fetch(`${this.mockUrl}/_mock/scripts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(script) });
+    const response = await fetch(`${this.mockUrl}/_mock/scripts`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(script),
+    });
     if (!response.ok) throw new Error(`mock script rejected: ${await response.text()}`);
   }
 

@@ -26,7 +26,9 @@ export interface OwnRedis {
 
 export async function startOwnRedis(port?: number): Promise<OwnRedis> {
   const chosen = port ?? (await freePort());
-  const child: ChildProcess = spawn("redis-server", ["--port", String(chosen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  const child: ChildProcess = spawn("redis-server", ["--port", String(chosen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    stdio: "ignore",
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   for (let attempt = 0; attempt < 100; attempt++) {
     const up = await new Promise<boolean>((resolve) => {

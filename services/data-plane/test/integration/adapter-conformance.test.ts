@@ -21,14 +21,44 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { adapter: "openai-compatible (OpenAI)", model: "openai/gpt-4.1-mini", persona: "openai", parallelTools: true, embeddings: "openai/text-embedding-3-small" },
-  { adapter: "openai-compatible (OpenRouter)", model: "meta-llama/llama-4-maverick", persona: "openrouter", parallelTools: true, imagesOut: "openai/gpt-5-image-mini" },
+  {
+    adapter: "openai-compatible (OpenAI)",
+    model: "openai/gpt-4.1-mini",
+    persona: "openai",
+    parallelTools: true,
+    embeddings: "openai/text-embedding-3-small",
+  },
+  {
+    adapter: "openai-compatible (OpenRouter)",
+    model: "meta-llama/llama-4-maverick",
+    persona: "openrouter",
+    parallelTools: true,
+    imagesOut: "openai/gpt-5-image-mini",
+  },
   { adapter: "anthropic", model: "anthropic/claude-sonnet-4", persona: "anthropic", parallelTools: false },
-  { adapter: "gemini", model: "google/gemini-2.5-flash", persona: "gemini", parallelTools: false, imagesOut: "google/gemini-2.5-flash-image", embeddings: "google/gemini-embedding-001" },
+  {
+    adapter: "gemini",
+    model: "google/gemini-2.5-flash",
+    persona: "gemini",
+    parallelTools: false,
+    imagesOut: "google/gemini-2.5-flash-image",
+    embeddings: "google/gemini-embedding-001",
+  },
 ];
 
-const price = (input: string, output: string, extra: Record<string, string> = {}) => ({ input_per_m: input, output_per_m: output, ...extra, verified: true, source: "conformance test" });
-const path = (provider: string, upstream: string, credentials: string, cost = price("1", "2", {})) => ({ provider, upstream_model: upstream, credentials, price: cost });
+const price = (input: string, output: string, extra: Record<string, string> = {}) => ({
+  input_per_m: input,
+  output_per_m: output,
+  ...extra,
+  verified: true,
+  source: "conformance test",
+});
+const path = (provider: string, upstream: string, credentials: string, cost = price("1", "2", {})) => ({
+  provider,
+  upstream_model: upstream,
+  credentials,
+  price: cost,
+});
 
 function chatModel(id: string, paths: unknown[], extra: Record<string, unknown> = {}) {
   return {
@@ -64,7 +94,9 @@ const CATALOGUE = {
   defaults: { embeddings: "openai/text-embedding-3-small" },
   models: [
     chatModel("openai/gpt-4.1-mini", [path("openai", "gpt-4.1-mini", "OPENAI_API_KEY", price("0.40", "1.60"))]),
-    chatModel("meta-llama/llama-4-maverick", [path("openrouter", "meta-llama/llama-4-maverick", "OPENROUTER_API_KEY", price("0.15", "0.60"))]),
+    chatModel("meta-llama/llama-4-maverick", [
+      path("openrouter", "meta-llama/llama-4-maverick", "OPENROUTER_API_KEY", price("0.15", "0.60")),
+    ]),
     chatModel("anthropic/claude-sonnet-4", [
       path("anthropic", "claude-sonnet-4-20250514", "ANTHROPIC_API_KEY", price("3", "15")),
       path("openrouter", "anthropic/claude-sonnet-4", "OPENROUTER_API_KEY", price("3", "15")),
@@ -73,11 +105,18 @@ const CATALOGUE = {
       path("google", "gemini-2.5-flash", "GOOGLE_API_KEY", price("0.30", "2.50")),
       path("openrouter", "google/gemini-2.5-flash", "OPENROUTER_API_KEY", price("0.30", "2.50")),
     ]),
-    chatModel("google/gemini-2.5-flash-image", [path("google", "gemini-2.5-flash-image", "GOOGLE_API_KEY", price("0.30", "2.50", { per_image: "0.039" }))], {
+    chatModel(
+      "google/gemini-2.5-flash-image",
+      [path("google", "gemini-2.5-flash-image", "GOOGLE_API_KEY", price("0.30", "2.50", { per_image: "0.039" }))],
+      {
+        tiers: [],
+        output_modalities: ["text", "image"],
+      },
+    ),
+    chatModel("openai/gpt-5-image-mini", [path("openrouter", "openai/gpt-5-image-mini", "OPENROUTER_API_KEY", price("2.50", "2"))], {
       tiers: [],
       output_modalities: ["text", "image"],
     }),
-    chatModel("openai/gpt-5-image-mini", [path("openrouter", "openai/gpt-5-image-mini", "OPENROUTER_API_KEY", price("2.50", "2"))], { tiers: [], output_modalities: ["text", "image"] }),
     embeddingsModel("openai/text-embedding-3-small", [path("openai", "text-embedding-3-small", "OPENAI_API_KEY", price("0.02", "0"))]),
     embeddingsModel("google/gemini-embedding-001", [path("google", "gemini-embedding-001", "GOOGLE_API_KEY", price("0.15", "0"))]),
   ],
@@ -85,18 +124,29 @@ const CATALOGUE = {
 
 const WEATHER_TOOL = {
   type: "function" as const,
-  function: { name: "get_weather", description: "Weather in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+  function: {
+    name: "get_weather",
+    description: "Weather in a city",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
 };
 const TIME_TOOL = {
   type: "function" as const,
-  function: { name: "get_time", description: "Time in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+  function: {
+    name: "get_time",
+    description: "Time in a city",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
 };
 const SCHEMA = {
   type: "json_schema" as const,
-  json_schema: { name: "city", strict: true, schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false } },
+  json_schema: {
+    name: "city",
+    strict: true,
+    schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false },
+  },
 };
-const RED_DOT =
-  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const RED_DOT = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
 type Usage = { prompt_tokens: number; completion_tokens: number; cost: number; upstream_cost?: number };
 type ToolCall = { id?: string; function: { name: string; arguments: string } };
@@ -122,7 +172,9 @@ describe("adapter conformance", () => {
   });
 
   async function debit(requestId: string | null): Promise<bigint[]> {
-    return (await stack.ledger(project.projectId)).filter((entry) => entry.request_id === requestId).map((entry) => -BigInt(entry.amount.nano));
+    return (await stack.ledger(project.projectId))
+      .filter((entry) => entry.request_id === requestId)
+      .map((entry) => -BigInt(entry.amount.nano));
   }
 
   async function personasFor(tag: string): Promise<string[]> {
@@ -151,12 +203,22 @@ describe("adapter conformance", () => {
       }
       if (chunk.usage) usage = chunk.usage as unknown as Usage;
     }
-    return { content, finish, usage: usage!, calls, images, requestId: response.headers.get("x-request-id"), model: response.headers.get("x-service-model") };
+    return {
+      content,
+      finish,
+      usage: usage!,
+      calls,
+      images,
+      requestId: response.headers.get("x-request-id"),
+      model: response.headers.get("x-service-model"),
+    };
   }
 
   describe.each(ROWS)("$adapter", (row) => {
     const ask = (extra: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming> = {}, tag = marker()) =>
-      client.chat.completions.create({ model: row.model, messages: [{ role: "user", content: `Tell me about Paris ${tag}` }], ...extra }).withResponse();
+      client.chat.completions
+        .create({ model: row.model, messages: [{ role: "user", content: `Tell me about Paris ${tag}` }], ...extra })
+        .withResponse();
 
     it("plain chat: content, stop, usage, cost on the ledger, answered by its own protocol", async () => {
       const tag = marker();
@@ -174,7 +236,11 @@ describe("adapter conformance", () => {
 
     it("streamed chat: content, a final usage chunk whose cost is on the ledger", async () => {
       const tag = marker();
-      const answer = await streamed({ model: row.model, stream: true, messages: [{ role: "user", content: `Tell me about Paris ${tag}` }] });
+      const answer = await streamed({
+        model: row.model,
+        stream: true,
+        messages: [{ role: "user", content: `Tell me about Paris ${tag}` }],
+      });
       expect(answer.content.length).toBeGreaterThan(0);
       expect(answer.finish).toBe("stop");
       expect(answer.model).toBe(row.model);
@@ -187,13 +253,21 @@ describe("adapter conformance", () => {
       const tag = marker();
       // One script per request, in turn (a Gemini body does not say whether it streams: its URL does).
       await stack.mockScript({ match: tag, times: 1, usage });
-      const stream = await streamed({ model: row.model, stream: true, messages: [{ role: "user", content: `Tell me about Paris ${tag}` }] });
+      const stream = await streamed({
+        model: row.model,
+        stream: true,
+        messages: [{ role: "user", content: `Tell me about Paris ${tag}` }],
+      });
       await stack.mockScript({ match: tag, times: 1, usage, assembled: true });
       const { data } = await ask({}, tag);
       expect(data.choices[0]!.message.content).toBe(stream.content);
       expect(data.choices[0]!.finish_reason).toBe(stream.finish);
       const whole = data.usage as unknown as Usage;
-      expect([whole.prompt_tokens, whole.completion_tokens, whole.cost]).toEqual([stream.usage.prompt_tokens, stream.usage.completion_tokens, stream.usage.cost]);
+      expect([whole.prompt_tokens, whole.completion_tokens, whole.cost]).toEqual([
+        stream.usage.prompt_tokens,
+        stream.usage.completion_tokens,
+        stream.usage.cost,
+      ]);
       expect([whole.prompt_tokens, whole.completion_tokens]).toEqual([40, 20]);
     });
 
@@ -206,9 +280,16 @@ describe("adapter conformance", () => {
       const calls = choice.message.tool_calls as ToolCall[];
       expect(calls.length).toBeGreaterThan(0);
       for (const call of calls) expect(typeof JSON.parse(call.function.arguments)).toBe("object");
-      const stream = await streamed({ model: row.model, stream: true, tools: [WEATHER_TOOL], messages: [{ role: "user", content: `Weather in Paris? ${tag}` }] });
+      const stream = await streamed({
+        model: row.model,
+        stream: true,
+        tools: [WEATHER_TOOL],
+        messages: [{ role: "user", content: `Weather in Paris? ${tag}` }],
+      });
       expect(stream.finish).toBe("tool_calls");
-      expect(stream.calls.map((call) => [call.function.name, JSON.parse(call.function.arguments)])).toEqual(calls.map((call) => [call.function.name, JSON.parse(call.function.arguments)]));
+      expect(stream.calls.map((call) => [call.function.name, JSON.parse(call.function.arguments)])).toEqual(
+        calls.map((call) => [call.function.name, JSON.parse(call.function.arguments)]),
+      );
     });
 
     it("parallel tools: every call well formed", async () => {
@@ -229,7 +310,18 @@ describe("adapter conformance", () => {
     it("image input: the image reaches the upstream in its protocol's form, and is answered", async () => {
       const tag = marker();
       const { data } = await client.chat.completions
-        .create({ model: row.model, messages: [{ role: "user", content: [{ type: "text", text: `What is this? ${tag}` }, { type: "image_url", image_url: { url: RED_DOT } }] }] })
+        .create({
+          model: row.model,
+          messages: [
+            {
+              role: "user",
+              content: [
+                { type: "text", text: `What is this? ${tag}` },
+                { type: "image_url", image_url: { url: RED_DOT } },
+              ],
+            },
+          ],
+        })
         .withResponse();
       expect(data.choices[0]!.message.content!.length).toBeGreaterThan(0);
       const [sent] = await stack.mockRequestsWith(tag);
@@ -282,20 +374,34 @@ describe("adapter conformance", () => {
       const imageModel = row.imagesOut;
       it("image output: data URLs in message.images, streamed and not, billed", async () => {
         const { data, response } = await client.chat.completions
-          .create({ model: imageModel, modalities: ["image", "text"] as never, messages: [{ role: "user", content: `A red dot ${marker()}` }] })
+          .create({
+            model: imageModel,
+            modalities: ["image", "text"] as never,
+            messages: [{ role: "user", content: `A red dot ${marker()}` }],
+          })
           .withResponse();
         const images = (data.choices[0]!.message as { images?: { image_url: { url: string } }[] }).images ?? [];
         expect(images.length).toBeGreaterThan(0);
         for (const image of images) expect(image.image_url.url).toMatch(/^data:image\/[a-z]+;base64,/);
         const usage = data.usage as unknown as Usage;
         expect(await debit(response.headers.get("x-request-id"))).toEqual([costToNano(usage.cost)]);
-        const stream = await streamed({ model: imageModel, stream: true, modalities: ["image", "text"] as never, messages: [{ role: "user", content: `A red dot ${marker()}` }] });
+        const stream = await streamed({
+          model: imageModel,
+          stream: true,
+          modalities: ["image", "text"] as never,
+          messages: [{ role: "user", content: `A red dot ${marker()}` }],
+        });
         expect(stream.images).toBeGreaterThan(0);
       });
 
       it("image output goes only to image-capable models", async () => {
         const { response } = await client.chat.completions
-          .create({ model: "auto", modalities: ["image", "text"] as never, service: { route: [row.model, imageModel] }, messages: [{ role: "user", content: `A red dot ${marker()}` }] } as never)
+          .create({
+            model: "auto",
+            modalities: ["image", "text"] as never,
+            service: { route: [row.model, imageModel] },
+            messages: [{ role: "user", content: `A red dot ${marker()}` }],
+          } as never)
           .withResponse();
         expect(response.headers.get("x-service-model")).toBe(imageModel);
       });
@@ -309,7 +415,9 @@ describe("adapter conformance", () => {
         const decoded = await client.embeddings.create({ model: embeddingsModelId, input }); // the client asks for base64 and decodes it
         expect(floats.data).toHaveLength(2);
         expect(floats.data[0]!.embedding.length).toBeGreaterThan(0);
-        expect(decoded.data[0]!.embedding.map((value) => Math.fround(value))).toEqual(floats.data[0]!.embedding.map((value) => Math.fround(value)));
+        expect(decoded.data[0]!.embedding.map((value) => Math.fround(value))).toEqual(
+          floats.data[0]!.embedding.map((value) => Math.fround(value)),
+        );
         expect((floats.usage as unknown as Usage).cost).toBeGreaterThan(0);
       });
     }
@@ -318,15 +426,26 @@ describe("adapter conformance", () => {
   it("a direct path that refuses our key (401) is left for OpenRouter at once, without a retry", async () => {
     const tag = marker();
     await stack.mockScript({ match: [tag, '"model":"claude-sonnet-4-20250514"'], times: 0, status: 401 });
-    const response = await stack.post("/v1/chat/completions", project.key, { model: "anthropic/claude-sonnet-4", service: {}, messages: [{ role: "user", content: tag }] });
+    const response = await stack.post("/v1/chat/completions", project.key, {
+      model: "anthropic/claude-sonnet-4",
+      service: {},
+      messages: [{ role: "user", content: tag }],
+    });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { service: { reason: { attempts: { path: string; outcome: string }[] } } };
-    expect(body.service.reason.attempts.map((attempt) => `${attempt.outcome} ${attempt.path}`)).toEqual(["http_401 anthropic", "ok openrouter"]);
+    expect(body.service.reason.attempts.map((attempt) => `${attempt.outcome} ${attempt.path}`)).toEqual([
+      "http_401 anthropic",
+      "ok openrouter",
+    ]);
   });
 
   it("Gemini image output on a path priced per image: the images at that price, their tokens not again as output", async () => {
     const { data, response } = await client.chat.completions
-      .create({ model: "google/gemini-2.5-flash-image", modalities: ["image", "text"] as never, messages: [{ role: "user", content: `A red dot ${marker()}` }] })
+      .create({
+        model: "google/gemini-2.5-flash-image",
+        modalities: ["image", "text"] as never,
+        messages: [{ role: "user", content: `A red dot ${marker()}` }],
+      })
       .withResponse();
     const usage = data.usage as unknown as Usage & { completion_tokens_details?: { image_tokens?: number } };
     const images = ((data.choices[0]!.message as { images?: unknown[] }).images ?? []).length;
@@ -334,18 +453,29 @@ describe("adapter conformance", () => {
     expect(images).toBeGreaterThan(0);
     expect(imageTokens).toBeGreaterThan(0);
     // $0.30 / $2.50 per million tokens, $0.039 per image; rounded up once.
-    const expected = (BigInt(usage.prompt_tokens) * 300_000_000n + BigInt(usage.completion_tokens - imageTokens) * 2_500_000_000n + 999_999n) / 1_000_000n + BigInt(images) * 39_000_000n;
+    const expected =
+      (BigInt(usage.prompt_tokens) * 300_000_000n + BigInt(usage.completion_tokens - imageTokens) * 2_500_000_000n + 999_999n) /
+        1_000_000n +
+      BigInt(images) * 39_000_000n;
     expect(await debit(response.headers.get("x-request-id"))).toEqual([expected]);
   });
 
   it("an anthropic/... model whose direct path fails is served through OpenRouter, and the trace says so", async () => {
     const tag = marker();
     await stack.mockScript({ match: [tag, '"model":"claude-sonnet-4-20250514"'], times: 0, status: 529 });
-    const response = await stack.post("/v1/chat/completions", project.key, { model: "anthropic/claude-sonnet-4", service: {}, messages: [{ role: "user", content: tag }] });
+    const response = await stack.post("/v1/chat/completions", project.key, {
+      model: "anthropic/claude-sonnet-4",
+      service: {},
+      messages: [{ role: "user", content: tag }],
+    });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { service: { reason: { path: string; attempts: { path: string; outcome: string }[] } } };
     expect(body.service.reason.path).toBe("openrouter");
-    expect(body.service.reason.attempts.map((attempt) => `${attempt.outcome} ${attempt.path}`)).toEqual(["http_529 anthropic", "http_529 anthropic", "ok openrouter"]);
+    expect(body.service.reason.attempts.map((attempt) => `${attempt.outcome} ${attempt.path}`)).toEqual([
+      "http_529 anthropic",
+      "http_529 anthropic",
+      "ok openrouter",
+    ]);
     expect(response.headers.get("x-service-reason")).toContain("via openrouter, 3 attempts");
     expect(await personasFor(tag)).toEqual(["anthropic", "anthropic", "openrouter"]);
   });

@@ -27,17 +27,24 @@ describe("budget leases", () => {
   });
 
   async function allHolds(projectId: string): Promise<Hold[]> {
-    const lists = await Promise.all((["active", "settled", "released", "expired", "refused"] as const).map((status) => stack.holds(projectId, status)));
+    const lists = await Promise.all(
+      (["active", "settled", "released", "expired", "refused"] as const).map((status) => stack.holds(projectId, status)),
+    );
     return lists.flat();
   }
-
 
   /** One request; what the client was told it cost (the usage chunk of a stream, usage.cost otherwise). */
   async function call(projectKey: string, tag: string, stream: boolean, dataPlane: number): Promise<{ requestId: string; told: bigint }> {
     const response = await stack.post(
       "/v1/chat/completions",
       projectKey,
-      { model: "openai/gpt-4.1-mini", max_tokens: 64, stream, ...(stream ? { stream_options: { include_usage: true } } : {}), messages: [{ role: "user", content: tag }] },
+      {
+        model: "openai/gpt-4.1-mini",
+        max_tokens: 64,
+        stream,
+        ...(stream ? { stream_options: { include_usage: true } } : {}),
+        messages: [{ role: "user", content: tag }],
+      },
       dataPlane,
     );
     expect(response.status).toBe(200);
@@ -45,7 +52,10 @@ describe("budget leases", () => {
     if (!stream) return { requestId, told: costToNano(((await response.json()) as { usage: { cost: number } }).usage.cost) };
     const events = sseData(await response.text());
     expect(events.at(-1)).toBe("[DONE]");
-    const usage = events.slice(0, -1).map((event) => JSON.parse(event) as { usage?: { cost: number } }).find((chunk) => chunk.usage)!.usage!;
+    const usage = events
+      .slice(0, -1)
+      .map((event) => JSON.parse(event) as { usage?: { cost: number } })
+      .find((chunk) => chunk.usage)!.usage!;
     return { requestId, told: costToNano(usage.cost) };
   }
 
@@ -56,7 +66,9 @@ describe("budget leases", () => {
     const answers: { requestId: string; told: bigint }[] = [];
     // 8 at a time, 120 in all, on one data plane: well past 5 requests per second.
     for (let batch = 0; batch < 15; batch++) {
-      answers.push(...(await Promise.all(Array.from({ length: 8 }, (_, index) => call(project.key, `${run}-${batch}-${index}`, index % 2 === 0, 0)))));
+      answers.push(
+        ...(await Promise.all(Array.from({ length: 8 }, (_, index) => call(project.key, `${run}-${batch}-${index}`, index % 2 === 0, 0)))),
+      );
     }
 
     const holds = await allHolds(project.projectId);
@@ -67,7 +79,9 @@ describe("budget leases", () => {
     expect(leased.length).toBeGreaterThan(answers.length / 2); // most of the run needed no reserve round trip
 
     const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.kind === "debit");
-    expect(new Map(debits.map((entry) => [entry.request_id, -BigInt(entry.amount.nano)]))).toEqual(new Map(answers.map((answer) => [answer.requestId, answer.told])));
+    expect(new Map(debits.map((entry) => [entry.request_id, -BigInt(entry.amount.nano)]))).toEqual(
+      new Map(answers.map((answer) => [answer.requestId, answer.told])),
+    );
     expect(answers.every((answer) => answer.told > 0n)).toBe(true);
     expect((await stack.mockRequestsWith(run)).length).toBe(answers.length);
 
@@ -82,7 +96,9 @@ describe("budget leases", () => {
 
     // Operators see it: leases and leased requests on the data plane, leases and draws on the control plane.
     const dataPlaneMetrics = await (await fetch(`${stack.dataPlanes[0]!.ready.url}/metrics`)).text();
-    expect(Number(/^gateway_budget_lease_events\{event="granted"\} (\d+)$/m.exec(dataPlaneMetrics)?.[1])).toBeGreaterThanOrEqual(leases.length);
+    expect(Number(/^gateway_budget_lease_events\{event="granted"\} (\d+)$/m.exec(dataPlaneMetrics)?.[1])).toBeGreaterThanOrEqual(
+      leases.length,
+    );
     expect(Number(/^gateway_budget_lease_events\{event="leased_request"\} (\d+)$/m.exec(dataPlaneMetrics)?.[1])).toBe(leased.length);
     expect(dataPlaneMetrics).toMatch(/^gateway_budget_leases_open 0$/m);
     expect(dataPlaneMetrics).toMatch(/^gateway_draws_under_way 0$/m);
@@ -106,7 +122,13 @@ describe("budget leases", () => {
     const long = await stack.post(
       "/v1/chat/completions",
       project.key,
-      { model: "openai/gpt-4.1-mini", max_tokens: 64, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: `${run}-long` }] },
+      {
+        model: "openai/gpt-4.1-mini",
+        max_tokens: 64,
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: "user", content: `${run}-long` }],
+      },
       0,
     );
     expect(long.status).toBe(200);
@@ -116,7 +138,9 @@ describe("budget leases", () => {
     expect(activeIds).toEqual([leaseBefore!.request_id]); // the stream is under the lease: no hold of its own
     let reduced: Hold | undefined;
     for (const until = Date.now() + 3_000; Date.now() < until && !reduced; await new Promise((resolve) => setTimeout(resolve, 50))) {
-      reduced = (await stack.holds(project.projectId, "active")).find((hold) => hold.request_id === leaseBefore!.request_id && BigInt(hold.amount.nano) < BigInt(leaseBefore!.amount.nano) / 8n);
+      reduced = (await stack.holds(project.projectId, "active")).find(
+        (hold) => hold.request_id === leaseBefore!.request_id && BigInt(hold.amount.nano) < BigInt(leaseBefore!.amount.nano) / 8n,
+      );
     }
     // Sized for 64 requests like the warm-up ones, it now keeps one's worst case: the stream's.
     expect(reduced, "the retired lease was reduced while its stream was in flight").toBeDefined();
@@ -126,14 +150,19 @@ describe("budget leases", () => {
     const decoder = new TextDecoder();
     let text = "";
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
-    const usage = sseData(text).slice(0, -1).map((event) => JSON.parse(event) as { usage?: { cost: number } }).find((chunk) => chunk.usage)!.usage!;
+    const usage = sseData(text)
+      .slice(0, -1)
+      .map((event) => JSON.parse(event) as { usage?: { cost: number } })
+      .find((chunk) => chunk.usage)!.usage!;
     served.push({ requestId: long.headers.get("x-request-id")!, told: costToNano(usage.cost) });
 
     // Drawn in full from what the lease kept, then the lease is released.
     await stack.waitHeldZero(project.projectId, 3_000);
     expect((await allHolds(project.projectId)).find((hold) => hold.request_id === leaseBefore!.request_id)!.status).toBe("released");
     const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.kind === "debit");
-    expect(new Map(debits.map((entry) => [entry.request_id, -BigInt(entry.amount.nano)]))).toEqual(new Map(served.map((answer) => [answer.requestId, answer.told])));
+    expect(new Map(debits.map((entry) => [entry.request_id, -BigInt(entry.amount.nano)]))).toEqual(
+      new Map(served.map((answer) => [answer.requestId, answer.told])),
+    );
   });
 
   it("a data plane killed while serving under a lease loses no money: the lease expires and only what was drawn is on the ledger", async () => {
@@ -150,7 +179,12 @@ describe("budget leases", () => {
     // Long streams under that lease, then SIGKILL while they flow.
     const victims = await Promise.all(
       Array.from({ length: 4 }, (_, index) =>
-        stack.post("/v1/chat/completions", project.key, { model: "openai/gpt-4.1-mini", max_tokens: 400, stream: true, messages: [{ role: "user", content: `${run}-long-${index}` }] }, VICTIM),
+        stack.post(
+          "/v1/chat/completions",
+          project.key,
+          { model: "openai/gpt-4.1-mini", max_tokens: 400, stream: true, messages: [{ role: "user", content: `${run}-long-${index}` }] },
+          VICTIM,
+        ),
       ),
     );
     for (const response of victims) {
@@ -167,7 +201,9 @@ describe("budget leases", () => {
     const leases = (await allHolds(project.projectId)).filter((hold) => hold.lease);
     expect(leases.some((lease) => lease.status === "expired")).toBe(true);
     const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.kind === "debit");
-    expect(new Map(debits.map((entry) => [entry.request_id, -BigInt(entry.amount.nano)]))).toEqual(new Map(served.map((answer) => [answer.requestId, answer.told])));
+    expect(new Map(debits.map((entry) => [entry.request_id, -BigInt(entry.amount.nano)]))).toEqual(
+      new Map(served.map((answer) => [answer.requestId, answer.told])),
+    );
     const balance = await stack.balance(project.projectId);
     expect(balance.held.nano).toBe("0");
     expect(BigInt(balance.balance.nano)).toBe(10_000_000_000n - served.reduce((sum, answer) => sum + answer.told, 0n));

@@ -157,7 +157,11 @@ describe("a data plane stopped mid-stream", () => {
     const project = await stack.createProject({ balanceUsd: "1.00" });
     const tag = marker();
     await stack.mockScript({ match: tag, chunkDelayMs: 300 });
-    const response = await stack.post("/v1/chat/completions", project.key, { model: "openai/gpt-4.1-mini", stream: true, messages: [{ role: "user", content: tag }] });
+    const response = await stack.post("/v1/chat/completions", project.key, {
+      model: "openai/gpt-4.1-mini",
+      stream: true,
+      messages: [{ role: "user", content: tag }],
+    });
     const reader = response.body!.getReader();
     await reader.read(); // the stream is flowing
     const exitCode = await stack.dataPlanes[0]!.stop("SIGTERM", 15_000);

@@ -21,7 +21,11 @@ describe("2,000 concurrent requests against $1.00 through two data planes", () =
   let project: TestProject;
 
   beforeAll(async () => {
-    stack = await startStack({ backend: "postgresql", dataPlanes: 2, dataPlaneEnv: { REDIS_URL: "redis://127.0.0.1:6379", DEFAULT_RPM_LIMIT: "0" } });
+    stack = await startStack({
+      backend: "postgresql",
+      dataPlanes: 2,
+      dataPlaneEnv: { REDIS_URL: "redis://127.0.0.1:6379", DEFAULT_RPM_LIMIT: "0" },
+    });
     project = await stack.createProject({ balanceUsd: "1.00" });
   });
 

@@ -19,9 +19,13 @@ describe("control plane outage", () => {
 
   const models = async () => {
     const response = await fetch(`${stack.url}/v1/models?all=1`, { headers: { authorization: `Bearer ${project.key}` } });
-    return { status: response.status, ids: response.ok ? ((await response.json()) as { data: { id: string }[] }).data.map((entry) => entry.id) : [] };
+    return {
+      status: response.status,
+      ids: response.ok ? ((await response.json()) as { data: { id: string }[] }).data.map((entry) => entry.id) : [],
+    };
   };
-  const chat = (tag: string) => stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: tag }] });
+  const chat = (tag: string) =>
+    stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: tag }] });
 
   it("serves the last good catalogue, refuses unbillable work, and recovers", async () => {
     const before = await models(); // also caches the key

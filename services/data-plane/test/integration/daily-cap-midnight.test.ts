@@ -22,7 +22,12 @@ describe("daily spend cap across midnight UTC", () => {
   const waitUntilControlPlaneTime = async (target: number) => {
     while (controlPlaneNow() < target) await new Promise((resolve) => setTimeout(resolve, Math.min(200, target - controlPlaneNow())));
   };
-  const chat = (suffix: string) => stack.post("/v1/chat/completions", project.key, { model: "openai/gpt-4.1-nano", max_tokens: 10, messages: [{ role: "user", content: `${tag} ${suffix}` }] });
+  const chat = (suffix: string) =>
+    stack.post("/v1/chat/completions", project.key, {
+      model: "openai/gpt-4.1-nano",
+      max_tokens: 10,
+      messages: [{ role: "user", content: `${tag} ${suffix}` }],
+    });
 
   beforeAll(async () => {
     // The control plane's clock reads 25 s before a midnight: time to start the stack, then the steps below.
@@ -43,13 +48,20 @@ describe("daily spend cap across midnight UTC", () => {
     await waitUntilControlPlaneTime(midnight - 12_000);
     // B answers 2 s after midnight; every request reports 10 input and 10 output tokens.
     // (The mock applies the first matching script, so B's comes first.)
-    await stack.mockScript({ match: `${tag} B`, latencyMs: midnight - controlPlaneNow() + 2_000, usage: { prompt_tokens: 10, completion_tokens: 10 } });
+    await stack.mockScript({
+      match: `${tag} B`,
+      latencyMs: midnight - controlPlaneNow() + 2_000,
+      usage: { prompt_tokens: 10, completion_tokens: 10 },
+    });
     await stack.mockScript({ match: tag, times: 0, usage: { prompt_tokens: 10, completion_tokens: 10 } });
 
     // A: placed and settled before midnight.
     const first = await chat("A");
     expect(first.status).toBe(200);
-    const hold = BigInt(((await stack.admin<{ data: { amount: { nano: string } }[] }>("GET", `/admin/projects/${project.projectId}/holds?status=settled`)).json.data[0]!).amount.nano);
+    const hold = BigInt(
+      (await stack.admin<{ data: { amount: { nano: string } }[] }>("GET", `/admin/projects/${project.projectId}/holds?status=settled`)).json
+        .data[0]!.amount.nano,
+    );
     // The cap fits A's cost plus one more hold, but not two; after midnight, one more cost and a hold, but not two costs and a hold.
     const cap = COST + hold + COST / 2n;
     await stack.admin("PATCH", `/admin/projects/${project.projectId}/limits`, { daily_cap_usd: (Number(cap) / 1e9).toFixed(9) });

@@ -18,7 +18,9 @@ import { marker, startStack, type GatewayStack, type TestProject } from "../harn
 import { sseData } from "../support/sse-data";
 
 const CANARY = `canary-${randomBytes(8).toString("hex")}`;
-const CANARY_BODY = JSON.stringify({ error: { message: `upstream detail ${CANARY} https://internal.example/${CANARY}`, type: "server_error", code: null } });
+const CANARY_BODY = JSON.stringify({
+  error: { message: `upstream detail ${CANARY} https://internal.example/${CANARY}`, type: "server_error", code: null },
+});
 const CANARY_HEADERS = { "x-upstream-debug": CANARY, "x-request-id": `req-${CANARY}` };
 /** What only the direct OpenAI path's body contains. */
 const DIRECT = '"model":"gpt-4.1-mini"';
@@ -39,7 +41,9 @@ interface Seen {
 }
 
 function testCatalogue(): unknown {
-  const file = JSON.parse(readFileSync(new URL("../../../control-plane/src/catalogue/default-catalogue.json", import.meta.url), "utf8")) as {
+  const file = JSON.parse(
+    readFileSync(new URL("../../../control-plane/src/catalogue/default-catalogue.json", import.meta.url), "utf8"),
+  ) as {
     models: { id: string; paths: Record<string, unknown>[] }[];
   };
   const mini = file.models.find((model) => model.id === MINI)!;
@@ -61,7 +65,8 @@ describe("fault matrix", () => {
     return seen;
   }
 
-  const ask = (tag: string, extra: Record<string, unknown> = {}) => post({ model: "auto", service: {}, messages: [{ role: "user", content: tag }], ...extra });
+  const ask = (tag: string, extra: Record<string, unknown> = {}) =>
+    post({ model: "auto", service: {}, messages: [{ role: "user", content: tag }], ...extra });
 
   /** The models the mock received for this tag, in order ("gpt-4.1-mini" = direct, "openai/gpt-4.1-mini" = via OpenRouter). */
   async function mockSaw(tag: string): Promise<string[]> {
@@ -70,10 +75,15 @@ describe("fault matrix", () => {
 
   async function debits(seen: Seen): Promise<{ nano: bigint; model: string | null; access_path?: string | null }[]> {
     const entries = (await stack.ledger(project.projectId)).filter((entry) => entry.request_id === seen.headers.get("x-request-id"));
-    return entries.map((entry) => ({ nano: -BigInt(entry.amount.nano), model: entry.model, access_path: (entry as { access_path?: string | null }).access_path }));
+    return entries.map((entry) => ({
+      nano: -BigInt(entry.amount.nano),
+      model: entry.model,
+      access_path: (entry as { access_path?: string | null }).access_path,
+    }));
   }
 
-  const trace = (seen: Seen) => (JSON.parse(seen.text) as { service: { reason: { attempts: Attempt[]; resolved: string; path: string } } }).service.reason;
+  const trace = (seen: Seen) =>
+    (JSON.parse(seen.text) as { service: { reason: { attempts: Attempt[]; resolved: string; path: string } } }).service.reason;
   const outcomes = (seen: Seen) => trace(seen).attempts.map((attempt) => `${attempt.outcome} ${attempt.model} ${attempt.path}`);
   const costNano = (seen: Seen) => BigInt(Math.round((JSON.parse(seen.text) as { usage: { cost: number } }).usage.cost * 1e9));
 
@@ -120,18 +130,18 @@ describe("fault matrix", () => {
     ] as [string, { status?: number; headers?: Record<string, string>; fault?: string; latencyMs?: number }, string][])(
       "%s once: retried on the same path, answered, billed once",
       async (_name, script, outcome) => {
-      const tag = marker();
-      await stack.mockScript({ match: tag, times: 1, ...script, ...(script.status ? { errorBody: CANARY_BODY } : {}) });
-      const seen = await ask(tag);
-      expect(seen.status).toBe(200);
-      expect(outcomes(seen)).toEqual([`${outcome} ${MINI} openai`, `ok ${MINI} openai`]);
-      expect(await mockSaw(tag)).toEqual(["gpt-4.1-mini", "gpt-4.1-mini"]);
-      expect(seen.headers.get("x-service-reason")).toMatch(/, 2 attempts$/);
-      expect(await debits(seen)).toEqual([{ nano: costNano(seen), model: MINI, access_path: "openai" }]);
-      if (script.headers?.["retry-after"] === "1") {
-        const [first, second] = await stack.mockRequestsWith(tag);
-        expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(1000); // the upstream's Retry-After was honoured
-      }
+        const tag = marker();
+        await stack.mockScript({ match: tag, times: 1, ...script, ...(script.status ? { errorBody: CANARY_BODY } : {}) });
+        const seen = await ask(tag);
+        expect(seen.status).toBe(200);
+        expect(outcomes(seen)).toEqual([`${outcome} ${MINI} openai`, `ok ${MINI} openai`]);
+        expect(await mockSaw(tag)).toEqual(["gpt-4.1-mini", "gpt-4.1-mini"]);
+        expect(seen.headers.get("x-service-reason")).toMatch(/, 2 attempts$/);
+        expect(await debits(seen)).toEqual([{ nano: costNano(seen), model: MINI, access_path: "openai" }]);
+        if (script.headers?.["retry-after"] === "1") {
+          const [first, second] = await stack.mockRequestsWith(tag);
+          expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(1000); // the upstream's Retry-After was honoured
+        }
       },
     );
 
@@ -152,13 +162,19 @@ describe("fault matrix", () => {
       await stack.mockScript({ match: [tag, "gpt-4.1-mini"], times: 0, status: 502, errorBody: CANARY_BODY, headers: CANARY_HEADERS });
       const seen = await ask(tag);
       expect(seen.status).toBe(200);
-      expect(outcomes(seen)).toEqual([`http_502 ${MINI} openai`, `http_502 ${MINI} openai`, `http_502 ${MINI} openrouter`, `ok ${GEMINI} openrouter`]);
+      expect(outcomes(seen)).toEqual([
+        `http_502 ${MINI} openai`,
+        `http_502 ${MINI} openai`,
+        `http_502 ${MINI} openrouter`,
+        `ok ${GEMINI} openrouter`,
+      ]);
       expect(await mockSaw(tag)).toEqual(["gpt-4.1-mini", "gpt-4.1-mini", MINI, GEMINI]);
       expect(seen.headers.get("x-service-model")).toBe(GEMINI);
       expect(trace(seen).resolved).toBe(GEMINI);
       const usage = (JSON.parse(seen.text) as { usage: { prompt_tokens: number; completion_tokens: number } }).usage;
       // Gemini 2.5 Flash through OpenRouter: $0.30 / $2.50 per million tokens.
-      const expected = (BigInt(usage.prompt_tokens) * 300_000_000n + BigInt(usage.completion_tokens) * 2_500_000_000n + 999_999n) / 1_000_000n;
+      const expected =
+        (BigInt(usage.prompt_tokens) * 300_000_000n + BigInt(usage.completion_tokens) * 2_500_000_000n + 999_999n) / 1_000_000n;
       expect(await debits(seen)).toEqual([{ nano: expected, model: GEMINI, access_path: "openrouter" }]);
       expect(costNano(seen)).toBe(expected);
     });
@@ -185,7 +201,13 @@ describe("fault matrix", () => {
 
     it("a Retry-After beyond the wait budget: no wait, the next path at once; the last failure is answered with it", async () => {
       const tag = marker();
-      await stack.mockScript({ match: tag, times: 0, status: 429, headers: { "retry-after": "30", ...CANARY_HEADERS }, errorBody: CANARY_BODY });
+      await stack.mockScript({
+        match: tag,
+        times: 0,
+        status: 429,
+        headers: { "retry-after": "30", ...CANARY_HEADERS },
+        errorBody: CANARY_BODY,
+      });
       const seen = await ask(tag);
       expectError(seen, 429, "rate_limit_error");
       expect(seen.headers.get("retry-after")).toBe("30");
@@ -196,9 +218,21 @@ describe("fault matrix", () => {
 
     it("a client that leaves during a retry's wait: nothing more goes upstream, nothing is billed or held", async () => {
       const tag = marker();
-      await stack.mockScript({ match: tag, times: 0, status: 503, headers: { "retry-after": "2", ...CANARY_HEADERS }, errorBody: CANARY_BODY });
+      await stack.mockScript({
+        match: tag,
+        times: 0,
+        status: 503,
+        headers: { "retry-after": "2", ...CANARY_HEADERS },
+        errorBody: CANARY_BODY,
+      });
       const aborted = new AbortController();
-      const request = stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: tag }] }, 0, aborted.signal);
+      const request = stack.post(
+        "/v1/chat/completions",
+        project.key,
+        { model: "auto", messages: [{ role: "user", content: tag }] },
+        0,
+        aborted.signal,
+      );
       await expect.poll(() => mockSaw(tag)).toHaveLength(1);
       aborted.abort();
       await request.catch(() => undefined);
@@ -260,7 +294,8 @@ describe("fault matrix", () => {
       };
     }
 
-    const parse = (data: string) => JSON.parse(data) as { choices?: { delta?: { content?: string } }[]; usage?: { cost: number }; error?: unknown };
+    const parse = (data: string) =>
+      JSON.parse(data) as { choices?: { delta?: { content?: string } }[]; usage?: { cost: number }; error?: unknown };
 
     async function expectCutAfterContent(result: Streamed, tag: string): Promise<void> {
       expect(result.seen.status).toBe(200);
@@ -302,7 +337,9 @@ describe("fault matrix", () => {
       expect(result.events.at(-1)).toBe("[DONE]");
       expect(result.seen.text).not.toContain("malformed");
       const final = parse(result.events.at(-2)!);
-      expect(await debits(result.seen)).toEqual([{ nano: BigInt(Math.round(final.usage!.cost * 1e9)), model: MINI, access_path: "openai" }]);
+      expect(await debits(result.seen)).toEqual([
+        { nano: BigInt(Math.round(final.usage!.cost * 1e9)), model: MINI, access_path: "openai" },
+      ]);
     });
 
     it("a slow first byte: keep-alive comments before the first event, then the whole stream", async () => {
@@ -364,7 +401,9 @@ describe("fault matrix", () => {
   it("the canary in upstream error bodies and headers never reached a client or a log line", async () => {
     expect(answers.length).toBeGreaterThan(15);
     // The mock did send it in error bodies: the checks below could not pass by accident.
-    const sent = (await stack.mockRequests()).filter((request) => JSON.stringify(request.responseBody ?? request.responseText ?? "").includes(CANARY));
+    const sent = (await stack.mockRequests()).filter((request) =>
+      JSON.stringify(request.responseBody ?? request.responseText ?? "").includes(CANARY),
+    );
     expect(sent.length).toBeGreaterThan(10);
     for (const seen of answers) {
       expect(seen.text).not.toContain(CANARY);
@@ -395,7 +434,8 @@ describe("circuit breaker per access path", () => {
     await stack?.stop();
   });
 
-  const ask = (model: string) => stack.post("/v1/chat/completions", project.key, { model, messages: [{ role: "user", content: marker() }] });
+  const ask = (model: string) =>
+    stack.post("/v1/chat/completions", project.key, { model, messages: [{ role: "user", content: marker() }] });
   const nanoCalls = async () => (await stack.mockRequests()).filter((request) => request.body.model === "gpt-4.1-nano").length;
 
   async function circuits(): Promise<{ path: string; state: string; consecutive_failures: number; opens: number }[]> {
@@ -414,7 +454,9 @@ describe("circuit breaker per access path", () => {
     expect(await circuits()).toEqual([]);
     expect((await ask("openai/gpt-4.1-nano")).status).toBe(503); // the third opens the circuit: no retry into it
     expect(await nanoCalls()).toBe(3);
-    expect(await circuits()).toEqual([{ path: "openai/gpt-4.1-nano", state: "open", consecutive_failures: 3, opens: 1, retry_in_ms: expect.any(Number) }]);
+    expect(await circuits()).toEqual([
+      { path: "openai/gpt-4.1-nano", state: "open", consecutive_failures: 3, opens: 1, retry_in_ms: expect.any(Number) },
+    ]);
     expect(await circuitMetric()).toBe("2");
 
     // Open: the path is not called at all.

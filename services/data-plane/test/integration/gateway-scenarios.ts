@@ -17,23 +17,42 @@ function expectErrorShape(body: unknown, type: string, code: string | number): v
   expect((body as ErrorBody).error.message.length).toBeGreaterThan(10);
 }
 
-
 const weatherTool = (name: string) => ({
   type: "function",
-  function: { name, description: "Get the weather", parameters: { type: "object", properties: { location: { type: "string" } }, required: ["location"] } },
+  function: {
+    name,
+    description: "Get the weather",
+    parameters: { type: "object", properties: { location: { type: "string" } }, required: ["location"] },
+  },
 });
 
 /** Request shapes that make the mock answer with each recorded payload. */
 const RECORDED_SHAPES: [string, Record<string, unknown>][] = [
   ["tools", { tools: [weatherTool("get_current_weather")], tool_choice: "auto", parallel_tool_calls: false }],
   ["parallel tools", { tools: [weatherTool("get_current_weather"), weatherTool("get_forecast")] }],
-  ["json_schema", { response_format: { type: "json_schema", json_schema: { name: "answer", strict: true, schema: { type: "object", properties: { a: { type: "string" } } } } } }],
+  [
+    "json_schema",
+    {
+      response_format: {
+        type: "json_schema",
+        json_schema: { name: "answer", strict: true, schema: { type: "object", properties: { a: { type: "string" } } } },
+      },
+    },
+  ],
   ["image input", { image: true }],
 ];
 
 function messagesFor(tag: string, fields: Record<string, unknown>): unknown[] {
   if (!fields.image) return [{ role: "user", content: tag }];
-  return [{ role: "user", content: [{ type: "text", text: `What is in this image? ${tag}` }, { type: "image_url", image_url: { url: "https://example.com/cat.png" } }] }];
+  return [
+    {
+      role: "user",
+      content: [
+        { type: "text", text: `What is in this image? ${tag}` },
+        { type: "image_url", image_url: { url: "https://example.com/cat.png" } },
+      ],
+    },
+  ];
 }
 
 /** Sends one raw HTTP/1.1 request (e.g. with an absolute-form target) and returns the status code. */
@@ -41,7 +60,9 @@ async function rawStatus(baseUrl: string, requestLine: string, body = ""): Promi
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => {
-      socket.write(`${requestLine}\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.write(
+        `${requestLine}\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     });
     let response = "";
     socket.on("data", (chunk) => (response += chunk.toString()));
@@ -121,14 +142,28 @@ export function defineGatewayScenarios(backend: Backend): void {
 
     it("checks keys and the admin token for absolute-form request targets too", async () => {
       expect(await rawStatus(stack.url, "GET http://elsewhere/v1/models HTTP/1.1")).toBe(401);
-      expect(await rawStatus(stack.url, "POST http://elsewhere/v1/chat/completions HTTP/1.1", JSON.stringify({ model: "auto", messages: [{ role: "user", content: "x" }] }))).toBe(401);
+      expect(
+        await rawStatus(
+          stack.url,
+          "POST http://elsewhere/v1/chat/completions HTTP/1.1",
+          JSON.stringify({ model: "auto", messages: [{ role: "user", content: "x" }] }),
+        ),
+      ).toBe(401);
       expect(await rawStatus(stack.adminUrl, "GET http://elsewhere/admin/projects HTTP/1.1")).toBe(401);
-      expect(await rawStatus(stack.adminUrl, `POST http://elsewhere/admin/projects/${project.projectId}/topups HTTP/1.1`, JSON.stringify({ amount_usd: "1000000", idempotency_key: "sneaky" }))).toBe(401);
+      expect(
+        await rawStatus(
+          stack.adminUrl,
+          `POST http://elsewhere/admin/projects/${project.projectId}/topups HTTP/1.1`,
+          JSON.stringify({ amount_usd: "1000000", idempotency_key: "sneaky" }),
+        ),
+      ).toBe(401);
       expect((await stack.balance(project.projectId)).balance.nano).toBe("5000000000");
     });
 
     it("refuses a revoked key on the data plane within a second, although it was cached", async () => {
-      const fresh = await stack.admin<{ key: string; id: string }>("POST", `/admin/projects/${project.projectId}/keys`, { name: "to revoke" });
+      const fresh = await stack.admin<{ key: string; id: string }>("POST", `/admin/projects/${project.projectId}/keys`, {
+        name: "to revoke",
+      });
       const models = () => fetch(`${stack.url}/v1/models`, { headers: { authorization: `Bearer ${fresh.json.key}` } });
       expect((await models()).status).toBe(200); // now cached on the data plane
       const revokedAt = Date.now();
@@ -152,19 +187,27 @@ export function defineGatewayScenarios(backend: Backend): void {
       const concrete = list.data.slice(4);
       expect(concrete.map((entry) => entry.id)).toContain("openai/gpt-4.1-mini");
       const mini = concrete.find((entry) => entry.id === "openai/gpt-4.1-mini")!;
-      expect(mini).toMatchObject({ object: "model", owned_by: "openai", service: { tiers: ["balanced"], pricing: { input: 0.4, output: 1.6 } } });
+      expect(mini).toMatchObject({
+        object: "model",
+        owned_by: "openai",
+        service: { tiers: ["balanced"], pricing: { input: 0.4, output: 1.6 } },
+      });
       for (const entry of concrete) expect(entry.service.alias).toBeUndefined();
     });
 
     it("appends the inventory with ?all=1: empty tiers and purposes, pricing only where verified", async () => {
-      const inventory = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../../control-plane/src/catalogue/inventory.json"), "utf8")) as {
+      const inventory = JSON.parse(
+        readFileSync(path.resolve(import.meta.dirname, "../../../control-plane/src/catalogue/inventory.json"), "utf8"),
+      ) as {
         id: string;
         paths: { price?: { verified: boolean; input_per_m?: string } }[];
       }[];
       const list = async (query: string) =>
-        ((await (await fetch(`${stack.url}/v1/models${query}`, { headers: { authorization: `Bearer ${project.key}` } })).json()) as {
-          data: { id: string; service: { tiers?: string[]; purposes?: string[]; pricing?: { input: number } } }[];
-        }).data;
+        (
+          (await (await fetch(`${stack.url}/v1/models${query}`, { headers: { authorization: `Bearer ${project.key}` } })).json()) as {
+            data: { id: string; service: { tiers?: string[]; purposes?: string[]; pricing?: { input: number } } }[];
+          }
+        ).data;
       const curated = await list("");
       const all = await list("?all=1");
       expect(all.slice(0, curated.length)).toEqual(curated);
@@ -173,7 +216,9 @@ export function defineGatewayScenarios(backend: Backend): void {
       for (const [index, entry] of appended.entries()) {
         expect(entry.service.tiers).toEqual([]);
         expect(entry.service.purposes).toEqual([]);
-        const verified = inventory[index]!.paths.find((candidate) => candidate.price?.verified && candidate.price.input_per_m !== undefined);
+        const verified = inventory[index]!.paths.find(
+          (candidate) => candidate.price?.verified && candidate.price.input_per_m !== undefined,
+        );
         expect(entry.service.pricing === undefined, entry.id).toBe(verified === undefined);
         if (verified) expect(entry.service.pricing!.input).toBe(Number(verified.price!.input_per_m));
       }
@@ -293,7 +338,11 @@ export function defineGatewayScenarios(backend: Backend): void {
     it.each(RECORDED_SHAPES)("relays a %s answer unchanged but for usage.cost", async (_shape, fields) => {
       const tag = marker();
       const { image: _image, ...request } = fields;
-      const response = await stack.post("/v1/chat/completions", project.key, { model: "openai/gpt-4.1", messages: messagesFor(tag, fields), ...request });
+      const response = await stack.post("/v1/chat/completions", project.key, {
+        model: "openai/gpt-4.1",
+        messages: messagesFor(tag, fields),
+        ...request,
+      });
       expect(response.status).toBe(200);
       const body = (await response.json()) as { usage: { cost: number } };
       const [seen] = await stack.mockRequestsWith(tag);
@@ -304,25 +353,39 @@ export function defineGatewayScenarios(backend: Backend): void {
       expect(debits.map((entry) => BigInt(entry.amount.nano))).toEqual([-costToNano(cost)]);
     });
 
-    it.each(RECORDED_SHAPES.filter(([shape]) => shape !== "image input"))("relays a streamed %s answer chunk for chunk", async (_shape, fields) => {
-      const tag = marker();
-      const response = await stack.post("/v1/chat/completions", project.key, { model: "openai/gpt-4.1", stream: true, stream_options: { include_usage: true }, messages: messagesFor(tag, fields), ...fields });
-      expect(response.status).toBe(200);
-      const received = sseData(await response.text());
-      const [seen] = await stack.mockRequestsWith(tag);
-      const sent = sseData(seen!.responseText!);
-      expect(received.slice(0, -2)).toEqual(sent.slice(0, -2));
-      expect(received.at(-1)).toBe("[DONE]");
-      const final = JSON.parse(received.at(-2)!) as { usage: { cost: number } };
-      const { cost, ...usage } = final.usage;
-      expect({ ...final, usage }).toEqual(JSON.parse(sent.at(-2)!));
-      const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.request_id === response.headers.get("x-request-id"));
-      expect(debits.map((entry) => BigInt(entry.amount.nano))).toEqual([-costToNano(cost)]);
-    });
+    it.each(RECORDED_SHAPES.filter(([shape]) => shape !== "image input"))(
+      "relays a streamed %s answer chunk for chunk",
+      async (_shape, fields) => {
+        const tag = marker();
+        const response = await stack.post("/v1/chat/completions", project.key, {
+          model: "openai/gpt-4.1",
+          stream: true,
+          stream_options: { include_usage: true },
+          messages: messagesFor(tag, fields),
+          ...fields,
+        });
+        expect(response.status).toBe(200);
+        const received = sseData(await response.text());
+        const [seen] = await stack.mockRequestsWith(tag);
+        const sent = sseData(seen!.responseText!);
+        expect(received.slice(0, -2)).toEqual(sent.slice(0, -2));
+        expect(received.at(-1)).toBe("[DONE]");
+        const final = JSON.parse(received.at(-2)!) as { usage: { cost: number } };
+        const { cost, ...usage } = final.usage;
+        expect({ ...final, usage }).toEqual(JSON.parse(sent.at(-2)!));
+        const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.request_id === response.headers.get("x-request-id"));
+        expect(debits.map((entry) => BigInt(entry.amount.nano))).toEqual([-costToNano(cost)]);
+      },
+    );
 
     it("serves embeddings with auto mapped to the default embeddings model", async () => {
       const tag = marker();
-      const response = await stack.post("/v1/embeddings", project.key, { model: "auto", input: [`a ${tag}`, "b"], encoding_format: "float", junk: 1 });
+      const response = await stack.post("/v1/embeddings", project.key, {
+        model: "auto",
+        input: [`a ${tag}`, "b"],
+        encoding_format: "float",
+        junk: 1,
+      });
       expect(response.status).toBe(200);
       const body = (await response.json()) as { data: unknown[]; usage: { cost: number } };
       const [seen] = await stack.mockRequestsWith(tag);
@@ -352,7 +415,13 @@ export function defineGatewayScenarios(backend: Backend): void {
     });
 
     it.each([
-      ["openai.error.400.context_length_exceeded", 400, "upstream_rejected", "the request exceeds the model's context window", "maximum context length"],
+      [
+        "openai.error.400.context_length_exceeded",
+        400,
+        "upstream_rejected",
+        "the request exceeds the model's context window",
+        "maximum context length",
+      ],
       ["openai.error.404.model_not_found", 404, "upstream_rejected", "the model was not found at the provider", "does not exist"],
     ])("names the category of %s in its own words", async (fixture, status, type, category, providerText) => {
       const tag = marker();
@@ -386,14 +455,20 @@ export function defineGatewayScenarios(backend: Backend): void {
       const tag = marker();
       await stack.mockScript({ match: tag, times: 0, status: 503 });
       const before = await stack.balance(project.projectId);
-      const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", stream: true, messages: [{ role: "user", content: tag }] });
+      const response = await stack.post("/v1/chat/completions", project.key, {
+        model: "auto",
+        stream: true,
+        messages: [{ role: "user", content: tag }],
+      });
       expect(response.status).toBe(503);
       expect(response.headers.get("content-type")).toMatch(/^application\/json/);
       expectErrorShape(await response.json(), "upstream_error", 503);
       const after = await stack.balance(project.projectId);
       expect(after.balance.nano).toBe(before.balance.nano);
       expect(after.held.nano).toBe("0");
-      expect((await stack.ledger(project.projectId)).filter((entry) => entry.request_id === response.headers.get("x-request-id"))).toHaveLength(0);
+      expect(
+        (await stack.ledger(project.projectId)).filter((entry) => entry.request_id === response.headers.get("x-request-id")),
+      ).toHaveLength(0);
     });
 
     it("answers a body that is not JSON with 400 invalid_body", async () => {
@@ -403,7 +478,10 @@ export function defineGatewayScenarios(backend: Backend): void {
     });
 
     it("answers a body over the limit with 413 body_too_large", async () => {
-      const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: "x".repeat(70_000) }] });
+      const response = await stack.post("/v1/chat/completions", project.key, {
+        model: "auto",
+        messages: [{ role: "user", content: "x".repeat(70_000) }],
+      });
       expect(response.status).toBe(413);
       expectErrorShape(await response.json(), "invalid_request_error", "body_too_large");
     });
@@ -427,7 +505,11 @@ export function defineGatewayScenarios(backend: Backend): void {
     it("caps max_tokens to what a small balance covers instead of refusing, and says so", async () => {
       const small = await stack.createProject({ balanceUsd: "0.01" }); // gpt-4.1's worst case (32,768 output tokens) is ~$0.26
       const tag = marker();
-      const response = await stack.post("/v1/chat/completions", small.key, { model: "openai/gpt-4.1", service: {}, messages: [{ role: "user", content: tag }] });
+      const response = await stack.post("/v1/chat/completions", small.key, {
+        model: "openai/gpt-4.1",
+        service: {},
+        messages: [{ role: "user", content: tag }],
+      });
       expect(response.status).toBe(200);
       const [seen] = await stack.mockRequestsWith(tag);
       const capped = seen!.body.max_tokens as number;
@@ -441,17 +523,28 @@ export function defineGatewayScenarios(backend: Backend): void {
       expect(balance.held.nano).toBe("0");
 
       // A caller's own max_tokens is never lowered: the worst case does not fit, so 402.
-      const explicit = await stack.post("/v1/chat/completions", small.key, { model: "openai/gpt-4.1", max_tokens: 30_000, messages: [{ role: "user", content: "x" }] });
+      const explicit = await stack.post("/v1/chat/completions", small.key, {
+        model: "openai/gpt-4.1",
+        max_tokens: 30_000,
+        messages: [{ role: "user", content: "x" }],
+      });
       expect(explicit.status).toBe(402);
       // Not even a minimal answer fits: 402.
       const broke = await stack.createProject({ balanceUsd: "0.0000001" });
-      expect((await stack.post("/v1/chat/completions", broke.key, { model: "openai/gpt-4.1", messages: [{ role: "user", content: "x" }] })).status).toBe(402);
+      expect(
+        (await stack.post("/v1/chat/completions", broke.key, { model: "openai/gpt-4.1", messages: [{ role: "user", content: "x" }] }))
+          .status,
+      ).toBe(402);
     });
 
     it("refuses with 429 spend_cap_exceeded and Retry-After to the next midnight UTC", async () => {
       const capped = await stack.createProject({ balanceUsd: "1.00", dailyCapUsd: "0.000001" });
       const tag = marker();
-      const response = await stack.post("/v1/chat/completions", capped.key, { model: "auto", messages: [{ role: "user", content: tag }], max_tokens: 50 });
+      const response = await stack.post("/v1/chat/completions", capped.key, {
+        model: "auto",
+        messages: [{ role: "user", content: tag }],
+        max_tokens: 50,
+      });
       expect(response.status).toBe(429);
       expectErrorShape(await response.json(), "billing_error", "spend_cap_exceeded");
       const now = new Date();

@@ -21,14 +21,24 @@ describe("graceful lifecycle", () => {
   it("a data plane on SIGTERM: /health says draining while requests are still served, then in-flight work settles and it exits 0", async () => {
     const slow = marker();
     await stack.mockScript({ match: slow, latencyMs: 2_500 });
-    const inFlight = stack.post("/v1/chat/completions", project.key, { model: "openai/gpt-4.1-mini", messages: [{ role: "user", content: slow }] }, 1);
+    const inFlight = stack.post(
+      "/v1/chat/completions",
+      project.key,
+      { model: "openai/gpt-4.1-mini", messages: [{ role: "user", content: slow }] },
+      1,
+    );
     await expect.poll(() => stack.mockRequestsWith(slow)).toHaveLength(1);
     const dataPlane = stack.dataPlanes[1]!;
     const exited = dataPlane.stop("SIGTERM", 20_000);
 
     await expect.poll(async () => (await fetch(`${dataPlane.ready.url}/health`)).status).toBe(503);
     expect(await (await fetch(`${dataPlane.ready.url}/health`)).json()).toEqual({ status: "unavailable", reason: "draining" });
-    const during = await stack.post("/v1/chat/completions", project.key, { model: "openai/gpt-4.1-mini", messages: [{ role: "user", content: marker() }] }, 1);
+    const during = await stack.post(
+      "/v1/chat/completions",
+      project.key,
+      { model: "openai/gpt-4.1-mini", messages: [{ role: "user", content: marker() }] },
+      1,
+    );
     expect(during.status).toBe(200); // still served inside the shutdown delay
 
     const answer = await inFlight;

@@ -39,7 +39,12 @@ describe("observability", () => {
     await stack.mockScript({ match: refused, times: 0, status: 400 });
     await (await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: refused }] })).text();
     await (await chat({}, "sk-not-a-real-key-0123456789")).text();
-    await (await stack.post("/v1/embeddings", project.key, { model: "openai/text-embedding-3-small", input: `secret embedding input ${marker()}` })).text();
+    await (
+      await stack.post("/v1/embeddings", project.key, {
+        model: "openai/text-embedding-3-small",
+        input: `secret embedding input ${marker()}`,
+      })
+    ).text();
     const extra = await stack.admin<{ key: string; id: string }>("POST", `/admin/projects/${project.projectId}/keys`, {});
     revokedKey = extra.json.key;
     await (await chat({}, extra.json.key)).text();
@@ -59,10 +64,13 @@ describe("observability", () => {
 
   it("exposes the data plane's metrics after traffic", async () => {
     const text = await (await fetch(`${stack.url}/metrics`)).text();
-    expect(text).toMatch(/^gateway_requests_total\{route="\/v1\/chat\/completions",status="200",model="openai\/gpt-4\.1-mini",path="openai"\} [1-9]/m);
+    expect(text).toMatch(
+      /^gateway_requests_total\{route="\/v1\/chat\/completions",status="200",model="openai\/gpt-4\.1-mini",path="openai"\} [1-9]/m,
+    );
     expect(text).toMatch(/^gateway_requests_total\{route="\/v1\/chat\/completions",status="401",model="",path=""\} [1-9]/m);
     // Each a sample line (name, labels, value), not just its # HELP: a positive value where traffic must have put one.
-    const positive = (series: string) => new RegExp(`^${series.replace(/[{}()[\].+*?^$|\\]/g, "\\$&")} ([1-9][0-9.e+]*|0\\.[0-9]*[1-9][0-9e+-]*)$`, "m");
+    const positive = (series: string) =>
+      new RegExp(`^${series.replace(/[{}()[\].+*?^$|\\]/g, "\\$&")} ([1-9][0-9.e+]*|0\\.[0-9]*[1-9][0-9e+-]*)$`, "m");
     for (const series of [
       'gateway_request_duration_seconds_count{route="/v1/chat/completions",stream="false"}',
       'gateway_request_duration_seconds_count{route="/v1/chat/completions",stream="true"}',
@@ -102,14 +110,28 @@ describe("observability", () => {
   it("logs one structured line per request with the id the client got, and the control plane logs the same id", async () => {
     const prompt = `secret prompt ${marker()}`;
     prompts.push(prompt);
-    const response = await stack.post("/v1/chat/completions", project.key, { model: "auto", messages: [{ role: "user", content: prompt }] });
+    const response = await stack.post("/v1/chat/completions", project.key, {
+      model: "auto",
+      messages: [{ role: "user", content: prompt }],
+    });
     await response.text();
     const requestId = response.headers.get("x-request-id")!;
     await expect
       .poll(() => lines(stack.dataPlanes[0]!.output()).find((line) => line.reqId === requestId && line.msg === "request completed"))
-      .toMatchObject({ route: "/v1/chat/completions", status: 200, model: "openai/gpt-4.1-mini", path: "openai", project: project.projectId, attempts: ["ok"] });
+      .toMatchObject({
+        route: "/v1/chat/completions",
+        status: 200,
+        model: "openai/gpt-4.1-mini",
+        path: "openai",
+        project: project.projectId,
+        attempts: ["ok"],
+      });
     await expect
-      .poll(() => lines(stack.controlPlane.output()).filter((line) => line.reqId === requestId).map((line) => line.method))
+      .poll(() =>
+        lines(stack.controlPlane.output())
+          .filter((line) => line.reqId === requestId)
+          .map((line) => line.method),
+      )
       .toEqual(expect.arrayContaining(["Reserve", "Settle"]));
   });
 
@@ -119,7 +141,17 @@ describe("observability", () => {
     const output = stack.dataPlanes[0]!.output() + stack.controlPlane.output();
     expect(lines(output).length).toBeGreaterThan(10); // the logs are there to be searched
     expect(revokedKey).not.toBe("");
-    for (const secret of [project.key, revokedKey, stack.adminToken, stack.internalToken, PROVIDER_KEY, "sk-not-a-real-key-0123456789", "Bearer ", ...prompts, "secret embedding input"]) {
+    for (const secret of [
+      project.key,
+      revokedKey,
+      stack.adminToken,
+      stack.internalToken,
+      PROVIDER_KEY,
+      "sk-not-a-real-key-0123456789",
+      "Bearer ",
+      ...prompts,
+      "secret embedding input",
+    ]) {
       expect(output.includes(secret), `log output contains ${secret.slice(0, 12)}...`).toBe(false);
     }
   });

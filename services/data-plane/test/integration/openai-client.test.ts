@@ -22,7 +22,9 @@ describe("the official openai client through both planes", () => {
   });
 
   async function debitFor(requestId: string | null): Promise<bigint[]> {
-    return (await stack.ledger(project.projectId)).filter((entry) => entry.request_id === requestId).map((entry) => BigInt(entry.amount.nano));
+    return (await stack.ledger(project.projectId))
+      .filter((entry) => entry.request_id === requestId)
+      .map((entry) => BigInt(entry.amount.nano));
   }
 
   it("creates a chat completion with usage.cost matching the ledger", async () => {
@@ -58,7 +60,12 @@ describe("the official openai client through both planes", () => {
     const completion = await client.chat.completions.create({
       model: "openai/gpt-4.1",
       messages: [{ role: "user", content: `What is the weather in Boston? ${marker()}` }],
-      tools: [{ type: "function", function: { name: "get_current_weather", parameters: { type: "object", properties: { location: { type: "string" } } } } }],
+      tools: [
+        {
+          type: "function",
+          function: { name: "get_current_weather", parameters: { type: "object", properties: { location: { type: "string" } } } },
+        },
+      ],
       parallel_tool_calls: false,
     });
     const call = completion.choices[0]!.message.tool_calls![0]!;
@@ -96,8 +103,14 @@ describe("the official openai client through both planes", () => {
   });
 
   it("surfaces a bad key as AuthenticationError (401)", async () => {
-    const stranger = new OpenAI({ apiKey: "sk_nobody_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", baseURL: `${stack.url}/v1`, maxRetries: 0 });
-    const error = await stranger.chat.completions.create({ model: "auto", messages: [{ role: "user", content: "hi" }] }).catch((caught: unknown) => caught);
+    const stranger = new OpenAI({
+      apiKey: "sk_nobody_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      baseURL: `${stack.url}/v1`,
+      maxRetries: 0,
+    });
+    const error = await stranger.chat.completions
+      .create({ model: "auto", messages: [{ role: "user", content: "hi" }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
     expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe("invalid_api_key");
     expect((error as InstanceType<typeof OpenAI.APIError>).type).toBe("authentication_error");
@@ -106,14 +119,18 @@ describe("the official openai client through both planes", () => {
   it("surfaces an empty balance as a 402 APIError with code insufficient_credits", async () => {
     const broke = await stack.createProject();
     const poor = new OpenAI({ apiKey: broke.key, baseURL: `${stack.url}/v1`, maxRetries: 0 });
-    const error = (await poor.chat.completions.create({ model: "auto", messages: [{ role: "user", content: "hi" }] }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    const error = (await poor.chat.completions
+      .create({ model: "auto", messages: [{ role: "user", content: "hi" }] })
+      .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect(error.status).toBe(402);
     expect(error.code).toBe("insufficient_credits");
   });
 
   it("surfaces an unknown model as BadRequestError with code model_unknown", async () => {
-    const error = (await client.chat.completions.create({ model: "gpt-17", messages: [{ role: "user", content: "hi" }] }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    const error = (await client.chat.completions
+      .create({ model: "gpt-17", messages: [{ role: "user", content: "hi" }] })
+      .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error.code).toBe("model_unknown");
   });
@@ -121,7 +138,9 @@ describe("the official openai client through both planes", () => {
   it("surfaces an upstream outage as InternalServerError with the upstream status as code", async () => {
     const tag = marker();
     await stack.mockScript({ match: tag, times: 0, status: 502 });
-    const error = (await client.chat.completions.create({ model: "auto", messages: [{ role: "user", content: tag }] }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    const error = (await client.chat.completions
+      .create({ model: "auto", messages: [{ role: "user", content: tag }] })
+      .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
     expect(error).toBeInstanceOf(OpenAI.InternalServerError);
     expect(error.status).toBe(502);
     expect(error.code).toBe(502);
@@ -131,7 +150,11 @@ describe("the official openai client through both planes", () => {
   it("streams past keep-alive comments sent while the first byte is slow", async () => {
     const tag = marker();
     await stack.mockScript({ match: tag, firstChunkDelayMs: 600 });
-    const stream = await client.chat.completions.create({ model: "auto:economy", stream: true, messages: [{ role: "user", content: tag }] });
+    const stream = await client.chat.completions.create({
+      model: "auto:economy",
+      stream: true,
+      messages: [{ role: "user", content: tag }],
+    });
     let text = "";
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
     expect(text.length).toBeGreaterThan(20);
@@ -140,7 +163,11 @@ describe("the official openai client through both planes", () => {
   it("raises an APIError when a stream fails after content, instead of ending as if it had succeeded", async () => {
     const tag = marker();
     await stack.mockScript({ match: tag, fault: "error-event-mid-stream" });
-    const stream = await client.chat.completions.create({ model: "auto:economy", stream: true, messages: [{ role: "user", content: tag }] });
+    const stream = await client.chat.completions.create({
+      model: "auto:economy",
+      stream: true,
+      messages: [{ role: "user", content: tag }],
+    });
     let text = "";
     const error = await (async () => {
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";

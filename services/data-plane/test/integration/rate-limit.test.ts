@@ -11,7 +11,12 @@ async function fire(stack: GatewayStack, key: string, count: number, concurrency
   const worker = async () => {
     while (next < count) {
       const index = next++;
-      const response = await stack.post("/v1/chat/completions", key, { model: "auto", max_tokens: 20, messages: [{ role: "user", content: `${marker}-r${index}` }] }, index % 2);
+      const response = await stack.post(
+        "/v1/chat/completions",
+        key,
+        { model: "auto", max_tokens: 20, messages: [{ role: "user", content: `${marker}-r${index}` }] },
+        index % 2,
+      );
       await response.arrayBuffer();
       statuses.push(response.status);
     }
@@ -46,7 +51,11 @@ describe("requests per minute across two data planes on one Redis", () => {
     expect(admitted + refused).toBe(1500);
     expect(admitted).toBeLessThanOrEqual(600);
     expect(admitted).toBeGreaterThanOrEqual(590); // the limit is not undercounted either
-    const rejections = await Promise.all(stack.dataPlanes.map(async (dataPlane) => Number(/^gateway_rate_limit_rejections_total (\d+)$/m.exec(await (await fetch(`${dataPlane.ready.url}/metrics`)).text())?.[1])));
+    const rejections = await Promise.all(
+      stack.dataPlanes.map(async (dataPlane) =>
+        Number(/^gateway_rate_limit_rejections_total (\d+)$/m.exec(await (await fetch(`${dataPlane.ready.url}/metrics`)).text())?.[1]),
+      ),
+    );
     expect(rejections[0]! + rejections[1]!).toBe(refused);
     // A refused request went nowhere: not upstream, and nothing billed or held for it.
     expect((await stack.mockRequestsWith(run)).length).toBe(admitted);

@@ -86,7 +86,9 @@ function inspect(answer: Answer): Answer {
   // Not complete: it must end with exactly one error event in the OpenAI shape, no [DONE].
   expect(events).not.toContain("[DONE]");
   const last = JSON.parse(events.at(-1)!) as Chunk;
-  expect(last, `${answer.category} on data plane ${answer.dataPlane}: ${answer.text.slice(-400)}`).toEqual(errorShape("upstream_error", expect.any(Number)));
+  expect(last, `${answer.category} on data plane ${answer.dataPlane}: ${answer.text.slice(-400)}`).toEqual(
+    errorShape("upstream_error", expect.any(Number)),
+  );
   const chunks = events.slice(0, -1).map((data) => JSON.parse(data) as Chunk);
   if (chunks.length === 0) return { ...answer, kind: "error-stream" }; // every attempt failed after a keep-alive comment
   // Cut after content: a usage chunk for what was delivered (billed), then the error event.
@@ -137,7 +139,11 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
   /** Rate-limit checks the three data planes answered without Redis, so far. */
   async function fallbackChecks(): Promise<number> {
     const counts = await Promise.all(
-      stack.dataPlanes.map(async (dataPlane) => Number(/^gateway_rate_limit_fallback_checks (\d+)$/m.exec(await (await fetch(`${dataPlane.ready.url}/metrics`)).text())?.[1] ?? "0")),
+      stack.dataPlanes.map(async (dataPlane) =>
+        Number(
+          /^gateway_rate_limit_fallback_checks (\d+)$/m.exec(await (await fetch(`${dataPlane.ready.url}/metrics`)).text())?.[1] ?? "0",
+        ),
+      ),
     );
     return counts.reduce((sum, value) => sum + value, 0);
   }
@@ -147,10 +153,11 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     return (await stack.ledger(projectId)).reduce((sum, entry) => sum + BigInt(entry.amount.nano), 0n);
   }
 
-
   /** Every hold of the project, whatever its status, by request id. */
   async function allHolds(projectId: string): Promise<Map<string, Hold>> {
-    const lists = await Promise.all((["active", "settled", "released", "expired", "refused"] as const).map((status) => stack.holds(projectId, status)));
+    const lists = await Promise.all(
+      (["active", "settled", "released", "expired", "refused"] as const).map((status) => stack.holds(projectId, status)),
+    );
     return new Map(lists.flat().map((hold) => [hold.request_id, hold]));
   }
 
@@ -171,7 +178,8 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     await stack.mockScript({ match: `${run}-failing-stream-`, times: 0, status: 503 });
     await stack.mockScript({ match: `${run}-cut-stream-`, times: 0, fault: "error-event-mid-stream", usage: "random" });
     for (let index = 0; index < REQUESTS; index++) {
-      if (categoryOf(index) === "retried-completion") await stack.mockScript({ match: tagOf(index, "retried-completion"), times: 1, status: 429 });
+      if (categoryOf(index) === "retried-completion")
+        await stack.mockScript({ match: tagOf(index, "retried-completion"), times: 1, status: 429 });
     }
     await stack.mockScript({ match: run, times: 0, usage: "random" });
     const padding = "x".repeat(220);
@@ -197,7 +205,12 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
         const response = await stack.post(
           "/v1/chat/completions",
           project.key,
-          { model: "openai/gpt-4.1", max_tokens: 400, stream, messages: [{ role: "user", content: `${tagOf(index, category)} ${padding}` }] },
+          {
+            model: "openai/gpt-4.1",
+            max_tokens: 400,
+            stream,
+            messages: [{ role: "user", content: `${tagOf(index, category)} ${padding}` }],
+          },
           dataPlane,
         );
         return {
@@ -222,8 +235,17 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     }
     const answers = raw.map(inspect);
     const tally = new Map<string, number>();
-    for (const answer of answers) tally.set(`${answer.category} ${answer.status} ${answer.kind}`, (tally.get(`${answer.category} ${answer.status} ${answer.kind}`) ?? 0) + 1);
-    console.log(`scale-out mixed load: ${REQUESTS} requests in ${elapsedMs} ms: ${[...tally].sort().map(([key, total]) => `${key} x${total}`).join(", ")}`);
+    for (const answer of answers)
+      tally.set(
+        `${answer.category} ${answer.status} ${answer.kind}`,
+        (tally.get(`${answer.category} ${answer.status} ${answer.kind}`) ?? 0) + 1,
+      );
+    console.log(
+      `scale-out mixed load: ${REQUESTS} requests in ${elapsedMs} ms: ${[...tally]
+        .sort()
+        .map(([key, total]) => `${key} x${total}`)
+        .join(", ")}`,
+    );
 
     // Every answer has a request id, unique across the three replicas.
     expect(answers.every((answer) => answer.requestId !== "")).toBe(true);
@@ -241,7 +263,8 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     for (const answer of answers) expect(allowed[answer.category]).toContain(`${answer.status} ${answer.kind}`);
     const count = (predicate: (answer: Answer) => boolean) => answers.filter(predicate).length;
     // Every kind of answer actually happened, on every data plane for the served ones.
-    for (const category of CATEGORIES) expect(count((answer) => answer.category === category && answer.status !== 402 && answer.status !== 429)).toBeGreaterThan(0);
+    for (const category of CATEGORIES)
+      expect(count((answer) => answer.category === category && answer.status !== 402 && answer.status !== 429)).toBeGreaterThan(0);
     // Every data plane took part. Which ones still had money to serve depends on who reached the small
     // balance first (one replica slower to be scheduled can find it spent), so served answers are
     // required from at least two of them, not all three.
@@ -254,7 +277,9 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     // only those checks may stray from the exact count.
     const rateLimited = count((answer) => answer.status === 429);
     const fallback = (await fallbackChecks()) - fallbackBefore;
-    console.log(`scale-out rate limit: ${REQUESTS - rateLimited} admitted, ${rateLimited} refused (limit ${RPM_LIMIT}); ${fallback} checks answered by the local fallback`);
+    console.log(
+      `scale-out rate limit: ${REQUESTS - rateLimited} admitted, ${rateLimited} refused (limit ${RPM_LIMIT}); ${fallback} checks answered by the local fallback`,
+    );
     if (fallback === 0) expect(REQUESTS - rateLimited).toBe(RPM_LIMIT);
     else expect(REQUESTS - rateLimited).toBeLessThanOrEqual(RPM_LIMIT + fallback);
 
@@ -267,7 +292,10 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     const billed = answers.filter((answer) => answer.told !== undefined);
     let toldTotal = 0n;
     for (const answer of billed) {
-      expect({ request: answer.requestId, debit: debitByRequest.get(answer.requestId) }).toEqual({ request: answer.requestId, debit: answer.told });
+      expect({ request: answer.requestId, debit: debitByRequest.get(answer.requestId) }).toEqual({
+        request: answer.requestId,
+        debit: answer.told,
+      });
       toldTotal += answer.told!;
     }
     expect(debits.length).toBe(billed.length); // nothing billed that the client was not told about
@@ -317,7 +345,13 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
   it("a key revoked through control plane A is refused by every data plane within 1 s", async () => {
     const project = await stack.createProject({ balanceUsd: "5.00" });
     const other = await stack.admin<{ key: string }>("POST", `/admin/projects/${project.projectId}/keys`, {}, CONTROL_PLANE_B);
-    const ask = (key: string, dataPlane: number) => stack.post("/v1/chat/completions", key, { model: "openai/gpt-4.1-nano", max_tokens: 16, messages: [{ role: "user", content: "ping" }] }, dataPlane);
+    const ask = (key: string, dataPlane: number) =>
+      stack.post(
+        "/v1/chat/completions",
+        key,
+        { model: "openai/gpt-4.1-nano", max_tokens: 16, messages: [{ role: "user", content: "ping" }] },
+        dataPlane,
+      );
     // Every data plane has validated (and cached) the key before it is revoked.
     for (let dataPlane = 0; dataPlane < 3; dataPlane++) {
       const response = await ask(project.key, dataPlane);
@@ -326,7 +360,12 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     }
 
     const sent = performance.now();
-    const revoked = await stack.admin<{ revoked_at: string | null }>("POST", `/admin/keys/${project.keyId}/revoke`, undefined, CONTROL_PLANE_A);
+    const revoked = await stack.admin<{ revoked_at: string | null }>(
+      "POST",
+      `/admin/keys/${project.keyId}/revoke`,
+      undefined,
+      CONTROL_PLANE_A,
+    );
     const answeredMs = performance.now() - sent;
     expect(revoked.status).toBe(200);
     expect(revoked.json.revoked_at).not.toBeNull();
@@ -347,7 +386,9 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
         }
       }),
     );
-    console.log(`scale-out revocation: admin answered in ${Math.round(answeredMs)} ms; refused after ${refusedAfterMs.join(" / ")} ms (data planes 0, 1, 2; 1 is on control plane B)`);
+    console.log(
+      `scale-out revocation: admin answered in ${Math.round(answeredMs)} ms; refused after ${refusedAfterMs.join(" / ")} ms (data planes 0, 1, 2; 1 is on control plane B)`,
+    );
     for (const ms of refusedAfterMs) expect(ms).toBeLessThanOrEqual(PROPAGATION_BOUND_MS);
 
     // Only that key: the project's other key still works everywhere.
@@ -359,7 +400,9 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
   });
 
   it("a catalogue loaded through control plane B reaches every data plane within 1 s", async () => {
-    const file = JSON.parse(readFileSync(new URL("../../../control-plane/src/catalogue/default-catalogue.json", import.meta.url), "utf8")) as {
+    const file = JSON.parse(
+      readFileSync(new URL("../../../control-plane/src/catalogue/default-catalogue.json", import.meta.url), "utf8"),
+    ) as {
       models: { id: string; context_length: number }[];
     };
     const changed = file.models.find((model) => model.id === "openai/gpt-4.1-nano")!;
@@ -400,9 +443,18 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
   });
 
   it("catalogue loads through both control planes at once both succeed, and every data plane ends on the same one", async () => {
-    const file = JSON.parse(readFileSync(new URL("../../../control-plane/src/catalogue/default-catalogue.json", import.meta.url), "utf8")) as unknown;
-    const loads = await Promise.all([CONTROL_PLANE_A, CONTROL_PLANE_B].map((controlPlane) => stack.admin<{ revision?: string }>("PUT", "/admin/catalogue?source=scale-out-concurrent", file, controlPlane)));
-    expect(loads.map((load) => load.status), JSON.stringify(loads.map((load) => load.json))).toEqual([200, 200]);
+    const file = JSON.parse(
+      readFileSync(new URL("../../../control-plane/src/catalogue/default-catalogue.json", import.meta.url), "utf8"),
+    ) as unknown;
+    const loads = await Promise.all(
+      [CONTROL_PLANE_A, CONTROL_PLANE_B].map((controlPlane) =>
+        stack.admin<{ revision?: string }>("PUT", "/admin/catalogue?source=scale-out-concurrent", file, controlPlane),
+      ),
+    );
+    expect(
+      loads.map((load) => load.status),
+      JSON.stringify(loads.map((load) => load.json)),
+    ).toEqual([200, 200]);
     const latest = String(Math.max(...loads.map((load) => Number(load.json.revision))));
     const deadline = Date.now() + 3_000;
     for (const dataPlane of stack.dataPlanes) {
@@ -422,7 +474,12 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     await stack.mockScript({ match: `${run}-long`, times: 0, chunkDelayMs: 250, usage: "random" });
     await stack.mockScript({ match: `${run}-short`, times: 0, chunkDelayMs: 100, usage: "random" });
     const open = (tag: string, dataPlane: number) =>
-      stack.post("/v1/chat/completions", project.key, { model: "openai/gpt-4.1-mini", max_tokens: 400, stream: true, messages: [{ role: "user", content: tag }] }, dataPlane);
+      stack.post(
+        "/v1/chat/completions",
+        project.key,
+        { model: "openai/gpt-4.1-mini", max_tokens: 400, stream: true, messages: [{ role: "user", content: tag }] },
+        dataPlane,
+      );
 
     const victims = await Promise.all(Array.from({ length: 6 }, (_, index) => open(`${run}-long-${index}-end`, VICTIM)));
     const survivors = [0, 1].map((dataPlane) => open(`${run}-short-${dataPlane}-end`, dataPlane));
@@ -442,7 +499,15 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     const survived = await Promise.all(
       survivors.map(async (pending) => {
         const response = await pending;
-        return inspect({ index: 0, category: "stream", dataPlane: 0, status: response.status, requestId: response.headers.get("x-request-id")!, contentType: response.headers.get("content-type") ?? "", text: await response.text() });
+        return inspect({
+          index: 0,
+          category: "stream",
+          dataPlane: 0,
+          status: response.status,
+          requestId: response.headers.get("x-request-id")!,
+          contentType: response.headers.get("content-type") ?? "",
+          text: await response.text(),
+        });
       }),
     );
     for (const answer of survived) expect(answer.kind).toBe("complete-stream");
@@ -457,7 +522,9 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
 
     // Accounting: only the survivors are on the ledger, each at most its hold; the balance is the ledger's sum.
     const debits = (await stack.ledger(project.projectId)).filter((entry) => entry.kind === "debit");
-    expect(new Map(debits.map((entry) => [entry.request_id, -BigInt(entry.amount.nano)]))).toEqual(new Map(survived.map((answer) => [answer.requestId, answer.told])));
+    expect(new Map(debits.map((entry) => [entry.request_id, -BigInt(entry.amount.nano)]))).toEqual(
+      new Map(survived.map((answer) => [answer.requestId, answer.told])),
+    );
     const settled = await stack.holds(project.projectId, "settled");
     expect(settled).toHaveLength(survived.length);
     for (const hold of settled) expect(BigInt(hold.debited!.nano)).toBeLessThanOrEqual(BigInt(hold.amount.nano));
@@ -469,11 +536,18 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
 
     // The two remaining data planes keep serving.
     for (const dataPlane of [0, 1]) {
-      const response = await stack.post("/v1/chat/completions", project.key, { model: "openai/gpt-4.1-nano", max_tokens: 16, messages: [{ role: "user", content: "still here" }] }, dataPlane);
+      const response = await stack.post(
+        "/v1/chat/completions",
+        project.key,
+        { model: "openai/gpt-4.1-nano", max_tokens: 16, messages: [{ role: "user", content: "still here" }] },
+        dataPlane,
+      );
       await response.arrayBuffer();
       expect(response.status).toBe(200);
     }
-    console.log(`scale-out kill: ${victimIds.length} streams cut by SIGKILL, their holds expired ${expiredAfterMs} ms later (TTL ${HOLD_TTL_SECONDS} s); ${survived.length} streams on other planes billed exactly`);
+    console.log(
+      `scale-out kill: ${victimIds.length} streams cut by SIGKILL, their holds expired ${expiredAfterMs} ms later (TTL ${HOLD_TTL_SECONDS} s); ${survived.length} streams on other planes billed exactly`,
+    );
   });
 });
 
@@ -482,12 +556,23 @@ describe("two control-plane replicas started together on a fresh database", () =
     let stack: GatewayStack | undefined;
     try {
       let failure = "";
-      stack = await startStack({ backend: "postgresql", controlPlanes: 2, dataPlanes: 2, startControlPlanesTogether: true }).catch((error: unknown) => {
-        failure = String(error).slice(0, 600);
-        return undefined;
-      });
+      stack = await startStack({ backend: "postgresql", controlPlanes: 2, dataPlanes: 2, startControlPlanesTogether: true }).catch(
+        (error: unknown) => {
+          failure = String(error).slice(0, 600);
+          return undefined;
+        },
+      );
       expect(failure).toBe("");
-      const revisions = await Promise.all(stack!.controlPlanes.map(async (controlPlane) => ((await (await fetch(`${controlPlane.ready.admin}/admin/catalogue`, { headers: { authorization: `Bearer ${stack!.adminToken}` } })).json()) as { revision: string }).revision));
+      const revisions = await Promise.all(
+        stack!.controlPlanes.map(
+          async (controlPlane) =>
+            (
+              (await (
+                await fetch(`${controlPlane.ready.admin}/admin/catalogue`, { headers: { authorization: `Bearer ${stack!.adminToken}` } })
+              ).json()) as { revision: string }
+            ).revision,
+        ),
+      );
       expect(revisions[0]).toBe(revisions[1]);
       expect(revisions[0]).toBe("1"); // loaded once: the second replica kept the first one's catalogue
     } finally {

@@ -33,7 +33,8 @@ describe("LocalRateLimiter (sliding one-minute window)", () => {
       clock.now = step * 97; // about 3.7 minutes of steady arrivals
       if (limiter.checkNow("p", 100).allowed) admitted.push(clock.now);
     }
-    for (let index = 100; index < admitted.length; index++) expect(admitted[index]! - admitted[index - 100]!).toBeGreaterThanOrEqual(60_000);
+    for (let index = 100; index < admitted.length; index++)
+      expect(admitted[index]! - admitted[index - 100]!).toBeGreaterThanOrEqual(60_000);
     expect(admitted.length).toBeGreaterThan(300);
   });
 

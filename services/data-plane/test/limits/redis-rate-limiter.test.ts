@@ -26,7 +26,8 @@ describe("RedisRateLimiter", () => {
   async function limiter(replicaId: string): Promise<RedisRateLimiter> {
     const created = new RedisRateLimiter(redis.url, replicaId, 60_000);
     limiters.push(created);
-    while (created.mode !== "redis" || (await admin.zcard("gateway:ratelimit:replicas")) < limiters.length) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (created.mode !== "redis" || (await admin.zcard("gateway:ratelimit:replicas")) < limiters.length)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     return created;
   }
 
@@ -77,7 +78,9 @@ describe("RedisRateLimiter", () => {
     } finally {
       redis.resume();
     }
-    await expect.poll(async () => (await checker.check("paused", 100, `paused-${performance.now()}`)) && checker.mode, { timeout: 5_000 }).toBe("redis");
+    await expect
+      .poll(async () => (await checker.check("paused", 100, `paused-${performance.now()}`)) && checker.mode, { timeout: 5_000 })
+      .toBe("redis");
   });
 
   it("does not take this process's own stall for a Redis timeout, for a check in flight or one queued behind it", async () => {
@@ -106,7 +109,9 @@ describe("RedisRateLimiter", () => {
       redis.resume();
     }
     // The first one's call was already sent and lands once Redis answers; the two queued behind it were never sent.
-    await expect.poll(async () => (await checker.check("abandoned", 100, `abandoned-after-${performance.now()}`)) && checker.mode, { timeout: 5_000 }).toBe("redis");
+    await expect
+      .poll(async () => (await checker.check("abandoned", 100, `abandoned-after-${performance.now()}`)) && checker.mode, { timeout: 5_000 })
+      .toBe("redis");
     const members = await admin.zrange("gateway:ratelimit:abandoned", "0", "-1");
     expect(members).toContain("abandoned-0");
     expect(members).not.toContain("abandoned-1");
@@ -133,7 +138,9 @@ describe("RedisRateLimiter", () => {
     // Every admission is in the window; a block's are scored at its end, so none leaves the window early.
     const [seconds, micros] = await admin.time();
     const now = Number(seconds) * 1000 + Number(micros) / 1000;
-    const scores = (await admin.zrange("gateway:ratelimit:busy", "0", "-1", "WITHSCORES")).filter((_, index) => index % 2 === 1).map(Number);
+    const scores = (await admin.zrange("gateway:ratelimit:busy", "0", "-1", "WITHSCORES"))
+      .filter((_, index) => index % 2 === 1)
+      .map(Number);
     expect(scores.length).toBeGreaterThanOrEqual(300);
     expect(scores.some((score) => score > now + 500)).toBe(true);
     // Once the block is over (BLOCK_MS, then the sweep), what it did not admit is out of the window.
@@ -195,7 +202,9 @@ describe("RedisRateLimiter", () => {
     expect(await zremCalls()).toBeGreaterThan(zremsBefore);
     const [seconds, micros] = await admin.time();
     const now = Number(seconds) * 1000 + Number(micros) / 1000;
-    const scores = (await admin.zrange("gateway:ratelimit:lost", "0", "-1", "WITHSCORES")).filter((_, index) => index % 2 === 1).map(Number);
+    const scores = (await admin.zrange("gateway:ratelimit:lost", "0", "-1", "WITHSCORES"))
+      .filter((_, index) => index % 2 === 1)
+      .map(Number);
     expect(scores.filter((score) => score > now + 200)).toEqual([]);
   });
 
@@ -207,7 +216,8 @@ describe("RedisRateLimiter", () => {
     const second = new RedisRateLimiter(redis.url, "replica-restarted", 60_000); // the same replica id, restarted
     limiters.push(second);
     // Connected once it has announced itself (the first took its id out on close).
-    while ((await admin.zscore("gateway:ratelimit:replicas", "replica-restarted")) === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await admin.zscore("gateway:ratelimit:replicas", "replica-restarted")) === null)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     await sequential(second, "restart", 100_000, 200, "restart-again"); // request ids are unique
     // Both admitted from blocks (with the replica id alone in the members, the second's would have overwritten the first's).
     expect(first.blocks.stats.admitted).toBeGreaterThan(50);

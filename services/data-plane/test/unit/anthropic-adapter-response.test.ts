@@ -27,55 +27,73 @@ const message = (overrides: Record<string, unknown>) => ({
   ...overrides,
 });
 
-describe.skipIf(!haveWire)(`AnthropicAdapter.response on recorded messages (${haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent`})`, () => {
-  it("plain text answer (anthropic.messages.response.json)", () => {
-    expect(translate(wire("anthropic.messages.response.json"))).toEqual({
-      id: "msg_01Egs18hRzhru3uGon3qesbA",
-      object: "chat.completion",
-      created: 1_790_000_000,
-      model: "claude-sonnet-4-5-20250929",
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", content: '{"product_name": "Green Tea", "price": 5.50, "quantity": 2}', refusal: null },
-          logprobs: null,
-          finish_reason: "stop",
+describe.skipIf(!haveWire)(
+  `AnthropicAdapter.response on recorded messages (${haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent`})`,
+  () => {
+    it("plain text answer (anthropic.messages.response.json)", () => {
+      expect(translate(wire("anthropic.messages.response.json"))).toEqual({
+        id: "msg_01Egs18hRzhru3uGon3qesbA",
+        object: "chat.completion",
+        created: 1_790_000_000,
+        model: "claude-sonnet-4-5-20250929",
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: '{"product_name": "Green Tea", "price": 5.50, "quantity": 2}', refusal: null },
+            logprobs: null,
+            finish_reason: "stop",
+          },
+        ],
+        usage: { prompt_tokens: 249, completion_tokens: 26, total_tokens: 275, prompt_tokens_details: { cached_tokens: 0 } },
+      });
+    });
+
+    it("text and a tool call (anthropic.messages.tools.response.json)", () => {
+      const completion = translate(wire("anthropic.messages.tools.response.json")) as any;
+      expect(completion.id).toBe("msg_012foMGXNQ1eqhaq3QvA5dY6");
+      expect(completion.choices[0]).toEqual({
+        index: 0,
+        message: {
+          role: "assistant",
+          content: 'I\'ll use the test_tool with the value "test" as requested, then provide a final response.',
+          refusal: null,
+          tool_calls: [
+            { id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", type: "function", function: { name: "test_tool", arguments: '{"value":"test"}' } },
+          ],
         },
-      ],
-      usage: { prompt_tokens: 249, completion_tokens: 26, total_tokens: 275, prompt_tokens_details: { cached_tokens: 0 } },
+        logprobs: null,
+        finish_reason: "tool_calls",
+      });
+      expect(completion.usage).toEqual({
+        prompt_tokens: 415,
+        completion_tokens: 76,
+        total_tokens: 491,
+        prompt_tokens_details: { cached_tokens: 0 },
+      });
     });
-  });
 
-  it("text and a tool call (anthropic.messages.tools.response.json)", () => {
-    const completion = translate(wire("anthropic.messages.tools.response.json")) as any;
-    expect(completion.id).toBe("msg_012foMGXNQ1eqhaq3QvA5dY6");
-    expect(completion.choices[0]).toEqual({
-      index: 0,
-      message: {
-        role: "assistant",
-        content: 'I\'ll use the test_tool with the value "test" as requested, then provide a final response.',
-        refusal: null,
-        tool_calls: [{ id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", type: "function", function: { name: "test_tool", arguments: '{"value":"test"}' } }],
-      },
-      logprobs: null,
-      finish_reason: "tool_calls",
+    it("the answer after a tool result (anthropic.messages.tools.result.response.json)", () => {
+      const completion = translate(wire("anthropic.messages.tools.result.response.json")) as any;
+      expect(completion.choices[0].finish_reason).toBe("stop");
+      expect(completion.choices[0].message.content).toMatch(/^I have successfully executed the test_tool/);
+      expect(completion.choices[0].message).not.toHaveProperty("tool_calls");
+      expect(completion.usage.total_tokens).toBe(546);
     });
-    expect(completion.usage).toEqual({ prompt_tokens: 415, completion_tokens: 76, total_tokens: 491, prompt_tokens_details: { cached_tokens: 0 } });
-  });
-
-  it("the answer after a tool result (anthropic.messages.tools.result.response.json)", () => {
-    const completion = translate(wire("anthropic.messages.tools.result.response.json")) as any;
-    expect(completion.choices[0].finish_reason).toBe("stop");
-    expect(completion.choices[0].message.content).toMatch(/^I have successfully executed the test_tool/);
-    expect(completion.choices[0].message).not.toHaveProperty("tool_calls");
-    expect(completion.usage.total_tokens).toBe(546);
-  });
-});
+  },
+);
 
 describe("AnthropicAdapter.response", () => {
   it("counts cache writes and reads into prompt_tokens; reads are cached_tokens, writes cache_write_tokens", () => {
     const completion = translate(
-      message({ usage: { input_tokens: 21, cache_creation_input_tokens: 188086, cache_read_input_tokens: 5000, output_tokens: 393, service_tier: "standard" } }),
+      message({
+        usage: {
+          input_tokens: 21,
+          cache_creation_input_tokens: 188086,
+          cache_read_input_tokens: 5000,
+          output_tokens: 393,
+          service_tier: "standard",
+        },
+      }),
     ) as any;
     expect(completion.usage).toEqual({
       prompt_tokens: 21 + 188086 + 5000,
@@ -102,14 +120,20 @@ describe("AnthropicAdapter.response", () => {
 
   it("a refusal: finish_reason content_filter and message.refusal from stop_details.explanation", () => {
     const completion = translate(
-      message({ content: [], stop_reason: "refusal", stop_details: { type: "refusal", category: "cyber", explanation: "This request was refused due to policy." } }),
+      message({
+        content: [],
+        stop_reason: "refusal",
+        stop_details: { type: "refusal", category: "cyber", explanation: "This request was refused due to policy." },
+      }),
     ) as any;
     expect(completion.choices[0].finish_reason).toBe("content_filter");
     expect(completion.choices[0].message).toEqual({ role: "assistant", content: null, refusal: "This request was refused due to policy." });
   });
 
   it("a refusal without explanation still has a refusal text, and keeps what was written before it", () => {
-    const completion = translate(message({ content: [{ type: "text", text: "Hi" }], stop_reason: "refusal", stop_details: { type: "refusal", explanation: null } })) as any;
+    const completion = translate(
+      message({ content: [{ type: "text", text: "Hi" }], stop_reason: "refusal", stop_details: { type: "refusal", explanation: null } }),
+    ) as any;
     expect(completion.choices[0].message.content).toBe("Hi");
     expect(completion.choices[0].message.refusal).toEqual(expect.any(String));
     expect(completion.choices[0].message.refusal.length).toBeGreaterThan(0);
@@ -130,8 +154,21 @@ describe("AnthropicAdapter.response", () => {
   });
 
   it("joins several text blocks; no text at all is content null; empty tool input is {}", () => {
-    expect((translate(message({ content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] })) as any).choices[0].message.content).toBe("ab");
-    const toolOnly = translate(message({ content: [{ type: "tool_use", id: "toolu_x", name: "now", input: {} }], stop_reason: "tool_use" })) as any;
+    expect(
+      (
+        translate(
+          message({
+            content: [
+              { type: "text", text: "a" },
+              { type: "text", text: "b" },
+            ],
+          }),
+        ) as any
+      ).choices[0].message.content,
+    ).toBe("ab");
+    const toolOnly = translate(
+      message({ content: [{ type: "tool_use", id: "toolu_x", name: "now", input: {} }], stop_reason: "tool_use" }),
+    ) as any;
     expect(toolOnly.choices[0].message.content).toBeNull();
     expect(toolOnly.choices[0].message.tool_calls[0].function.arguments).toBe("{}");
   });

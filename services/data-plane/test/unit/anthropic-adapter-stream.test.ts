@@ -34,7 +34,11 @@ function translateStream(events: SseEvent[]): StreamItem[] {
   return [...events.flatMap((event) => translator.push(event)), ...translator.end()];
 }
 
-const ev = (event: string, data: unknown): SseEvent => ({ event, data: typeof data === "string" ? data : JSON.stringify(data), id: undefined });
+const ev = (event: string, data: unknown): SseEvent => ({
+  event,
+  data: typeof data === "string" ? data : JSON.stringify(data),
+  id: undefined,
+});
 const chunks = (items: StreamItem[]) => items.flatMap((item) => (item.kind === "chunk" ? [item.chunk as any] : []));
 
 /** What an OpenAI client assembles from the chunks (the openai SDK's stream accumulation, for one choice). */
@@ -75,7 +79,8 @@ function accumulateAnthropicMessage(events: SseEvent[]) {
       if (event.delta.type === "text_delta") block.text += event.delta.text;
       else if (event.delta.type === "thinking_delta") block.thinking += event.delta.thinking;
       else if (event.delta.type === "signature_delta") block.signature = event.delta.signature;
-      else if (event.delta.type === "input_json_delta") partialJson.set(event.index, (partialJson.get(event.index) ?? "") + event.delta.partial_json);
+      else if (event.delta.type === "input_json_delta")
+        partialJson.set(event.index, (partialJson.get(event.index) ?? "") + event.delta.partial_json);
     } else if (event.type === "content_block_stop" && partialJson.has(event.index)) {
       const text = partialJson.get(event.index)!;
       message.content[event.index].input = text.trim() ? JSON.parse(text) : {};
@@ -111,98 +116,149 @@ const completeStreams = [
   "anthropic.messages.stream.refusal.sse",
 ];
 
-describe.skipIf(!haveWire)(`AnthropicAdapter.stream on recorded streams (${haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent`})`, () => {
-  it("plain text (anthropic.messages.stream.sse): the role on the first text chunk, one chunk per text delta, finish, usage, done; ping ignored", () => {
-    const items = translateStream(recordedEvents("anthropic.messages.stream.sse"));
-    const base = { id: "msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK", object: "chat.completion.chunk", created: context.created, model: "claude-3-opus-latest" };
-    const choice = (delta: unknown, finish_reason: string | null = null) => ({ kind: "chunk", chunk: { ...base, choices: [{ index: 0, delta, finish_reason }] } });
-    expect(items).toEqual([
-      choice({ role: "assistant", content: "Hello" }),
-      choice({ content: " there" }),
-      choice({ content: "!" }),
-      choice({}, "stop"),
-      { kind: "chunk", chunk: { ...base, choices: [], usage: { prompt_tokens: 11, completion_tokens: 6, total_tokens: 17, prompt_tokens_details: { cached_tokens: 0 } } } },
-      { kind: "done" },
-    ]);
-  });
-
-  it("the recorded stream with whitespace-padded JSON (anthropic.messages.stream.recorded.sse)", () => {
-    const items = translateStream(recordedEvents("anthropic.messages.stream.recorded.sse"));
-    expectChunkShapes(items, "msg_013nnniYDrJDocdy5nrMU7cH", "claude-sonnet-4-5-20250929");
-    const result = accumulateChunks(items);
-    expect(JSON.parse(result.content!)).toEqual([12345, 67890]);
-    expect(result.finishReason).toBe("stop");
-    expect(result.usage).toEqual({ prompt_tokens: 135, completion_tokens: 10, total_tokens: 145, prompt_tokens_details: { cached_tokens: 0 } });
-    expect(items.at(-1)).toEqual({ kind: "done" });
-  });
-
-  it("text then a tool call with streamed arguments (anthropic.messages.stream.tools.sse)", () => {
-    const items = translateStream(recordedEvents("anthropic.messages.stream.tools.sse"));
-    expectChunkShapes(items, "msg_019Q1hrJbZG26Fb9BQhrkHEr", "claude-sonnet-4-20250514");
-    // The tool_use block is Anthropic's content block 1 but the first tool call: index 0.
-    expect(chunks(items).find((chunk) => chunk.choices[0]?.delta.tool_calls)?.choices[0].delta).toEqual({
-      tool_calls: [{ index: 0, id: "toolu_01NRLabsLyVHZPKxbKvkfSMn", type: "function", function: { name: "get_weather", arguments: "" } }],
+describe.skipIf(!haveWire)(
+  `AnthropicAdapter.stream on recorded streams (${haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent`})`,
+  () => {
+    it("plain text (anthropic.messages.stream.sse): the role on the first text chunk, one chunk per text delta, finish, usage, done; ping ignored", () => {
+      const items = translateStream(recordedEvents("anthropic.messages.stream.sse"));
+      const base = {
+        id: "msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK",
+        object: "chat.completion.chunk",
+        created: context.created,
+        model: "claude-3-opus-latest",
+      };
+      const choice = (delta: unknown, finish_reason: string | null = null) => ({
+        kind: "chunk",
+        chunk: { ...base, choices: [{ index: 0, delta, finish_reason }] },
+      });
+      expect(items).toEqual([
+        choice({ role: "assistant", content: "Hello" }),
+        choice({ content: " there" }),
+        choice({ content: "!" }),
+        choice({}, "stop"),
+        {
+          kind: "chunk",
+          chunk: {
+            ...base,
+            choices: [],
+            usage: { prompt_tokens: 11, completion_tokens: 6, total_tokens: 17, prompt_tokens_details: { cached_tokens: 0 } },
+          },
+        },
+        { kind: "done" },
+      ]);
     });
-    const result = accumulateChunks(items);
-    expect(result.content).toBe("I'll check the current weather in Paris for you.");
-    expect(result.toolCalls).toHaveLength(1);
-    expect(JSON.parse(result.toolCalls[0]!.function.arguments)).toEqual({ location: "Paris" });
-    expect(result.finishReason).toBe("tool_calls");
-    expect(result.usage).toEqual({ prompt_tokens: 377, completion_tokens: 65, total_tokens: 442, prompt_tokens_details: { cached_tokens: 0 } });
-  });
 
-  it("thinking then text, stopped by a refusal (anthropic.messages.stream.thinking.sse)", () => {
-    const items = translateStream(recordedEvents("anthropic.messages.stream.thinking.sse"));
-    expectChunkShapes(items, "msg_fixture_a_0001", "claude-fable-5");
-    const result = accumulateChunks(items);
-    expect(result.reasoning).toMatch(/^Simple educational question about what a solar eclipse is\./);
-    expect(result.content).toBe("Hi"); // thinking never leaks into content
-    expect(result.finishReason).toBe("content_filter");
-    expect(result.refusal).toEqual(expect.any(String));
-    expect(result.usage).toEqual({
-      prompt_tokens: 28,
-      completion_tokens: 106,
-      total_tokens: 134,
-      prompt_tokens_details: { cached_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 67 },
+    it("the recorded stream with whitespace-padded JSON (anthropic.messages.stream.recorded.sse)", () => {
+      const items = translateStream(recordedEvents("anthropic.messages.stream.recorded.sse"));
+      expectChunkShapes(items, "msg_013nnniYDrJDocdy5nrMU7cH", "claude-sonnet-4-5-20250929");
+      const result = accumulateChunks(items);
+      expect(JSON.parse(result.content!)).toEqual([12345, 67890]);
+      expect(result.finishReason).toBe("stop");
+      expect(result.usage).toEqual({
+        prompt_tokens: 135,
+        completion_tokens: 10,
+        total_tokens: 145,
+        prompt_tokens_details: { cached_tokens: 0 },
+      });
+      expect(items.at(-1)).toEqual({ kind: "done" });
     });
-  });
 
-  it("a refusal with an explanation (anthropic.messages.stream.refusal.sse)", () => {
-    const items = translateStream(recordedEvents("anthropic.messages.stream.refusal.sse"));
-    const finish = chunks(items).find((chunk) => chunk.choices[0]?.finish_reason);
-    // Nothing came before the refusal, so the role rides on it.
-    expect(finish.choices[0]).toEqual({ index: 0, delta: { role: "assistant", refusal: "This request was refused due to policy." }, finish_reason: "content_filter" });
-    expect(accumulateChunks(items).usage).toEqual({ prompt_tokens: 20, completion_tokens: 0, total_tokens: 20, prompt_tokens_details: { cached_tokens: 0 } });
-  });
+    it("text then a tool call with streamed arguments (anthropic.messages.stream.tools.sse)", () => {
+      const items = translateStream(recordedEvents("anthropic.messages.stream.tools.sse"));
+      expectChunkShapes(items, "msg_019Q1hrJbZG26Fb9BQhrkHEr", "claude-sonnet-4-20250514");
+      // The tool_use block is Anthropic's content block 1 but the first tool call: index 0.
+      expect(chunks(items).find((chunk) => chunk.choices[0]?.delta.tool_calls)?.choices[0].delta).toEqual({
+        tool_calls: [
+          { index: 0, id: "toolu_01NRLabsLyVHZPKxbKvkfSMn", type: "function", function: { name: "get_weather", arguments: "" } },
+        ],
+      });
+      const result = accumulateChunks(items);
+      expect(result.content).toBe("I'll check the current weather in Paris for you.");
+      expect(result.toolCalls).toHaveLength(1);
+      expect(JSON.parse(result.toolCalls[0]!.function.arguments)).toEqual({ location: "Paris" });
+      expect(result.finishReason).toBe("tool_calls");
+      expect(result.usage).toEqual({
+        prompt_tokens: 377,
+        completion_tokens: 65,
+        total_tokens: 442,
+        prompt_tokens_details: { cached_tokens: 0 },
+      });
+    });
 
-  it("an error event after HTTP 200 (anthropic.messages.stream.error.sse): an error item and nothing before it, so the proxy can still retry elsewhere", () => {
-    const items = translateStream(recordedEvents("anthropic.messages.stream.error.sse"));
-    expect(items.map((item) => item.kind)).toEqual(["error"]);
-    // overloaded_error is a status, not a category (classify-anthropic-error.ts).
-    expect(items[0]).toEqual({ kind: "error", category: undefined });
-  });
+    it("thinking then text, stopped by a refusal (anthropic.messages.stream.thinking.sse)", () => {
+      const items = translateStream(recordedEvents("anthropic.messages.stream.thinking.sse"));
+      expectChunkShapes(items, "msg_fixture_a_0001", "claude-fable-5");
+      const result = accumulateChunks(items);
+      expect(result.reasoning).toMatch(/^Simple educational question about what a solar eclipse is\./);
+      expect(result.content).toBe("Hi"); // thinking never leaks into content
+      expect(result.finishReason).toBe("content_filter");
+      expect(result.refusal).toEqual(expect.any(String));
+      expect(result.usage).toEqual({
+        prompt_tokens: 28,
+        completion_tokens: 106,
+        total_tokens: 134,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 67 },
+      });
+    });
 
-  it.each(completeStreams)("streamed and non-streamed translations agree: %s", (file) => {
-    const events = recordedEvents(file);
-    const streamed = accumulateChunks(translateStream(events));
-    const whole = adapter.response("chat", accumulateAnthropicMessage(events), context) as any;
-    const message = whole.choices[0].message;
-    expect(streamed.content).toBe(message.content);
-    expect(streamed.reasoning).toBe(message.reasoning);
-    expect(streamed.refusal).toBe(message.refusal);
-    expect(streamed.finishReason).toBe(whole.choices[0].finish_reason);
-    expect(streamed.usage).toEqual(whole.usage);
-    // Argument text may differ in spacing (streamed fragments vs re-serialised input); the JSON is the same.
-    const calls = (list: any[]) => list.map((call) => ({ ...call, function: { ...call.function, arguments: JSON.parse(call.function.arguments) } }));
-    expect(calls(streamed.toolCalls)).toEqual(calls(message.tool_calls ?? []));
-  });
-});
+    it("a refusal with an explanation (anthropic.messages.stream.refusal.sse)", () => {
+      const items = translateStream(recordedEvents("anthropic.messages.stream.refusal.sse"));
+      const finish = chunks(items).find((chunk) => chunk.choices[0]?.finish_reason);
+      // Nothing came before the refusal, so the role rides on it.
+      expect(finish.choices[0]).toEqual({
+        index: 0,
+        delta: { role: "assistant", refusal: "This request was refused due to policy." },
+        finish_reason: "content_filter",
+      });
+      expect(accumulateChunks(items).usage).toEqual({
+        prompt_tokens: 20,
+        completion_tokens: 0,
+        total_tokens: 20,
+        prompt_tokens_details: { cached_tokens: 0 },
+      });
+    });
+
+    it("an error event after HTTP 200 (anthropic.messages.stream.error.sse): an error item and nothing before it, so the proxy can still retry elsewhere", () => {
+      const items = translateStream(recordedEvents("anthropic.messages.stream.error.sse"));
+      expect(items.map((item) => item.kind)).toEqual(["error"]);
+      // overloaded_error is a status, not a category (classify-anthropic-error.ts).
+      expect(items[0]).toEqual({ kind: "error", category: undefined });
+    });
+
+    it.each(completeStreams)("streamed and non-streamed translations agree: %s", (file) => {
+      const events = recordedEvents(file);
+      const streamed = accumulateChunks(translateStream(events));
+      const whole = adapter.response("chat", accumulateAnthropicMessage(events), context) as any;
+      const message = whole.choices[0].message;
+      expect(streamed.content).toBe(message.content);
+      expect(streamed.reasoning).toBe(message.reasoning);
+      expect(streamed.refusal).toBe(message.refusal);
+      expect(streamed.finishReason).toBe(whole.choices[0].finish_reason);
+      expect(streamed.usage).toEqual(whole.usage);
+      // Argument text may differ in spacing (streamed fragments vs re-serialised input); the JSON is the same.
+      const calls = (list: any[]) =>
+        list.map((call) => ({ ...call, function: { ...call.function, arguments: JSON.parse(call.function.arguments) } }));
+      expect(calls(streamed.toolCalls)).toEqual(calls(message.tool_calls ?? []));
+    });
+  },
+);
 
 describe("AnthropicAdapter.stream", () => {
-  const start = ev("message_start", { type: "message_start", message: { id: "msg_s", type: "message", role: "assistant", content: [], model: "claude-s", usage: { input_tokens: 5, output_tokens: 1 } } });
+  const start = ev("message_start", {
+    type: "message_start",
+    message: {
+      id: "msg_s",
+      type: "message",
+      role: "assistant",
+      content: [],
+      model: "claude-s",
+      usage: { input_tokens: 5, output_tokens: 1 },
+    },
+  });
   const stop = ev("message_stop", { type: "message_stop" });
-  const finish = (stopReason: string, usage: unknown = { output_tokens: 3 }) => ev("message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage });
+  const finish = (stopReason: string, usage: unknown = { output_tokens: 3 }) =>
+    ev("message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage });
 
   it("a body cut before message_stop ends with nothing more: no finish, no usage, no done (the proxy sees a cut)", () => {
     // The plain recording without its final line end: per the SSE standard its message_stop is never complete.
@@ -219,9 +275,21 @@ describe("AnthropicAdapter.stream", () => {
       ev("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
       ev("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Checking." } }),
       ev("content_block_stop", { type: "content_block_stop", index: 0 }),
-      ev("content_block_start", { type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "toolu_a", name: "get_weather", input: {} } }),
-      ev("content_block_start", { type: "content_block_start", index: 2, content_block: { type: "tool_use", id: "toolu_b", name: "get_weather", input: {} } }),
-      ev("content_block_delta", { type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: '{"city":"Rome"}' } }),
+      ev("content_block_start", {
+        type: "content_block_start",
+        index: 1,
+        content_block: { type: "tool_use", id: "toolu_a", name: "get_weather", input: {} },
+      }),
+      ev("content_block_start", {
+        type: "content_block_start",
+        index: 2,
+        content_block: { type: "tool_use", id: "toolu_b", name: "get_weather", input: {} },
+      }),
+      ev("content_block_delta", {
+        type: "content_block_delta",
+        index: 2,
+        delta: { type: "input_json_delta", partial_json: '{"city":"Rome"}' },
+      }),
       ev("content_block_delta", { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"city":' } }),
       ev("content_block_delta", { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '"Paris"}' } }),
       ev("content_block_stop", { type: "content_block_stop", index: 1 }),
@@ -239,7 +307,11 @@ describe("AnthropicAdapter.stream", () => {
   it("gives a tool call that streamed no argument text the arguments {}", () => {
     const items = translateStream([
       start,
-      ev("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_n", name: "now", input: {} } }),
+      ev("content_block_start", {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id: "toolu_n", name: "now", input: {} },
+      }),
       ev("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "" } }),
       ev("content_block_stop", { type: "content_block_stop", index: 0 }),
       finish("tool_use"),
@@ -252,7 +324,12 @@ describe("AnthropicAdapter.stream", () => {
     const items = translateStream([
       ev("message_start", {
         type: "message_start",
-        message: { id: "msg_c", model: "claude-c", content: [], usage: { input_tokens: 50, cache_creation_input_tokens: 1000, cache_read_input_tokens: 2000, output_tokens: 1 } },
+        message: {
+          id: "msg_c",
+          model: "claude-c",
+          content: [],
+          usage: { input_tokens: 50, cache_creation_input_tokens: 1000, cache_read_input_tokens: 2000, output_tokens: 1 },
+        },
       }),
       finish("end_turn", { input_tokens: null, cache_read_input_tokens: null, output_tokens: 40 }),
       stop,
@@ -288,7 +365,9 @@ describe("AnthropicAdapter.stream", () => {
       ev("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "late" } }),
       stop,
     ]);
-    expect(items.map((item) => (item.kind === "chunk" ? Object.keys((item.chunk as any).choices[0]?.delta ?? { usage: 1 }).join() : item.kind))).toEqual([
+    expect(
+      items.map((item) => (item.kind === "chunk" ? Object.keys((item.chunk as any).choices[0]?.delta ?? { usage: 1 }).join() : item.kind)),
+    ).toEqual([
       "role", // message_start's role, carried by the finish chunk (nothing else came)
       "usage",
       "done",
@@ -310,7 +389,9 @@ describe("AnthropicAdapter.stream", () => {
   });
 
   it("uses the context's id and model until message_start names them", () => {
-    const items = translateStream([ev("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "x" } })]);
+    const items = translateStream([
+      ev("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "x" } }),
+    ]);
     expect(chunks(items)[0]).toMatchObject({ id: "chatcmpl-gateway", model: "claude-from-catalogue" });
   });
 });

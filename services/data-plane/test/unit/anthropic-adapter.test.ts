@@ -12,13 +12,23 @@ const haveWire = existsSync(WIRE_DIR);
 const wire = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(WIRE_DIR, file), "utf8"));
 
 const adapter = new AnthropicAdapter();
-const context = (overrides: Partial<RequestContext> = {}): RequestContext => ({ upstreamModel: "claude-sonnet-4-5", apiKey: "sk-ant-test", maxOutputTokens: 64000, ...overrides });
+const context = (overrides: Partial<RequestContext> = {}): RequestContext => ({
+  upstreamModel: "claude-sonnet-4-5",
+  apiKey: "sk-ant-test",
+  maxOutputTokens: 64000,
+  ...overrides,
+});
 /** The Anthropic body the adapter builds for an OpenAI chat body. */
-const translate = (body: Record<string, unknown>, overrides: Partial<RequestContext> = {}) => JSON.parse(adapter.request("chat", body, context(overrides)).body);
+const translate = (body: Record<string, unknown>, overrides: Partial<RequestContext> = {}) =>
+  JSON.parse(adapter.request("chat", body, context(overrides)).body);
 
 const weatherTool = {
   type: "function",
-  function: { name: "get_weather", description: "Weather in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+  function: {
+    name: "get_weather",
+    description: "Weather in a city",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
 };
 const user = (content: unknown) => ({ role: "user", content });
 
@@ -46,125 +56,162 @@ describe("AnthropicAdapter: contract", () => {
   });
 });
 
-describe.skipIf(!haveWire)(`AnthropicAdapter.request reproduces recorded Anthropic requests (${haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent`})`, () => {
-  /** The recordings name Anthropic's defaults explicitly (tool type "custom", stream false); the adapter leaves defaults out. */
-  const withoutDefaults = (recorded: Record<string, unknown>) => {
-    const { stream, ...rest } = recorded;
-    if (stream !== false) rest.stream = stream;
-    if (Array.isArray(rest.tools)) rest.tools = rest.tools.map(({ type, ...tool }: Record<string, unknown>) => (type === "custom" ? tool : { type, ...tool }));
-    return rest;
-  };
-
-  it("plain question (anthropic.messages.request.json)", () => {
-    const body = { model: "anthropic/claude-opus-4-8", max_tokens: 16000, messages: [user("What is the capital of France?")] };
-    expect(translate(body, { upstreamModel: "claude-opus-4-8" })).toEqual(wire("anthropic.messages.request.json"));
-  });
-
-  it("json_schema response_format -> output_config.format (anthropic.messages.json_schema.request.json)", () => {
-    const recorded = wire("anthropic.messages.json_schema.request.json") as { output_config: { format: { schema: unknown } } };
-    const body = {
-      model: "auto",
-      max_completion_tokens: 1024,
-      messages: [user("Extract: I want to order 2 Green Tea at $5.50 each")],
-      response_format: { type: "json_schema", json_schema: { name: "OrderItem", strict: true, schema: recorded.output_config.format.schema } },
+describe.skipIf(!haveWire)(
+  `AnthropicAdapter.request reproduces recorded Anthropic requests (${haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent`})`,
+  () => {
+    /** The recordings name Anthropic's defaults explicitly (tool type "custom", stream false); the adapter leaves defaults out. */
+    const withoutDefaults = (recorded: Record<string, unknown>) => {
+      const { stream, ...rest } = recorded;
+      if (stream !== false) rest.stream = stream;
+      if (Array.isArray(rest.tools))
+        rest.tools = rest.tools.map(({ type, ...tool }: Record<string, unknown>) => (type === "custom" ? tool : { type, ...tool }));
+      return rest;
     };
-    const translated = translate(body);
-    expect(translated).toEqual(recorded);
-    expect(adapter.request("chat", body, context()).headers["anthropic-beta"]).toBeUndefined(); // structured outputs are GA
-  });
 
-  it("streamed json_schema request (anthropic.messages.stream.recorded.request.json)", () => {
-    const body = {
-      model: "auto",
-      stream: true,
-      stream_options: { include_usage: true },
-      max_tokens: 1024,
-      messages: [user("Extract order IDs from the following text:\n\nOrder 12345\nOrder 67890")],
-      response_format: { type: "json_schema", json_schema: { name: "ids", schema: { type: "array", items: { type: "integer" } } } },
-    };
-    expect(translate(body)).toEqual(wire("anthropic.messages.stream.recorded.request.json"));
-  });
+    it("plain question (anthropic.messages.request.json)", () => {
+      const body = { model: "anthropic/claude-opus-4-8", max_tokens: 16000, messages: [user("What is the capital of France?")] };
+      expect(translate(body, { upstreamModel: "claude-opus-4-8" })).toEqual(wire("anthropic.messages.request.json"));
+    });
 
-  const testTool = (recorded: Record<string, unknown>) => {
-    const [tool] = recorded.tools as { name: string; description: string; input_schema: unknown }[];
-    return { type: "function", function: { name: tool!.name, description: tool!.description, parameters: tool!.input_schema } };
-  };
-
-  it("a function tool (anthropic.messages.tools.request.json)", () => {
-    const recorded = wire("anthropic.messages.tools.request.json");
-    const body = { model: "x", stream: false, max_tokens: 1000, messages: [user('Use the test_tool with value "test", then provide a final response')], tools: [testTool(recorded)] };
-    expect(translate(body, { upstreamModel: "claude-opus-4-8" })).toEqual(withoutDefaults(recorded));
-  });
-
-  it("multi-turn with an assistant tool call and its tool result (anthropic.messages.tools.result.request.json)", () => {
-    const recorded = wire("anthropic.messages.tools.result.request.json");
-    const body = {
-      model: "x",
-      max_tokens: 1000,
-      messages: [
-        user('Use the test_tool with value "test", then provide a final response'),
-        {
-          role: "assistant",
-          content: 'I\'ll use the test_tool with the value "test" as requested, then provide a final response.',
-          tool_calls: [{ id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", type: "function", function: { name: "test_tool", arguments: '{"value":"test"}' } }],
+    it("json_schema response_format -> output_config.format (anthropic.messages.json_schema.request.json)", () => {
+      const recorded = wire("anthropic.messages.json_schema.request.json") as { output_config: { format: { schema: unknown } } };
+      const body = {
+        model: "auto",
+        max_completion_tokens: 1024,
+        messages: [user("Extract: I want to order 2 Green Tea at $5.50 each")],
+        response_format: {
+          type: "json_schema",
+          json_schema: { name: "OrderItem", strict: true, schema: recorded.output_config.format.schema },
         },
-        { role: "tool", tool_call_id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", content: "Tool result" },
-      ],
-      tools: [testTool(recorded)],
+      };
+      const translated = translate(body);
+      expect(translated).toEqual(recorded);
+      expect(adapter.request("chat", body, context()).headers["anthropic-beta"]).toBeUndefined(); // structured outputs are GA
+    });
+
+    it("streamed json_schema request (anthropic.messages.stream.recorded.request.json)", () => {
+      const body = {
+        model: "auto",
+        stream: true,
+        stream_options: { include_usage: true },
+        max_tokens: 1024,
+        messages: [user("Extract order IDs from the following text:\n\nOrder 12345\nOrder 67890")],
+        response_format: { type: "json_schema", json_schema: { name: "ids", schema: { type: "array", items: { type: "integer" } } } },
+      };
+      expect(translate(body)).toEqual(wire("anthropic.messages.stream.recorded.request.json"));
+    });
+
+    const testTool = (recorded: Record<string, unknown>) => {
+      const [tool] = recorded.tools as { name: string; description: string; input_schema: unknown }[];
+      return { type: "function", function: { name: tool!.name, description: tool!.description, parameters: tool!.input_schema } };
     };
-    expect(translate(body, { upstreamModel: "claude-opus-4-8" })).toEqual(withoutDefaults(recorded));
-  });
 
-  it("OpenAI's recorded image-input request: text and an https image as a url source", () => {
-    const translated = translate(wire("openai.chat.image_input.request.json"));
-    expect(translated.max_tokens).toBe(300);
-    expect(translated.messages).toEqual([
-      {
-        role: "user",
-        content: [
-          { type: "text", text: "What is in this image?" },
+    it("a function tool (anthropic.messages.tools.request.json)", () => {
+      const recorded = wire("anthropic.messages.tools.request.json");
+      const body = {
+        model: "x",
+        stream: false,
+        max_tokens: 1000,
+        messages: [user('Use the test_tool with value "test", then provide a final response')],
+        tools: [testTool(recorded)],
+      };
+      expect(translate(body, { upstreamModel: "claude-opus-4-8" })).toEqual(withoutDefaults(recorded));
+    });
+
+    it("multi-turn with an assistant tool call and its tool result (anthropic.messages.tools.result.request.json)", () => {
+      const recorded = wire("anthropic.messages.tools.result.request.json");
+      const body = {
+        model: "x",
+        max_tokens: 1000,
+        messages: [
+          user('Use the test_tool with value "test", then provide a final response'),
           {
-            type: "image",
-            source: {
-              type: "url",
-              url: "https://upload.wikimedia.org/wikipedia/commons/thumb/d/dd/Gfp-wisconsin-madison-the-nature-boardwalk.jpg/2560px-Gfp-wisconsin-madison-the-nature-boardwalk.jpg",
-            },
+            role: "assistant",
+            content: 'I\'ll use the test_tool with the value "test" as requested, then provide a final response.',
+            tool_calls: [
+              { id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", type: "function", function: { name: "test_tool", arguments: '{"value":"test"}' } },
+            ],
           },
+          { role: "tool", tool_call_id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", content: "Tool result" },
         ],
-      },
-    ]);
-  });
+        tools: [testTool(recorded)],
+      };
+      expect(translate(body, { upstreamModel: "claude-opus-4-8" })).toEqual(withoutDefaults(recorded));
+    });
 
-  it("OpenAI's recorded default request: the developer message becomes system", () => {
-    const translated = translate(wire("openai.chat.request.json"));
-    expect(translated).toEqual({ model: "claude-sonnet-4-5", max_tokens: 64000, system: "You are a helpful assistant.", messages: [{ role: "user", content: "Hello!" }] });
-  });
+    it("OpenAI's recorded image-input request: text and an https image as a url source", () => {
+      const translated = translate(wire("openai.chat.image_input.request.json"));
+      expect(translated.max_tokens).toBe(300);
+      expect(translated.messages).toEqual([
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is in this image?" },
+            {
+              type: "image",
+              source: {
+                type: "url",
+                url: "https://upload.wikimedia.org/wikipedia/commons/thumb/d/dd/Gfp-wisconsin-madison-the-nature-boardwalk.jpg/2560px-Gfp-wisconsin-madison-the-nature-boardwalk.jpg",
+              },
+            },
+          ],
+        },
+      ]);
+    });
 
-  it("OpenAI's recorded tools request: tool_choice auto", () => {
-    const recorded = wire("openai.chat.tools.request.json") as { tools: { function: { name: string; description: string; parameters: unknown } }[] };
-    const translated = translate(recorded);
-    const tool = recorded.tools[0]!.function;
-    expect(translated.tools).toEqual([{ name: tool.name, description: tool.description, input_schema: tool.parameters }]);
-    expect(translated.tool_choice).toEqual({ type: "auto" });
-  });
+    it("OpenAI's recorded default request: the developer message becomes system", () => {
+      const translated = translate(wire("openai.chat.request.json"));
+      expect(translated).toEqual({
+        model: "claude-sonnet-4-5",
+        max_tokens: 64000,
+        system: "You are a helpful assistant.",
+        messages: [{ role: "user", content: "Hello!" }],
+      });
+    });
 
-  it("OpenAI's recorded json_schema request: the schema unchanged under output_config.format", () => {
-    const recorded = wire("openai.chat.json_schema.request.json") as { response_format: { json_schema: { schema: unknown } } };
-    expect(translate(recorded).output_config).toEqual({ format: { type: "json_schema", schema: recorded.response_format.json_schema.schema } });
-  });
-});
+    it("OpenAI's recorded tools request: tool_choice auto", () => {
+      const recorded = wire("openai.chat.tools.request.json") as {
+        tools: { function: { name: string; description: string; parameters: unknown } }[];
+      };
+      const translated = translate(recorded);
+      const tool = recorded.tools[0]!.function;
+      expect(translated.tools).toEqual([{ name: tool.name, description: tool.description, input_schema: tool.parameters }]);
+      expect(translated.tool_choice).toEqual({ type: "auto" });
+    });
+
+    it("OpenAI's recorded json_schema request: the schema unchanged under output_config.format", () => {
+      const recorded = wire("openai.chat.json_schema.request.json") as { response_format: { json_schema: { schema: unknown } } };
+      expect(translate(recorded).output_config).toEqual({
+        format: { type: "json_schema", schema: recorded.response_format.json_schema.schema },
+      });
+    });
+  },
+);
 
 describe("AnthropicAdapter.request: system and messages", () => {
   it("gathers system and developer messages, wherever they are, into system blocks in order", () => {
     const translated = translate({
-      messages: [{ role: "system", content: "Be brief." }, user("Hi"), { role: "developer", content: [{ type: "text", text: "Answer in French." }] }, user("Again")],
+      messages: [
+        { role: "system", content: "Be brief." },
+        user("Hi"),
+        { role: "developer", content: [{ type: "text", text: "Answer in French." }] },
+        user("Again"),
+      ],
     });
     expect(translated.system).toEqual([
       { type: "text", text: "Be brief." },
       { type: "text", text: "Answer in French." },
     ]);
     // The two user turns left adjacent by moving the developer message out are one turn.
-    expect(translated.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Hi" }, { type: "text", text: "Again" }] }]);
+    expect(translated.messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Hi" },
+          { type: "text", text: "Again" },
+        ],
+      },
+    ]);
   });
 
   it("sends no system when there is none", () => {
@@ -265,15 +312,33 @@ describe("AnthropicAdapter.request: system and messages", () => {
 
   it("re-encodes a URL-encoded data: URL as base64", () => {
     const translated = translate({ messages: [user([{ type: "image_url", image_url: { url: "data:image/svg+xml,%3Csvg%2F%3E" } }])] });
-    expect(translated.messages[0].content[0].source).toEqual({ type: "base64", media_type: "image/svg+xml", data: Buffer.from("<svg/>").toString("base64") });
+    expect(translated.messages[0].content[0].source).toEqual({
+      type: "base64",
+      media_type: "image/svg+xml",
+      data: Buffer.from("<svg/>").toString("base64"),
+    });
   });
 
   it("drops parts and roles Anthropic cannot take (audio, files, legacy function role, names, refusals) without error", () => {
     const translated = translate({
       messages: [
-        { role: "user", name: "ann", content: [{ type: "input_audio", input_audio: { data: "AAA", format: "wav" } }, { type: "text", text: "Hi" }] },
+        {
+          role: "user",
+          name: "ann",
+          content: [
+            { type: "input_audio", input_audio: { data: "AAA", format: "wav" } },
+            { type: "text", text: "Hi" },
+          ],
+        },
         { role: "function", name: "f", content: "x" },
-        { role: "assistant", content: [{ type: "refusal", refusal: "No." }, { type: "text", text: "Hello" }], refusal: "No." },
+        {
+          role: "assistant",
+          content: [
+            { type: "refusal", refusal: "No." },
+            { type: "text", text: "Hello" },
+          ],
+          refusal: "No.",
+        },
         { role: "user", content: "" },
         "not a message",
       ],
@@ -308,9 +373,21 @@ describe("AnthropicAdapter.request: tools and tool_choice", () => {
     ["auto", { tool_choice: "auto" }, { type: "auto" }],
     ["none", { tool_choice: "none" }, { type: "none" }],
     ["required -> any", { tool_choice: "required" }, { type: "any" }],
-    ["a named function -> tool", { tool_choice: { type: "function", function: { name: "get_weather" } } }, { type: "tool", name: "get_weather" }],
-    ["parallel_tool_calls false alone -> auto without parallel use", { parallel_tool_calls: false }, { type: "auto", disable_parallel_tool_use: true }],
-    ["required + parallel_tool_calls false", { tool_choice: "required", parallel_tool_calls: false }, { type: "any", disable_parallel_tool_use: true }],
+    [
+      "a named function -> tool",
+      { tool_choice: { type: "function", function: { name: "get_weather" } } },
+      { type: "tool", name: "get_weather" },
+    ],
+    [
+      "parallel_tool_calls false alone -> auto without parallel use",
+      { parallel_tool_calls: false },
+      { type: "auto", disable_parallel_tool_use: true },
+    ],
+    [
+      "required + parallel_tool_calls false",
+      { tool_choice: "required", parallel_tool_calls: false },
+      { type: "any", disable_parallel_tool_use: true },
+    ],
     [
       "named + parallel_tool_calls false",
       { tool_choice: { type: "function", function: { name: "get_weather" } }, parallel_tool_calls: false },
@@ -395,7 +472,9 @@ describe("AnthropicAdapter.request: other fields", () => {
   });
 
   it("uses the upstream model id, never the caller's", () => {
-    expect(translate({ model: "anthropic/claude-x", messages: [user("Hi")] }, { upstreamModel: "claude-x-20260101" }).model).toBe("claude-x-20260101");
+    expect(translate({ model: "anthropic/claude-x", messages: [user("Hi")] }, { upstreamModel: "claude-x-20260101" }).model).toBe(
+      "claude-x-20260101",
+    );
   });
 });
 
@@ -412,6 +491,8 @@ describe("AnthropicAdapter requests at the edges", () => {
     const lowered = translate({ messages: [{ role: "user", content: long }] }, { contextLength: 200_000 }).max_tokens as number;
     expect(lowered).toBeLessThan(10_001);
     expect(lowered).toBeGreaterThan(9_000);
-    expect(translate({ messages: [{ role: "user", content: long }], max_tokens: 50_000 }, { contextLength: 200_000 }).max_tokens).toBe(50_000);
+    expect(translate({ messages: [{ role: "user", content: long }], max_tokens: 50_000 }, { contextLength: 200_000 }).max_tokens).toBe(
+      50_000,
+    );
   });
 });

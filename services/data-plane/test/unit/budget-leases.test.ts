@@ -11,7 +11,9 @@ function fakeControlPlane(grant?: (amount: bigint) => bigint | undefined) {
     lease: vi.fn(async (leaseId: string, projectId: string, amount: bigint, min: bigint) => {
       asks.push({ leaseId, projectId, amount, min });
       const granted = grant ? grant(amount) : amount;
-      return granted === undefined ? { granted: false, amountNano: "0", ttlSeconds: 0 } : { granted: true, amountNano: granted.toString(), ttlSeconds: 900 };
+      return granted === undefined
+        ? { granted: false, amountNano: "0", ttlSeconds: 0 }
+        : { granted: true, amountNano: granted.toString(), ttlSeconds: 900 };
     }),
   };
   return { client: client as unknown as ControlPlaneClientWrapper, asks };
@@ -68,7 +70,9 @@ describe("budget leases", () => {
     const { client, asks } = fakeControlPlane();
     const released: Lease[] = [];
     const reduced: [Lease, bigint][] = [];
-    const leases = new BudgetLeases(client, settings, "dp1", (lease, keep) => (keep === 0n ? released.push(lease) : reduced.push([lease, keep])));
+    const leases = new BudgetLeases(client, settings, "dp1", (lease, keep) =>
+      keep === 0n ? released.push(lease) : reduced.push([lease, keep]),
+    );
     for (let i = 0; i < 3; i++) leases.take("p", 100n);
     await flush();
     const first = leases.take("p", 100n)!;

@@ -7,7 +7,9 @@ function manualCall() {
   const answers: ((results: (number | Error)[] | Error) => void)[] = [];
   const call = (items: number[]) => {
     batches.push(items);
-    return new Promise<(number | Error)[]>((resolve, reject) => answers.push((results) => (results instanceof Error ? reject(results) : resolve(results))));
+    return new Promise<(number | Error)[]>((resolve, reject) =>
+      answers.push((results) => (results instanceof Error ? reject(results) : resolve(results))),
+    );
   };
   return { batches, answers, call };
 }

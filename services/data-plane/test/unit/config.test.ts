@@ -40,7 +40,10 @@ describe("parseDataPlaneConfig basics", () => {
 
 describe("providers", () => {
   it("lets OPENAI_BASE_URL override the default", () => {
-    expect(parse({ OPENAI_BASE_URL: "http://127.0.0.1:9000/v1" }).providers.get("openai")).toMatchObject({ name: "openai", baseUrl: "http://127.0.0.1:9000/v1" });
+    expect(parse({ OPENAI_BASE_URL: "http://127.0.0.1:9000/v1" }).providers.get("openai")).toMatchObject({
+      name: "openai",
+      baseUrl: "http://127.0.0.1:9000/v1",
+    });
   });
 
   it("keeps the default when OPENAI_BASE_URL is empty", () => {
@@ -75,10 +78,17 @@ describe("providers", () => {
 describe("provider protocols", () => {
   it("registers a well-known provider once its key is set, with its protocol and base URL", () => {
     const providers = parse({ ANTHROPIC_API_KEY: "k", GOOGLE_API_KEY: "g", OPENROUTER_API_KEY: "o" }).providers;
-    expect(providers.get("anthropic")).toEqual({ name: "anthropic", baseUrl: "https://api.anthropic.com/v1", protocol: "anthropic", extraFields: [] });
+    expect(providers.get("anthropic")).toEqual({
+      name: "anthropic",
+      baseUrl: "https://api.anthropic.com/v1",
+      protocol: "anthropic",
+      extraFields: [],
+    });
     expect(providers.get("google")).toMatchObject({ baseUrl: "https://generativelanguage.googleapis.com/v1beta", protocol: "gemini" });
     expect(providers.get("openrouter")).toMatchObject({ baseUrl: "https://openrouter.ai/api/v1", protocol: "openai-compatible" });
-    expect(providers.get("openrouter")!.extraFields).toEqual(expect.arrayContaining(["top_k", "reasoning", "provider", "transforms", "usage"]));
+    expect(providers.get("openrouter")!.extraFields).toEqual(
+      expect.arrayContaining(["top_k", "reasoning", "provider", "transforms", "usage"]),
+    );
   });
 
   it("does not register a well-known provider that has neither key nor base URL", () => {
@@ -86,7 +96,11 @@ describe("provider protocols", () => {
   });
 
   it("takes <NAME>_PROTOCOL and <NAME>_EXTRA_FIELDS", () => {
-    const vendor = parse({ MY_VENDOR_BASE_URL: "http://x/v1", MY_VENDOR_PROTOCOL: "anthropic", MY_VENDOR_EXTRA_FIELDS: "top_k, min_p,," }).providers.get("my-vendor");
+    const vendor = parse({
+      MY_VENDOR_BASE_URL: "http://x/v1",
+      MY_VENDOR_PROTOCOL: "anthropic",
+      MY_VENDOR_EXTRA_FIELDS: "top_k, min_p,,",
+    }).providers.get("my-vendor");
     expect(vendor).toEqual({ name: "my-vendor", baseUrl: "http://x/v1", protocol: "anthropic", extraFields: ["top_k", "min_p"] });
     expect(parse({ OPENROUTER_BASE_URL: "http://x/v1", OPENROUTER_EXTRA_FIELDS: "" }).providers.get("openrouter")!.extraFields).toEqual([]);
   });

@@ -27,7 +27,9 @@ describe("upstreamFailure", () => {
   });
 
   it("renders the OpenAI-style error body with the numeric code", () => {
-    expect(upstreamFailure(502).toBody()).toEqual({ error: { type: "upstream_error", code: 502, message: "The upstream provider failed to answer." } });
+    expect(upstreamFailure(502).toBody()).toEqual({
+      error: { type: "upstream_error", code: 502, message: "The upstream provider failed to answer." },
+    });
   });
 
   it("never mentions the status number in the message", () => {
@@ -43,6 +45,10 @@ describe("other constructors", () => {
 
   it("spendCapExceeded carries retry-after", () => {
     const error = spendCapExceeded(3600);
-    expect({ status: error.status, code: error.code, headers: error.headers }).toEqual({ status: 429, code: "spend_cap_exceeded", headers: { "retry-after": "3600" } });
+    expect({ status: error.status, code: error.code, headers: error.headers }).toEqual({
+      status: 429,
+      code: "spend_cap_exceeded",
+      headers: { "retry-after": "3600" },
+    });
   });
 });

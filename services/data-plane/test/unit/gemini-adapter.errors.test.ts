@@ -30,8 +30,22 @@ describe("GeminiAdapter.classifyError (constructed)", () => {
   it.each<[string, unknown, string | undefined]>([
     ["NOT_FOUND without details", { error: { code: 404, status: "NOT_FOUND" } }, "model_not_found"],
     // An over-long prompt is INVALID_ARGUMENT with nothing structured to tell it apart: only its message says so.
-    ["an over-long prompt", { error: { code: 400, message: "The input token count (2551556) exceeds the maximum number of tokens allowed (1048576).", status: "INVALID_ARGUMENT" } }, undefined],
-    ["a message naming a missing model, with another status", { error: { code: 400, message: "models/x is not found", status: "INVALID_ARGUMENT" } }, undefined],
+    [
+      "an over-long prompt",
+      {
+        error: {
+          code: 400,
+          message: "The input token count (2551556) exceeds the maximum number of tokens allowed (1048576).",
+          status: "INVALID_ARGUMENT",
+        },
+      },
+      undefined,
+    ],
+    [
+      "a message naming a missing model, with another status",
+      { error: { code: 400, message: "models/x is not found", status: "INVALID_ARGUMENT" } },
+      undefined,
+    ],
     ["PERMISSION_DENIED (e.g. a missing uploaded file)", { error: { code: 403, status: "PERMISSION_DENIED" } }, undefined],
     ["an OpenAI-style body", { error: { code: "model_not_found", type: "invalid_request_error" } }, undefined],
     ["a prototype key as status", { error: { status: "toString" } }, undefined],

@@ -20,7 +20,11 @@ function sseEvents(text: string): SseEvent[] {
   const parser = new SseParser();
   return [...parser.push(text), ...parser.end()].flatMap((item) => (item.kind === "event" ? [item.event] : []));
 }
-const dataEvent = (data: unknown): SseEvent => ({ event: "message", data: typeof data === "string" ? data : JSON.stringify(data), id: undefined });
+const dataEvent = (data: unknown): SseEvent => ({
+  event: "message",
+  data: typeof data === "string" ? data : JSON.stringify(data),
+  id: undefined,
+});
 
 function translate(events: SseEvent[]): StreamItem[] {
   const translator = adapter.stream(context);
@@ -49,7 +53,8 @@ function accumulate(chunks: OpenAiChunk[]): Accumulated {
       if (choice.index !== 0) continue;
       const { delta } = choice;
       if (typeof delta.role === "string") message.role = delta.role;
-      for (const key of ["content", "reasoning"]) if (typeof delta[key] === "string") message[key] = ((message[key] as string | undefined) ?? "") + (delta[key] as string);
+      for (const key of ["content", "reasoning"])
+        if (typeof delta[key] === "string") message[key] = ((message[key] as string | undefined) ?? "") + (delta[key] as string);
       for (const call of (delta.tool_calls as { index: number }[] | undefined) ?? []) {
         const { index, ...rest } = call;
         toolCalls[index] = rest;
@@ -75,13 +80,29 @@ function mergeEvents(events: SseEvent[]): Record<string, unknown> {
     finishReason = candidate.finishReason ?? finishReason;
   }
   const last = responses.at(-1)!;
-  return { candidates: [{ content: { role: "model", parts }, finishReason, index: 0 }], usageMetadata: last.usageMetadata, modelVersion: last.modelVersion, responseId: last.responseId };
+  return {
+    candidates: [{ content: { role: "model", parts }, finishReason, index: 0 }],
+    usageMetadata: last.usageMetadata,
+    modelVersion: last.modelVersion,
+    responseId: last.responseId,
+  };
 }
 
 /** The whole-answer translation in the same terms as `accumulate`. */
 function wholeAnswer(json: unknown): Accumulated {
-  const completion = adapter.response("chat", json, context) as { id: unknown; model: unknown; choices: { message: Record<string, unknown>; finish_reason: unknown }[]; usage?: unknown };
-  return { id: completion.id, model: completion.model, message: completion.choices[0]!.message, finish_reason: completion.choices[0]!.finish_reason, usage: completion.usage };
+  const completion = adapter.response("chat", json, context) as {
+    id: unknown;
+    model: unknown;
+    choices: { message: Record<string, unknown>; finish_reason: unknown }[];
+    usage?: unknown;
+  };
+  return {
+    id: completion.id,
+    model: completion.model,
+    message: completion.choices[0]!.message,
+    finish_reason: completion.choices[0]!.finish_reason,
+    usage: completion.usage,
+  };
 }
 
 describe.skipIf(!haveWire)(`GeminiAdapter streams from recorded SSE bodies (${wireLabel})`, () => {
@@ -127,7 +148,14 @@ describe.skipIf(!haveWire)(`GeminiAdapter streams from recorded SSE bodies (${wi
               index: 0,
               delta: {
                 role: "assistant",
-                tool_calls: [{ index: 0, id: "call_xtSfaIRs8_Sf2Q-skYe5Dg_0", type: "function", function: { name: "customDivide", arguments: '{"denominator":2,"numerator":100}' } }],
+                tool_calls: [
+                  {
+                    index: 0,
+                    id: "call_xtSfaIRs8_Sf2Q-skYe5Dg_0",
+                    type: "function",
+                    function: { name: "customDivide", arguments: '{"denominator":2,"numerator":100}' },
+                  },
+                ],
               },
               finish_reason: "tool_calls",
               logprobs: null,
@@ -137,7 +165,14 @@ describe.skipIf(!haveWire)(`GeminiAdapter streams from recorded SSE bodies (${wi
       },
       {
         kind: "chunk",
-        chunk: { id: "chatcmpl-xtSfaIRs8_Sf2Q-skYe5Dg", object: "chat.completion.chunk", created: context.created, model: "gemini-2.0-flash", choices: [], usage: { prompt_tokens: 21, completion_tokens: 6, total_tokens: 27 } },
+        chunk: {
+          id: "chatcmpl-xtSfaIRs8_Sf2Q-skYe5Dg",
+          object: "chat.completion.chunk",
+          created: context.created,
+          model: "gemini-2.0-flash",
+          choices: [],
+          usage: { prompt_tokens: 21, completion_tokens: 6, total_tokens: 27 },
+        },
       },
       { kind: "done" },
     ]);
@@ -150,22 +185,42 @@ describe.skipIf(!haveWire)(`GeminiAdapter streams from recorded SSE bodies (${wi
     const chunks = chunksOf(items);
     expect(items.at(-1)).toEqual({ kind: "done" });
     const choices = chunks.map((chunk) => (chunk.choices as { delta: Record<string, unknown>; finish_reason: unknown }[])[0]);
-    expect(choices.map((choice) => (choice ? Object.keys(choice.delta) : "usage"))).toEqual([["role", "content"], ["content"], ["content"], ["images"], [], "usage"]);
-    const recordedImage = (JSON.parse(events[3]!.data) as { candidates: { content: { parts: { inlineData: { data: string } }[] } }[] }).candidates[0]!.content.parts[0]!.inlineData.data;
-    expect(choices[3]!.delta.images).toEqual([{ type: "image_url", image_url: { url: `data:image/png;base64,${recordedImage}` }, index: 0 }]);
+    expect(choices.map((choice) => (choice ? Object.keys(choice.delta) : "usage"))).toEqual([
+      ["role", "content"],
+      ["content"],
+      ["content"],
+      ["images"],
+      [],
+      "usage",
+    ]);
+    const recordedImage = (JSON.parse(events[3]!.data) as { candidates: { content: { parts: { inlineData: { data: string } }[] } }[] })
+      .candidates[0]!.content.parts[0]!.inlineData.data;
+    expect(choices[3]!.delta.images).toEqual([
+      { type: "image_url", image_url: { url: `data:image/png;base64,${recordedImage}` }, index: 0 },
+    ]);
     expect(recordedImage.length).toBeGreaterThan(1_000_000);
     expect(choices[4]!.finish_reason).toBe("stop");
-    expect(chunks.at(-1)!.usage).toEqual({ prompt_tokens: 15, completion_tokens: 1318, total_tokens: 1333, completion_tokens_details: { image_tokens: 1290 } });
-    expect(accumulate(chunks).message.content).toBe("I will generate an image of the Eiffel Tower at night, with a vibrant and colorful fireworks display exploding behind it, illuminating the sky.\n\n");
+    expect(chunks.at(-1)!.usage).toEqual({
+      prompt_tokens: 15,
+      completion_tokens: 1318,
+      total_tokens: 1333,
+      completion_tokens_details: { image_tokens: 1290 },
+    });
+    expect(accumulate(chunks).message.content).toBe(
+      "I will generate an image of the Eiffel Tower at night, with a vibrant and colorful fireworks display exploding behind it, illuminating the sky.\n\n",
+    );
   });
 });
 
 describe.skipIf(!haveWire)(`GeminiAdapter: streamed and whole translations of the same answer agree (${wireLabel})`, () => {
   // Each recorded stream against the whole answer its events add up to.
-  it.each(["gemini.streamGenerateContent.sse", "gemini.streamGenerateContent.tools.sse", "gemini.streamGenerateContent.image.sse"])("%s streamed = merged whole", (file) => {
-    const events = sseEvents(wireText(file));
-    expect(accumulate(chunksOf(translate(events)))).toEqual(wholeAnswer(mergeEvents(events)));
-  });
+  it.each(["gemini.streamGenerateContent.sse", "gemini.streamGenerateContent.tools.sse", "gemini.streamGenerateContent.image.sse"])(
+    "%s streamed = merged whole",
+    (file) => {
+      const events = sseEvents(wireText(file));
+      expect(accumulate(chunksOf(translate(events)))).toEqual(wholeAnswer(mergeEvents(events)));
+    },
+  );
 
   // Each recorded whole answer against the same answer sent as a one-event stream.
   it.each([
@@ -180,7 +235,9 @@ describe.skipIf(!haveWire)(`GeminiAdapter: streamed and whole translations of th
   });
 
   it("a whole answer split into one event per part streams to the same message (tools response split in two)", () => {
-    const whole = JSON.parse(wireText("gemini.generateContent.tools.response.json")) as { candidates: { content: { parts: unknown[] }; finishReason?: string }[] };
+    const whole = JSON.parse(wireText("gemini.generateContent.tools.response.json")) as {
+      candidates: { content: { parts: unknown[] }; finishReason?: string }[];
+    };
     const [first, second] = whole.candidates[0]!.content.parts;
     const event1 = structuredClone(whole);
     event1.candidates[0]!.content.parts = [first];
@@ -189,12 +246,18 @@ describe.skipIf(!haveWire)(`GeminiAdapter: streamed and whole translations of th
     event2.candidates[0]!.content.parts = [second];
     const streamed = accumulate(chunksOf(translate([dataEvent(event1), dataEvent(event2)])));
     expect(streamed).toEqual(wholeAnswer(whole));
-    expect((streamed.message.tool_calls as { id: string }[]).map((call) => call.id)).toEqual(["call_CTCtaLDkH4qH-8YP1_DmmQ0_0", "call_CTCtaLDkH4qH-8YP1_DmmQ0_1"]);
+    expect((streamed.message.tool_calls as { id: string }[]).map((call) => call.id)).toEqual([
+      "call_CTCtaLDkH4qH-8YP1_DmmQ0_0",
+      "call_CTCtaLDkH4qH-8YP1_DmmQ0_1",
+    ]);
   });
 });
 
 describe("GeminiAdapter streams (constructed)", () => {
-  const text = (value: string, extra: Record<string, unknown> = {}) => ({ candidates: [{ content: { role: "model", parts: [{ text: value }] }, ...extra }], responseId: "r1" });
+  const text = (value: string, extra: Record<string, unknown> = {}) => ({
+    candidates: [{ content: { role: "model", parts: [{ text: value }] }, ...extra }],
+    responseId: "r1",
+  });
 
   it("a stream without a finishReason ends with nothing (the proxy treats it as cut)", () => {
     const translator = adapter.stream(context);
@@ -205,8 +268,12 @@ describe("GeminiAdapter streams (constructed)", () => {
   it("an error envelope in the stream is an error item with its category", () => {
     const translator = adapter.stream(context);
     translator.push(dataEvent(text("Hel")));
-    expect(translator.push(dataEvent({ error: { code: 404, message: "model gone", status: "NOT_FOUND" } }))).toEqual([{ kind: "error", category: "model_not_found" }]);
-    expect(translator.push(dataEvent({ error: { code: 500, message: "internal", status: "INTERNAL" } }))).toEqual([{ kind: "error", category: undefined }]);
+    expect(translator.push(dataEvent({ error: { code: 404, message: "model gone", status: "NOT_FOUND" } }))).toEqual([
+      { kind: "error", category: "model_not_found" },
+    ]);
+    expect(translator.push(dataEvent({ error: { code: 500, message: "internal", status: "INTERNAL" } }))).toEqual([
+      { kind: "error", category: undefined },
+    ]);
   });
 
   it("unparseable or non-object data yields nothing", () => {
@@ -218,33 +285,72 @@ describe("GeminiAdapter streams (constructed)", () => {
     const translator = adapter.stream(context);
     expect(translator.push(dataEvent({ usageMetadata: { promptTokenCount: 3 } }))).toEqual([]);
     translator.push(dataEvent(text("Hi", { finishReason: "STOP" })));
-    expect(translator.push(dataEvent({ candidates: [{ content: { role: "model", parts: [] } }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1, thoughtsTokenCount: 4, totalTokenCount: 8 } }))).toEqual([]);
+    expect(
+      translator.push(
+        dataEvent({
+          candidates: [{ content: { role: "model", parts: [] } }],
+          usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1, thoughtsTokenCount: 4, totalTokenCount: 8 },
+        }),
+      ),
+    ).toEqual([]);
     expect(translator.end()).toEqual([
-      { kind: "chunk", chunk: { id: "chatcmpl-gateway", object: "chat.completion.chunk", created: context.created, model: context.model, choices: [], usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, completion_tokens_details: { reasoning_tokens: 4 } } } },
+      {
+        kind: "chunk",
+        chunk: {
+          id: "chatcmpl-gateway",
+          object: "chat.completion.chunk",
+          created: context.created,
+          model: context.model,
+          choices: [],
+          usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, completion_tokens_details: { reasoning_tokens: 4 } },
+        },
+      },
       { kind: "done" },
     ]);
   });
 
   it("thought parts stream as delta.reasoning; the id stays the first event's", () => {
-    const chunks = chunksOf(translate([dataEvent({ candidates: [{ content: { parts: [{ text: "hmm", thought: true }] } }], responseId: "r1" }), dataEvent({ ...text("42", { finishReason: "STOP" }), responseId: "r2" })]));
+    const chunks = chunksOf(
+      translate([
+        dataEvent({ candidates: [{ content: { parts: [{ text: "hmm", thought: true }] } }], responseId: "r1" }),
+        dataEvent({ ...text("42", { finishReason: "STOP" }), responseId: "r2" }),
+      ]),
+    );
     expect(chunks.map((chunk) => chunk.id)).toEqual(["chatcmpl-r1", "chatcmpl-r1"]);
     expect(accumulate(chunks).message).toEqual({ role: "assistant", reasoning: "hmm", content: "42" });
   });
 
   it("a blocked prompt streams one content_filter choice and completes", () => {
-    const items = translate([dataEvent({ promptFeedback: { blockReason: "SAFETY" }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } })]);
+    const items = translate([
+      dataEvent({ promptFeedback: { blockReason: "SAFETY" }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }),
+    ]);
     expect(items.map((item) => item.kind)).toEqual(["chunk", "chunk", "done"]);
-    expect(chunksOf(items)[0]!.choices).toEqual([{ index: 0, delta: { role: "assistant", content: null }, finish_reason: "content_filter", logprobs: null }]);
-    expect(accumulate(chunksOf(items))).toEqual(wholeAnswer({ promptFeedback: { blockReason: "SAFETY" }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }));
+    expect(chunksOf(items)[0]!.choices).toEqual([
+      { index: 0, delta: { role: "assistant", content: null }, finish_reason: "content_filter", logprobs: null },
+    ]);
+    expect(accumulate(chunksOf(items))).toEqual(
+      wholeAnswer({ promptFeedback: { blockReason: "SAFETY" }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }),
+    );
   });
 
   it("tool calls over several events keep counting indexes, and MAX_TOKENS with calls is still length", () => {
     const call = (name: string) => ({ candidates: [{ content: { parts: [{ functionCall: { name, args: {} } }] } }] });
-    const chunks = chunksOf(translate([dataEvent(call("a")), dataEvent({ candidates: [{ content: { parts: [{ functionCall: { name: "b", args: { k: [1] } } }] }, finishReason: "MAX_TOKENS" }] })]));
-    expect(chunks.map((chunk) => (chunk.choices as { delta: { tool_calls?: { index: number; id: string }[] } }[])[0]?.delta.tool_calls?.map((tool) => [tool.index, tool.id]))).toEqual([
-      [[0, "call_gateway_0"]],
-      [[1, "call_gateway_1"]],
-    ]);
+    const chunks = chunksOf(
+      translate([
+        dataEvent(call("a")),
+        dataEvent({
+          candidates: [{ content: { parts: [{ functionCall: { name: "b", args: { k: [1] } } }] }, finishReason: "MAX_TOKENS" }],
+        }),
+      ]),
+    );
+    expect(
+      chunks.map((chunk) =>
+        (chunk.choices as { delta: { tool_calls?: { index: number; id: string }[] } }[])[0]?.delta.tool_calls?.map((tool) => [
+          tool.index,
+          tool.id,
+        ]),
+      ),
+    ).toEqual([[[0, "call_gateway_0"]], [[1, "call_gateway_1"]]]);
     expect(accumulate(chunks).finish_reason).toBe("length");
   });
 });

@@ -19,14 +19,16 @@ const adapter = new GeminiAdapter();
 const requestContext: RequestContext = { upstreamModel: "gemini-2.5-flash", apiKey: "AIza-test", maxOutputTokens: 0 };
 const responseContext: ResponseContext = { id: "chatcmpl-gateway", created: 1_764_000_000, model: "gemini-2.5-flash" };
 
-const chat = (body: Record<string, unknown>, context: Partial<RequestContext> = {}): UpstreamCall => adapter.request("chat", body, { ...requestContext, ...context });
+const chat = (body: Record<string, unknown>, context: Partial<RequestContext> = {}): UpstreamCall =>
+  adapter.request("chat", body, { ...requestContext, ...context });
 const sentBody = (body: Record<string, unknown>): Record<string, unknown> => JSON.parse(chat(body).body) as Record<string, unknown>;
 
 /** A recorded request as this adapter writes it: the SDK's empty `generationConfig` and its `role` on the system instruction are left out (both optional). */
 function asWritten(recorded: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(recorded);
   if (JSON.stringify(copy.generationConfig) === "{}") delete copy.generationConfig;
-  if (typeof copy.systemInstruction === "object" && copy.systemInstruction !== null) delete (copy.systemInstruction as Record<string, unknown>).role;
+  if (typeof copy.systemInstruction === "object" && copy.systemInstruction !== null)
+    delete (copy.systemInstruction as Record<string, unknown>).role;
   return copy;
 }
 
@@ -39,7 +41,10 @@ describe("GeminiAdapter basics", () => {
 
   it("calls generateContent, or streamGenerateContent?alt=sse for streams, with the key in x-goog-api-key", () => {
     const body = { model: "gemini", messages: [{ role: "user", content: "Hi" }] };
-    expect(chat(body)).toMatchObject({ path: "/models/gemini-2.5-flash:generateContent", headers: { "content-type": "application/json", "x-goog-api-key": "AIza-test" } });
+    expect(chat(body)).toMatchObject({
+      path: "/models/gemini-2.5-flash:generateContent",
+      headers: { "content-type": "application/json", "x-goog-api-key": "AIza-test" },
+    });
     expect(chat({ ...body, stream: true }).path).toBe("/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     expect(chat({ ...body, stream: "yes" }).path).toBe("/models/gemini-2.5-flash:generateContent");
   });
@@ -55,11 +60,18 @@ describe.skipIf(!haveWire)(`GeminiAdapter chat requests against recorded Gemini 
   it("plain: one user turn, n and max_tokens (gemini.generateContent.request.json, minus its thinkingConfig)", () => {
     const recorded = wire("gemini.generateContent.request.json");
     delete (recorded.generationConfig as Record<string, unknown>).thinkingConfig; // no OpenAI field maps to a thinking budget
-    expect(sentBody({ model: "gemini-2.5-flash", messages: [{ role: "user", content: "why is the sky blue?" }], n: 1, max_tokens: 200 })).toEqual(recorded);
+    expect(
+      sentBody({ model: "gemini-2.5-flash", messages: [{ role: "user", content: "why is the sky blue?" }], n: 1, max_tokens: 200 }),
+    ).toEqual(recorded);
   });
 
   it("system instruction (gemini.generateContent.system_instruction.request.json)", () => {
-    const body = { messages: [{ role: "system", content: "I say high you say low" }, { role: "user", content: "high" }] };
+    const body = {
+      messages: [
+        { role: "system", content: "I say high you say low" },
+        { role: "user", content: "high" },
+      ],
+    };
     expect(sentBody(body)).toEqual(asWritten(wire("gemini.generateContent.system_instruction.request.json")));
   });
 
@@ -71,7 +83,11 @@ describe.skipIf(!haveWire)(`GeminiAdapter chat requests against recorded Gemini 
   });
 
   it("streamed plain request (gemini.streamGenerateContent.request.json)", () => {
-    const call = chat({ messages: [{ role: "user", content: "why is the sky blue?" }], stream: true, stream_options: { include_usage: true } });
+    const call = chat({
+      messages: [{ role: "user", content: "why is the sky blue?" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     expect(call.path).toBe("/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     expect(JSON.parse(call.body)).toEqual(asWritten(wire("gemini.streamGenerateContent.request.json")));
   });
@@ -80,31 +96,48 @@ describe.skipIf(!haveWire)(`GeminiAdapter chat requests against recorded Gemini 
     const recorded = wire<{ generationConfig: { responseJsonSchema: unknown } }>("gemini.generateContent.json_schema.request.json");
     const body = {
       messages: [{ role: "user", content: "populate the following object" }],
-      response_format: { type: "json_schema", json_schema: { name: "object", strict: true, schema: recorded.generationConfig.responseJsonSchema } },
+      response_format: {
+        type: "json_schema",
+        json_schema: { name: "object", strict: true, schema: recorded.generationConfig.responseJsonSchema },
+      },
     };
     expect(sentBody(body)).toEqual(recorded);
   });
 
   it("json_schema from the OpenAI recording keeps additionalProperties and drops name/strict", () => {
     const openAi = wire<{ response_format: { json_schema: { schema: unknown } } }>("openai.chat.json_schema.request.json");
-    expect(sentBody(openAi).generationConfig).toEqual({ responseMimeType: "application/json", responseJsonSchema: openAi.response_format.json_schema.schema });
+    expect(sentBody(openAi).generationConfig).toEqual({
+      responseMimeType: "application/json",
+      responseJsonSchema: openAi.response_format.json_schema.schema,
+    });
   });
 
   it("tools + tool_choice auto: parametersJsonSchema as sent, $schema and additionalProperties kept (gemini.generateContent.tools.request.json)", () => {
-    const recorded = wire<{ tools: { functionDeclarations: Record<string, unknown>[] }[]; contents: unknown; toolConfig: unknown }>("gemini.generateContent.tools.request.json");
+    const recorded = wire<{ tools: { functionDeclarations: Record<string, unknown>[] }[]; contents: unknown; toolConfig: unknown }>(
+      "gemini.generateContent.tools.request.json",
+    );
     const declarations = recorded.tools.flatMap((tool) => tool.functionDeclarations);
     const body = {
       messages: [{ role: "user", content: "Use the printer to print a simple word: hello in blue, and beep with the beeper" }],
-      tools: declarations.map((declaration) => ({ type: "function", function: { name: declaration.name, parameters: declaration.parametersJsonSchema, strict: true } })),
+      tools: declarations.map((declaration) => ({
+        type: "function",
+        function: { name: declaration.name, parameters: declaration.parametersJsonSchema, strict: true },
+      })),
       tool_choice: "auto",
       parallel_tool_calls: true,
     };
     // The recording puts each declaration in its own Tool; one Tool holding both is the same request.
-    expect(sentBody(body)).toEqual({ contents: recorded.contents, tools: [{ functionDeclarations: declarations }], toolConfig: recorded.toolConfig });
+    expect(sentBody(body)).toEqual({
+      contents: recorded.contents,
+      tools: [{ functionDeclarations: declarations }],
+      toolConfig: recorded.toolConfig,
+    });
   });
 
   it("streamed tools request: declarations with descriptions, no toolConfig without tool_choice (gemini.streamGenerateContent.tools.request.json)", () => {
-    const recorded = wire<{ contents: unknown; tools: { functionDeclarations: { name: string; description: string }[] }[] }>("gemini.streamGenerateContent.tools.request.json");
+    const recorded = wire<{ contents: unknown; tools: { functionDeclarations: { name: string; description: string }[] }[] }>(
+      "gemini.streamGenerateContent.tools.request.json",
+    );
     const parameters = { type: "object", properties: { denominator: { type: "number" }, numerator: { type: "number" } } };
     const call = chat({
       messages: [{ role: "user", content: "what is the result of 100/2" }],
@@ -115,12 +148,18 @@ describe.skipIf(!haveWire)(`GeminiAdapter chat requests against recorded Gemini 
     const declaration = recorded.tools[0]!.functionDeclarations[0]!;
     expect(JSON.parse(call.body)).toEqual({
       contents: recorded.contents,
-      tools: [{ functionDeclarations: [{ name: declaration.name, description: declaration.description, parametersJsonSchema: parameters }] }],
+      tools: [
+        { functionDeclarations: [{ name: declaration.name, description: declaration.description, parametersJsonSchema: parameters }] },
+      ],
     });
   });
 
   it("image output: modalities [image, text] -> responseModalities [IMAGE, TEXT] (gemini.streamGenerateContent.image.request.json)", () => {
-    const body = { messages: [{ role: "user", content: "Generate an image of the Eiffel tower with fireworks in  the background." }], modalities: ["image", "text"], stream: true };
+    const body = {
+      messages: [{ role: "user", content: "Generate an image of the Eiffel tower with fireworks in  the background." }],
+      modalities: ["image", "text"],
+      stream: true,
+    };
     expect(JSON.parse(chat(body).body)).toEqual(wire("gemini.streamGenerateContent.image.request.json"));
   });
 
@@ -133,7 +172,8 @@ describe.skipIf(!haveWire)(`GeminiAdapter chat requests against recorded Gemini 
             { text: "What is in this image?" },
             {
               fileData: {
-                fileUri: "https://upload.wikimedia.org/wikipedia/commons/thumb/d/dd/Gfp-wisconsin-madison-the-nature-boardwalk.jpg/2560px-Gfp-wisconsin-madison-the-nature-boardwalk.jpg",
+                fileUri:
+                  "https://upload.wikimedia.org/wikipedia/commons/thumb/d/dd/Gfp-wisconsin-madison-the-nature-boardwalk.jpg/2560px-Gfp-wisconsin-madison-the-nature-boardwalk.jpg",
                 mimeType: "image/jpeg",
               },
             },
@@ -148,7 +188,17 @@ describe.skipIf(!haveWire)(`GeminiAdapter chat requests against recorded Gemini 
     const openAi = wire<{ tools: { function: { parameters: unknown } }[] }>("openai.chat.tools.request.json");
     expect(sentBody(openAi)).toEqual({
       contents: [{ role: "user", parts: [{ text: "What is the weather like in Boston today?" }] }],
-      tools: [{ functionDeclarations: [{ name: "get_current_weather", description: "Get the current weather in a given location", parametersJsonSchema: openAi.tools[0]!.function.parameters }] }],
+      tools: [
+        {
+          functionDeclarations: [
+            {
+              name: "get_current_weather",
+              description: "Get the current weather in a given location",
+              parametersJsonSchema: openAi.tools[0]!.function.parameters,
+            },
+          ],
+        },
+      ],
       toolConfig: { functionCallingConfig: { mode: "AUTO" } },
     });
   });
@@ -175,10 +225,19 @@ describe("GeminiAdapter chat requests (constructed)", () => {
     };
     expect(sentBody(body).contents).toEqual([
       { role: "user", parts: [{ text: "Weather in Paris and Rome?" }] },
-      { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Paris" } } }, { functionCall: { name: "get_time", args: { city: "Rome" } } }] },
+      {
+        role: "model",
+        parts: [
+          { functionCall: { name: "get_weather", args: { city: "Paris" } } },
+          { functionCall: { name: "get_time", args: { city: "Rome" } } },
+        ],
+      },
       {
         role: "user",
-        parts: [{ functionResponse: { name: "get_weather", response: { temp_c: 21 } } }, { functionResponse: { name: "get_time", response: { content: "14:05" } } }],
+        parts: [
+          { functionResponse: { name: "get_weather", response: { temp_c: 21 } } },
+          { functionResponse: { name: "get_time", response: { content: "14:05" } } },
+        ],
       },
       { role: "model", parts: [{ text: "Paris is 21 C; it is 14:05 in Rome." }] },
       { role: "user", parts: [{ text: "Thanks" }] },
@@ -201,7 +260,13 @@ describe("GeminiAdapter chat requests (constructed)", () => {
       { role: "model", parts: [{ functionCall: { name: "first", args: {} } }] },
       { role: "user", parts: [{ functionResponse: { name: "first", response: { content: "[1,2]" } } }] },
       { role: "model", parts: [{ functionCall: { name: "second", args: {} } }] },
-      { role: "user", parts: [{ functionResponse: { name: "second", response: { content: "42" } } }, { functionResponse: { name: "legacy_name", response: { content: "x" } } }] },
+      {
+        role: "user",
+        parts: [
+          { functionResponse: { name: "second", response: { content: "42" } } },
+          { functionResponse: { name: "legacy_name", response: { content: "x" } } },
+        ],
+      },
     ]);
   });
 
@@ -246,7 +311,11 @@ describe("GeminiAdapter chat requests (constructed)", () => {
     const body = {
       messages: [
         { role: "user", content: "Draw a cat" },
-        { role: "assistant", content: "Here it is.", images: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" }, index: 0 }] },
+        {
+          role: "assistant",
+          content: "Here it is.",
+          images: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" }, index: 0 }],
+        },
         { role: "user", content: "Make it blue" },
       ],
       modalities: ["image", "text"],
@@ -262,18 +331,30 @@ describe("GeminiAdapter chat requests (constructed)", () => {
     ["auto", "auto", { functionCallingConfig: { mode: "AUTO" } }],
     ["none", "none", { functionCallingConfig: { mode: "NONE" } }],
     ["required", "required", { functionCallingConfig: { mode: "ANY" } }],
-    ["a named function", { type: "function", function: { name: "lookup" } }, { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["lookup"] } }],
+    [
+      "a named function",
+      { type: "function", function: { name: "lookup" } },
+      { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["lookup"] } },
+    ],
     ["absent", undefined, undefined],
     ["unknown", "sometimes", undefined],
   ])("tool_choice %s", (_name, toolChoice, expected) => {
-    const body = { messages: [{ role: "user", content: "q" }], tools: [{ type: "function", function: { name: "lookup" } }], tool_choice: toolChoice };
+    const body = {
+      messages: [{ role: "user", content: "q" }],
+      tools: [{ type: "function", function: { name: "lookup" } }],
+      tool_choice: toolChoice,
+    };
     const sent = sentBody(body);
     expect(sent.tools).toEqual([{ functionDeclarations: [{ name: "lookup" }] }]);
     expect(sent.toolConfig).toEqual(expected);
   });
 
   it("non-function tools are dropped, and tool_choice without function tools sends neither", () => {
-    const sent = sentBody({ messages: [{ role: "user", content: "q" }], tools: [{ type: "custom", custom: { name: "x" } }], tool_choice: "required" });
+    const sent = sentBody({
+      messages: [{ role: "user", content: "q" }],
+      tools: [{ type: "custom", custom: { name: "x" } }],
+      tool_choice: "required",
+    });
     expect(sent).toEqual({ contents: [{ role: "user", parts: [{ text: "q" }] }] });
   });
 
@@ -313,7 +394,9 @@ describe("GeminiAdapter chat requests (constructed)", () => {
       stopSequences: ["END", "STOP"],
       responseMimeType: "application/json",
     });
-    expect(sentBody({ messages: [{ role: "user", content: "q" }], stop: "###", temperature: "hot" }).generationConfig).toEqual({ stopSequences: ["###"] });
+    expect(sentBody({ messages: [{ role: "user", content: "q" }], stop: "###", temperature: "hot" }).generationConfig).toEqual({
+      stopSequences: ["###"],
+    });
   });
 });
 
@@ -321,7 +404,11 @@ describe.skipIf(!haveWire)(`GeminiAdapter embeddings requests (${wireLabel})`, (
   it("array input -> batchEmbedContents with one request per text (gemini.batchEmbedContents.request.json)", () => {
     const recorded = wire("gemini.batchEmbedContents.request.json");
     const texts = ["What is the meaning of life?", "How much wood would a woodchuck chuck?", "How does the brain work?"];
-    const call = adapter.request("embeddings", { model: "auto", input: texts, encoding_format: "float", user: "u" }, { ...requestContext, upstreamModel: "gemini-embedding-001" });
+    const call = adapter.request(
+      "embeddings",
+      { model: "auto", input: texts, encoding_format: "float", user: "u" },
+      { ...requestContext, upstreamModel: "gemini-embedding-001" },
+    );
     expect(call.path).toBe("/models/gemini-embedding-001:batchEmbedContents");
     expect(call.headers["x-goog-api-key"]).toBe("AIza-test");
     expect(JSON.parse(call.body)).toEqual(recorded);
@@ -329,21 +416,31 @@ describe.skipIf(!haveWire)(`GeminiAdapter embeddings requests (${wireLabel})`, (
 
   it("string input and dimensions -> one request with outputDimensionality (gemini.embedContent.request.json's 256)", () => {
     const recorded = wire<{ output_dimensionality: number; content: unknown }>("gemini.embedContent.request.json");
-    const call = adapter.request("embeddings", { input: "Hello world", dimensions: recorded.output_dimensionality }, { ...requestContext, upstreamModel: "gemini-embedding-001" });
-    expect(JSON.parse(call.body)).toEqual({ requests: [{ model: "models/gemini-embedding-001", content: recorded.content, outputDimensionality: 256 }] });
+    const call = adapter.request(
+      "embeddings",
+      { input: "Hello world", dimensions: recorded.output_dimensionality },
+      { ...requestContext, upstreamModel: "gemini-embedding-001" },
+    );
+    expect(JSON.parse(call.body)).toEqual({
+      requests: [{ model: "models/gemini-embedding-001", content: recorded.content, outputDimensionality: 256 }],
+    });
   });
 });
 
 describe("GeminiAdapter embeddings requests (constructed)", () => {
   it("refuses token-id input, which Gemini cannot take", () => {
-    for (const input of [[1, 2, 3], [[1, 2], [3]]]) {
+    for (const input of [
+      [1, 2, 3],
+      [[1, 2], [3]],
+    ]) {
       expect(() => adapter.request("embeddings", { input }, requestContext)).toThrow(GatewayError);
     }
   });
 });
 
 describe.skipIf(!haveWire)(`GeminiAdapter whole answers from recorded Gemini responses (${wireLabel})`, () => {
-  const translate = (file: string) => adapter.response("chat", wire(file), responseContext) as { choices: Record<string, unknown>[]; [key: string]: unknown };
+  const translate = (file: string) =>
+    adapter.response("chat", wire(file), responseContext) as { choices: Record<string, unknown>[]; [key: string]: unknown };
 
   it("plain, stopped by MAX_TOKENS: length, responseId as id, modelVersion as model, thoughts counted as completion (gemini.generateContent.response.json)", () => {
     const recorded = wire<{ candidates: { content: { parts: { text: string }[] } }[] }>("gemini.generateContent.response.json");
@@ -352,22 +449,41 @@ describe.skipIf(!haveWire)(`GeminiAdapter whole answers from recorded Gemini res
       object: "chat.completion",
       created: responseContext.created,
       model: "gemini-2.5-flash",
-      choices: [{ index: 0, message: { role: "assistant", content: recorded.candidates[0]!.content.parts[0]!.text }, finish_reason: "length", logprobs: null }],
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: recorded.candidates[0]!.content.parts[0]!.text },
+          finish_reason: "length",
+          logprobs: null,
+        },
+      ],
       usage: { prompt_tokens: 7, completion_tokens: 197, total_tokens: 204, completion_tokens_details: { reasoning_tokens: 48 } },
     });
   });
 
   it("system instruction answer (gemini.generateContent.system_instruction.response.json)", () => {
     const completion = translate("gemini.generateContent.system_instruction.response.json");
-    expect(completion.choices).toEqual([{ index: 0, message: { role: "assistant", content: "low" }, finish_reason: "stop", logprobs: null }]);
-    expect(completion.usage).toEqual({ prompt_tokens: 9, completion_tokens: 21, total_tokens: 30, completion_tokens_details: { reasoning_tokens: 20 } });
+    expect(completion.choices).toEqual([
+      { index: 0, message: { role: "assistant", content: "low" }, finish_reason: "stop", logprobs: null },
+    ]);
+    expect(completion.usage).toEqual({
+      prompt_tokens: 9,
+      completion_tokens: 21,
+      total_tokens: 30,
+      completion_tokens_details: { reasoning_tokens: 20 },
+    });
   });
 
   it("json_schema answer: the JSON document is the content (gemini.generateContent.json_schema.response.json)", () => {
     const completion = translate("gemini.generateContent.json_schema.response.json");
     const message = completion.choices[0]!.message as { content: string };
     expect(JSON.parse(message.content)).toMatchObject({ simpleString: "Hello", inner: { innerNumber: 100 } });
-    expect(completion.usage).toEqual({ prompt_tokens: 5, completion_tokens: 508, total_tokens: 513, completion_tokens_details: { reasoning_tokens: 331 } });
+    expect(completion.usage).toEqual({
+      prompt_tokens: 5,
+      completion_tokens: 508,
+      total_tokens: 513,
+      completion_tokens_details: { reasoning_tokens: 331 },
+    });
   });
 
   it("thinking: thought parts go to reasoning, not content; usage without candidatesTokenCount (gemini.generateContent.thinking.response.json)", () => {
@@ -377,7 +493,12 @@ describe.skipIf(!haveWire)(`GeminiAdapter whole answers from recorded Gemini res
     expect(message.reasoning).toMatch(/^\*\*Breaking Down the Sum of Natural Numbers\*\*/);
     expect(completion.choices[0]!.finish_reason).toBe("length");
     expect(completion.model).toBe("gemini-2.0-flash-thinking-exp-01-21");
-    expect(completion.usage).toEqual({ prompt_tokens: 17, completion_tokens: 19, total_tokens: 36, completion_tokens_details: { reasoning_tokens: 19 } });
+    expect(completion.usage).toEqual({
+      prompt_tokens: 17,
+      completion_tokens: 19,
+      total_tokens: 36,
+      completion_tokens_details: { reasoning_tokens: 19 },
+    });
   });
 
   it("parallel function calls: tool_calls with generated ids and JSON arguments, finish tool_calls (gemini.generateContent.tools.response.json)", () => {
@@ -389,7 +510,11 @@ describe.skipIf(!haveWire)(`GeminiAdapter whole answers from recorded Gemini res
           role: "assistant",
           content: null,
           tool_calls: [
-            { id: "call_CTCtaLDkH4qH-8YP1_DmmQ0_0", type: "function", function: { name: "print", arguments: '{"color":"blue","text":"hello"}' } },
+            {
+              id: "call_CTCtaLDkH4qH-8YP1_DmmQ0_0",
+              type: "function",
+              function: { name: "print", arguments: '{"color":"blue","text":"hello"}' },
+            },
             { id: "call_CTCtaLDkH4qH-8YP1_DmmQ0_1", type: "function", function: { name: "beep", arguments: "{}" } },
           ],
         },
@@ -402,10 +527,14 @@ describe.skipIf(!haveWire)(`GeminiAdapter whole answers from recorded Gemini res
 });
 
 describe("GeminiAdapter whole answers (constructed)", () => {
-  const answer = (json: unknown) => adapter.response("chat", json, responseContext) as { choices: Record<string, unknown>[]; [key: string]: unknown };
+  const answer = (json: unknown) =>
+    adapter.response("chat", json, responseContext) as { choices: Record<string, unknown>[]; [key: string]: unknown };
 
   it("a blocked prompt (no candidates) is one empty choice stopped by the content filter", () => {
-    const completion = answer({ promptFeedback: { blockReason: "PROHIBITED_CONTENT", safetyRatings: [] }, usageMetadata: { promptTokenCount: 8, totalTokenCount: 8 } });
+    const completion = answer({
+      promptFeedback: { blockReason: "PROHIBITED_CONTENT", safetyRatings: [] },
+      usageMetadata: { promptTokenCount: 8, totalTokenCount: 8 },
+    });
     expect(completion).toEqual({
       id: "chatcmpl-gateway",
       object: "chat.completion",
@@ -418,12 +547,35 @@ describe("GeminiAdapter whole answers (constructed)", () => {
 
   it("image output: inline images as message.images data URLs, image tokens reported; cached tokens as cached_tokens", () => {
     const completion = answer({
-      candidates: [{ content: { role: "model", parts: [{ text: "Here:" }, { inlineData: { mimeType: "image/png", data: "iVBORw0=" } }, { inlineData: { mimeType: "audio/wav", data: "UklG" } }] }, finishReason: "STOP", index: 0 }],
-      usageMetadata: { promptTokenCount: 100, cachedContentTokenCount: 64, candidatesTokenCount: 1300, candidatesTokensDetails: [{ modality: "IMAGE", tokenCount: 1290 }], totalTokenCount: 1400 },
+      candidates: [
+        {
+          content: {
+            role: "model",
+            parts: [
+              { text: "Here:" },
+              { inlineData: { mimeType: "image/png", data: "iVBORw0=" } },
+              { inlineData: { mimeType: "audio/wav", data: "UklG" } },
+            ],
+          },
+          finishReason: "STOP",
+          index: 0,
+        },
+      ],
+      usageMetadata: {
+        promptTokenCount: 100,
+        cachedContentTokenCount: 64,
+        candidatesTokenCount: 1300,
+        candidatesTokensDetails: [{ modality: "IMAGE", tokenCount: 1290 }],
+        totalTokenCount: 1400,
+      },
     });
     expect(completion.choices[0]).toEqual({
       index: 0,
-      message: { role: "assistant", content: "Here:", images: [{ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0=" }, index: 0 }] },
+      message: {
+        role: "assistant",
+        content: "Here:",
+        images: [{ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0=" }, index: 0 }],
+      },
       finish_reason: "stop",
       logprobs: null,
     });
@@ -460,7 +612,9 @@ describe("GeminiAdapter whole answers (constructed)", () => {
     ["OTHER", "stop"],
     ["MALFORMED_FUNCTION_CALL", "stop"],
   ])("finish reason %s -> %s", (reason, expected) => {
-    expect(answer({ candidates: [{ content: { parts: [{ text: "x" }] }, finishReason: reason }] }).choices[0]!.finish_reason).toBe(expected);
+    expect(answer({ candidates: [{ content: { parts: [{ text: "x" }] }, finishReason: reason }] }).choices[0]!.finish_reason).toBe(
+      expected,
+    );
   });
 
   it.each<[string, unknown]>([

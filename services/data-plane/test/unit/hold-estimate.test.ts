@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { chatInputUpperBound, chatOutputUpperBound, countImageParts, estimateTokens, TOKENS_PER_IMAGE_ALLOWANCE } from "../../src/billing/hold-estimate";
+import {
+  chatInputUpperBound,
+  chatOutputUpperBound,
+  countImageParts,
+  estimateTokens,
+  TOKENS_PER_IMAGE_ALLOWANCE,
+} from "../../src/billing/hold-estimate";
 
 const image = { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } };
 const text = { type: "text", text: "hi" };
@@ -10,7 +16,15 @@ describe("countImageParts", () => {
     ["undefined", undefined, 0],
     ["string contents", [{ role: "user", content: "hello" }], 0],
     ["one image", [{ role: "user", content: [text, image] }], 1],
-    ["images across messages", [{ role: "user", content: [image, image] }, { role: "assistant", content: "ok" }, { role: "user", content: [text, image] }], 3],
+    [
+      "images across messages",
+      [
+        { role: "user", content: [image, image] },
+        { role: "assistant", content: "ok" },
+        { role: "user", content: [text, image] },
+      ],
+      3,
+    ],
     ["null messages and null parts are skipped", [null, { role: "user", content: [null, image, 5, "image_url"] }], 1],
     ["other part types", [{ role: "user", content: [{ type: "input_audio" }, { type: "file" }, { type: "IMAGE_URL" }] }], 0],
   ])("%s -> %d", (_name, messages, expected) => {
@@ -33,7 +47,13 @@ describe("chatOutputUpperBound", () => {
   it.each<[string, Record<string, unknown>, number, number, number]>([
     ["max_completion_tokens", { max_completion_tokens: 100 }, 16_384, 128_000, 100],
     ["max_tokens", { max_tokens: 200 }, 16_384, 128_000, 200],
-    ["the larger of max_completion_tokens and max_tokens (an upstream may honour either)", { max_completion_tokens: 100, max_tokens: 200 }, 16_384, 128_000, 200],
+    [
+      "the larger of max_completion_tokens and max_tokens (an upstream may honour either)",
+      { max_completion_tokens: 100, max_tokens: 200 },
+      16_384,
+      128_000,
+      200,
+    ],
     ["the larger when max_completion_tokens is the larger", { max_completion_tokens: 300, max_tokens: 200 }, 16_384, 128_000, 300],
     ["max_tokens used when max_completion_tokens is 0", { max_completion_tokens: 0, max_tokens: 200 }, 16_384, 128_000, 200],
     ["max_tokens used when max_completion_tokens is negative", { max_completion_tokens: -5, max_tokens: 200 }, 16_384, 128_000, 200],

@@ -13,7 +13,15 @@ function run(mode: string): Promise<{ code: number | null; lines: { line: number
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.once("error", reject);
-    child.once("close", (code) => resolve({ code, lines: stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { line: number; msg: string }) }));
+    child.once("close", (code) =>
+      resolve({
+        code,
+        lines: stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { line: number; msg: string }),
+      }),
+    );
   });
 }
 
@@ -21,7 +29,11 @@ describe("log destination", () => {
   it("writes the gathered lines when the process exits", async () => {
     const { code, lines } = await run("exit");
     expect(code).toBe(0);
-    expect(lines.map((line) => [line.line, line.msg])).toEqual([[0, "before exit"], [1, "before exit"], [2, "before exit"]]);
+    expect(lines.map((line) => [line.line, line.msg])).toEqual([
+      [0, "before exit"],
+      [1, "before exit"],
+      [2, "before exit"],
+    ]);
   });
 
   it("writes them when an uncaught error ends the process", async () => {

@@ -48,12 +48,13 @@ describe("metric families", () => {
     }
     expect(await metrics.ours.metrics()).toBe(await metrics.theirs.metrics());
     // prom-client's buckets carry an empty exemplar (exemplars are off); ours leave it out.
-    const withoutExemplars = (json: unknown) => JSON.parse(JSON.stringify(json, (key, value: unknown) => (key === "exemplar" ? undefined : value))) as unknown;
+    const withoutExemplars = (json: unknown) =>
+      JSON.parse(JSON.stringify(json, (key, value: unknown) => (key === "exemplar" ? undefined : value))) as unknown;
     expect(withoutExemplars(await metrics.ours.getMetricsAsJSON())).toEqual(withoutExemplars(await metrics.theirs.getMetricsAsJSON()));
     expect(await metrics.ours.metrics()).toContain('h_seconds_bucket{le="0.0005",phase="before_upstream"} 1\n');
   });
 
-  it("keep one series per label values; refuse a wrong number of them, a NUL in one, no labels, and \"le\" on a histogram", () => {
+  it('keep one series per label values; refuse a wrong number of them, a NUL in one, no labels, and "le" on a histogram', () => {
     const { ours, ourCounter } = both();
     expect(ourCounter.series("a", "b")).toBe(ourCounter.series("a", "b"));
     expect(() => ourCounter.series("a\u0000b", "c")).toThrow(/NUL/); // would share the key of ("a", "b\u0000c")
@@ -78,7 +79,12 @@ describe("metric families", () => {
   it("count four labels in their order, and start again after registry.resetMetrics()", async () => {
     const theirs = new Registry();
     const ours = new Registry();
-    const theirRequests = new Counter({ name: "requests_total", help: "h", labelNames: ["route", "status", "model", "path"], registers: [theirs] });
+    const theirRequests = new Counter({
+      name: "requests_total",
+      help: "h",
+      labelNames: ["route", "status", "model", "path"],
+      registers: [theirs],
+    });
     const ourRequests = new CounterFamily(ours, "requests_total", "h", ["route", "status", "model", "path"]);
     theirRequests.inc({ route: "/v1/chat/completions", status: "200", model: "openai/gpt-4.1-mini", path: "openai" });
     ourRequests.series("/v1/chat/completions", "200", "openai/gpt-4.1-mini", "openai").inc();

@@ -34,7 +34,9 @@ describe("OpenAiCompatibleAdapter.chatBody", () => {
       temperature: 0.5,
       max_tokens: 10,
     };
-    expect(provider.chatBody(body, "gpt-4.1-mini")).toBe('{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"hi"}],"temperature":0.5,"max_tokens":10}');
+    expect(provider.chatBody(body, "gpt-4.1-mini")).toBe(
+      '{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"hi"}],"temperature":0.5,"max_tokens":10}',
+    );
   });
 
   it("appends the model when the caller sent none", () => {
@@ -43,15 +45,24 @@ describe("OpenAiCompatibleAdapter.chatBody", () => {
 
   it("forces include_usage on streams and keeps other stream_options keys", () => {
     const body = { model: "x", stream: true, stream_options: { include_usage: false, include_obfuscation: false }, messages: [] };
-    expect(JSON.parse(provider.chatBody(body, "up"))).toEqual({ model: "up", stream: true, stream_options: { include_usage: true, include_obfuscation: false }, messages: [] });
+    expect(JSON.parse(provider.chatBody(body, "up"))).toEqual({
+      model: "up",
+      stream: true,
+      stream_options: { include_usage: true, include_obfuscation: false },
+      messages: [],
+    });
   });
 
   it("adds stream_options after the other fields when a stream had none", () => {
-    expect(provider.chatBody({ model: "x", stream: true, messages: [] }, "up")).toBe('{"model":"up","stream":true,"messages":[],"stream_options":{"include_usage":true}}');
+    expect(provider.chatBody({ model: "x", stream: true, messages: [] }, "up")).toBe(
+      '{"model":"up","stream":true,"messages":[],"stream_options":{"include_usage":true}}',
+    );
   });
 
   it("replaces a non-object stream_options on a stream", () => {
-    expect(JSON.parse(provider.chatBody({ model: "x", stream: true, stream_options: null }, "up")).stream_options).toEqual({ include_usage: true });
+    expect(JSON.parse(provider.chatBody({ model: "x", stream: true, stream_options: null }, "up")).stream_options).toEqual({
+      include_usage: true,
+    });
   });
 
   it.each([
@@ -73,7 +84,16 @@ describe("OpenAiCompatibleAdapter.request", () => {
   const context = { upstreamModel: "text-embedding-3-small", apiKey: "sk-up", maxOutputTokens: 0 };
 
   it("keeps only the embeddings fields, in order, with the upstream model", () => {
-    const body = { input: ["a", "b"], model: "auto", service: { tier: "economy" }, dimensions: 256, messages: [], encoding_format: "float", stream: true, user: "u1" };
+    const body = {
+      input: ["a", "b"],
+      model: "auto",
+      service: { tier: "economy" },
+      dimensions: 256,
+      messages: [],
+      encoding_format: "float",
+      stream: true,
+      user: "u1",
+    };
     const call = provider.request("embeddings", body, context);
     expect(call.path).toBe("/embeddings");
     expect(call.body).toBe('{"input":["a","b"],"model":"text-embedding-3-small","dimensions":256,"encoding_format":"float","user":"u1"}');
@@ -89,7 +109,13 @@ describe("OpenAiCompatibleAdapter.request", () => {
 
   it("forwards a provider's extra fields only when configured (OpenRouter's extras, not OpenAI's)", () => {
     const body = { model: "auto", messages: [], top_k: 40, provider: { order: ["x"] }, transforms: [], min_p: 0.1 };
-    expect(JSON.parse(new OpenAiCompatibleAdapter(["top_k", "provider", "transforms"]).chatBody(body, "m"))).toEqual({ model: "m", messages: [], top_k: 40, provider: { order: ["x"] }, transforms: [] });
+    expect(JSON.parse(new OpenAiCompatibleAdapter(["top_k", "provider", "transforms"]).chatBody(body, "m"))).toEqual({
+      model: "m",
+      messages: [],
+      top_k: 40,
+      provider: { order: ["x"] },
+      transforms: [],
+    });
     expect(JSON.parse(provider.chatBody(body, "m"))).toEqual({ model: "m", messages: [] });
   });
 });
@@ -108,7 +134,11 @@ describe("OpenAiCompatibleAdapter.stream", () => {
   it("turns OpenAI's error event, OpenRouter's error chunk and `event: error` into an error item", () => {
     const translator = provider.stream();
     expect(translator.push(event('{"error":{"message":"boom","type":"server_error"}}'))).toEqual([{ kind: "error" }]);
-    expect(translator.push(event('{"id":"gen-1","error":{"code":502,"message":"x"},"choices":[{"index":0,"delta":{},"finish_reason":"error"}]}'))).toEqual([{ kind: "error" }]);
+    expect(
+      translator.push(
+        event('{"id":"gen-1","error":{"code":502,"message":"x"},"choices":[{"index":0,"delta":{},"finish_reason":"error"}]}'),
+      ),
+    ).toEqual([{ kind: "error" }]);
     expect(translator.push(event('{"type":"error"}', "error"))).toEqual([{ kind: "error" }]);
   });
 

@@ -20,25 +20,52 @@ const catalogue: Catalogue__Output = {
   models: [
     model("openai/cheap", [
       { provider: "openai", upstreamModel: "cheap", credentialsRef: "OPENAI_API_KEY", price: price("100000000", "400000000") },
-      { provider: "openrouter", upstreamModel: "openai/cheap", credentialsRef: "OPENROUTER_API_KEY", price: price("100000000", "400000000") },
+      {
+        provider: "openrouter",
+        upstreamModel: "openai/cheap",
+        credentialsRef: "OPENROUTER_API_KEY",
+        price: price("100000000", "400000000"),
+      },
     ]),
-    model("acme/pricey", [{ provider: "openrouter", upstreamModel: "acme/pricey", credentialsRef: "OPENROUTER_API_KEY", price: price("3000000000", "15000000000") }]),
+    model("acme/pricey", [
+      {
+        provider: "openrouter",
+        upstreamModel: "acme/pricey",
+        credentialsRef: "OPENROUTER_API_KEY",
+        price: price("3000000000", "15000000000"),
+      },
+    ]),
   ],
   defaults: { embeddings: "" },
 };
 
 function gateway(): Gateway {
-  const providers = new Map(["openai", "openrouter"].map((name) => [name, new UpstreamProvider({ name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [] }, undefined as never)]));
+  const providers = new Map(
+    ["openai", "openrouter"].map((name) => [
+      name,
+      new UpstreamProvider(
+        { name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [] },
+        undefined as never,
+      ),
+    ]),
+  );
   return {
     catalogue: { current: buildSnapshot(catalogue) },
     providers,
     health: new PathHealth({ errorHalfLifeMs: 30_000, failureThreshold: 5, cooldownMs: 30_000 }),
-    config: { credentials: new Map([["OPENAI_API_KEY", "sk-openai"], ["OPENROUTER_API_KEY", "sk-or"]]), upstream: { maxAttempts: 4 } },
+    config: {
+      credentials: new Map([
+        ["OPENAI_API_KEY", "sk-openai"],
+        ["OPENROUTER_API_KEY", "sk-or"],
+      ]),
+      upstream: { maxAttempts: 4 },
+    },
   } as unknown as Gateway;
 }
 
 const identity: KeyIdentity = { projectId: "p", keyId: "k" } as KeyIdentity;
-const prepare = (body: Record<string, unknown>) => prepareCall(gateway(), "req-1", identity, { messages: [{ role: "user", content: "hello" }], ...body }, "chat");
+const prepare = (body: Record<string, unknown>) =>
+  prepareCall(gateway(), "req-1", identity, { messages: [{ role: "user", content: "hello" }], ...body }, "chat");
 const plan = (call: ReturnType<typeof prepare>) => call.targets.map((target) => `${target.model.id} via ${target.path.provider}`);
 
 describe("prepareCall: the attempt plan", () => {
@@ -51,7 +78,10 @@ describe("prepareCall: the attempt plan", () => {
   });
 
   it("keeps one model's paths with route pinned, and for a concrete model", () => {
-    expect(plan(prepare({ model: "auto", service: { route: "pinned" } }))).toEqual(["openai/cheap via openai", "openai/cheap via openrouter"]);
+    expect(plan(prepare({ model: "auto", service: { route: "pinned" } }))).toEqual([
+      "openai/cheap via openai",
+      "openai/cheap via openrouter",
+    ]);
     expect(plan(prepare({ model: "acme/pricey" }))).toEqual(["acme/pricey via openrouter"]);
   });
 
@@ -67,7 +97,13 @@ describe("prepareCall: the attempt plan", () => {
   it("leaves out of the hold a target beyond the attempt limit (it can only be reached past skipped ones, and is skipped itself if uncovered)", () => {
     const limited = gateway();
     (limited.config.upstream as { maxAttempts: number }).maxAttempts = 2;
-    const call = prepareCall(limited, "req-1", identity, { model: "auto", max_tokens: 100, messages: [{ role: "user", content: "hello" }] }, "chat");
+    const call = prepareCall(
+      limited,
+      "req-1",
+      identity,
+      { model: "auto", max_tokens: 100, messages: [{ role: "user", content: "hello" }] },
+      "chat",
+    );
     expect(call.targets).toHaveLength(3);
     expect(call.holdNano).toBe(call.targets[1]!.holdNano);
   });
@@ -103,7 +139,9 @@ describe("useTarget: what the hold allows", () => {
     const capped = JSON.parse(pricey.upstream.body).max_tokens as number;
     expect(capped).toBeGreaterThanOrEqual(16);
     expect(call.trace).toMatchObject({ resolved: "acme/pricey", path: "openrouter", max_tokens_capped: capped });
-    expect(costNano(pricey.path.price, { inputTokens: pricey.inputUpperTokens + 32, outputTokens: capped })).toBeLessThanOrEqual(call.reservedNano);
+    expect(costNano(pricey.path.price, { inputTokens: pricey.inputUpperTokens + 32, outputTokens: capped })).toBeLessThanOrEqual(
+      call.reservedNano,
+    );
     // Moving on to a target the hold covers in full clears the cap from the trace.
     call.reservedNano = call.holdNano;
     expect(useTarget(call, call.targets[0]!)).toBe(true);

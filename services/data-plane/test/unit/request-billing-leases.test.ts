@@ -9,7 +9,12 @@ const settings = { minRequestsPerSecond: 2, requestsPerLease: 10, maxAgeMs: 60_0
 const log = { warn: () => {}, error: () => {} } as never;
 
 function controlPlane(options: { leaseAnswer?: () => Promise<unknown>; drawnNano?: string } = {}) {
-  const calls = { leases: [] as string[], releases: [] as string[] /* of leases, whole */, reductions: [] as [string, bigint][], draws: [] as DrawCall[] };
+  const calls = {
+    leases: [] as string[],
+    releases: [] as string[] /* of leases, whole */,
+    reductions: [] as [string, bigint][],
+    draws: [] as DrawCall[],
+  };
   let drawFailures = 0;
   let failReductions = false;
   let drawDelayMs = 0;
@@ -52,7 +57,15 @@ function controlPlane(options: { leaseAnswer?: () => Promise<unknown>; drawnNano
 }
 
 const hold = (requestId: string) => ({ requestId, projectId: "p", amountNano: 100n, minAmountNano: 0n, model: "m", accessPath: "openai" });
-const settle = (requestId: string, amountNano: bigint) => ({ requestId, projectId: "p", amountNano, model: "m", accessPath: "openai", inputTokens: 1, outputTokens: 1 });
+const settle = (requestId: string, amountNano: bigint) => ({
+  requestId,
+  projectId: "p",
+  amountNano,
+  model: "m",
+  accessPath: "openai",
+  inputTokens: 1,
+  outputTokens: 1,
+});
 
 async function busyWithLease(billing: RequestBilling): Promise<void> {
   for (let i = 0; i < 2; i++) {
@@ -161,14 +174,19 @@ describe("request billing under budget leases", () => {
   it("warns when a reduce is answered by a whole release (an older control plane, or an expired lease), and its requests' answers then wait for their draws", async () => {
     vi.useFakeTimers();
     const { client } = controlPlane({ drawnNano: "7" });
-    vi.mocked((client as unknown as { release: (...args: unknown[]) => Promise<unknown> }).release).mockImplementation(async () => ({ outcome: "RELEASED" }));
+    vi.mocked((client as unknown as { release: (...args: unknown[]) => Promise<unknown> }).release).mockImplementation(async () => ({
+      outcome: "RELEASED",
+    }));
     const warn = vi.fn();
     const billing = new RequestBilling(client, { warn, error: () => {} } as never, settings);
     await busyWithLease(billing);
     await billing.reserve(hold("a"));
     billing.leases.projectChanged("p");
     await vi.advanceTimersByTimeAsync(0);
-    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ leaseId: expect.stringMatching(/^lease:/) }), expect.stringContaining("released the lease whole"));
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ leaseId: expect.stringMatching(/^lease:/) }),
+      expect.stringContaining("released the lease whole"),
+    );
     expect(await billing.settle(settle("a", 40n))).toBe(7n); // a late draw: the control plane's debit
   });
 
@@ -262,7 +280,9 @@ describe("request billing under budget leases", () => {
     let grant: (value: unknown) => void = () => {};
     let asks = 0;
     const first = { granted: true, amountNano: "1000", ttlSeconds: 900 };
-    const { client, calls } = controlPlane({ leaseAnswer: () => (asks++ === 0 ? Promise.resolve(first) : new Promise((resolve) => (grant = resolve))) });
+    const { client, calls } = controlPlane({
+      leaseAnswer: () => (asks++ === 0 ? Promise.resolve(first) : new Promise((resolve) => (grant = resolve))),
+    });
     const billing = new RequestBilling(client, log, settings);
     await busyWithLease(billing);
     for (let i = 0; i < 8; i++) await billing.reserve(hold(`r${i}`)); // a fifth of the lease left: the next one is asked for ahead

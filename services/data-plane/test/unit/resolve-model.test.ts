@@ -51,17 +51,27 @@ function catalogue(embeddings = "openai/text-embedding-3-small"): CatalogueSnaps
 
 const chat = { endpoint: "chat" as const, serviceTier: undefined };
 
-
 describe("buildSnapshot", () => {
   it("converts proto strings to numbers and bigints", () => {
     const snapshot = catalogue();
     const entry = snapshot.byId.get("openai/gpt-4.1-mini")!;
     expect(entry.created).toBe(1744675200);
-    expect(entry.paths[0]!.price).toEqual({ inputNanoPerM: 400_000_000n, outputNanoPerM: 1_600_000_000n, imageNano: null, requestNano: null, verified: true, source: "test" });
+    expect(entry.paths[0]!.price).toEqual({
+      inputNanoPerM: 400_000_000n,
+      outputNanoPerM: 1_600_000_000n,
+      imageNano: null,
+      requestNano: null,
+      verified: true,
+      source: "test",
+    });
   });
 
   it("indexes bare names lower-cased, grouping ids that share one", () => {
-    expect(catalogue().byBareName.get("gpt-4o-mini")!.map((entry) => entry.id)).toEqual(["openai/gpt-4o-mini", "azure/gpt-4o-mini"]);
+    expect(
+      catalogue()
+        .byBareName.get("gpt-4o-mini")!
+        .map((entry) => entry.id),
+    ).toEqual(["openai/gpt-4o-mini", "azure/gpt-4o-mini"]);
   });
 
   it("gives a path without a price null prices and an unverified empty source", () => {
@@ -70,7 +80,14 @@ describe("buildSnapshot", () => {
       models: [model("x/y", { paths: [{ provider: "x", upstreamModel: "y", credentialsRef: "", price: null }] })],
       defaults: null,
     });
-    expect(snapshot.byId.get("x/y")!.paths[0]!.price).toEqual({ inputNanoPerM: null, outputNanoPerM: null, imageNano: null, requestNano: null, verified: false, source: "" });
+    expect(snapshot.byId.get("x/y")!.paths[0]!.price).toEqual({
+      inputNanoPerM: null,
+      outputNanoPerM: null,
+      imageNano: null,
+      requestNano: null,
+      verified: false,
+      source: "",
+    });
     expect(snapshot.defaults).toEqual({ embeddings: "" });
   });
 });
@@ -125,7 +142,9 @@ describe("resolveModel failures", () => {
   });
 
   it("rejects auto on embeddings when the embeddings default is missing from the catalogue", () => {
-    const error = thrown(() => resolveModel("auto", catalogue("openai/text-embedding-9"), { endpoint: "embeddings", serviceTier: undefined }));
+    const error = thrown(() =>
+      resolveModel("auto", catalogue("openai/text-embedding-9"), { endpoint: "embeddings", serviceTier: undefined }),
+    );
     expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: "no_eligible_model" });
   });
 });

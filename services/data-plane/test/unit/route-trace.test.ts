@@ -19,10 +19,18 @@ describe("reasonHeader", () => {
   it.each<[string, Partial<RouteTrace>, string]>([
     ["requested equals resolved", {}, "openai/gpt-4.1-mini via openai, 1 attempt"],
     ["alias", { requested: "auto:balanced" }, "auto:balanced -> openai/gpt-4.1-mini via openai, 1 attempt"],
-    ["two attempts", { requested: "auto", resolved: "openai/gpt-4.1", attempts: [attempt("a/b"), attempt("openai/gpt-4.1")] }, "auto -> openai/gpt-4.1 via openai, 2 attempts"],
+    [
+      "two attempts",
+      { requested: "auto", resolved: "openai/gpt-4.1", attempts: [attempt("a/b"), attempt("openai/gpt-4.1")] },
+      "auto -> openai/gpt-4.1 via openai, 2 attempts",
+    ],
     ["zero attempts", { attempts: [] }, "openai/gpt-4.1-mini via openai, 0 attempts"],
     ["other path", { path: "azure" }, "openai/gpt-4.1-mini via azure, 1 attempt"],
-    ["non-ASCII replaced", { requested: "gpt-4.1-mini-é", path: "prövider" }, "gpt-4.1-mini-? -> openai/gpt-4.1-mini via pr?vider, 1 attempt"],
+    [
+      "non-ASCII replaced",
+      { requested: "gpt-4.1-mini-é", path: "prövider" },
+      "gpt-4.1-mini-? -> openai/gpt-4.1-mini via pr?vider, 1 attempt",
+    ],
     ["control characters replaced", { requested: "a\r\nb", path: "x\ty" }, "a??b -> openai/gpt-4.1-mini via x?y, 1 attempt"],
     ["emoji replaced per UTF-16 unit", { requested: "😀" }, "?? -> openai/gpt-4.1-mini via openai, 1 attempt"],
   ])("%s", (_name, fields, expected) => {

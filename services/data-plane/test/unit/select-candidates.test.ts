@@ -39,10 +39,29 @@ function catalogue(): CatalogueSnapshot {
   const input: Catalogue__Output = {
     revision: "r",
     models: [
-      model("openai/gpt-4o-mini", { tiers: ["economy"], purposes: ["vision"], paths: [{ provider: "openai", upstreamModel: "gpt-4o-mini", credentialsRef: "", price: price("150000000", "600000000") }] }),
-      model("openai/gpt-4.1-nano", { tiers: ["economy"], purposes: ["extraction"], paths: [{ provider: "openai", upstreamModel: "gpt-4.1-nano", credentialsRef: "", price: price("100000000", "400000000") }] }),
-      model("acme/tiny", { tiers: ["economy"], tools: false, jsonSchema: false, inputModalities: ["text"], contextLength: 8_000, paths: [{ provider: "acme", upstreamModel: "tiny", credentialsRef: "", price: price("10000000", "10000000") }] }),
-      model("google/image-maker", { tiers: ["economy"], outputModalities: ["text", "image"], paths: [{ provider: "google", upstreamModel: "img", credentialsRef: "", price: price("300000000", "2500000000") }] }),
+      model("openai/gpt-4o-mini", {
+        tiers: ["economy"],
+        purposes: ["vision"],
+        paths: [{ provider: "openai", upstreamModel: "gpt-4o-mini", credentialsRef: "", price: price("150000000", "600000000") }],
+      }),
+      model("openai/gpt-4.1-nano", {
+        tiers: ["economy"],
+        purposes: ["extraction"],
+        paths: [{ provider: "openai", upstreamModel: "gpt-4.1-nano", credentialsRef: "", price: price("100000000", "400000000") }],
+      }),
+      model("acme/tiny", {
+        tiers: ["economy"],
+        tools: false,
+        jsonSchema: false,
+        inputModalities: ["text"],
+        contextLength: 8_000,
+        paths: [{ provider: "acme", upstreamModel: "tiny", credentialsRef: "", price: price("10000000", "10000000") }],
+      }),
+      model("google/image-maker", {
+        tiers: ["economy"],
+        outputModalities: ["text", "image"],
+        paths: [{ provider: "google", upstreamModel: "img", credentialsRef: "", price: price("300000000", "2500000000") }],
+      }),
       model("openai/gpt-4.1-mini", { tiers: ["balanced"] }),
       model("anthropic/claude-x", {
         tiers: ["balanced"],
@@ -52,8 +71,14 @@ function catalogue(): CatalogueSnapshot {
           { provider: "openrouter", upstreamModel: "anthropic/claude-x", credentialsRef: "", price: price("3000000000", "15000000000") },
         ],
       }),
-      model("offline/unreachable", { tiers: ["balanced"], paths: [{ provider: "offline", upstreamModel: "u", credentialsRef: "", price: price("1", "1") }] }),
-      model("openai/unpriced", { tiers: ["balanced"], paths: [{ provider: "openai", upstreamModel: "u", credentialsRef: "", price: null }] }),
+      model("offline/unreachable", {
+        tiers: ["balanced"],
+        paths: [{ provider: "offline", upstreamModel: "u", credentialsRef: "", price: price("1", "1") }],
+      }),
+      model("openai/unpriced", {
+        tiers: ["balanced"],
+        paths: [{ provider: "openai", upstreamModel: "u", credentialsRef: "", price: null }],
+      }),
       model("openai/embed", { embeddings: true, tiers: ["economy"], outputModalities: ["embeddings"] }),
       model("inventory/only", { curated: false, tiers: [] }),
     ],
@@ -65,7 +90,11 @@ function catalogue(): CatalogueSnapshot {
 const REACHABLE = new Set(["openai", "acme", "google", "anthropic", "openrouter"]);
 const plain: RequestNeeds = { tools: false, jsonSchema: false, imageInput: false, imageOutput: false, contextTokens: 100 };
 
-function select(tier: string, needs: Partial<RequestNeeds> = {}, options: { purpose?: string; allow?: string[]; health?: PathHealth } = {}) {
+function select(
+  tier: string,
+  needs: Partial<RequestNeeds> = {},
+  options: { purpose?: string; allow?: string[]; health?: PathHealth } = {},
+) {
   const health = options.health ?? new PathHealth(CIRCUIT);
   return selectCandidates({
     pool: tierPool(catalogue(), tier),
@@ -111,12 +140,16 @@ describe("selectCandidates: filters", () => {
     [["openai"], ["openai/gpt-4.1-nano", "openai/gpt-4o-mini"]],
     [["openai/*"], ["openai/gpt-4.1-nano", "openai/gpt-4o-mini"]],
     [["openai/gpt-4o-mini"], ["openai/gpt-4o-mini"]],
-    [["acme", "google/image-maker"], ["acme/tiny", "google/image-maker"]],
+    [
+      ["acme", "google/image-maker"],
+      ["acme/tiny", "google/image-maker"],
+    ],
     [["nobody"], []],
   ])("keeps only what service.allow %j allows", (allow, expected) => {
     const selection = select("economy", {}, { allow });
     expect(ids(selection)).toEqual(expected);
-    for (const entry of selection.excluded.filter((excluded) => excluded.why === "not in service.allow")) expect(expected).not.toContain(entry.model);
+    for (const entry of selection.excluded.filter((excluded) => excluded.why === "not in service.allow"))
+      expect(expected).not.toContain(entry.model);
   });
 });
 
@@ -148,7 +181,16 @@ describe("selectCandidates: order", () => {
   it("breaks price ties by recent latency", () => {
     const twins = buildSnapshot({
       revision: "r",
-      models: [model("a/slow", { tiers: ["quality"], paths: [{ provider: "a", upstreamModel: "slow", credentialsRef: "", price: price("5", "5") }] }), model("b/fast", { tiers: ["quality"], paths: [{ provider: "b", upstreamModel: "fast", credentialsRef: "", price: price("5", "5") }] })],
+      models: [
+        model("a/slow", {
+          tiers: ["quality"],
+          paths: [{ provider: "a", upstreamModel: "slow", credentialsRef: "", price: price("5", "5") }],
+        }),
+        model("b/fast", {
+          tiers: ["quality"],
+          paths: [{ provider: "b", upstreamModel: "fast", credentialsRef: "", price: price("5", "5") }],
+        }),
+      ],
       defaults: null,
     });
     const health = new PathHealth(CIRCUIT);
@@ -168,7 +210,15 @@ describe("selectCandidates: order", () => {
 
   it("keeps a caller's explicit order", () => {
     const pool = [catalogue().byId.get("openai/gpt-4o-mini")!, catalogue().byId.get("acme/tiny")!];
-    const selection = selectCandidates({ pool, keepOrder: true, needs: plain, purpose: undefined, allow: undefined, reachable: () => true, health: () => ({ errorRate: 0, latencyMs: 0, healthy: true, circuit: "closed" }) });
+    const selection = selectCandidates({
+      pool,
+      keepOrder: true,
+      needs: plain,
+      purpose: undefined,
+      allow: undefined,
+      reachable: () => true,
+      health: () => ({ errorRate: 0, latencyMs: 0, healthy: true, circuit: "closed" }),
+    });
     expect(selection.candidates.map((candidate) => candidate.model.id)).toEqual(["openai/gpt-4o-mini", "acme/tiny"]);
   });
 });
@@ -222,7 +272,17 @@ describe("requestNeeds", () => {
 
   it("counts an inline image as a fixed number of tokens, not by its bytes", () => {
     const image = `data:image/png;base64,${"A".repeat(4_000_000)}`;
-    const body = { messages: [{ role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: image } }] }] };
+    const body = {
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "what is this?" },
+            { type: "image_url", image_url: { url: image } },
+          ],
+        },
+      ],
+    };
     const needs = requestNeeds(body, Buffer.byteLength(JSON.stringify(body)));
     expect(needs.imageInput).toBe(true);
     expect(needs.contextTokens).toBeLessThan(2_000); // a 4 MB image would be ~1M tokens by bytes
@@ -231,13 +291,22 @@ describe("requestNeeds", () => {
 });
 
 describe("routeRequest", () => {
-  const gateway = { providers: new Map([...REACHABLE].map((name) => [name, { adapter: { supports: () => true } }])), health: new PathHealth(CIRCUIT) } as unknown as Gateway;
-  const route = (body: Record<string, unknown>) => routeRequest(gateway, catalogue(), { messages: [{ role: "user", content: "hi" }], ...body }, parseServiceBlock(body.service), "chat");
+  const gateway = {
+    providers: new Map([...REACHABLE].map((name) => [name, { adapter: { supports: () => true } }])),
+    health: new PathHealth(CIRCUIT),
+  } as unknown as Gateway;
+  const route = (body: Record<string, unknown>) =>
+    routeRequest(gateway, catalogue(), { messages: [{ role: "user", content: "hi" }], ...body }, parseServiceBlock(body.service), "chat");
 
   it("chooses within the tier of auto and lists the other candidates", () => {
     const chosen = route({ model: "auto:economy" });
     expect([chosen.model.id, chosen.tier]).toEqual(["acme/tiny", "economy"]);
-    expect(chosen.candidates.map((candidate) => candidate.model.id)).toEqual(["acme/tiny", "openai/gpt-4.1-nano", "openai/gpt-4o-mini", "google/image-maker"]);
+    expect(chosen.candidates.map((candidate) => candidate.model.id)).toEqual([
+      "acme/tiny",
+      "openai/gpt-4.1-nano",
+      "openai/gpt-4o-mini",
+      "google/image-maker",
+    ]);
   });
 
   it("keeps only the first candidate with route pinned", () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { thrown } from "../support/thrown";
 import { parseServiceBlock } from "../../src/routing/service-block";
 
-
 describe("parseServiceBlock", () => {
   it.each([undefined, null])("returns undefined for %s", (value) => {
     expect(parseServiceBlock(value)).toBeUndefined();
@@ -12,15 +11,29 @@ describe("parseServiceBlock", () => {
     ["empty block", {}, { tier: undefined, purpose: undefined, allow: undefined, route: "fallback" }],
     [
       "every field",
-      { tier: "quality", purpose: "code", allow: ["openai/gpt-4.1", "openai/gpt-4.1-mini"], route: ["openai/gpt-4.1", "openai/gpt-4.1-mini"] },
-      { tier: "quality", purpose: "code", allow: ["openai/gpt-4.1", "openai/gpt-4.1-mini"], route: ["openai/gpt-4.1", "openai/gpt-4.1-mini"] },
+      {
+        tier: "quality",
+        purpose: "code",
+        allow: ["openai/gpt-4.1", "openai/gpt-4.1-mini"],
+        route: ["openai/gpt-4.1", "openai/gpt-4.1-mini"],
+      },
+      {
+        tier: "quality",
+        purpose: "code",
+        allow: ["openai/gpt-4.1", "openai/gpt-4.1-mini"],
+        route: ["openai/gpt-4.1", "openai/gpt-4.1-mini"],
+      },
     ],
     ["tier economy", { tier: "economy" }, { tier: "economy", purpose: undefined, allow: undefined, route: "fallback" }],
     ["route pinned", { route: "pinned" }, { tier: undefined, purpose: undefined, allow: undefined, route: "pinned" }],
     ["route fallback", { route: "fallback" }, { tier: undefined, purpose: undefined, allow: undefined, route: "fallback" }],
     ["route null defaults to fallback", { route: null }, { tier: undefined, purpose: undefined, allow: undefined, route: "fallback" }],
     ["empty allow list", { allow: [] }, { tier: undefined, purpose: undefined, allow: [], route: "fallback" }],
-    ["unknown keys ignored", { tier: "balanced", extra: 1, nested: { a: 1 } }, { tier: "balanced", purpose: undefined, allow: undefined, route: "fallback" }],
+    [
+      "unknown keys ignored",
+      { tier: "balanced", extra: 1, nested: { a: 1 } },
+      { tier: "balanced", purpose: undefined, allow: undefined, route: "fallback" },
+    ],
   ])("parses %s", (_name, value, expected) => {
     expect(parseServiceBlock(value)).toEqual(expected);
   });
@@ -43,7 +56,11 @@ describe("parseServiceBlock", () => {
     ["allow with a number", { allow: [1] }, "service.allow must be an array of non-empty strings."],
     ["route unknown word", { route: "random" }, 'service.route must be "fallback", "pinned" or a non-empty array of model ids.'],
     ["route empty array", { route: [] }, 'service.route must be "fallback", "pinned" or a non-empty array of model ids.'],
-    ["route array with a number", { route: ["openai/gpt-4.1", 2] }, 'service.route must be "fallback", "pinned" or a non-empty array of model ids.'],
+    [
+      "route array with a number",
+      { route: ["openai/gpt-4.1", 2] },
+      'service.route must be "fallback", "pinned" or a non-empty array of model ids.',
+    ],
     ["route a boolean", { route: true }, 'service.route must be "fallback", "pinned" or a non-empty array of model ids.'],
   ])("rejects %s with 400 invalid_service", (_name, value, message) => {
     const error = thrown(() => parseServiceBlock(value));

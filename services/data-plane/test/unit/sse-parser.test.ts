@@ -16,7 +16,10 @@ function parseChunks(chunks: (Uint8Array | string)[]): SseItem[] {
 
 const parseWhole = (input: Uint8Array | string): SseItem[] => parseChunks([input]);
 
-const ev = (data: string, event = "message", id: string | undefined = undefined): SseItem => ({ kind: "event", event: { event, data, id } });
+const ev = (data: string, event = "message", id: string | undefined = undefined): SseItem => ({
+  kind: "event",
+  event: { event, data, id },
+});
 const comment = (text: string): SseItem => ({ kind: "comment", text });
 
 /** Deterministic PRNG (mulberry32) so the random splits are reproducible. */
@@ -79,7 +82,11 @@ describe("SseParser fields", () => {
   });
 
   it("carries the last id to later events", () => {
-    expect(parseWhole("id: 7\ndata: a\n\ndata: b\n\nid: 8\ndata: c\n\n")).toEqual([ev("a", "message", "7"), ev("b", "message", "7"), ev("c", "message", "8")]);
+    expect(parseWhole("id: 7\ndata: a\n\ndata: b\n\nid: 8\ndata: c\n\n")).toEqual([
+      ev("a", "message", "7"),
+      ev("b", "message", "7"),
+      ev("c", "message", "8"),
+    ]);
   });
 
   it("ignores an id containing NUL", () => {
@@ -296,7 +303,16 @@ describe.skipIf(!haveWire)(`SseParser on recorded provider streams (${haveWire ?
       file: "anthropic.messages.stream.sse",
       events: 8,
       comments: 0,
-      names: ["message_start", "content_block_start", "ping", "content_block_delta", "content_block_delta", "content_block_delta", "content_block_stop", "message_delta"],
+      names: [
+        "message_start",
+        "content_block_start",
+        "ping",
+        "content_block_delta",
+        "content_block_delta",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+      ],
       step: 1,
     },
     { file: "gemini.streamGenerateContent.sse", events: 11, comments: 0, step: 1 },
@@ -315,7 +331,8 @@ describe.skipIf(!haveWire)(`SseParser on recorded provider streams (${haveWire ?
     if (names) expect(eventItems.map((item) => (item.kind === "event" ? item.event.event : ""))).toEqual(names);
     if (lastData) expect(eventItems.at(-1)).toEqual(ev(lastData));
     // Every data payload except [DONE] is one JSON document.
-    for (const item of eventItems) if (item.kind === "event" && item.event.data !== "[DONE]") expect(() => JSON.parse(item.event.data)).not.toThrow();
+    for (const item of eventItems)
+      if (item.kind === "event" && item.event.data !== "[DONE]") expect(() => JSON.parse(item.event.data)).not.toThrow();
   });
 
   it.each(files)("parses $file identically when split at every offset that is a multiple of $step", ({ file, step }) => {

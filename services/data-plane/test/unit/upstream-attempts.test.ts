@@ -25,7 +25,13 @@ const model = (id: string, paths: [provider: string, upstream: string][]) =>
 
 const catalogue: Catalogue__Output = {
   revision: "r",
-  models: [model("openai/a", [["openai", "a"], ["openrouter", "openai/a"]]), model("acme/b", [["openrouter", "acme/b"]])],
+  models: [
+    model("openai/a", [
+      ["openai", "a"],
+      ["openrouter", "openai/a"],
+    ]),
+    model("acme/b", [["openrouter", "acme/b"]]),
+  ],
   defaults: { embeddings: "" },
 };
 
@@ -48,14 +54,22 @@ function harness(script: Answer[], options: { maxAttempts?: number; budgetMs?: n
       };
     },
   };
-  const providers = new Map(["openai", "openrouter"].map((name) => [name, new UpstreamProvider({ name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [] }, http as never)]));
+  const providers = new Map(
+    ["openai", "openrouter"].map((name) => [
+      name,
+      new UpstreamProvider({ name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [] }, http as never),
+    ]),
+  );
   const gateway = {
     catalogue: { current: buildSnapshot(catalogue) },
     providers,
     health: new PathHealth({ errorHalfLifeMs: 1, failureThreshold: 3, cooldownMs: 60_000 }),
     // Every metric family gives series that accept and ignore their samples.
     metrics: new Proxy({}, { get: () => ({ series: () => ({ inc: () => {}, observe: () => {} }) }) }),
-    config: { credentials: new Map(), upstream: { maxAttempts: options.maxAttempts ?? 4, retryWaitBudgetMs: options.budgetMs ?? 1_000, retryBackoffMs: 1 } },
+    config: {
+      credentials: new Map(),
+      upstream: { maxAttempts: options.maxAttempts ?? 4, retryWaitBudgetMs: options.budgetMs ?? 1_000, retryBackoffMs: 1 },
+    },
     billing: {
       reserve: async (request: { amountNano: bigint }) => (money.push("reserve"), request.amountNano),
       settle: async () => (money.push("settle"), 1n),
@@ -82,7 +96,13 @@ async function run(script: Answer[], body: Record<string, unknown> = {}, options
     (response) => ({ status: response.statusCode }),
     (error: GatewayError) => ({ error: [error.status, error.type] }),
   );
-  return { result, sent, money, outcomes: call.trace.attempts.map((attempt) => `${attempt.outcome} ${attempt.model} ${attempt.path}`), call };
+  return {
+    result,
+    sent,
+    money,
+    outcomes: call.trace.attempts.map((attempt) => `${attempt.outcome} ${attempt.model} ${attempt.path}`),
+    call,
+  };
 }
 
 describe("UpstreamAttempts", () => {
@@ -115,15 +135,18 @@ describe("UpstreamAttempts", () => {
     expect(money).toEqual(["reserve", "release"]);
   });
 
-  it.each([401, 402, 403, 404])("moves on from a path's own refusal (%i) without retrying it, and answers with it when nothing else does", async (status) => {
-    const answered = await run([status]);
-    expect(answered.result).toEqual({ status: 200 });
-    expect(answered.sent).toEqual(["openai.invalid a", "openrouter.invalid openai/a"]);
-    const refused = await run([status, status, status, status]);
-    expect(refused.result).toEqual({ error: [status, "upstream_rejected"] });
-    expect(refused.sent).toEqual(["openai.invalid a", "openrouter.invalid openai/a", "openrouter.invalid acme/b"]);
-    expect(refused.money).toEqual(["reserve", "release"]);
-  });
+  it.each([401, 402, 403, 404])(
+    "moves on from a path's own refusal (%i) without retrying it, and answers with it when nothing else does",
+    async (status) => {
+      const answered = await run([status]);
+      expect(answered.result).toEqual({ status: 200 });
+      expect(answered.sent).toEqual(["openai.invalid a", "openrouter.invalid openai/a"]);
+      const refused = await run([status, status, status, status]);
+      expect(refused.result).toEqual({ error: [status, "upstream_rejected"] });
+      expect(refused.sent).toEqual(["openai.invalid a", "openrouter.invalid openai/a", "openrouter.invalid acme/b"]);
+      expect(refused.money).toEqual(["reserve", "release"]);
+    },
+  );
 
   it("returns a non-transient refusal at once", async () => {
     const { result, sent, money } = await run([400]);

@@ -43,4 +43,4 @@ export class AnthropicAdapter implements ProviderAdapter {
   }
 }
 
-const noEmbeddings = () => new Error("the Anthropic Messages API has no embeddings endpoint (supports(\"embeddings\") is false)");
+const noEmbeddings = () => new Error('the Anthropic Messages API has no embeddings endpoint (supports("embeddings") is false)');

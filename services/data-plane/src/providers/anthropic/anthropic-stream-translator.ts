@@ -148,7 +148,11 @@ export class AnthropicStreamTranslator implements StreamTranslator {
     // message_delta always carries the stop reason; should one ever lack it, the answer still gets a final chunk.
     if (!this.finishSent) items.push(this.finishChunk({}, "stop"));
     const usage = convertAnthropicUsage(this.usage);
-    if (usage) items.push({ kind: "chunk", chunk: { id: this.id, object: "chat.completion.chunk", created: this.context.created, model: this.model, choices: [], usage } });
+    if (usage)
+      items.push({
+        kind: "chunk",
+        chunk: { id: this.id, object: "chat.completion.chunk", created: this.context.created, model: this.model, choices: [], usage },
+      });
     items.push({ kind: "done" });
     return items;
   }

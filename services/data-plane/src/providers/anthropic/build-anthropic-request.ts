@@ -21,7 +21,8 @@ export function buildAnthropicChatCall(body: JsonObject, context: RequestContext
     // Anthropic requires max_tokens; without the caller's, the model's catalogue maximum (the hold
     // covers that much output), lowered for a prompt so long that input plus that maximum would
     // exceed the context window, which Anthropic refuses. Bytes / 3 estimates the prompt's tokens.
-    max_tokens: positiveInteger(body.max_completion_tokens) ?? positiveInteger(body.max_tokens) ?? defaultMaxTokens(messages, system, context),
+    max_tokens:
+      positiveInteger(body.max_completion_tokens) ?? positiveInteger(body.max_tokens) ?? defaultMaxTokens(messages, system, context),
   };
   if (system !== undefined) request.system = system;
   request.messages = messages;
@@ -41,7 +42,8 @@ export function buildAnthropicChatCall(body: JsonObject, context: RequestContext
   if (stopSequences) request.stop_sequences = stopSequences;
 
   // OpenAI's temperature runs 0..2, Anthropic's 0..1: larger values are clamped rather than refused.
-  if (typeof body.temperature === "number" && Number.isFinite(body.temperature)) request.temperature = Math.min(1, Math.max(0, body.temperature));
+  if (typeof body.temperature === "number" && Number.isFinite(body.temperature))
+    request.temperature = Math.min(1, Math.max(0, body.temperature));
   // Recent Claude models refuse temperature and top_p together; temperature, the more common knob, wins.
   else if (typeof body.top_p === "number" && Number.isFinite(body.top_p)) request.top_p = body.top_p;
   const topK = positiveInteger(body.top_k); // an OpenRouter-style extra that Anthropic accepts natively
@@ -83,7 +85,8 @@ function outputFormatFor(responseFormat: unknown): JsonObject | undefined {
 }
 
 function stopSequencesFrom(stop: unknown): string[] | undefined {
-  const sequences = typeof stop === "string" ? [stop] : Array.isArray(stop) ? stop.filter((item): item is string => typeof item === "string") : [];
+  const sequences =
+    typeof stop === "string" ? [stop] : Array.isArray(stop) ? stop.filter((item): item is string => typeof item === "string") : [];
   // Anthropic refuses a stop sequence without a non-whitespace character.
   const kept = sequences.filter((sequence) => sequence.trim().length > 0);
   return kept.length > 0 ? kept : undefined;

@@ -13,7 +13,7 @@ import { refusalText } from "./refusal-text";
 
 export function convertAnthropicMessage(json: unknown, context: ResponseContext): JsonObject {
   if (!isRecord(json) || json.type !== "message" || !Array.isArray(json.content)) {
-    throw new Error("the Anthropic answer is not a message (expected {\"type\":\"message\",\"content\":[...]})");
+    throw new Error('the Anthropic answer is not a message (expected {"type":"message","content":[...]})');
   }
 
   const texts: string[] = [];

@@ -34,7 +34,12 @@ export function convertToAnthropicToolChoice(toolChoice: unknown, parallelToolCa
   if (toolChoice === "auto") choice = { type: "auto" };
   else if (toolChoice === "none") choice = { type: "none" };
   else if (toolChoice === "required") choice = { type: "any" };
-  else if (isRecord(toolChoice) && toolChoice.type === "function" && isRecord(toolChoice.function) && typeof toolChoice.function.name === "string") {
+  else if (
+    isRecord(toolChoice) &&
+    toolChoice.type === "function" &&
+    isRecord(toolChoice.function) &&
+    typeof toolChoice.function.name === "string"
+  ) {
     choice = { type: "tool", name: toolChoice.function.name };
   }
   if (parallelToolCalls === false) {

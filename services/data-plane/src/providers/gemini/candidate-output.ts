@@ -36,7 +36,12 @@ export function readCandidateParts(content: unknown, idBase: string, firstCallIn
       output.toolCalls.push({ id, name: call.name, arguments: JSON.stringify(isObject(call.args) ? call.args : {}) });
     }
     const inline = part.inlineData;
-    if (isObject(inline) && typeof inline.mimeType === "string" && inline.mimeType.startsWith("image/") && typeof inline.data === "string") {
+    if (
+      isObject(inline) &&
+      typeof inline.mimeType === "string" &&
+      inline.mimeType.startsWith("image/") &&
+      typeof inline.data === "string"
+    ) {
       output.images.push({ mimeType: inline.mimeType, data: inline.data });
     }
   }
@@ -51,5 +56,7 @@ export function imageEntry(image: { mimeType: string; data: string }, index: num
 /** The OpenAI chat id: Gemini's `responseId` when it sent one (the same on every chunk of a stream), else the gateway's. */
 export function answerIds(json: Record<string, unknown>, fallbackId: string): { id: string; callIdBase: string } {
   const responseId = typeof json.responseId === "string" && json.responseId !== "" ? json.responseId : undefined;
-  return responseId ? { id: `chatcmpl-${responseId}`, callIdBase: responseId } : { id: fallbackId, callIdBase: fallbackId.replace(/^chatcmpl-/, "") };
+  return responseId
+    ? { id: `chatcmpl-${responseId}`, callIdBase: responseId }
+    : { id: fallbackId, callIdBase: fallbackId.replace(/^chatcmpl-/, "") };
 }

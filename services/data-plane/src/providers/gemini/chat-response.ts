@@ -14,7 +14,11 @@ export function chatCompletion(json: unknown, context: ResponseContext): JsonObj
     const message: JsonObject = { role: "assistant", content: output.content };
     if (output.reasoning !== null) message.reasoning = output.reasoning; // OpenRouter's field for thinking text
     if (output.toolCalls.length > 0) {
-      message.tool_calls = output.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }));
+      message.tool_calls = output.toolCalls.map((call) => ({
+        id: call.id,
+        type: "function",
+        function: { name: call.name, arguments: call.arguments },
+      }));
     }
     if (output.images.length > 0) message.images = output.images.map(imageEntry);
     return {

@@ -130,7 +130,12 @@ function functionResponsePart(message: JsonObject, callNames: Map<string, string
   const id = typeof message.tool_call_id === "string" ? message.tool_call_id : "";
   // Without the matching call (a truncated history) the id is the only name there is; Gemini will say if it minds.
   const name = callNames.get(id) ?? (typeof message.name === "string" ? message.name : id);
-  const text = typeof message.content === "string" ? message.content : textParts(message.content).map((part) => part.text).join("");
+  const text =
+    typeof message.content === "string"
+      ? message.content
+      : textParts(message.content)
+          .map((part) => part.text)
+          .join("");
   // `response` must be a JSON object: a tool's JSON object result is passed as
   // is, anything else (plain text, arrays, numbers) is wrapped.
   let response: Record<string, unknown> = { content: text };

@@ -31,7 +31,9 @@ export function convertTools(tools: unknown, toolChoice: unknown): ConvertedTool
   // A tool_choice without tools means nothing upstream; Gemini would refuse a lone toolConfig naming functions.
   if (declarations.length === 0) return {};
   const config = functionCallingConfig(toolChoice);
-  return config ? { tools: [{ functionDeclarations: declarations }], toolConfig: { functionCallingConfig: config } } : { tools: [{ functionDeclarations: declarations }] };
+  return config
+    ? { tools: [{ functionDeclarations: declarations }], toolConfig: { functionCallingConfig: config } }
+    : { tools: [{ functionDeclarations: declarations }] };
 }
 
 /** auto -> AUTO, none -> NONE, required -> ANY, a named function -> ANY restricted to it; anything else -> Gemini's default (AUTO). */

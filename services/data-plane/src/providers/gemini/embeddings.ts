@@ -9,7 +9,8 @@ import { isObject, type JsonObject } from "./wire-types";
 
 export function embeddingsCall(body: JsonObject, context: RequestContext): UpstreamCall {
   const model = modelResource(context.upstreamModel);
-  const dimensions = typeof body.dimensions === "number" && Number.isInteger(body.dimensions) && body.dimensions > 0 ? body.dimensions : undefined;
+  const dimensions =
+    typeof body.dimensions === "number" && Number.isInteger(body.dimensions) && body.dimensions > 0 ? body.dimensions : undefined;
   const requests = embeddingInputs(body.input).map((text) => {
     const request: JsonObject = { model, content: { parts: [{ text }] } };
     if (dimensions !== undefined) request.outputDimensionality = dimensions;
@@ -31,11 +32,18 @@ function embeddingInputs(input: unknown): string[] {
 
 /** A batchEmbedContents answer (`embeddings[]`), or an embedContent one (`embedding`), as an OpenAI embeddings list with float vectors. */
 export function embeddingsList(json: unknown, context: ResponseContext): JsonObject {
-  const embeddings = isObject(json) ? (Array.isArray(json.embeddings) ? json.embeddings : isObject(json.embedding) ? [json.embedding] : undefined) : undefined;
+  const embeddings = isObject(json)
+    ? Array.isArray(json.embeddings)
+      ? json.embeddings
+      : isObject(json.embedding)
+        ? [json.embedding]
+        : undefined
+    : undefined;
   if (!embeddings) throw new Error("gemini: the body is not an embeddings answer");
   const data = embeddings.map((embedding, index) => {
     const values = isObject(embedding) ? embedding.values : undefined;
-    if (!Array.isArray(values) || !values.every((value) => typeof value === "number")) throw new Error("gemini: an embedding has no values");
+    if (!Array.isArray(values) || !values.every((value) => typeof value === "number"))
+      throw new Error("gemini: an embedding has no values");
     return { object: "embedding", index, embedding: values };
   });
   return { object: "list", data, model: context.model };

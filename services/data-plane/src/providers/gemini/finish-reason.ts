@@ -1,7 +1,16 @@
 // Gemini `Candidate.FinishReason` (generative_service.proto) as an OpenAI finish_reason.
 
 /** Reasons that mean the answer was stopped or withheld by a filter (safety, recitation, blocklists, personal data). */
-const FILTERED = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION"]);
+const FILTERED = new Set([
+  "SAFETY",
+  "RECITATION",
+  "BLOCKLIST",
+  "PROHIBITED_CONTENT",
+  "SPII",
+  "IMAGE_SAFETY",
+  "IMAGE_PROHIBITED_CONTENT",
+  "IMAGE_RECITATION",
+]);
 
 /**
  * MAX_TOKENS -> length; filters -> content_filter; anything else (STOP, OTHER,

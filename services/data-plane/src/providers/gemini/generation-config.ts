@@ -22,7 +22,12 @@ export function generationConfig(body: JsonObject): JsonObject | undefined {
     const value = body[openAi];
     if (typeof value === "number" && Number.isFinite(value)) config[gemini] = value;
   }
-  const stop = typeof body.stop === "string" ? [body.stop] : Array.isArray(body.stop) ? body.stop.filter((item): item is string => typeof item === "string") : [];
+  const stop =
+    typeof body.stop === "string"
+      ? [body.stop]
+      : Array.isArray(body.stop)
+        ? body.stop.filter((item): item is string => typeof item === "string")
+        : [];
   if (stop.length > 0) config.stopSequences = stop;
   Object.assign(config, responseFormat(body.response_format));
   const modalities = responseModalities(body.modalities);

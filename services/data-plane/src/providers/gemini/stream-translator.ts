@@ -54,7 +54,10 @@ export class GeminiStreamTranslator implements StreamTranslator {
     if (candidates.length === 0 && isObject(json.promptFeedback) && typeof json.promptFeedback.blockReason === "string") {
       // A blocked prompt: no candidates, so the one choice is opened and closed by the filter, as in the whole-answer translation.
       this.finished = true;
-      items.push({ kind: "chunk", chunk: this.chunk([{ index: 0, delta: { role: "assistant", content: null }, finish_reason: "content_filter", logprobs: null }]) });
+      items.push({
+        kind: "chunk",
+        chunk: this.chunk([{ index: 0, delta: { role: "assistant", content: null }, finish_reason: "content_filter", logprobs: null }]),
+      });
     }
     return items;
   }
@@ -103,6 +106,12 @@ export class GeminiStreamTranslator implements StreamTranslator {
   }
 
   private chunk(choices: JsonObject[]): JsonObject {
-    return { id: this.ids?.id ?? this.context.id, object: "chat.completion.chunk", created: this.context.created, model: this.model, choices };
+    return {
+      id: this.ids?.id ?? this.context.id,
+      object: "chat.completion.chunk",
+      created: this.context.created,
+      model: this.model,
+      choices,
+    };
   }
 }

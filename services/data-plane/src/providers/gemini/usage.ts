@@ -19,7 +19,8 @@ export function openAiUsage(metadata: unknown): JsonObject | undefined {
   const thoughts = count(metadata.thoughtsTokenCount);
   const completion = count(metadata.candidatesTokenCount) + thoughts;
   const usage: JsonObject = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-  if (metadata.cachedContentTokenCount !== undefined) usage.prompt_tokens_details = { cached_tokens: count(metadata.cachedContentTokenCount) };
+  if (metadata.cachedContentTokenCount !== undefined)
+    usage.prompt_tokens_details = { cached_tokens: count(metadata.cachedContentTokenCount) };
   const completionDetails: JsonObject = {};
   if (metadata.thoughtsTokenCount !== undefined) completionDetails.reasoning_tokens = thoughts;
   // Image output is priced apart from text (OpenRouter reports it the same way).
