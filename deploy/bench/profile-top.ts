@@ -43,7 +43,7 @@ function summarise(file: string): void {
   const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMicros = new Map<number, number>();
-  profile.samples.forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  for (const [index, id] of profile.samples.entries()) selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
   const functions = new Map<string, number>();
   const owners = new Map<string, number>();
   let total = 0;

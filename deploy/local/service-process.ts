@@ -91,7 +91,12 @@ export async function startService(
   let output = "";
   let exitCode: number | null | undefined;
   // 'close', not 'exit': the process's last output lines are read before the caller looks at them.
-  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve((exitCode = code))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("close", (code) => {
+      exitCode = code;
+      resolve(code);
+    }),
+  );
 
   return new Promise((resolve, reject) => {
     let pending = "";

@@ -2,7 +2,6 @@
 // admin API, background work. `startControlPlane` listens; tests and the
 // local launcher call it with ports 0.
 import type { FastifyInstance } from "fastify";
-import type * as grpc from "@grpc/grpc-js";
 import { buildAdminApp } from "./admin/admin-app";
 import { HoldSweeper } from "./billing/hold-sweeper";
 import { LedgerService } from "./billing/ledger-service";

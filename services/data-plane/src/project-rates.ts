@@ -17,8 +17,10 @@ export class ProjectRates {
   count(projectId: string, nowMs: number): Readonly<ProjectRate> {
     const second = Math.floor(nowMs / 1000);
     let rate = this.rates.get(projectId);
-    if (!rate) this.rates.set(projectId, (rate = { second, thisSecond: 0, lastSecond: 0 }));
-    else if (rate.second !== second) {
+    if (!rate) {
+      rate = { second, thisSecond: 0, lastSecond: 0 };
+      this.rates.set(projectId, rate);
+    } else if (rate.second !== second) {
       rate.lastSecond = rate.second === second - 1 ? rate.thisSecond : 0;
       rate.thisSecond = 0;
       rate.second = second;

@@ -68,7 +68,7 @@ export function derivedVector(text: string, dimensions: number): number[] {
 
 export function toBase64(vector: readonly number[]): string {
   const view = new DataView(new ArrayBuffer(vector.length * 4));
-  vector.forEach((v, i) => view.setFloat32(i * 4, v, true));
+  for (const [i, v] of vector.entries()) view.setFloat32(i * 4, v, true);
   return Buffer.from(view.buffer).toString("base64");
 }
 

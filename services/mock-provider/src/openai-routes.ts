@@ -138,7 +138,7 @@ export function registerOpenAIRoutes(app: FastifyInstance, state: MockState): vo
       );
       return reply;
     }
-    let inputs;
+    let inputs: ReturnType<typeof normalizeInputs>;
     try {
       inputs = normalizeInputs(body.input);
     } catch (error) {

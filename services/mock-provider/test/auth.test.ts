@@ -6,7 +6,7 @@ const body = JSON.stringify({ model: "m", messages: USER });
 const invalidKey = fixtureJson("openai.error.401.invalid_api_key.json");
 
 function call(mock: Mock, authorization?: string) {
-  return fetch(mock.url + "/v1/chat/completions", {
+  return fetch(`${mock.url}/v1/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(authorization === undefined ? {} : { authorization }) },
     body,

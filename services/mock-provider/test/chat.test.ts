@@ -114,7 +114,7 @@ describe("request validation and other routes", () => {
   });
 
   it("GET /v1/models lists models OpenAI-style", async () => {
-    const res = await fetch(mock.url + "/v1/models", { headers: { authorization: "Bearer x" } });
+    const res = await fetch(`${mock.url}/v1/models`, { headers: { authorization: "Bearer x" } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Json;
     expect(body.object).toBe("list");
@@ -122,9 +122,9 @@ describe("request validation and other routes", () => {
     for (const model of body.data) {
       expect(model).toEqual({ id: expect.any(String), object: "model", created: expect.any(Number), owned_by: expect.any(String) });
     }
-    const one = await fetch(mock.url + "/v1/models/gpt-4o-mini", { headers: { authorization: "Bearer x" } });
+    const one = await fetch(`${mock.url}/v1/models/gpt-4o-mini`, { headers: { authorization: "Bearer x" } });
     expect(((await one.json()) as Json).id).toBe("gpt-4o-mini");
-    const missing = await fetch(mock.url + "/v1/models/nope", { headers: { authorization: "Bearer x" } });
+    const missing = await fetch(`${mock.url}/v1/models/nope`, { headers: { authorization: "Bearer x" } });
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as Json).error.code).toBe("model_not_found");
   });

@@ -102,7 +102,7 @@ export async function getJson(mock: Mock, path: string): Promise<{ status: numbe
 export const ANTHROPIC = { "x-api-key": "sk-ant-test", "anthropic-version": "2023-06-01", "content-type": "application/json" };
 
 export function messages(mock: Mock, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
-  return fetch(mock.url + "/v1/messages", {
+  return fetch(`${mock.url}/v1/messages`, {
     method: "POST",
     headers: { ...ANTHROPIC, ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),

@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 beforeEach(async () => {
-  const res = await fetch(mock.url + "/_mock/reset", { method: "POST" });
+  const res = await fetch(`${mock.url}/_mock/reset`, { method: "POST" });
   expect(res.status).toBe(200);
 });
 
@@ -16,7 +16,7 @@ describe("request log", () => {
   it("records method, path, lowercased headers, parsed body, time and the response sent", async () => {
     const before = Date.now();
     const body = { model: "gpt-x", messages: USER, temperature: 0.3 };
-    const res = await fetch(mock.url + "/v1/chat/completions?trace=1", {
+    const res = await fetch(`${mock.url}/v1/chat/completions?trace=1`, {
       method: "POST",
       headers: { Authorization: "Bearer sk-rec", "Content-Type": "application/json", "X-Custom-Thing": "Yes" },
       body: JSON.stringify(body),
@@ -54,7 +54,7 @@ describe("request log", () => {
   it("404s on /last when nothing was recorded, and reset empties the log", async () => {
     await (await chat(mock, { model: "a", messages: USER })).text();
     expect((await getJson(mock, "/_mock/requests")).body.requests).toHaveLength(1);
-    await fetch(mock.url + "/_mock/reset", { method: "POST" });
+    await fetch(`${mock.url}/_mock/reset`, { method: "POST" });
     expect((await getJson(mock, "/_mock/requests")).body.requests).toEqual([]);
     expect((await getJson(mock, "/_mock/requests/last")).status).toBe(404);
   });

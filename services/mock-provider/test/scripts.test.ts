@@ -115,7 +115,7 @@ describe("errorBody", () => {
 
   it("works from a match script, e.g. on embeddings", async () => {
     mock.app.mock.addScript({ match: CANARY, status: 503, errorBody: `{"error":"${CANARY}"}` });
-    const res = await fetch(mock.url + "/v1/embeddings", {
+    const res = await fetch(`${mock.url}/v1/embeddings`, {
       method: "POST",
       headers: { authorization: "Bearer sk-test", "content-type": "application/json" },
       body: JSON.stringify({ model: "text-embedding-3-small", input: CANARY }),

@@ -30,16 +30,16 @@ describe("src/server.ts", () => {
       const url = match![1]!;
       expect(Number(match![2])).toBeGreaterThan(0);
 
-      expect(await (await fetch(url + "/_mock/health")).json()).toEqual({ status: "ok" });
-      const denied = await fetch(url + "/v1/models", { headers: { authorization: "Bearer wrong" } });
+      expect(await (await fetch(`${url}/_mock/health`)).json()).toEqual({ status: "ok" });
+      const denied = await fetch(`${url}/v1/models`, { headers: { authorization: "Bearer wrong" } });
       expect(denied.status).toBe(401);
-      const allowed = await fetch(url + "/v1/models", { headers: { authorization: "Bearer sk-proc" } });
+      const allowed = await fetch(`${url}/v1/models`, { headers: { authorization: "Bearer sk-proc" } });
       expect(allowed.status).toBe(200);
 
       child.kill("SIGTERM");
       const [code] = await once(child, "exit");
       expect(code).toBe(0);
-      expect(stdout).toBe(line + "\n");
+      expect(stdout).toBe(`${line}\n`);
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }

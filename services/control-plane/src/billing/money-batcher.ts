@@ -103,7 +103,7 @@ export class MoneyBatcher {
       );
       try {
         const results = await this.write(batch);
-        batch.forEach((entry, index) => entry.resolve(results[index]!));
+        for (const [index, entry] of batch.entries()) entry.resolve(results[index]!);
       } catch (error) {
         // The transaction rolled back: none of these happened. A deadlock or
         // one bad operation must not fail the others: each is tried alone.

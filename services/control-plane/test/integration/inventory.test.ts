@@ -104,7 +104,7 @@ describe("inventory in the control plane", () => {
 
   it.skipIf(!existsSync(SHARED_DATA))("--check reports a stale inventory, and skips when the shared data is absent", () => {
     const stale = path.join(dataDir, "inventory.json");
-    writeFileSync(stale, JSON.stringify(inventory.slice(1), null, 2) + "\n");
+    writeFileSync(stale, `${JSON.stringify(inventory.slice(1), null, 2)}\n`);
     expect(checkInventory(SHARED_DATA, stale)).toMatchObject({ ok: false, message: expect.stringContaining("is stale") });
     expect(checkInventory(path.join(dataDir, "no-shared-data"), stale)).toMatchObject({
       ok: true,

@@ -315,7 +315,7 @@ describe("ledger state machine (property-based)", () => {
           if (expiryRounds.includes(round)) {
             clockMs += (HOLD_TTL_SECONDS + 1) * 1000;
             await ledger.expireHolds(10_000);
-            leasesGranted.forEach((granted, project) => granted.forEach((lease) => leasesClosable[project]!.add(lease)));
+            for (const [project, granted] of leasesGranted.entries()) for (const lease of granted) leasesClosable[project]!.add(lease);
           }
           await checkInvariants(projectIds);
           stepsChecked += lanes.length;

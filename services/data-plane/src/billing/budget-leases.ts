@@ -313,7 +313,10 @@ export class BudgetLeases {
   }
 
   private sweep(): void {
-    if (this.closed && this.retiring.size === 0) return clearInterval(this.sweeper);
+    if (this.closed && this.retiring.size === 0) {
+      clearInterval(this.sweeper);
+      return;
+    }
     const now = Date.now();
     for (const lease of [...this.current.values()]) {
       if (now - lease.lastUsedAt > this.settings.idleMs || now - lease.grantedAt > this.settings.maxAgeMs) this.retire(lease);

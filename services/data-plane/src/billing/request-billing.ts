@@ -80,7 +80,7 @@ export class RequestBilling {
       this.leased.set(hold.requestId, { lease, needNano: hold.amountNano });
       return hold.amountNano;
     }
-    let answer;
+    let answer: Awaited<ReturnType<ControlPlaneClientWrapper["reserve"]>>;
     try {
       answer = await this.controlPlane.reserve(hold);
     } catch (error) {

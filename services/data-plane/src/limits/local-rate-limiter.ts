@@ -24,7 +24,10 @@ export class LocalRateLimiter implements RateLimiter {
   checkNow(projectId: string, limit: number): RateDecision {
     const now = this.now();
     let window = this.windows.get(projectId);
-    if (!window) this.windows.set(projectId, (window = { times: [], head: 0 }));
+    if (!window) {
+      window = { times: [], head: 0 };
+      this.windows.set(projectId, window);
+    }
     const { times } = window;
     while (window.head < times.length && times[window.head]! <= now - this.windowMs) window.head++;
     // Expired times are dropped in bulk, not one by one from the front (an O(window) move per

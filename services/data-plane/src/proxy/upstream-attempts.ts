@@ -11,7 +11,7 @@
 // upstream failure, or 504 when every attempt found the upstream unreachable.
 // The upstream's own body and headers are never relayed.
 import { setTimeout as sleep } from "node:timers/promises";
-import { clientClosed, GatewayError, upstreamFailure, upstreamUnreachable } from "../errors";
+import { clientClosed, type GatewayError, upstreamFailure, upstreamUnreachable } from "../errors";
 import type { Gateway } from "../gateway";
 import { retryAfterSeconds } from "../upstream/retry-after";
 import type { ClientLink } from "../routes/client-link";

@@ -58,17 +58,26 @@ const blendedPrice = (path: AccessPath): bigint => (path.price.inputNanoPerM ?? 
 export function selectCandidates(input: SelectionInput): Selection {
   const excluded: Selection["excluded"] = [];
   const eligible: (Candidate & { health: PathHealthView; position: number })[] = [];
-  input.pool.forEach((model, position) => {
-    if (input.allow && !allowedBy(input.allow, model.id)) return excluded.push({ model: model.id, why: "not in service.allow" });
+  for (const [position, model] of input.pool.entries()) {
+    if (input.allow && !allowedBy(input.allow, model.id)) {
+      excluded.push({ model: model.id, why: "not in service.allow" });
+      continue;
+    }
     const why = whyNot(model, input.needs);
-    if (why) return excluded.push({ model: model.id, why });
+    if (why) {
+      excluded.push({ model: model.id, why });
+      continue;
+    }
     const paths = orderPaths(
       model.paths.filter((path) => input.reachable(path.provider) && canPrice(path.price, "chat")),
       input.health,
     );
-    if (paths.length === 0) return excluded.push({ model: model.id, why: "no reachable access path with a price" });
+    if (paths.length === 0) {
+      excluded.push({ model: model.id, why: "no reachable access path with a price" });
+      continue;
+    }
     eligible.push({ model, path: paths[0]!, paths, health: input.health(paths[0]!), position });
-  });
+  }
 
   if (!input.keepOrder) {
     const purposeRank = (model: ModelEntry) => (input.purpose && model.purposes.includes(input.purpose) ? 0 : 1);

@@ -196,7 +196,8 @@ describe("adapter conformance", () => {
         finish = choice.finish_reason ?? finish;
         images += ((choice.delta as { images?: unknown[] }).images ?? []).length;
         for (const call of choice.delta.tool_calls ?? []) {
-          const slot = (calls[call.index] ??= { id: call.id, function: { name: "", arguments: "" } });
+          calls[call.index] ??= { id: call.id, function: { name: "", arguments: "" } };
+          const slot = calls[call.index]!;
           slot.function.name += call.function?.name ?? "";
           slot.function.arguments += call.function?.arguments ?? "";
         }

@@ -16,7 +16,7 @@
 // two replicas started together on a fresh database both come up.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { costToNano, marker, startStack, type GatewayStack, type Hold, type TestProject } from "../harness/gateway-stack";
+import { costToNano, marker, startStack, type GatewayStack, type Hold } from "../harness/gateway-stack";
 import { sseData } from "../support/sse-data";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -132,7 +132,7 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
 
   async function catalogueRevision(url: string): Promise<string | undefined> {
     const response = await fetch(`${url}/health`).catch(() => undefined);
-    if (!response || response.status !== 200) return undefined;
+    if (response?.status !== 200) return undefined;
     return ((await response.json()) as { detail?: { catalogue_revision?: string } }).detail?.catalogue_revision;
   }
 

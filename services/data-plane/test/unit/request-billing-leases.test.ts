@@ -247,7 +247,12 @@ describe("request billing under budget leases", () => {
     const waiting = new RequestBilling(hung.client, log, settings);
     await waiting.reserve(hold("first"));
     let answered = 0;
-    const burst = ["b", "c"].map((id) => waiting.reserve(hold(id)).then((amount) => (answered++, amount)));
+    const burst = ["b", "c"].map((id) =>
+      waiting.reserve(hold(id)).then((amount) => {
+        answered++;
+        return amount;
+      }),
+    );
     await vi.advanceTimersByTimeAsync(200);
     expect(answered).toBe(0); // waiting for the ask
     await vi.advanceTimersByTimeAsync(100);

@@ -71,8 +71,14 @@ function harness(script: Answer[], options: { maxAttempts?: number; budgetMs?: n
       upstream: { maxAttempts: options.maxAttempts ?? 4, retryWaitBudgetMs: options.budgetMs ?? 1_000, retryBackoffMs: 1 },
     },
     billing: {
-      reserve: async (request: { amountNano: bigint }) => (money.push("reserve"), request.amountNano),
-      settle: async () => (money.push("settle"), 1n),
+      reserve: async (request: { amountNano: bigint }) => {
+        money.push("reserve");
+        return request.amountNano;
+      },
+      settle: async () => {
+        money.push("settle");
+        return 1n;
+      },
       release: async () => void money.push("release"),
     },
   } as unknown as Gateway;

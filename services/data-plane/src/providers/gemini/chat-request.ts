@@ -12,7 +12,8 @@ export function chatCall(body: JsonObject, context: RequestContext): UpstreamCal
   // Without the caller's max tokens, the catalogue's maximum is sent: the hold was computed with it,
   // so the answer cannot outgrow the hold if Google's own default is larger.
   if (context.maxOutputTokens > 0) {
-    const config = (upstream.generationConfig ??= {}) as JsonObject;
+    upstream.generationConfig ??= {};
+    const config = upstream.generationConfig as JsonObject;
     config.maxOutputTokens ??= context.maxOutputTokens;
   }
   return { path: `/${modelResource(context.upstreamModel)}:${method}`, headers: geminiHeaders(context), body: JSON.stringify(upstream) };
