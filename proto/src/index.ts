@@ -37,3 +37,5 @@ export type { ReserveResponse, ReserveResponse__Output } from "./generated/gatew
 export type { SettleRequest__Output } from "./generated/gateway/v1/SettleRequest";
 export type { SettleResponse, SettleResponse__Output } from "./generated/gateway/v1/SettleResponse";
 export type { ValidateKeyResponse, ValidateKeyResponse__Output } from "./generated/gateway/v1/ValidateKeyResponse";
+
+export { ERROR_CODE_METADATA_KEY, ERROR_TABLE, type ErrorBody, type ErrorCode, type ErrorKind, GatewayError, isErrorCode } from "./errors";
