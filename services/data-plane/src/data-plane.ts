@@ -1,109 +1,134 @@
-// Composition root of the data plane: control-plane client and subscription,
-// caches, providers, the HTTP app. `startDataPlane` listens.
+// Composition root of the data plane: the control-plane client and its
+// subscription, caches, limits, billing, providers, the engine and the HTTP
+// app. Each part gets what it uses; nothing else imports this file.
 import type { FastifyInstance } from "fastify";
-import { buildDataPlaneApp } from "./app";
+import { buildDataPlaneApp } from "./app/build-app";
 import { KeyCache } from "./auth/key-cache";
 import { RequestBilling } from "./billing/request-billing";
-import { buildSnapshot } from "./catalogue/catalogue-snapshot";
+import { buildSnapshot, type CatalogueSnapshot } from "./catalogue/catalogue-snapshot";
 import type { DataPlaneConfig } from "./config";
 import { ControlPlaneClientWrapper } from "./control-plane/control-plane-client";
-import type { Gateway } from "./gateway";
+import { Engine } from "./engine/engine";
 import { LocalRateLimiter } from "./limits/local-rate-limiter";
+import type { RateLimiter } from "./limits/rate-limiter";
 import { RedisRateLimiter } from "./limits/redis-rate-limiter";
-import { UpstreamProvider } from "./providers/upstream-provider";
 import { createMetrics } from "./metrics";
+import { UpstreamProvider } from "./providers/upstream-provider";
 import { PathHealth } from "./routing/path-health";
 import { UpstreamHttp } from "./upstream/upstream-http";
 
 export interface RunningDataPlane {
   url: string;
   app: FastifyInstance;
-  gateway: Gateway;
   /** Resolves once the first catalogue arrived (or after `timeoutMs`). */
   catalogueReady(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
 export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDataPlane> {
+  let app: FastifyInstance | undefined;
+  // The app's logger exists once the app does; parts built before it log through this.
+  const log = {
+    warn: (object: object, message: string) => app?.log.warn(object, message),
+    error: (object: object, message: string) => app?.log.error(object, message),
+  };
   const controlPlane = new ControlPlaneClientWrapper(config.controlPlaneAddress, config.internalToken, config.controlPlaneDeadlineMs);
   const http = new UpstreamHttp(config.upstream);
   const providers = new Map([...config.providers.values()].map((provider) => [provider.name, new UpstreamProvider(provider, http)]));
+  const keys = new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs);
+  const billing = new RequestBilling(controlPlane, log, { ...config.leases, replicaId: config.replicaId });
+  const rateLimiter: RateLimiter = config.redisUrl
+    ? new RedisRateLimiter(config.redisUrl, config.replicaId, config.rateLimitWindowMs, (degraded) =>
+        log.warn({ degraded }, degraded ? "Redis unreachable: per-minute limit falls back to a local share" : "Redis reachable again"),
+      )
+    : new LocalRateLimiter(config.rateLimitWindowMs);
+  const health = new PathHealth(config.pathHealth);
+  const metrics = createMetrics({ rateLimiter, billing, health });
+  controlPlane.observe = (method, seconds, outcome) => metrics.controlPlaneCalls.series(method, outcome).observe(seconds);
+  keys.onLookup = (result) => metrics.keyCacheLookups.series(result).inc();
 
-  let app: FastifyInstance | undefined;
-  const gatewayLog = {
-    warn: (...args: unknown[]) => app?.log.warn(...(args as [object, string])),
-    error: (...args: unknown[]) => app?.log.error(...(args as [object, string])),
-  };
-  const gateway: Gateway = {
-    config,
-    controlPlane,
-    keys: new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs),
-    billing: new RequestBilling(controlPlane, gatewayLog as never, { ...config.leases, replicaId: config.replicaId }),
-    catalogue: { current: undefined },
+  let catalogue: CatalogueSnapshot | undefined;
+  let draining = false;
+  const currentCatalogue = () => catalogue;
+  const engine = new Engine({
+    catalogue: currentCatalogue,
     providers,
-    rateLimiter: config.redisUrl
-      ? new RedisRateLimiter(config.redisUrl, config.replicaId, config.rateLimitWindowMs, (degraded) =>
-          app?.log.warn(
-            { degraded },
-            degraded ? "Redis unreachable: per-minute limit falls back to a local share" : "Redis reachable again",
-          ),
-        )
-      : new LocalRateLimiter(config.rateLimitWindowMs),
-    lifecycle: { draining: false },
-    metrics: createMetrics(() => gateway), // read when scraped, after construction
-    health: new PathHealth(config.pathHealth),
-  };
-  controlPlane.observe = (method, seconds, outcome) => gateway.metrics.controlPlaneCalls.series(method, outcome).observe(seconds);
-  gateway.keys.onLookup = (result) => gateway.metrics.keyCacheLookups.series(result).inc();
-  app = buildDataPlaneApp(gateway);
+    credentials: config.credentials,
+    health,
+    billing,
+    metrics,
+    settings: {
+      ...config.upstream,
+      sseKeepAliveMs: config.sseKeepAliveMs,
+      clientDisconnectDrainMs: config.clientDisconnectDrainMs,
+    },
+  });
+  const running = buildDataPlaneApp({
+    logLevel: config.logLevel,
+    bodyLimitBytes: config.bodyLimitBytes,
+    metrics,
+    keys,
+    limits: { limiter: rateLimiter, defaultRpmLimit: config.defaultRpmLimit },
+    health: {
+      draining: () => draining,
+      catalogue: currentCatalogue,
+      controlPlane,
+      controlPlaneGraceMs: config.controlPlaneGraceMs,
+      rateLimiter,
+      circuitViews: () => health.circuitViews(),
+    },
+    catalogue: currentCatalogue,
+    engine,
+  });
+  app = running;
 
   let resolveFirstCatalogue: () => void = () => {};
-  const firstCatalogue = new Promise<void>((resolve) => (resolveFirstCatalogue = resolve));
+  const firstCatalogue = new Promise<void>((resolve) => {
+    resolveFirstCatalogue = resolve;
+  });
   controlPlane.subscribe(
     config.replicaId,
     (event) => {
       if (event.catalogue) {
-        gateway.catalogue.current = buildSnapshot(event.catalogue);
+        catalogue = buildSnapshot(event.catalogue);
         resolveFirstCatalogue();
       } else if (event.keyRevoked) {
-        gateway.keys.revokeKey(event.keyRevoked.keyId);
+        keys.revokeKey(event.keyRevoked.keyId);
       } else if (event.projectChanged) {
-        gateway.keys.projectChanged(event.projectChanged.projectId, event.projectChanged.limits?.rpmLimit ?? null);
-        gateway.billing.leases.projectChanged(event.projectChanged.projectId);
+        keys.projectChanged(event.projectChanged.projectId, event.projectChanged.limits?.rpmLimit ?? null);
+        billing.leases.projectChanged(event.projectChanged.projectId);
       }
     },
-    (error) => app?.log.warn({ err: error }, "control-plane subscription error"),
+    (error) => log.warn({ err: error }, "control-plane subscription error"),
   );
 
-  const url = await app.listen({ host: config.host, port: config.port });
+  const url = await running.listen({ host: config.host, port: config.port });
   return {
     url,
-    app,
-    gateway,
+    app: running,
     catalogueReady: (timeoutMs) =>
       Promise.race([
         firstCatalogue.then(() => true),
         new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref()),
       ]),
     close: async () => {
-      gateway.lifecycle.draining = true;
+      draining = true;
       // Readiness goes first: /health says "draining" while traffic still flows, so load balancers
-      // (a Kubernetes Service, nginx health checks) take this replica out before it stops accepting.
+      // take this replica out before it stops accepting.
       if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       // Stop accepting; in-flight requests and streams get the drain time, then their sockets are cut.
-      // A cut stream settles for what it delivered after its disconnect drain: flush waits for that
-      // (and for every other open hold) before the control-plane client closes.
-      const cut = setTimeout(() => app.server.closeAllConnections(), config.drainTimeoutMs);
+      // A cut stream settles after its disconnect drain: the billing flush waits for that.
+      const cut = setTimeout(() => running.server.closeAllConnections(), config.drainTimeoutMs);
       // A keep-alive connection that finishes its last response after close began would otherwise stay
-      // open for the keep-alive timeout (72 s) and hold the process: close connections as they go idle.
-      const idle = setInterval(() => app.server.closeIdleConnections(), 200);
-      await app.close();
+      // open for the keep-alive timeout and hold the process: close connections as they go idle.
+      const idle = setInterval(() => running.server.closeIdleConnections(), 200);
+      await running.close();
       clearInterval(idle);
       clearTimeout(cut);
-      await gateway.billing.flush(config.drainTimeoutMs + config.clientDisconnectDrainMs);
+      await billing.flush(config.drainTimeoutMs + config.clientDisconnectDrainMs);
       controlPlane.close();
       await http.close(config.clientDisconnectDrainMs + 1000);
-      await gateway.rateLimiter.close();
+      await rateLimiter.close();
     },
   };
 }

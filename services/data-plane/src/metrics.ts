@@ -5,8 +5,8 @@
 // a call site names its label values, `overhead.series("before_upstream")`.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
 import { CounterFamily, HistogramFamily } from "./metric-families";
-import type { Gateway } from "./gateway";
-import { RedisRateLimiter } from "./limits/redis-rate-limiter";
+import type { RateLimiter } from "./limits/rate-limiter";
+import type { CircuitView } from "./routing/circuit-breaker";
 
 export interface DataPlaneMetrics {
   registry: Registry;
@@ -37,7 +37,18 @@ const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 const CIRCUIT_STATE_VALUE = { closed: 0, half_open: 1, open: 2 } as const;
 
-export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
+/** What the gauges read when scraped: the components keep these figures themselves. */
+export interface MetricSources {
+  rateLimiter: Pick<RateLimiter, "mode" | "stats">;
+  billing: {
+    readonly pendingCount: number;
+    readonly drawsUnderWayCount: number;
+    readonly leases: { readonly openCount: number; readonly stats: { granted: number; refused: number; leasedRequests: number } };
+  };
+  health: { circuitViews(): CircuitView[] };
+}
+
+export function createMetrics(sources: MetricSources): DataPlaneMetrics {
   const registry = new Registry();
   // Process CPU, RSS, heap, GC and event-loop lag (nodejs_eventloop_lag_*).
   collectDefaultMetrics({ register: registry });
@@ -51,7 +62,7 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
     help: "1 while the per-minute limit is shared through Redis, 0 while this replica falls back to its local share (or runs without Redis).",
     registers: [registry],
     collect() {
-      this.set(gateway().rateLimiter.mode === "redis" ? 1 : 0);
+      this.set(sources.rateLimiter.mode === "redis" ? 1 : 0);
     },
   });
   new Gauge({
@@ -59,8 +70,7 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
     help: "Checks answered by the local fallback because Redis was unreachable (cumulative).",
     registers: [registry],
     collect() {
-      const limiter = gateway().rateLimiter;
-      this.set(limiter instanceof RedisRateLimiter ? limiter.fallbackChecks : 0);
+      this.set(sources.rateLimiter.stats.fallbackChecks);
     },
   });
   new Gauge({
@@ -68,8 +78,7 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
     help: "Requests admitted from admission blocks (taken from the shared window ahead of time for busy projects far below their limit), cumulative.",
     registers: [registry],
     collect() {
-      const limiter = gateway().rateLimiter;
-      this.set(limiter instanceof RedisRateLimiter ? limiter.blocks.stats.admitted : 0);
+      this.set(sources.rateLimiter.stats.blockAdmissions);
     },
   });
   new Gauge({
@@ -77,7 +86,7 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
     help: "Settles and releases not yet accepted by the control plane (retried in the background).",
     registers: [registry],
     collect() {
-      this.set(gateway().billing.pendingCount);
+      this.set(sources.billing.pendingCount);
     },
   });
   new Gauge({
@@ -85,7 +94,7 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
     help: "Debits drawn from budget leases, not on the ledger yet (queued or in flight; their requests are answered or about to be; retried ones count in gateway_billing_pending).",
     registers: [registry],
     collect() {
-      this.set(gateway().billing.drawsUnderWayCount);
+      this.set(sources.billing.drawsUnderWayCount);
     },
   });
   new Gauge({
@@ -93,7 +102,7 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
     help: "Budget leases this replica holds now (taking requests, or retired with requests still in flight).",
     registers: [registry],
     collect() {
-      this.set(gateway().billing.leases.openCount);
+      this.set(sources.billing.leases.openCount);
     },
   });
   new Gauge({
@@ -102,7 +111,7 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
     labelNames: ["event"] as const,
     registers: [registry],
     collect() {
-      const { stats } = gateway().billing.leases;
+      const { stats } = sources.billing.leases;
       this.set({ event: "granted" }, stats.granted);
       this.set({ event: "refused" }, stats.refused);
       this.set({ event: "leased_request" }, stats.leasedRequests);
@@ -121,7 +130,7 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
     registers: [registry],
     collect() {
       this.reset();
-      for (const view of gateway().health.circuitViews()) this.set({ path: view.path }, CIRCUIT_STATE_VALUE[view.state]);
+      for (const view of sources.health.circuitViews()) this.set({ path: view.path }, CIRCUIT_STATE_VALUE[view.state]);
     },
   });
   new Gauge({
@@ -131,7 +140,7 @@ export function createMetrics(gateway: () => Gateway): DataPlaneMetrics {
     registers: [registry],
     collect() {
       this.reset();
-      for (const view of gateway().health.circuitViews()) this.set({ path: view.path }, view.opens);
+      for (const view of sources.health.circuitViews()) this.set({ path: view.path }, view.opens);
     },
   });
   const histogram = (name: string, help: string, labelNames: readonly string[]) =>

@@ -28,7 +28,7 @@ export class KeyCache {
   private readonly revoked = new Map<string, number>();
 
   constructor(
-    private readonly controlPlane: ControlPlaneClientWrapper,
+    private readonly controlPlane: Pick<ControlPlaneClientWrapper, "validateKey">,
     private readonly maxTtlSeconds: number,
     private readonly graceMs: number,
   ) {}
@@ -66,7 +66,9 @@ export class KeyCache {
       this.entries.set(hash, { identity, expiresAtMs: Date.now() + ttlSeconds * 1000, validatedAtMs: Date.now() });
       return identity;
     } catch (error) {
-      if (stale?.identity && Date.now() - stale.validatedAtMs < this.graceMs) {
+      // Only an outage is ridden out with what was known: a control plane that answers with a failure is not away.
+      const outage = !(error instanceof GatewayError) || error.retryable;
+      if (outage && stale?.identity && Date.now() - stale.validatedAtMs < this.graceMs) {
         this.onLookup("stale");
         return stale.identity;
       }

@@ -98,7 +98,7 @@ export class BudgetLeases {
   readonly stats = { leasedRequests: 0, granted: 0, refused: 0 };
 
   constructor(
-    private readonly controlPlane: ControlPlaneClientWrapper,
+    private readonly controlPlane: Pick<ControlPlaneClientWrapper, "lease">,
     private readonly settings: LeaseSettings,
     private readonly replicaId: string,
     /**

@@ -13,7 +13,7 @@ export interface DrawAnswer {
 export class DrawBatcher {
   private readonly calls: CallCoalescer<DrawCall, DrawAnswer>;
 
-  constructor(controlPlane: ControlPlaneClientWrapper, intervalMs: number, maxBatch = 256) {
+  constructor(controlPlane: Pick<ControlPlaneClientWrapper, "draw">, intervalMs: number, maxBatch = 256) {
     this.calls = new CallCoalescer(
       async (draws) => {
         const response = await controlPlane.draw(draws);

@@ -7,11 +7,19 @@
 // A busy project's request sets its worst case aside from a budget lease
 // instead (budget-leases.ts): no round trip before it goes upstream; its
 // settle is a draw from the lease (batched), its release stays in memory.
-import type { FastifyBaseLogger } from "fastify";
 import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
-import { GatewayError, insufficientCredits, invalidApiKey, spendCapExceeded } from "../errors";
+import { controlPlaneUnavailable, GatewayError, insufficientCredits, invalidApiKey, spendCapExceeded } from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
+
+/** Where billing reports what it could not do at once. */
+export interface BillingLog {
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+/** The control-plane calls billing makes. */
+export type BillingCalls = Pick<ControlPlaneClientWrapper, "reserve" | "settle" | "release" | "lease" | "draw">;
 
 const RETRY_DELAYS_MS = [50, 200, 1000];
 const BACKGROUND_RETRY_MS = 5000;
@@ -48,8 +56,8 @@ export class RequestBilling {
   private readonly draws: DrawBatcher;
 
   constructor(
-    private readonly controlPlane: ControlPlaneClientWrapper,
-    private readonly log: FastifyBaseLogger,
+    private readonly controlPlane: BillingCalls,
+    private readonly log: BillingLog,
     leaseSettings: LeaseSettings & { replicaId: string } = {
       minRequestsPerSecond: 0,
       requestsPerLease: 0,
@@ -98,7 +106,7 @@ export class RequestBilling {
       case "UNKNOWN_PROJECT":
         throw invalidApiKey();
       default:
-        throw new GatewayError(503, "service_unavailable", "control_plane_unavailable", "The control plane gave an unexpected answer.");
+        throw controlPlaneUnavailable("The control plane gave an unexpected answer.");
     }
   }
 
@@ -113,8 +121,8 @@ export class RequestBilling {
     };
     try {
       return await this.withRetries(work);
-    } catch {
-      this.keepTrying(call.requestId, work);
+    } catch (error) {
+      this.keepTrying(call.requestId, work, error);
       return call.amountNano;
     } finally {
       this.open.delete(call.requestId);
@@ -133,8 +141,8 @@ export class RequestBilling {
     const work = () => this.controlPlane.release(requestId, projectId);
     try {
       await this.withRetries(work);
-    } catch {
-      this.keepTrying(requestId, work);
+    } catch (error) {
+      this.keepTrying(requestId, work, error);
     } finally {
       this.open.delete(requestId);
     }
@@ -161,9 +169,9 @@ export class RequestBilling {
       return answer.debitedNano;
     };
     const landed = this.withRetries(work)
-      .catch(() => {
+      .catch((error: unknown) => {
         // Its share stays set aside until the draw lands, so the lease is not released before.
-        this.keepTrying(call.requestId, work);
+        this.keepTrying(call.requestId, work, error);
         return debitNano;
       })
       .finally(() => {
@@ -190,7 +198,7 @@ export class RequestBilling {
           this.log.warn({ leaseId: lease.id }, "a lease reduce released the lease whole: its requests in flight draw as late debits");
         }
       },
-      () => (keepNano > 0n ? undefined : this.keepTrying(lease.id, work)),
+      (error: unknown) => (keepNano > 0n ? undefined : this.keepTrying(lease.id, work, error)),
     );
     this.releasing.add(done); // shutdown waits for it
     void done.finally(() => this.releasing.delete(done));
@@ -231,20 +239,23 @@ export class RequestBilling {
       this.log.error({ requestIds: [...this.pending.keys()] }, "settles/releases never reached the control plane; their holds will expire");
   }
 
+  /** Retries an outage a few times at once; a failure the control plane answered with goes to the background retry straight away. */
   private async withRetries<T>(work: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await work();
       } catch (error) {
-        const delay = RETRY_DELAYS_MS[attempt];
+        const delay = error instanceof GatewayError && !error.retryable ? undefined : RETRY_DELAYS_MS[attempt];
         if (delay === undefined) throw error;
         await sleep(delay);
       }
     }
   }
 
-  private keepTrying(requestId: string, work: () => Promise<unknown>): void {
-    this.log.warn({ reqId: requestId }, "control plane unreachable: settle/release queued for retry");
+  private keepTrying(requestId: string, work: () => Promise<unknown>, error: unknown): void {
+    if (error instanceof GatewayError && !error.retryable)
+      this.log.error({ reqId: requestId, err: error }, "control plane failed a settle/release: queued for retry");
+    else this.log.warn({ reqId: requestId }, "control plane unreachable: settle/release queued for retry");
     this.pending.set(requestId, work);
     this.backgroundTimer ??= setInterval(() => void this.retryPending(), BACKGROUND_RETRY_MS);
   }

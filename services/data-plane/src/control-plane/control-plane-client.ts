@@ -15,7 +15,7 @@ import {
   type SettleResponse__Output,
   type ValidateKeyResponse__Output,
 } from "@gateway/proto";
-import { controlPlaneUnavailable } from "../errors";
+import { controlPlaneUnavailable, type GatewayError, internalError } from "../errors";
 
 export interface ReserveCall {
   requestId: string;
@@ -49,6 +49,20 @@ export interface DrawCall {
   accessPath: string;
   inputTokens: number;
   outputTokens: number;
+}
+
+/** gRPC statuses that mean the control plane could not be reached or was busy: an outage, retried and ridden out. */
+const OUTAGE_STATUSES: ReadonlySet<number> = new Set([
+  grpc.status.UNAVAILABLE,
+  grpc.status.DEADLINE_EXCEEDED,
+  grpc.status.CANCELLED,
+  grpc.status.RESOURCE_EXHAUSTED,
+]);
+
+/** A failed call as the data plane's error: an outage, or the control plane's own failure (a bug, a refused token), not retried. */
+function callFailure(error: grpc.ServiceError | null): GatewayError {
+  if (!error || OUTAGE_STATUSES.has(error.code)) return Object.assign(controlPlaneUnavailable(), { cause: error });
+  return Object.assign(internalError("The control plane failed the call."), { cause: error });
 }
 
 const INT64_MAX = 9_223_372_036_854_775_807n;
@@ -98,8 +112,7 @@ export class ControlPlaneClientWrapper {
     return new Promise((resolve, reject) => {
       method.call(this.client, request, this.metadata, { deadline: Date.now() + this.deadlineMs }, (error, response) => {
         this.observe(name, (performance.now() - started) / 1000, error || !response ? "error" : "ok");
-        if (error || !response)
-          reject(error?.code === grpc.status.UNAUTHENTICATED ? error : Object.assign(controlPlaneUnavailable(), { cause: error }));
+        if (error || !response) reject(callFailure(error));
         else resolve(response);
       });
     });

@@ -10,6 +10,7 @@ interface Window {
 
 export class LocalRateLimiter implements RateLimiter {
   readonly mode = "local";
+  readonly stats = { fallbackChecks: 0, blockAdmissions: 0 };
   private readonly windows = new Map<string, Window>();
 
   constructor(

@@ -10,8 +10,10 @@ export interface RateDecision {
 
 export interface RateLimiter {
   check(projectId: string, limit: number, requestId: string): Promise<RateDecision>;
-  /** A line for /health detail. */
+  /** A line for /health detail: "redis", or "local" (no Redis, or Redis unreachable). */
   readonly mode: string;
+  /** Cumulative: checks answered by the local fallback while Redis was unreachable, and requests admitted from admission blocks. */
+  readonly stats: { fallbackChecks: number; blockAdmissions: number };
   close(): Promise<void>;
 }
 

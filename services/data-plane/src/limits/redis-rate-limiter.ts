@@ -114,6 +114,10 @@ export class RedisRateLimiter implements RateLimiter {
     this.heartbeat.unref();
   }
 
+  get stats(): { fallbackChecks: number; blockAdmissions: number } {
+    return { fallbackChecks: this.fallbackChecks, blockAdmissions: this.blocks.stats.admitted };
+  }
+
   get mode(): string {
     return this.degraded ? `local fallback (Redis unreachable; limit / ${this.knownReplicas} replicas)` : "redis";
   }

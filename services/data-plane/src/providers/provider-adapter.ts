@@ -1,11 +1,10 @@
-// The adapter contract: what the gateway needs from one provider protocol.
-// Callers speak only the OpenAI interface; an adapter turns an OpenAI-shaped
-// request into its upstream's call, and the upstream's answers (whole bodies,
-// stream events, error bodies) back into OpenAI shapes. Adapters are pure:
-// no I/O, no clocks, no gateway state; the proxy (proxy/*.ts) sends the call
-// and relays what the adapter translated. One adapter per protocol:
-//   openai-compatible/ (OpenAI, OpenRouter, Groq, Mistral, DeepSeek, ...: configuration),
-//   anthropic/ (Messages API), gemini/ (Gemini API).
+// The contract of a provider protocol (an upstream codec). Requests arrive in
+// the shared representation, the OpenAI chat completions / embeddings shape;
+// an adapter turns them into its upstream's call, and the upstream's answers
+// (whole bodies, stream events, error bodies) back into that shape. Adapters
+// are pure: no I/O, no clocks, no gateway state. One adapter per protocol:
+// openai-compatible/ (OpenAI, OpenRouter, Groq, Mistral, ...: configuration),
+// anthropic/ (Messages API), gemini/ (Gemini API).
 import type { UpstreamErrorCategory } from "../errors";
 import type { SseEvent } from "../upstream/sse-parser";
 
@@ -68,10 +67,17 @@ export interface StreamTranslator {
 export interface ProviderAdapter {
   /** The protocol's name, for logs and docs ("openai-compatible", "anthropic", "gemini"). */
   readonly protocol: string;
+  /**
+   * Client dialects this upstream speaks as its own. A client's body in one of them goes through
+   * `passThrough` as the client wrote it, and the answer's raw text is relayed unchanged.
+   */
+  readonly nativeDialects: ReadonlySet<string>;
+  /** The upstream call for a body in one of `nativeDialects`: only the model id changes and fields outside the dialect's allowlist are dropped. */
+  passThrough(endpoint: Endpoint, body: Record<string, unknown>, context: RequestContext): UpstreamCall;
   /** Whether this upstream offers the endpoint (a path on a provider without it is never routed there). */
   supports(endpoint: Endpoint): boolean;
   /**
-   * The upstream call for an OpenAI-shaped body (`stream: true` asks for a
+   * The upstream call for a body in the shared representation (`stream: true` asks for a
    * streamed answer). Fields the upstream does not accept are dropped, never
    * an error. Streams always ask for usage.
    */

@@ -2,29 +2,40 @@
 // when it cannot (no catalogue yet, control plane gone past the grace period,
 // draining).
 import type { FastifyInstance } from "fastify";
-import type { Gateway } from "../gateway";
+import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
+import type { CircuitView } from "../routing/circuit-breaker";
 
-export function unavailableReason(gateway: Gateway): string | undefined {
-  if (gateway.lifecycle.draining) return "draining";
-  if (!gateway.catalogue.current) return "no catalogue received from the control plane yet";
-  const silentMs = Date.now() - gateway.controlPlane.lastContactMs;
-  if (!gateway.controlPlane.connected && silentMs > gateway.config.controlPlaneGraceMs)
-    return "control plane unreachable beyond the grace period";
+/** What readiness is judged from. */
+export interface HealthSources {
+  draining(): boolean;
+  catalogue(): CatalogueSnapshot | undefined;
+  controlPlane: { readonly connected: boolean; readonly lastContactMs: number };
+  /** How long the data plane serves from cached state once the control plane is unreachable. */
+  controlPlaneGraceMs: number;
+  rateLimiter: { readonly mode: string };
+  circuitViews(): CircuitView[];
+}
+
+export function unavailableReason(sources: HealthSources): string | undefined {
+  if (sources.draining()) return "draining";
+  if (!sources.catalogue()) return "no catalogue received from the control plane yet";
+  const silentMs = Date.now() - sources.controlPlane.lastContactMs;
+  if (!sources.controlPlane.connected && silentMs > sources.controlPlaneGraceMs) return "control plane unreachable beyond the grace period";
   return undefined;
 }
 
-export function registerHealthRoute(app: FastifyInstance, gateway: Gateway): void {
+export function registerHealthRoute(app: FastifyInstance, sources: HealthSources): void {
   app.get("/health", async (_request, reply) => {
-    const reason = unavailableReason(gateway);
+    const reason = unavailableReason(sources);
     if (reason) return reply.code(503).send({ status: "unavailable", reason });
     return {
       status: "ok",
       detail: {
-        control_plane: gateway.controlPlane.connected ? "connected" : "reconnecting",
-        catalogue_revision: gateway.catalogue.current?.revision,
-        rate_limit: gateway.rateLimiter.mode,
+        control_plane: sources.controlPlane.connected ? "connected" : "reconnecting",
+        catalogue_revision: sources.catalogue()?.revision,
+        rate_limit: sources.rateLimiter.mode,
         // Access paths whose circuit is not closed (open: skipped; half_open: one probe allowed).
-        circuits: gateway.health.circuitViews().filter((view) => view.state !== "closed"),
+        circuits: sources.circuitViews().filter((view) => view.state !== "closed"),
       },
     };
   });

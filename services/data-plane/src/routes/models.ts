@@ -1,9 +1,8 @@
 // GET /v1/models: intent aliases, then the curated catalogue; `?all=1`
 // appends the inventory (spec 4.3, decisions.md "Model list entries").
 import type { FastifyInstance } from "fastify";
-import type { ModelEntry } from "../catalogue/catalogue-snapshot";
+import type { CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
 import { controlPlaneUnavailable } from "../errors";
-import type { Gateway } from "../gateway";
 import { TIERS } from "../routing/resolve-model";
 
 const ALIASES = ["auto", ...TIERS.map((tier) => `auto:${tier}`)];
@@ -32,9 +31,9 @@ function modelEntry(model: ModelEntry) {
   };
 }
 
-export function registerModelsRoute(app: FastifyInstance, gateway: Gateway): void {
+export function registerModelsRoute(app: FastifyInstance, catalogueNow: () => CatalogueSnapshot | undefined): void {
   app.get<{ Querystring: { all?: string } }>("/v1/models", async (request) => {
-    const catalogue = gateway.catalogue.current;
+    const catalogue = catalogueNow();
     if (!catalogue) throw controlPlaneUnavailable();
     const includeInventory = request.query.all === "1";
     const models = catalogue.models.filter((model) => model.curated || includeInventory);

@@ -3,7 +3,6 @@
 import { canPrice } from "../billing/pricing";
 import type { AccessPath, CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
 import { GatewayError, invalidRequest } from "../errors";
-import type { Gateway } from "../gateway";
 import { PathHealth } from "./path-health";
 import { requestNeeds } from "./request-needs";
 import { resolveConcrete, resolveModel, type Tier } from "./resolve-model";
@@ -23,17 +22,24 @@ export interface Route {
 
 type Endpoint = "chat" | "embeddings";
 
-const pathHealth = (gateway: Gateway) => (path: AccessPath) => gateway.health.view(PathHealth.key(path.provider, path.upstreamModel));
+/** What routing reads besides the catalogue: the providers this data plane can reach, and their paths' recent health. */
+export interface RoutingContext {
+  providers: ReadonlyMap<string, { adapter: { supports(endpoint: Endpoint): boolean } }>;
+  health: PathHealth;
+}
+
+const pathHealth = (context: RoutingContext) => (path: AccessPath) =>
+  context.health.view(PathHealth.key(path.provider, path.upstreamModel));
 
 /** A provider this data plane is configured for and whose protocol offers the endpoint. */
-const reachable = (gateway: Gateway, provider: string, endpoint: Endpoint) =>
-  gateway.providers.get(provider)?.adapter.supports(endpoint) === true;
+const reachable = (context: RoutingContext, provider: string, endpoint: Endpoint) =>
+  context.providers.get(provider)?.adapter.supports(endpoint) === true;
 
 /** A concrete model's paths this gateway can reach and price, in the order to try them. */
-function usablePaths(gateway: Gateway, model: ModelEntry, endpoint: Endpoint): AccessPath[] {
-  const paths = model.paths.filter((candidate) => reachable(gateway, candidate.provider, endpoint) && canPrice(candidate.price, endpoint));
+function usablePaths(context: RoutingContext, model: ModelEntry, endpoint: Endpoint): AccessPath[] {
+  const paths = model.paths.filter((candidate) => reachable(context, candidate.provider, endpoint) && canPrice(candidate.price, endpoint));
   if (paths.length === 0) throw invalidRequest("model_unknown", `Model ${model.id} has no access path this gateway can reach and price.`);
-  return orderPaths(paths, pathHealth(gateway));
+  return orderPaths(paths, pathHealth(context));
 }
 
 /** An explicit `service.route` list, resolved; unknown entries are excluded, not fatal. */
@@ -55,7 +61,7 @@ function routeListPool(list: string[], catalogue: CatalogueSnapshot): { pool: Mo
  * tokens for the context filter; absent, the body is measured again.
  */
 export function routeRequest(
-  gateway: Gateway,
+  context: RoutingContext,
   catalogue: CatalogueSnapshot,
   body: Record<string, unknown>,
   service: ServiceBlock | undefined,
@@ -74,8 +80,8 @@ export function routeRequest(
       needs: requestNeeds(body, bodyBytes || Buffer.byteLength(JSON.stringify(body))),
       purpose: service?.purpose,
       allow: service?.allow,
-      reachable: (provider) => reachable(gateway, provider, "chat"),
-      health: pathHealth(gateway),
+      reachable: (provider) => reachable(context, provider, "chat"),
+      health: pathHealth(context),
     });
     const excluded = [...listed.excluded, ...selection.excluded];
     const first = selection.candidates[0];
@@ -105,7 +111,7 @@ export function routeRequest(
   if (service?.allow && !allowedBy(service.allow, model.id)) {
     throw invalidRequest("no_eligible_model", `Model ${model.id} is not allowed by service.allow.`);
   }
-  const paths = usablePaths(gateway, model, endpoint);
+  const paths = usablePaths(context, model, endpoint);
   return {
     requested: resolution.requested,
     tier: null,

@@ -1,10 +1,9 @@
 import type { Catalogue__Output, Model__Output } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
 import { buildSnapshot, type AccessPath, type CatalogueSnapshot } from "../../src/catalogue/catalogue-snapshot";
-import type { Gateway } from "../../src/gateway";
 import { PathHealth } from "../../src/routing/path-health";
 import { requestNeeds, type RequestNeeds } from "../../src/routing/request-needs";
-import { routeRequest } from "../../src/routing/route-request";
+import { type RoutingContext, routeRequest } from "../../src/routing/route-request";
 import { allowedBy, selectCandidates, tierPool } from "../../src/routing/select-candidates";
 import { parseServiceBlock } from "../../src/routing/service-block";
 import { thrown } from "../support/thrown";
@@ -291,12 +290,12 @@ describe("requestNeeds", () => {
 });
 
 describe("routeRequest", () => {
-  const gateway = {
+  const context: RoutingContext = {
     providers: new Map([...REACHABLE].map((name) => [name, { adapter: { supports: () => true } }])),
     health: new PathHealth(CIRCUIT),
-  } as unknown as Gateway;
+  };
   const route = (body: Record<string, unknown>) =>
-    routeRequest(gateway, catalogue(), { messages: [{ role: "user", content: "hi" }], ...body }, parseServiceBlock(body.service), "chat");
+    routeRequest(context, catalogue(), { messages: [{ role: "user", content: "hi" }], ...body }, parseServiceBlock(body.service), "chat");
 
   it("chooses within the tier of auto and lists the other candidates", () => {
     const chosen = route({ model: "auto:economy" });

@@ -1,18 +1,25 @@
-// The attempt loop against scripted upstream answers and a recording billing
-// client: which targets are sent to, in which order, and that the hold is
-// placed once and closed exactly once (docs/resilience.md).
+// The attempt loop against a loopback upstream that answers from a script,
+// and a recording billing client: which targets are sent to, in which order,
+// and that the hold is placed once and closed exactly once (docs/resilience.md).
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Catalogue__Output } from "@gateway/proto";
-import { describe, expect, it } from "vitest";
+import { Registry } from "prom-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KeyIdentity } from "../../src/auth/key-cache";
 import { buildSnapshot } from "../../src/catalogue/catalogue-snapshot";
+import { openAiChat } from "../../src/dialects/openai/openai-chat-dialect";
+import { Call } from "../../src/engine/call";
+import { type CallBilling, CallMoney } from "../../src/engine/call-money";
+import { planCall } from "../../src/engine/call-plan";
+import { type ClientLink, UpstreamAbort } from "../../src/engine/client-link";
+import { UpstreamAttempts } from "../../src/engine/upstream-attempts";
 import type { GatewayError } from "../../src/errors";
-import type { Gateway } from "../../src/gateway";
-import { prepareCall } from "../../src/proxy/prepare-call";
-import { UpstreamAttempts } from "../../src/proxy/upstream-attempts";
+import { CounterFamily, HistogramFamily } from "../../src/metric-families";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
+import { UpstreamHttp } from "../../src/upstream/upstream-http";
 import { catalogueModel } from "../support/catalogue-model";
-import { UpstreamAbort, type ClientLink } from "../../src/routes/client-link";
 
 const price = { inputNanoPerM: "100000000", outputNanoPerM: "400000000", verified: true, source: "test" };
 
@@ -37,55 +44,94 @@ const catalogue: Catalogue__Output = {
 
 type Answer = number | { status: number; retryAfter?: string } | "reset";
 
-/** A gateway whose upstream answers from `script` in order (then 200), recording what was sent and what billing saw. */
-function harness(script: Answer[], options: { maxAttempts?: number; budgetMs?: number } = {}) {
-  const sent: string[] = [];
-  const money: string[] = [];
-  const http = {
-    async post(url: string, _headers: unknown, body: string) {
-      sent.push(`${new URL(url).hostname} ${JSON.parse(body).model as string}`);
+/** The loopback upstream: each request takes the next scripted answer (then 200); /openai/... and /openrouter/... are the two providers. */
+let script: Answer[] = [];
+let sent: string[] = [];
+let server: Server;
+let baseUrl = "";
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => {
+      body += chunk;
+    });
+    request.on("end", () => {
+      sent.push(`${request.url!.split("/")[1]} ${JSON.parse(body).model as string}`);
       const answer = script.shift() ?? 200;
-      if (answer === "reset") throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+      if (answer === "reset") return request.socket.destroy();
       const { status, retryAfter } = typeof answer === "number" ? { status: answer, retryAfter: undefined } : answer;
-      return {
-        statusCode: status,
-        headers: retryAfter ? { "retry-after": retryAfter } : {},
-        body: { text: async () => '{"error":{"message":"upstream secret","type":"server_error"}}', dump: async () => {} },
-      };
+      response.writeHead(status, { "content-type": "application/json", ...(retryAfter ? { "retry-after": retryAfter } : {}) });
+      response.end(status === 200 ? "{}" : '{"error":{"message":"upstream secret","type":"server_error"}}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const http = new UpstreamHttp({
+  connectTimeoutMs: 1_000,
+  headersTimeoutMs: 5_000,
+  streamIdleTimeoutMs: 5_000,
+  maxAttempts: 4,
+  retryWaitBudgetMs: 0,
+  retryBackoffMs: 0,
+});
+
+/** A plan, its attempts and the money they move, against `answers` in order (then 200). */
+function harness(answers: Answer[], options: { maxAttempts?: number; budgetMs?: number } = {}) {
+  script = [...answers];
+  sent = [];
+  const money: string[] = [];
+  const billing: CallBilling = {
+    reserve: async (hold) => {
+      money.push("reserve");
+      return hold.amountNano;
+    },
+    settle: async () => {
+      money.push("settle");
+      return 1n;
+    },
+    release: async () => {
+      money.push("release");
     },
   };
   const providers = new Map(
     ["openai", "openrouter"].map((name) => [
       name,
-      new UpstreamProvider({ name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [] }, http as never),
+      new UpstreamProvider({ name, baseUrl: `${baseUrl}/${name}/v1`, protocol: "openai-compatible", extraFields: [] }, http),
     ]),
   );
-  const gateway = {
-    catalogue: { current: buildSnapshot(catalogue) },
-    providers,
-    health: new PathHealth({ errorHalfLifeMs: 1, failureThreshold: 3, cooldownMs: 60_000 }),
-    // Every metric family gives series that accept and ignore their samples.
-    metrics: new Proxy({}, { get: () => ({ series: () => ({ inc: () => {}, observe: () => {} }) }) }),
-    config: {
-      credentials: new Map(),
-      upstream: { maxAttempts: options.maxAttempts ?? 4, retryWaitBudgetMs: options.budgetMs ?? 1_000, retryBackoffMs: 1 },
-    },
-    billing: {
-      reserve: async (request: { amountNano: bigint }) => {
-        money.push("reserve");
-        return request.amountNano;
-      },
-      settle: async () => {
-        money.push("settle");
-        return 1n;
-      },
-      release: async () => void money.push("release"),
-    },
-  } as unknown as Gateway;
-  return { gateway, sent, money };
+  const health = new PathHealth({ errorHalfLifeMs: 1, failureThreshold: 3, cooldownMs: 60_000 });
+  const registry = new Registry();
+  const counter = (name: string, labels: string[]) => new CounterFamily(registry, name, name, labels);
+  const histogram = (name: string, labels: string[]) => new HistogramFamily(registry, name, name, labels, [1]);
+  const metrics = {
+    upstreamAttempts: counter("attempts", ["provider", "outcome"]),
+    retries: counter("retries", ["provider"]),
+    fallbacks: counter("fallbacks", ["kind"]),
+    overhead: histogram("overhead", ["phase"]),
+    upstreamLatency: histogram("latency", ["provider"]),
+  };
+  const settings = { maxAttempts: options.maxAttempts ?? 4, retryWaitBudgetMs: options.budgetMs ?? 1_000, retryBackoffMs: 1 };
+  const context = { health, settings, metrics, money: new CallMoney(billing, metrics.overhead.series("after_upstream")) };
+  const plan = (body: Record<string, unknown>) =>
+    new Call(
+      planCall(
+        { providers, health, credentials: new Map(), maxAttempts: settings.maxAttempts },
+        buildSnapshot(catalogue),
+        "req",
+        identity,
+        openAiChat,
+        openAiChat.parse({ messages: [{ role: "user", content: "hi" }], ...body }),
+      ),
+      performance.now(),
+    );
+  return { context, health, plan, money };
 }
 
-const identity = { projectId: "p", keyId: "k" } as KeyIdentity;
+const identity: KeyIdentity = { projectId: "p", keyId: "k", rpmLimit: null };
 const client = (gone = new AbortController()): ClientLink => ({
   get gone() {
     return gone.signal.aborted;
@@ -94,19 +140,22 @@ const client = (gone = new AbortController()): ClientLink => ({
   upstream: new UpstreamAbort(),
 });
 
-async function run(script: Answer[], body: Record<string, unknown> = {}, options: { maxAttempts?: number; budgetMs?: number } = {}) {
-  const { gateway, sent, money } = harness(script, options);
-  const call = prepareCall(gateway, "req", identity, { model: "auto", messages: [{ role: "user", content: "hi" }], ...body }, "chat");
-  const attempts = new UpstreamAttempts(gateway, call, client());
+async function run(answers: Answer[], body: Record<string, unknown> = {}, options: { maxAttempts?: number; budgetMs?: number } = {}) {
+  const { context, plan, money } = harness(answers, options);
+  const call = plan({ model: "auto", ...body });
+  const attempts = new UpstreamAttempts(context, call, client());
   const result = await attempts.open().then(
-    (response) => ({ status: response.statusCode }),
+    async (response) => {
+      await response.body.dump();
+      return { status: response.statusCode };
+    },
     (error: GatewayError) => ({ error: [error.status, error.type] }),
   );
   return {
     result,
-    sent,
+    sent: [...sent],
     money,
-    outcomes: call.trace.attempts.map((attempt) => `${attempt.outcome} ${attempt.model} ${attempt.path}`),
+    outcomes: call.plan.trace.attempts.map((attempt) => `${attempt.outcome} ${attempt.model} ${attempt.path}`),
     call,
   };
 }
@@ -115,7 +164,7 @@ describe("UpstreamAttempts", () => {
   it("retries a transient failure once on the same path, and the hold stays for the answer", async () => {
     const { result, sent, money, outcomes } = await run([503]);
     expect(result).toEqual({ status: 200 });
-    expect(sent).toEqual(["openai.invalid a", "openai.invalid a"]);
+    expect(sent).toEqual(["openai a", "openai a"]);
     expect(outcomes).toEqual(["http_503 openai/a openai", "ok openai/a openai"]);
     expect(money).toEqual(["reserve"]); // the caller settles what the answer cost
   });
@@ -123,7 +172,7 @@ describe("UpstreamAttempts", () => {
   it("then the model's next path, then the next model", async () => {
     const { result, sent, call } = await run([502, 502, 502]);
     expect(result).toEqual({ status: 200 });
-    expect(sent).toEqual(["openai.invalid a", "openai.invalid a", "openrouter.invalid openai/a", "openrouter.invalid acme/b"]);
+    expect(sent).toEqual(["openai a", "openai a", "openrouter openai/a", "openrouter acme/b"]);
     expect(call.target.model.id).toBe("acme/b");
   });
 
@@ -146,10 +195,10 @@ describe("UpstreamAttempts", () => {
     async (status) => {
       const answered = await run([status]);
       expect(answered.result).toEqual({ status: 200 });
-      expect(answered.sent).toEqual(["openai.invalid a", "openrouter.invalid openai/a"]);
+      expect(answered.sent).toEqual(["openai a", "openrouter openai/a"]);
       const refused = await run([status, status, status, status]);
       expect(refused.result).toEqual({ error: [status, "upstream_rejected"] });
-      expect(refused.sent).toEqual(["openai.invalid a", "openrouter.invalid openai/a", "openrouter.invalid acme/b"]);
+      expect(refused.sent).toEqual(["openai a", "openrouter openai/a", "openrouter acme/b"]);
       expect(refused.money).toEqual(["reserve", "release"]);
     },
   );
@@ -164,24 +213,24 @@ describe("UpstreamAttempts", () => {
   it("does not wait for a Retry-After beyond the budget: the next path at once", async () => {
     const started = Date.now();
     const { sent } = await run([{ status: 429, retryAfter: "30" }], {}, { budgetMs: 1_000 });
-    expect(sent).toEqual(["openai.invalid a", "openrouter.invalid openai/a"]);
+    expect(sent).toEqual(["openai a", "openrouter openai/a"]);
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it("skips a path whose circuit is open", async () => {
-    const { gateway, sent } = harness([]);
-    for (let i = 0; i < 3; i++) gateway.health.record(PathHealth.key("openai", "a"), { ok: false, latencyMs: 1 });
-    const call = prepareCall(gateway, "req", identity, { model: "openai/a", messages: [{ role: "user", content: "hi" }] }, "chat");
-    await new UpstreamAttempts(gateway, call, client()).open();
-    expect(sent).toEqual(["openrouter.invalid openai/a"]);
-    expect(call.trace.attempts.map((attempt) => attempt.outcome)).toEqual(["ok"]); // the open path was ordered last, so never reached
+    const { context, health, plan } = harness([]);
+    for (let i = 0; i < 3; i++) health.record(PathHealth.key("openai", "a"), { ok: false, latencyMs: 1 });
+    const call = plan({ model: "openai/a" });
+    await (await new UpstreamAttempts(context, call, client()).open()).body.dump();
+    expect(sent).toEqual(["openrouter openai/a"]);
+    expect(call.plan.trace.attempts.map((attempt) => attempt.outcome)).toEqual(["ok"]); // the open path was ordered last, so never reached
   });
 
   it("sends nothing more when the client leaves during a retry's wait, and releases the hold", async () => {
-    const { gateway, sent, money } = harness([{ status: 503, retryAfter: "1" }]);
-    const call = prepareCall(gateway, "req", identity, { model: "auto", messages: [{ role: "user", content: "hi" }] }, "chat");
+    const { context, plan, money } = harness([{ status: 503, retryAfter: "1" }]);
+    const call = plan({ model: "auto" });
     const gone = new AbortController();
-    const opening = new UpstreamAttempts(gateway, call, client(gone)).open();
+    const opening = new UpstreamAttempts(context, call, client(gone)).open();
     setTimeout(() => gone.abort(), 50);
     await expect(opening).rejects.toMatchObject({ status: 499 });
     expect(sent).toHaveLength(1);

@@ -19,6 +19,12 @@ import { convertAnthropicMessage } from "./convert-anthropic-message";
 
 export class AnthropicAdapter implements ProviderAdapter {
   readonly protocol = "anthropic";
+  /** No client dialect is this protocol's own yet: every body is translated from the shared representation. */
+  readonly nativeDialects: ReadonlySet<string> = new Set();
+
+  passThrough(): UpstreamCall {
+    throw new Error("no client dialect passes through to this protocol (nativeDialects is empty)");
+  }
 
   supports(endpoint: Endpoint): boolean {
     return endpoint === "chat";

@@ -16,6 +16,12 @@ import { GeminiStreamTranslator } from "./stream-translator";
 
 export class GeminiAdapter implements ProviderAdapter {
   readonly protocol = "gemini";
+  /** No client dialect is this protocol's own yet: every body is translated from the shared representation. */
+  readonly nativeDialects: ReadonlySet<string> = new Set();
+
+  passThrough(): UpstreamCall {
+    throw new Error("no client dialect passes through to this protocol (nativeDialects is empty)");
+  }
 
   supports(endpoint: Endpoint): boolean {
     return endpoint === "chat" || endpoint === "embeddings";

@@ -9,8 +9,12 @@ import type { Endpoint, ProviderAdapter, RequestContext, StreamItem, StreamTrans
 import { OPENAI_CHAT_FIELDS, OPENAI_EMBEDDINGS_FIELDS, pickFields } from "./accepted-fields";
 import { classifyUpstreamError } from "./classify-error";
 
+/** The client dialects whose bodies are this protocol's own. */
+const NATIVE_DIALECTS: ReadonlySet<string> = new Set(["openai-chat", "openai-embeddings"]);
+
 export class OpenAiCompatibleAdapter implements ProviderAdapter {
   readonly protocol = "openai-compatible";
+  readonly nativeDialects = NATIVE_DIALECTS;
   private readonly chatFields: ReadonlySet<string>;
 
   /** @param extraFields request fields this upstream accepts beyond OpenAI's (e.g. OpenRouter's `top_k`, `provider`). */
@@ -20,6 +24,11 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
 
   supports(): boolean {
     return true;
+  }
+
+  /** The shared representation is this protocol's own: passing through and translating are one thing. */
+  passThrough(endpoint: Endpoint, body: Record<string, unknown>, context: RequestContext): UpstreamCall {
+    return this.request(endpoint, body, context);
   }
 
   request(endpoint: Endpoint, body: Record<string, unknown>, context: RequestContext): UpstreamCall {

@@ -1,14 +1,17 @@
-// The attempt plan and its hold: every target that may be tried, in order,
-// and one hold covering the priciest of them (docs/resilience.md).
+// The call plan and its hold: every target that may be tried, in order, and
+// one hold covering the priciest of them; what the hold allows of each target
+// when it is chosen (docs/resilience.md).
 import type { Catalogue__Output, Model__Output } from "@gateway/proto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { KeyIdentity } from "../../src/auth/key-cache";
 import { costNano } from "../../src/billing/pricing";
 import { buildSnapshot } from "../../src/catalogue/catalogue-snapshot";
-import type { Gateway } from "../../src/gateway";
-import { prepareCall, useTarget } from "../../src/proxy/prepare-call";
+import { openAiChat } from "../../src/dialects/openai/openai-chat-dialect";
+import { type PlanContext, planCall } from "../../src/engine/call-plan";
+import { chooseCall, traceChoice } from "../../src/engine/choose-target";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
+import { UpstreamHttp } from "../../src/upstream/upstream-http";
 import { catalogueModel } from "../support/catalogue-model";
 
 const price = (input: string, output: string) => ({ inputNanoPerM: input, outputNanoPerM: output, verified: true, source: "test" });
@@ -39,42 +42,53 @@ const catalogue: Catalogue__Output = {
   defaults: { embeddings: "" },
 };
 
-function gateway(): Gateway {
+const http = new UpstreamHttp({
+  connectTimeoutMs: 1_000,
+  headersTimeoutMs: 1_000,
+  streamIdleTimeoutMs: 1_000,
+  maxAttempts: 4,
+  retryWaitBudgetMs: 0,
+  retryBackoffMs: 0,
+});
+
+function planContext(maxAttempts = 4): PlanContext {
   const providers = new Map(
     ["openai", "openrouter"].map((name) => [
       name,
-      new UpstreamProvider(
-        { name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [] },
-        undefined as never,
-      ),
+      new UpstreamProvider({ name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [] }, http),
     ]),
   );
   return {
-    catalogue: { current: buildSnapshot(catalogue) },
     providers,
     health: new PathHealth({ errorHalfLifeMs: 30_000, failureThreshold: 5, cooldownMs: 30_000 }),
-    config: {
-      credentials: new Map([
-        ["OPENAI_API_KEY", "sk-openai"],
-        ["OPENROUTER_API_KEY", "sk-or"],
-      ]),
-      upstream: { maxAttempts: 4 },
-    },
-  } as unknown as Gateway;
+    credentials: new Map([
+      ["OPENAI_API_KEY", "sk-openai"],
+      ["OPENROUTER_API_KEY", "sk-or"],
+    ]),
+    maxAttempts,
+  };
 }
 
-const identity: KeyIdentity = { projectId: "p", keyId: "k" } as KeyIdentity;
-const prepare = (body: Record<string, unknown>) =>
-  prepareCall(gateway(), "req-1", identity, { messages: [{ role: "user", content: "hello" }], ...body }, "chat");
+const identity: KeyIdentity = { projectId: "p", keyId: "k", rpmLimit: null };
+const planFor = (body: Record<string, unknown>, maxAttempts = 4) =>
+  planCall(
+    planContext(maxAttempts),
+    buildSnapshot(catalogue),
+    "req-1",
+    identity,
+    openAiChat,
+    openAiChat.parse({ messages: [{ role: "user", content: "hello" }], ...body }),
+  );
+const prepare = (body: Record<string, unknown>) => planFor(body);
 const plan = (call: ReturnType<typeof prepare>) => call.targets.map((target) => `${target.model.id} via ${target.path.provider}`);
 
-describe("prepareCall: the attempt plan", () => {
+describe("planCall: the attempt plan", () => {
   it("lists each candidate's paths in order, then the next candidate", () => {
     const call = prepare({ model: "auto" });
     expect(plan(call)).toEqual(["openai/cheap via openai", "openai/cheap via openrouter", "acme/pricey via openrouter"]);
-    expect(call.target).toBe(call.targets[0]);
+    expect(call.trace).toMatchObject({ resolved: "openai/cheap", path: "openai" });
     expect(call.targets.map((target) => target.context.apiKey)).toEqual(["sk-openai", "sk-or", "sk-or"]);
-    expect(JSON.parse(call.targets[1]!.upstream.body).model).toBe("openai/cheap");
+    expect(JSON.parse(call.targets[1]!.sized.upstream.body).model).toBe("openai/cheap");
   });
 
   it("keeps one model's paths with route pinned, and for a concrete model", () => {
@@ -88,24 +102,16 @@ describe("prepareCall: the attempt plan", () => {
   it("asks for a hold covering the priciest target, and accepts one covering the first", () => {
     const call = prepare({ model: "auto", max_tokens: 100 });
     const [cheap, , pricey] = call.targets;
-    expect(pricey!.holdNano).toBeGreaterThan(cheap!.holdNano);
-    expect(call.holdNano).toBe(pricey!.holdNano);
-    expect(call.minHoldNano).toBe(cheap!.holdNano);
-    expect(cheap!.holdNano).toBe(costNano(cheap!.path.price, { inputTokens: cheap!.inputUpperTokens, outputTokens: 100 }));
+    expect(pricey!.sized.holdNano).toBeGreaterThan(cheap!.sized.holdNano);
+    expect(call.holdNano).toBe(pricey!.sized.holdNano);
+    expect(call.minHoldNano).toBe(cheap!.sized.holdNano);
+    expect(cheap!.sized.holdNano).toBe(costNano(cheap!.path.price, { inputTokens: cheap!.sized.inputUpperTokens, outputTokens: 100 }));
   });
 
   it("leaves out of the hold a target beyond the attempt limit (it can only be reached past skipped ones, and is skipped itself if uncovered)", () => {
-    const limited = gateway();
-    (limited.config.upstream as { maxAttempts: number }).maxAttempts = 2;
-    const call = prepareCall(
-      limited,
-      "req-1",
-      identity,
-      { model: "auto", max_tokens: 100, messages: [{ role: "user", content: "hello" }] },
-      "chat",
-    );
+    const call = planFor({ model: "auto", max_tokens: 100 }, 2);
     expect(call.targets).toHaveLength(3);
-    expect(call.holdNano).toBe(call.targets[1]!.holdNano);
+    expect(call.holdNano).toBe(call.targets[1]!.sized.holdNano);
   });
 
   it("with a single target and the caller's max tokens, the full hold is required (minimum 0)", () => {
@@ -115,36 +121,54 @@ describe("prepareCall: the attempt plan", () => {
 
   it("accepts the first target's smallest capped answer when the caller set no max tokens", () => {
     const call = prepare({ model: "auto" });
-    expect(call.minHoldNano).toBe(call.targets[0]!.minHoldNano);
+    expect(call.minHoldNano).toBe(call.targets[0]!.sized.minHoldNano);
     expect(call.minHoldNano).toBeGreaterThan(0n);
   });
 });
 
-describe("useTarget: what the hold allows", () => {
+describe("chooseCall: what the hold allows", () => {
   it("skips a target the hold cannot cover when the caller fixed max tokens", () => {
     const call = prepare({ model: "auto", max_tokens: 100 });
     // The OpenRouter body names the model longer ("openai/cheap"), so its bound is a few bytes higher.
-    call.reservedNano = call.targets[1]!.holdNano;
-    expect(useTarget(call, call.targets[0]!)).toBe(true);
-    expect(useTarget(call, call.targets[1]!)).toBe(true);
+    const reserved = call.targets[1]!.sized.holdNano;
+    expect(chooseCall(call.targets[0]!, call.request.body, reserved)).toBeDefined();
+    const second = chooseCall(call.targets[1]!, call.request.body, reserved);
+    expect(second).toBeDefined();
+    traceChoice(call.trace, call.targets[1]!, second);
     expect(call.trace.path).toBe("openrouter");
-    expect(useTarget(call, call.targets[2]!)).toBe(false);
+    expect(chooseCall(call.targets[2]!, call.request.body, reserved)).toBeUndefined();
   });
 
   it("caps the answer of a target the hold covers only in part, and says so in the trace", () => {
     const call = prepare({ model: "auto" });
     const pricey = call.targets[2]!;
-    call.reservedNano = pricey.minHoldNano * 4n;
-    expect(useTarget(call, pricey)).toBe(true);
-    const capped = JSON.parse(pricey.upstream.body).max_tokens as number;
+    const reserved = pricey.sized.minHoldNano * 4n;
+    const chosen = chooseCall(pricey, call.request.body, reserved);
+    expect(chosen).toBeDefined();
+    traceChoice(call.trace, pricey, chosen);
+    const capped = JSON.parse(chosen!.upstream.body).max_tokens as number;
     expect(capped).toBeGreaterThanOrEqual(16);
+    expect(chosen!.cappedTo).toBe(capped);
     expect(call.trace).toMatchObject({ resolved: "acme/pricey", path: "openrouter", max_tokens_capped: capped });
-    expect(costNano(pricey.path.price, { inputTokens: pricey.inputUpperTokens + 32, outputTokens: capped })).toBeLessThanOrEqual(
-      call.reservedNano,
+    expect(costNano(pricey.path.price, { inputTokens: pricey.sized.inputUpperTokens + 32, outputTokens: capped })).toBeLessThanOrEqual(
+      reserved,
     );
     // Moving on to a target the hold covers in full clears the cap from the trace.
-    call.reservedNano = call.holdNano;
-    expect(useTarget(call, call.targets[0]!)).toBe(true);
+    const covered = chooseCall(call.targets[0]!, call.request.body, call.holdNano);
+    expect(covered).toBeDefined();
+    traceChoice(call.trace, call.targets[0]!, covered);
     expect(call.trace.max_tokens_capped).toBeUndefined();
+  });
+
+  it("builds a target beyond the attempt limit only when it is chosen", () => {
+    const context = planContext(1);
+    const openrouter = vi.spyOn(context.providers.get("openrouter")!.adapter, "passThrough");
+    const request = openAiChat.parse({ model: "auto", max_tokens: 100, messages: [{ role: "user", content: "hello" }] });
+    const call = planCall(context, buildSnapshot(catalogue), "req-1", identity, openAiChat, request);
+    expect(openrouter).not.toHaveBeenCalled();
+    const late = call.targets[2]!;
+    const chosen = chooseCall(late, call.request.body, late.sized.holdNano);
+    expect(openrouter).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(chosen!.upstream.body).model).toBe("acme/pricey");
   });
 });

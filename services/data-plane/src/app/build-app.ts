@@ -1,0 +1,67 @@
+// Builds the data plane's HTTP app from one plugin per concern (never
+// listens; data-plane.ts does). Every failure leaves through the one error
+// handler, in the dialect of its route.
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
+import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
+import type { Engine } from "../engine/engine";
+import { logDestination } from "../log-destination";
+import type { DataPlaneMetrics } from "../metrics";
+import { registerHealthRoute, type HealthSources } from "../routes/health";
+import { registerModelCallRoutes } from "../routes/model-calls";
+import { registerModelsRoute } from "../routes/models";
+import { auth, type KeyValidation } from "./plugins/auth";
+import { bodyParser } from "./plugins/body-parser";
+import { errorHandler } from "./plugins/error-handler";
+import { metricsRoute } from "./plugins/metrics-route";
+import { rateLimit, type RateLimitOptions } from "./plugins/rate-limit";
+import { requestRecord } from "./plugins/request-record";
+
+/** Never logged, whatever a log call passes: credentials in headers (the caller's key, provider keys, the internal token) and message contents. */
+export const LOG_REDACT_PATHS = [
+  "req.headers.authorization",
+  'req.headers["x-api-key"]',
+  'req.headers["x-goog-api-key"]',
+  "req.headers.cookie",
+  "headers.authorization",
+  'headers["x-api-key"]',
+  'headers["x-goog-api-key"]',
+  "body.messages",
+  "body.input",
+  "body.prompt",
+];
+
+export interface AppDependencies {
+  logLevel: string;
+  bodyLimitBytes: number;
+  metrics: DataPlaneMetrics;
+  keys: KeyValidation;
+  limits: Pick<RateLimitOptions, "limiter" | "defaultRpmLimit">;
+  health: HealthSources;
+  catalogue: () => CatalogueSnapshot | undefined;
+  engine: Engine;
+}
+
+export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
+  const app = Fastify({
+    logger: { level: deps.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: "[redacted]" }, stream: logDestination() },
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.bodyLimitBytes,
+    // One id per request, unique across replicas: the hold's id, the rate-limit entry, x-request-id.
+    genReqId: () => randomUUID(),
+  });
+  void app.register(requestRecord, { metrics: deps.metrics });
+  void app.register(bodyParser);
+  void app.register(errorHandler, { bodyLimitBytes: deps.bodyLimitBytes });
+  void app.register(metricsRoute, { registry: deps.metrics.registry });
+  void app.register(async (root) => registerHealthRoute(root, deps.health));
+  // Auth and the per-minute limit belong to the /v1 routes themselves (an encapsulated scope), not to
+  // the URL's spelling: an absolute-form target such as `http://host/v1/models` meets the same checks.
+  void app.register(async (v1) => {
+    await v1.register(auth, { keys: deps.keys });
+    await v1.register(rateLimit, { ...deps.limits, rejections: deps.metrics.rateLimitRejections });
+    registerModelsRoute(v1, deps.catalogue);
+    registerModelCallRoutes(v1, deps.engine);
+  });
+  return app;
+}

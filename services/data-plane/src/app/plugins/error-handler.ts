@@ -1,0 +1,31 @@
+// The one place a failure becomes an answer: a GatewayError as its route's
+// dialect writes errors (the OpenAI shape elsewhere), fastify's own errors
+// mapped to the table, anything else a logged 500. Every error answer says
+// whether sending it again may help (x-should-retry, which OpenAI's SDKs read).
+import type { GatewayError } from "@gateway/proto";
+import { bodyTooLarge, bodyUnreadable, GatewayError as Failure, internalError, routeNotFound } from "../../errors";
+import { globalPlugin } from "./global-plugin";
+
+export const errorHandler = globalPlugin<{ bodyLimitBytes: number }>(async (app, options) => {
+  app.setErrorHandler((error, request, reply) => {
+    const failure = toGatewayError(error, options.bodyLimitBytes);
+    if (failure.kind === "internal_error") request.log.error({ err: error }, "unexpected error");
+    if (failure.kind === "client_closed") return reply.code(499).send(); // the client is gone; nothing to answer
+    const body = request.routeOptions.config?.dialect?.errorBody(failure) ?? failure.toBody();
+    return reply.code(failure.status).headers(failure.headers).header("x-should-retry", String(failure.retryable)).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const failure = routeNotFound(request.method, request.url.split("?")[0]!);
+    return reply.code(404).header("x-should-retry", "false").send(failure.toBody());
+  });
+});
+
+function toGatewayError(error: unknown, bodyLimitBytes: number): GatewayError {
+  if (error instanceof Failure) return error;
+  const code = (error as { code?: string }).code;
+  const status = (error as { statusCode?: number }).statusCode;
+  if (code === "FST_ERR_CTP_BODY_TOO_LARGE" || status === 413) return bodyTooLarge(bodyLimitBytes);
+  if (status !== undefined && status >= 400 && status < 500) return bodyUnreadable();
+  return internalError();
+}

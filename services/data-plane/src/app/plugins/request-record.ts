@@ -1,0 +1,56 @@
+// One completion record per request, streams included (their replies are
+// hijacked, so no fastify onResponse hook runs for them): the request metrics
+// and one log line carrying the request id (also the client's x-request-id and
+// the hold's id at the control plane). No key, header or message content.
+// Hooks on every request take a callback rather than returning a promise: no promise per request and hook.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { CounterFamily, HistogramFamily } from "../../metric-families";
+import { globalPlugin } from "./global-plugin";
+
+export interface RequestMetrics {
+  /** By route, status, answering model and access path. */
+  requests: CounterFamily;
+  /** By route and stream. */
+  requestDuration: HistogramFamily;
+}
+
+export const requestRecord = globalPlugin<{ metrics: RequestMetrics }>(async (app, { metrics }) => {
+  app.decorateRequest("receivedAt", 0);
+  app.decorateRequest("readAt", 0);
+  app.decorateRequest("call", undefined);
+  app.addHook("onRequest", (request, reply, done) => {
+    request.receivedAt = performance.now();
+    reply.raw.once("close", () => recordCompletion(metrics, request, reply));
+    done();
+  });
+  app.addHook("preHandler", (request, _reply, done) => {
+    request.readAt = performance.now();
+    done();
+  });
+});
+
+function recordCompletion(metrics: RequestMetrics, request: FastifyRequest, reply: FastifyReply): void {
+  const route = request.routeOptions.url ?? "unmatched";
+  if (route === "/metrics" || route === "/health") return; // scrapes and probes are not traffic
+  const seconds = (performance.now() - request.receivedAt) / 1000;
+  const status = reply.raw.writableFinished ? reply.raw.statusCode : 499; // 499: the client left first
+  const call = request.call;
+  const model = call?.target.model.id ?? "";
+  const path = call?.target.path.provider ?? "";
+  const stream = call?.plan.request.stream === true;
+  metrics.requests.series(route, String(status), model, path).inc();
+  metrics.requestDuration.series(route, String(stream)).observe(seconds);
+  request.log.info(
+    {
+      route,
+      status,
+      ms: Math.round(seconds * 1000),
+      project: request.identity?.projectId,
+      model: model || undefined,
+      path: path || undefined,
+      stream: call ? stream : undefined,
+      attempts: call?.plan.trace.attempts.map((attempt) => attempt.outcome),
+    },
+    "request completed",
+  );
+}

@@ -1,0 +1,62 @@
+// The contract of a client dialect (an ingress codec): what a client's body
+// becomes for routing, limits and billing, and how answers, stream events,
+// usage with cost and errors are written back in that dialect. Translation
+// between dialects goes through one shared representation, the OpenAI chat
+// completions (or embeddings) shape that every provider codec reads and
+// writes (docs/decisions/0001-client-dialects-and-the-shared-representation.md).
+import type { ErrorBody, GatewayError } from "@gateway/proto";
+import type { StreamItem } from "../providers/provider-adapter";
+import type { ServiceBlock } from "../routing/service-block";
+
+export type Operation = "chat" | "embeddings";
+
+/** A client's request as the engine needs it. */
+export interface ClientRequest {
+  operation: Operation;
+  /** The request in the shared representation: routing, limits, holds and translating provider codecs read it. */
+  body: Record<string, unknown>;
+  /** The request as the client wrote it, for a provider that speaks the client's dialect natively. */
+  original: Record<string, unknown>;
+  stream: boolean;
+  service: ServiceBlock | undefined;
+}
+
+/** What a dialect may need to write an answer. */
+export interface AnswerContext {
+  request: ClientRequest;
+  /** The upstream's usage object (shared representation), when it reported one. */
+  usage: unknown;
+  /** Token counts billed (reported, else estimated). */
+  tokens: { inputTokens: number; outputTokens: number };
+  /** What the ledger debited. */
+  debitedNano: bigint;
+  /** The routing trace, for a request that asked for it with a `service` block. */
+  trace: unknown;
+  /** The answering model's id at the upstream, for answers that name none. */
+  upstreamModel: string;
+}
+
+/** Writes one streamed answer in the client's dialect, event by event, as complete SSE frames. */
+export interface StreamRenderer {
+  /** A translated item delivered to the client: its frame, or undefined when it is held back or has no frame. */
+  frame(item: Extract<StreamItem, { kind: "chunk" }>): string | undefined;
+  /** The final frames: usage with cost, then the end marker, or after a failure the failure event. */
+  finish(context: AnswerContext, failure: GatewayError | undefined): string;
+}
+
+export interface ClientDialect {
+  readonly name: string;
+  readonly operation: Operation;
+  /** Answers carry X-Service-Model and X-Service-Reason. */
+  readonly routingHeaders: boolean;
+  /** Reads and checks a client's body; throws a 400 GatewayError. */
+  parse(body: unknown): ClientRequest;
+  /** A whole answer (shared representation, or the upstream's own when native) as the client's body. */
+  answer(answer: Record<string, unknown>, context: AnswerContext): Record<string, unknown>;
+  /** A renderer for one streamed answer. `native`: the items' raw text is in this dialect and may be relayed as is. */
+  streamRenderer(native: boolean): StreamRenderer;
+  /** An error as this dialect's JSON body. */
+  errorBody(error: GatewayError): ErrorBody | Record<string, unknown>;
+  /** An error as this dialect's SSE frame (a stream whose headers went out already). */
+  errorFrame(error: GatewayError): string;
+}

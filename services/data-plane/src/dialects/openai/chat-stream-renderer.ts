@@ -1,0 +1,50 @@
+// A streamed chat answer in the OpenAI dialect: chunks as `data:` events in
+// order, relayed byte for byte from an upstream that speaks the dialect. The
+// usage-only chunk (`choices: []` with `usage`) is held back until its cost is
+// known, so the last chunk before [DONE] always carries `usage.cost` equal to
+// the ledger debit; an upstream that sent no such chunk gets one written for it.
+// After a failure the stream ends with that chunk and one error event, no [DONE].
+import type { GatewayError } from "@gateway/proto";
+import type { StreamItem } from "../../providers/provider-adapter";
+import type { AnswerContext, StreamRenderer } from "../client-dialect";
+import { openAiErrorFrame } from "./openai-errors";
+import { usageWithCost } from "./usage-with-cost";
+
+interface ChunkShape {
+  id?: unknown;
+  object?: unknown;
+  created?: unknown;
+  model?: unknown;
+  choices?: unknown;
+  usage?: unknown;
+}
+
+export class ChatStreamRenderer implements StreamRenderer {
+  /** The held-back usage-only chunk. */
+  private usageOnly: ChunkShape | undefined;
+  private lastChunk: ChunkShape | undefined;
+
+  constructor(private readonly native: boolean) {}
+
+  frame(item: Extract<StreamItem, { kind: "chunk" }>): string | undefined {
+    const chunk = item.chunk as ChunkShape;
+    this.lastChunk = chunk;
+    if (chunk.usage !== undefined && chunk.usage !== null && !(Array.isArray(chunk.choices) && chunk.choices.length > 0)) {
+      this.usageOnly = chunk;
+      return undefined;
+    }
+    return `data: ${this.native && item.raw !== undefined ? item.raw : JSON.stringify(chunk)}\n\n`;
+  }
+
+  finish(context: AnswerContext, failure: GatewayError | undefined): string {
+    const final: ChunkShape = this.usageOnly ?? {
+      id: this.lastChunk?.id,
+      object: "chat.completion.chunk",
+      created: this.lastChunk?.created ?? Math.floor(Date.now() / 1000),
+      model: this.lastChunk?.model ?? context.upstreamModel,
+      choices: [],
+    };
+    final.usage = usageWithCost(context.usage, context.tokens, context.debitedNano);
+    return `data: ${JSON.stringify(final)}\n\n${failure ? openAiErrorFrame(failure) : "data: [DONE]\n\n"}`;
+  }
+}

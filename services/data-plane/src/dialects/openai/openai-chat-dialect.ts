@@ -1,0 +1,33 @@
+// POST /v1/chat/completions bodies: the OpenAI chat completions dialect. Its
+// bodies are the shared representation itself, so parsing only checks them.
+import { parseServiceBlock } from "../../routing/service-block";
+import { invalidRequest } from "../../errors";
+import type { AnswerContext, ClientDialect, ClientRequest } from "../client-dialect";
+import { ChatStreamRenderer } from "./chat-stream-renderer";
+import { openAiErrorBody, openAiErrorFrame } from "./openai-errors";
+import { requireObjectBody } from "./request-body";
+import { usageWithCost } from "./usage-with-cost";
+
+export const openAiChat: ClientDialect = {
+  name: "openai-chat",
+  operation: "chat",
+  routingHeaders: true,
+
+  parse(raw: unknown): ClientRequest {
+    const body = requireObjectBody(raw);
+    const service = parseServiceBlock(body.service);
+    if (!Array.isArray(body.messages) || body.messages.length === 0)
+      throw invalidRequest("invalid_body", "messages must be a non-empty array.");
+    return { operation: "chat", body, original: body, stream: body.stream === true, service };
+  },
+
+  answer(answer: Record<string, unknown>, context: AnswerContext): Record<string, unknown> {
+    answer.usage = usageWithCost(context.usage, context.tokens, context.debitedNano);
+    if (context.request.service) answer.service = { reason: context.trace };
+    return answer;
+  },
+
+  streamRenderer: (native) => new ChatStreamRenderer(native),
+  errorBody: openAiErrorBody,
+  errorFrame: openAiErrorFrame,
+};

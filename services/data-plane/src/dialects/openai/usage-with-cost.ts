@@ -1,0 +1,25 @@
+// `usage` in the OpenAI shapes, with `cost`: the USD the ledger debited.
+import { usdNumber } from "../../billing/pricing";
+
+export interface OpenAiUsage {
+  prompt_tokens?: unknown;
+  completion_tokens?: unknown;
+  total_tokens?: unknown;
+  [key: string]: unknown;
+}
+
+/** The upstream's usage object with `cost` added, or a minimal one when it sent none. */
+export function usageWithCost(usage: unknown, tokens: { inputTokens: number; outputTokens: number }, debitedNano: bigint): OpenAiUsage {
+  const base: OpenAiUsage =
+    typeof usage === "object" && usage !== null
+      ? (usage as OpenAiUsage)
+      : {
+          prompt_tokens: tokens.inputTokens,
+          completion_tokens: tokens.outputTokens,
+          total_tokens: tokens.inputTokens + tokens.outputTokens,
+        };
+  // An aggregator's own figure (OpenRouter's usage.cost, USD) stays visible as the upstream cost record;
+  // `cost` is always the gateway's charge, the amount on the ledger.
+  const upstreamCost = typeof base.cost === "number" ? { upstream_cost: base.cost } : {};
+  return { ...base, ...upstreamCost, cost: usdNumber(debitedNano) };
+}

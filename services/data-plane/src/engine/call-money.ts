@@ -1,0 +1,77 @@
+// The money side of one call: the hold, the settle of its actual cost, or its
+// release. Every call ends in exactly one of settle or release.
+import type { ReserveCall, SettleCall } from "../control-plane/control-plane-client";
+import { estimateTokens } from "../billing/hold-estimate";
+import { costNano } from "../billing/pricing";
+import type { Call } from "./call";
+import type { MeteredTokens } from "./usage-meter";
+
+/** What a call's money goes through (billing/request-billing.ts). */
+export interface CallBilling {
+  /** Places a hold and returns its amount, or throws the caller-facing refusal. */
+  reserve(hold: ReserveCall): Promise<bigint>;
+  /** Debits the actual cost; returns the amount on the ledger. */
+  settle(call: SettleCall): Promise<bigint>;
+  release(requestId: string, projectId: string): Promise<void>;
+}
+
+export class CallMoney {
+  constructor(
+    private readonly billing: CallBilling,
+    /** The gateway's own time after the upstream answered. */
+    private readonly afterUpstream: { observe(seconds: number): void },
+  ) {}
+
+  /** Places the call's hold; what was held decides which targets may be tried, and whether their answers are capped. */
+  async reserve(call: Call): Promise<void> {
+    call.reservedNano = await this.billing.reserve({
+      requestId: call.requestId,
+      projectId: call.projectId,
+      amountNano: call.plan.holdNano,
+      minAmountNano: call.plan.minHoldNano,
+      model: call.target.model.id,
+      accessPath: call.target.path.provider,
+    });
+  }
+
+  /**
+   * Debits the call's cost for these tokens at the answering target's price; returns the amount on
+   * the ledger. On a path priced per image, images are billed per image and their tokens are taken
+   * out of the output tokens (an upstream such as Gemini counts image tokens as output): never both.
+   */
+  async settle(call: Call, tokens: MeteredTokens): Promise<bigint> {
+    call.holdClosed = true;
+    const { price } = call.target.path;
+    const perImage = price.imageNano !== null && price.imageNano !== undefined && tokens.images > 0;
+    const billed = perImage
+      ? { ...tokens, outputTokens: Math.max(0, tokens.outputTokens - (tokens.imageTokens ?? 0)) }
+      : { ...tokens, images: 0 };
+    const started = performance.now();
+    const debited = await this.billing.settle({
+      requestId: call.requestId,
+      projectId: call.projectId,
+      amountNano: costNano(price, billed),
+      model: call.target.model.id,
+      accessPath: call.target.path.provider,
+      inputTokens: tokens.inputTokens,
+      outputTokens: tokens.outputTokens,
+    });
+    this.afterUpstream.observe((performance.now() - started) / 1000);
+    return debited;
+  }
+
+  /** The client left before any answer reached it, after the upstream had the prompt: the prompt is billed, estimated from the body sent. */
+  settlePromptOnly(call: Call): Promise<bigint> {
+    return this.settle(call, { inputTokens: estimateTokens(call.upstream.body), outputTokens: 0, images: 0 });
+  }
+
+  release(call: Call): Promise<void> {
+    call.holdClosed = true;
+    return this.billing.release(call.requestId, call.projectId);
+  }
+
+  /** A hold placed and neither settled nor released (a failure nobody planned for) goes back now, not at its expiry. */
+  async releaseIfOpen(call: Call): Promise<void> {
+    if (call.reservedNano !== undefined && !call.holdClosed) await this.release(call);
+  }
+}

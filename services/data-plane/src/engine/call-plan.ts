@@ -1,0 +1,153 @@
+// Everything decided before a request goes upstream: the models and access
+// paths that may serve it, in the order they are tried, and the hold for the
+// worst-case cost. Which target is sent, and with what body, is decided when
+// it is chosen (choose-target.ts).
+import type { KeyIdentity } from "../auth/key-cache";
+import { chatImageUpperBound, chatInputUpperBound, chatOutputUpperBound } from "../billing/hold-estimate";
+import { costNano } from "../billing/pricing";
+import type { AccessPath, CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
+import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
+import type { RequestContext, UpstreamCall } from "../providers/provider-adapter";
+import type { UpstreamProvider } from "../providers/upstream-provider";
+import { type RoutingContext, routeRequest } from "../routing/route-request";
+import type { RouteTrace } from "../routing/route-trace";
+
+/** The shortest answer worth giving when the balance cannot cover the model's maximum output. */
+export const MIN_ANSWER_TOKENS = 16;
+/** Bytes a `"max_tokens":N` field adds to the forwarded body, counted into the input bound of a capped answer. */
+export const CAP_FIELD_BYTES = 32;
+
+/** What a target's hold is computed from: its upstream call as built for the request, and what that may cost. */
+export interface TargetSizing {
+  upstream: UpstreamCall;
+  /** The worst-case cost. */
+  holdNano: bigint;
+  /** 0, or the smallest hold worth answering with (the caller set no max tokens, so the answer may be capped). */
+  minHoldNano: bigint;
+  /** The worst-case input tokens the hold was computed with. */
+  inputUpperTokens: number;
+}
+
+/** One model through one access path. */
+export class CallTarget {
+  private sizing: TargetSizing | undefined;
+
+  constructor(
+    readonly model: ModelEntry,
+    readonly path: AccessPath,
+    readonly provider: UpstreamProvider,
+    readonly context: RequestContext,
+    /** The client's dialect is this upstream's own: its body passes through and its answer is relayed as written. */
+    readonly native: boolean,
+    private readonly request: ClientRequest,
+    private readonly cappable: boolean,
+  ) {}
+
+  /** The upstream call for the request, with `extra` fields (a capped max_tokens) on top. */
+  build(extra?: Record<string, unknown>): UpstreamCall {
+    const { adapter } = this.provider;
+    const { operation } = this.request;
+    if (this.native)
+      return adapter.passThrough(operation, extra ? { ...this.request.original, ...extra } : this.request.original, this.context);
+    return adapter.request(operation, extra ? { ...this.request.body, ...extra } : this.request.body, this.context);
+  }
+
+  /** Built once, when first needed: for the hold (the first targets) or when chosen (the others). */
+  get sized(): TargetSizing {
+    this.sizing ??= this.size();
+    return this.sizing;
+  }
+
+  private size(): TargetSizing {
+    const { body, operation } = this.request;
+    const chat = operation === "chat";
+    const upstream = this.build();
+    const payloadBytes = Buffer.byteLength(upstream.body);
+    const inputUpperTokens = chat ? chatInputUpperBound(payloadBytes, body.messages) : payloadBytes;
+    const outputUpperTokens = chat ? chatOutputUpperBound(body, this.model.maxOutputTokens, this.model.contextLength) : 0;
+    const images = chat ? chatImageUpperBound(body) : 0;
+    const { price } = this.path;
+    const holdNano = costNano(price, { inputTokens: inputUpperTokens, outputTokens: outputUpperTokens, images });
+    const minHoldNano = this.cappable
+      ? costNano(price, { inputTokens: inputUpperTokens + CAP_FIELD_BYTES, outputTokens: MIN_ANSWER_TOKENS, images })
+      : 0n;
+    return { upstream, holdNano, minHoldNano: minHoldNano < holdNano ? minHoldNano : 0n, inputUpperTokens };
+  }
+}
+
+export interface CallPlan {
+  requestId: string;
+  dialect: ClientDialect;
+  request: ClientRequest;
+  identity: KeyIdentity;
+  /** Every model and access path that may serve the call, in the order they are tried: each candidate's paths, then the next candidate. */
+  targets: CallTarget[];
+  /** The hold asked for: the worst case of the priciest target that can be sent to, so a fallback is covered too. */
+  holdNano: bigint;
+  /** The smallest hold accepted: what the first target needs (0 = the full hold). */
+  minHoldNano: bigint;
+  trace: RouteTrace;
+}
+
+export interface PlanContext extends RoutingContext {
+  credentials: ReadonlyMap<string, string>;
+  providers: ReadonlyMap<string, UpstreamProvider>;
+  maxAttempts: number;
+}
+
+/** @param bodyBytes the body's size as received (Content-Length), for the context filter; absent, it is measured. */
+export function planCall(
+  context: PlanContext,
+  catalogue: CatalogueSnapshot,
+  requestId: string,
+  identity: KeyIdentity,
+  dialect: ClientDialect,
+  request: ClientRequest,
+  bodyBytes?: number,
+): CallPlan {
+  const { body, operation, service } = request;
+  const route = routeRequest(context, catalogue, body, service, operation, bodyBytes);
+  // Without a caller's max tokens, an answer may be capped to what the balance covers.
+  const cappable =
+    operation === "chat" &&
+    body.max_tokens === undefined &&
+    body.max_completion_tokens === undefined &&
+    (body.n === undefined || body.n === 1);
+  const targets = route.candidates.flatMap((candidate) =>
+    candidate.paths.map((path) => {
+      const provider = context.providers.get(path.provider)!;
+      const requestContext: RequestContext = {
+        upstreamModel: path.upstreamModel,
+        apiKey: path.credentialsRef ? context.credentials.get(path.credentialsRef) : undefined,
+        maxOutputTokens: candidate.model.maxOutputTokens,
+        contextLength: candidate.model.contextLength,
+      };
+      const native = provider.adapter.nativeDialects.has(dialect.name);
+      return new CallTarget(candidate.model, path, provider, requestContext, native, request, cappable);
+    }),
+  );
+  const first = targets[0]!;
+  // Only the first maxAttempts targets can be sent to without a skip; a later one the hold does not cover is skipped.
+  let holdNano = 0n;
+  for (const target of targets.slice(0, context.maxAttempts)) if (target.sized.holdNano > holdNano) holdNano = target.sized.holdNano;
+  const firstNeeds = first.sized.minHoldNano > 0n ? first.sized.minHoldNano : first.sized.holdNano;
+  return {
+    requestId,
+    dialect,
+    request,
+    identity,
+    targets,
+    holdNano,
+    minHoldNano: firstNeeds < holdNano ? firstNeeds : 0n,
+    trace: {
+      requested: route.requested,
+      resolved: first.model.id,
+      tier: route.tier,
+      purpose: service?.purpose ?? null,
+      candidates: route.candidates.map((candidate) => candidate.model.id),
+      excluded: route.excluded,
+      attempts: [],
+      path: first.path.provider,
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// One call in flight: its plan, the target being tried (once answered, the one
+// that answered, billed at its price), and the state of its hold.
+import type { UpstreamCall } from "../providers/provider-adapter";
+import type { CallPlan, CallTarget } from "./call-plan";
+
+export class Call {
+  /** The target tried last; once answered, the one that answered. */
+  target: CallTarget;
+  /** The call sent to it (its body is what an estimate of the prompt reads). */
+  upstream: UpstreamCall;
+  /** What the control plane held; set by the reserve. */
+  reservedNano: bigint | undefined;
+  /** Settled or released: nothing more may touch the hold. */
+  holdClosed = false;
+  /** performance.now() when the request's body had been read, for the gateway-overhead metric. */
+  readonly receivedAt: number;
+
+  constructor(
+    readonly plan: CallPlan,
+    receivedAt: number,
+  ) {
+    this.target = plan.targets[0]!;
+    this.upstream = this.target.sized.upstream;
+    this.receivedAt = receivedAt;
+  }
+
+  get requestId(): string {
+    return this.plan.requestId;
+  }
+
+  get projectId(): string {
+    return this.plan.identity.projectId;
+  }
+}

@@ -1,0 +1,138 @@
+// The request engine: one path for every client dialect and answer form. A
+// client's body is read by its dialect, planned (models, paths, hold), sent
+// through the attempts, and its answer relayed and billed by the pipeline.
+import type { FastifyReply } from "fastify";
+import type { KeyIdentity } from "../auth/key-cache";
+import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
+import type { ClientDialect } from "../dialects/client-dialect";
+import { controlPlaneUnavailable, GatewayError, streamFailed } from "../errors";
+import type { HistogramFamily } from "../metric-families";
+import type { UpstreamProvider } from "../providers/upstream-provider";
+import type { PathHealth } from "../routing/path-health";
+import { reasonHeader } from "../routing/route-trace";
+import type { AttemptSettings } from "./attempt-policy";
+import { Call } from "./call";
+import { type CallBilling, CallMoney } from "./call-money";
+import { planCall } from "./call-plan";
+import { type ClientLink, clientLink } from "./client-link";
+import { relayAnswer } from "./relay-answer";
+import { SseResponse } from "./sse-response";
+import { type AttemptMetrics, UpstreamAttempts } from "./upstream-attempts";
+
+export interface EngineSettings extends AttemptSettings {
+  streamIdleTimeoutMs: number;
+  sseKeepAliveMs: number;
+  clientDisconnectDrainMs: number;
+}
+
+export interface EngineMetrics extends AttemptMetrics {
+  upstreamFirstEvent: HistogramFamily;
+}
+
+export interface EngineDependencies {
+  /** The last good catalogue; undefined until the first one arrives. */
+  catalogue: () => CatalogueSnapshot | undefined;
+  providers: ReadonlyMap<string, UpstreamProvider>;
+  credentials: ReadonlyMap<string, string>;
+  health: PathHealth;
+  billing: CallBilling;
+  metrics: EngineMetrics;
+  settings: EngineSettings;
+}
+
+/** What a route hands the engine: the request as fastify read it. */
+export interface IncomingCall {
+  requestId: string;
+  identity: KeyIdentity;
+  body: unknown;
+  /** The body's size as received, when known. */
+  bodyBytes?: number;
+  /** performance.now() once the body was read. */
+  readAt: number;
+}
+
+export class Engine {
+  private readonly money: CallMoney;
+
+  constructor(private readonly deps: EngineDependencies) {
+    this.money = new CallMoney(deps.billing, deps.metrics.overhead.series("after_upstream"));
+  }
+
+  /** Reads and plans a call; throws the caller-facing error (400, 503 without a catalogue). */
+  prepare(dialect: ClientDialect, incoming: IncomingCall): Call {
+    const request = dialect.parse(incoming.body);
+    const catalogue = this.deps.catalogue();
+    if (!catalogue) throw controlPlaneUnavailable();
+    const context = { ...this.deps, maxAttempts: this.deps.settings.maxAttempts };
+    const plan = planCall(context, catalogue, incoming.requestId, incoming.identity, dialect, request, incoming.bodyBytes);
+    return new Call(plan, incoming.readAt);
+  }
+
+  /** Serves a prepared call: a whole answer is sent, a stream written; failures before anything was sent are thrown. */
+  async serve(call: Call, reply: FastifyReply): Promise<FastifyReply> {
+    const client = clientLink(reply, this.deps.settings.clientDisconnectDrainMs);
+    if (call.plan.request.stream) {
+      await this.stream(call, reply, client);
+      return reply;
+    }
+    const body = await this.whole(call, client);
+    if (call.plan.dialect.routingHeaders) reply.headers(routingHeaders(call));
+    return reply.send(body);
+  }
+
+  private async whole(call: Call, client: ClientLink): Promise<Record<string, unknown>> {
+    const context = this.relayContext(call, client, undefined);
+    try {
+      for (;;) {
+        const response = await context.attempts.open();
+        const result = await relayAnswer(context, response);
+        if (result.kind === "relayed") return result.body!;
+      }
+    } catch (error) {
+      await this.money.releaseIfOpen(call);
+      throw error;
+    }
+  }
+
+  private async stream(call: Call, reply: FastifyReply, client: ClientLink): Promise<void> {
+    const { settings } = this.deps;
+    const sse = new SseResponse(reply, settings.sseKeepAliveMs, settings.streamIdleTimeoutMs, () => routingHeaders(call));
+    const context = this.relayContext(call, client, sse);
+    try {
+      for (;;) {
+        const response = await context.attempts.open();
+        if ((await relayAnswer(context, response)).kind === "relayed") break;
+      }
+      sse.end();
+    } catch (error) {
+      await this.money.releaseIfOpen(call);
+      if (!sse.committed) {
+        sse.stop();
+        throw error; // the app's error handler answers with the status and the dialect's error body
+      }
+      // The headers went out with a keep-alive comment: the failure can only be an event.
+      const failure = error instanceof GatewayError ? error : streamFailed();
+      if (failure.kind !== "client_closed") await sse.write(call.plan.dialect.errorFrame(failure));
+      sse.end();
+    }
+  }
+
+  private relayContext(call: Call, client: ClientLink, sse: SseResponse | undefined) {
+    const { health, settings, metrics } = this.deps;
+    const attempts = new UpstreamAttempts({ health, settings, metrics, money: this.money }, call, client);
+    return {
+      call,
+      client,
+      attempts,
+      money: this.money,
+      sse,
+      streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
+      firstEvent: metrics.upstreamFirstEvent,
+    };
+  }
+}
+
+/** Headers every chat answer carries: the model that answered and the routing line. */
+function routingHeaders(call: Call): Record<string, string> {
+  return { "x-service-model": call.target.model.id, "x-service-reason": reasonHeader(call.plan.trace) };
+}

@@ -1,0 +1,163 @@
+// One upstream answer through the pipeline: upstream bytes -> events (a
+// decoder) -> the provider codec's translation -> the usage meter -> the
+// client dialect's rendering -> the client writer. Streamed and whole answers
+// take the same path; a whole answer is one event, rendered once its cost is
+// known. Until something reached the client, a broken answer is a failed
+// attempt like any other (retried, then the next path or model). After that
+// there is no retry: a streamed answer ends with its usage and one error
+// event, billed for what was delivered. A client that leaves stops the
+// relaying; the upstream is read on for a short drain to catch its usage, and
+// the call is billed from that usage or from what was delivered.
+import type { GatewayError } from "@gateway/proto";
+import { clientClosed, streamFailed } from "../errors";
+import type { HistogramFamily } from "../metric-families";
+import type { ResponseContext } from "../providers/provider-adapter";
+import type { UpstreamResponse } from "../upstream/upstream-http";
+import { type AnswerDecoder, type AnswerItem, StreamDecoder, WholeDecoder } from "./answer-decoders";
+import type { Call } from "./call";
+import type { CallMoney } from "./call-money";
+import type { ClientLink } from "./client-link";
+import type { SseResponse } from "./sse-response";
+import type { UpstreamAttempts } from "./upstream-attempts";
+import { UsageMeter } from "./usage-meter";
+
+export interface RelayContext {
+  call: Call;
+  client: ClientLink;
+  attempts: UpstreamAttempts;
+  money: CallMoney;
+  /** The client's stream, for a streamed answer. */
+  sse: SseResponse | undefined;
+  /** An upstream stream without an event this long is cut (keep-alive comments do not count). */
+  streamIdleTimeoutMs: number;
+  /** Streams: from sending upstream to the first event, by provider. */
+  firstEvent: HistogramFamily;
+}
+
+/** "retry": the answer broke before anything reached the client (nothing billed). `body`: a whole answer to send. */
+export type RelayResult = { kind: "retry" } | { kind: "relayed"; body?: Record<string, unknown> };
+
+export async function relayAnswer(context: RelayContext, response: UpstreamResponse): Promise<RelayResult> {
+  const { call, client, sse, attempts } = context;
+  const { target, plan } = call;
+  const responseContext: ResponseContext = {
+    id: `chatcmpl-${call.requestId}`,
+    created: Math.floor(Date.now() / 1000),
+    model: target.path.upstreamModel,
+  };
+  const adapter = target.provider.adapter;
+  const decoder: AnswerDecoder = sse
+    ? new StreamDecoder(adapter.stream(responseContext))
+    : new WholeDecoder(adapter, plan.request.operation, responseContext);
+  const renderer = sse ? plan.dialect.streamRenderer(target.native) : undefined;
+  const meter = new UsageMeter();
+  let whole: Record<string, unknown> | undefined;
+  let relayedAny = false; // something reached the client: no retry from here on
+  let failure: "client_closed" | "upstream_failed" | undefined;
+  let finished = false; // the translation said the answer is complete ([DONE], message_stop, a whole body)
+
+  /** Takes the items of one upstream event, in order; true when reading should stop. */
+  const take = (items: AnswerItem[]): boolean => {
+    for (const item of items) {
+      if (item.kind === "error") {
+        failure = "upstream_failed";
+        return true;
+      }
+      if (item.kind === "done") {
+        finished = true;
+        continue;
+      }
+      if (item.kind === "answer") {
+        meter.report(item.answer);
+        meter.deliveredAnswer(item.answer);
+        whole = item.answer;
+        continue;
+      }
+      // Draining after a disconnect: the usage is what we waited for, and nothing more reaches the client.
+      if (meter.report(item.chunk) && client.gone) return true;
+      if (client.gone) continue;
+      const frame = renderer!.frame(item);
+      if (frame === undefined) continue;
+      meter.deliveredChunk(item.chunk);
+      relayedAny = true;
+      sse!.add(frame);
+    }
+    return false;
+  };
+
+  // The idle limit counts events, not bytes: undici's body timeout is reset by anything, and an
+  // upstream sending only comments must still be cut.
+  const idle = sse
+    ? setTimeout(() => response.body.destroy(new Error("no event within the stream idle limit")), context.streamIdleTimeoutMs)
+    : undefined;
+  let firstEvent = false;
+  let firstWritten = false;
+  try {
+    let stopped = false;
+    for await (const bytes of response.body) {
+      for (const items of decoder.push(bytes as Buffer)) {
+        idle?.refresh();
+        if (!firstEvent) {
+          firstEvent = true;
+          context.firstEvent.series(target.path.provider).observe((performance.now() - attempts.sentAt) / 1000);
+        }
+        if (take(items)) {
+          stopped = true;
+          break;
+        }
+        if (sse && !firstWritten && meter.producedAny) {
+          // The first token goes out at once (with the chunks before it), not after the rest of its read.
+          firstWritten = true;
+          const drained = sse.flush();
+          if (drained) await drained;
+        }
+      }
+      // The other events of this read go out in one write, before the next read.
+      const drained = sse?.flush();
+      if (drained) await drained;
+      if (stopped) break;
+    }
+    if (!stopped) {
+      for (const items of decoder.end()) if (take(items)) break;
+      await sse?.flush();
+    }
+  } catch {
+    failure = client.gone ? "client_closed" : "upstream_failed";
+  } finally {
+    clearTimeout(idle);
+  }
+  if (client.gone || sse?.destroyed) failure = "client_closed";
+  // An upstream that ended without finishing was cut, not done.
+  if (!failure && !finished) failure = "upstream_failed";
+  if (failure) response.body.destroy();
+
+  if (failure === "upstream_failed" && !relayedAny) {
+    attempts.failedBeforeFirstByte(decoder.brokenOutcome);
+    return { kind: "retry" };
+  }
+  if (failure === "upstream_failed") attempts.failedAfterFirstByte("stream_failed");
+  // A complete answer says the path is healthy, whether or not its client stayed.
+  else if (finished) attempts.answered();
+
+  const tokens = meter.tokens(call.upstream.body);
+  const debitedNano = await context.money.settle(call, tokens);
+  const answerContext = {
+    request: plan.request,
+    usage: meter.usage,
+    tokens,
+    debitedNano,
+    trace: plan.trace,
+    upstreamModel: target.path.upstreamModel,
+  };
+  if (failure === "client_closed") {
+    if (!sse) throw clientClosed();
+    return { kind: "relayed" };
+  }
+  if (sse) {
+    const end: GatewayError | undefined = failure === "upstream_failed" ? streamFailed() : undefined;
+    sse.add(renderer!.finish(answerContext, end));
+    await sse.flush();
+    return { kind: "relayed" };
+  }
+  return { kind: "relayed", body: plan.dialect.answer(whole!, answerContext) };
+}

@@ -1,0 +1,241 @@
+// The attempts of one call before anything reaches the client: the hold is
+// placed once, then attempt-policy.ts says which target goes next; this file
+// checks the target can be used (the hold covers it, its circuit admits it),
+// sends, and records each attempt in the routing trace, the path's health and
+// the metrics. When nothing is left, the hold goes back and the caller gets
+// the last upstream failure, or 504 when every attempt found the upstream
+// unreachable. An upstream's own error body and headers are never relayed.
+import { setTimeout as sleep } from "node:timers/promises";
+import { clientClosed, type GatewayError, upstreamFailure, upstreamUnreachable } from "../errors";
+import type { CounterFamily, HistogramFamily } from "../metric-families";
+import { PathHealth } from "../routing/path-health";
+import type { Attempt } from "../routing/route-trace";
+import { retryAfterSeconds } from "../upstream/retry-after";
+import type { UpstreamResponse } from "../upstream/upstream-http";
+import {
+  type AttemptOutcome,
+  type AttemptSettings,
+  type AttemptState,
+  INITIAL_ATTEMPT_STATE,
+  nextAttempt,
+  type SendStep,
+} from "./attempt-policy";
+import type { Call } from "./call";
+import type { CallMoney } from "./call-money";
+import { chooseCall, traceChoice } from "./choose-target";
+import type { ClientLink } from "./client-link";
+
+// 529: Anthropic's "overloaded", transient like a 503.
+const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504, 529]);
+/** Refusals about the access path, not the request: our key (401, 403), our credit (402), the model gone there (404). */
+const PATH_REFUSALS = new Set([401, 402, 403, 404]);
+/** Statuses that count against a path's health. */
+const isPathFault = (status: number) => status >= 500 || status === 429 || PATH_REFUSALS.has(status);
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+export interface AttemptMetrics {
+  /** By provider and outcome. */
+  upstreamAttempts: CounterFamily;
+  /** Same-path retries, by provider. */
+  retries: CounterFamily;
+  /** Attempts sent to another path of the same model ("path") or to another model ("model"). */
+  fallbacks: CounterFamily;
+  /** The gateway's own time, by phase ("before_upstream" here). */
+  overhead: HistogramFamily;
+  /** To the upstream's response headers, by provider. */
+  upstreamLatency: HistogramFamily;
+}
+
+export interface AttemptContext {
+  health: PathHealth;
+  settings: AttemptSettings;
+  metrics: AttemptMetrics;
+  money: CallMoney;
+}
+
+export class UpstreamAttempts {
+  private state: AttemptState = INITIAL_ATTEMPT_STATE;
+  /** What the last attempt came to: the policy's input for the next one. */
+  private outcome: AttemptOutcome = { kind: "start" };
+  private lastFailure: GatewayError | undefined;
+  private current: { attempt: Attempt; healthKey: string } | undefined;
+  private lastModel: string | undefined;
+  private reserved = false;
+  /** performance.now() when the current attempt was sent (time to first event counts from it). */
+  sentAt = 0;
+
+  constructor(
+    private readonly context: AttemptContext,
+    private readonly call: Call,
+    private readonly client: ClientLink,
+  ) {}
+
+  /**
+   * Places the hold (first call only) and returns the next upstream response with status 200.
+   * Throws the final error once nothing is left to try, the hold released (or the prompt billed,
+   * when the client left while an upstream was reading it).
+   */
+  async open(): Promise<UpstreamResponse> {
+    if (!this.reserved) {
+      await this.context.money.reserve(this.call);
+      this.reserved = true;
+    }
+    for (;;) {
+      if (this.client.gone) return this.giveUp(clientClosed());
+      const next = nextAttempt(this.state, this.outcome, this.context.settings, this.call.plan.targets.length);
+      this.state = next.state;
+      if (next.step.kind === "give_up") return this.giveUp(this.lastFailure ?? upstreamUnreachable());
+      if (!(await this.ready(next.step))) {
+        this.outcome = { kind: "unusable" };
+        continue;
+      }
+      // The client may have left during a retry's wait: nothing more goes upstream.
+      if (this.client.gone) return this.giveUp(clientClosed());
+      const response = await this.send(next.step);
+      if (response) return response;
+    }
+  }
+
+  /** The response `open()` returned was read whole: the path is healthy. */
+  answered(): void {
+    if (!this.current) return;
+    this.context.health.record(this.current.healthKey, { ok: true, latencyMs: this.current.attempt.ms });
+    this.count("ok");
+  }
+
+  /** The response broke before anything reached the client: a transient failure; the next `open()` moves on. */
+  failedBeforeFirstByte(outcome: string): void {
+    if (!this.recordFailure(outcome)) return;
+    this.lastFailure = upstreamFailure(502);
+    this.outcome = { kind: "transient" };
+  }
+
+  /** A stream that had started failed later: it counts against its path's health. */
+  failedAfterFirstByte(outcome: string): void {
+    this.recordFailure(outcome);
+  }
+
+  /** Whether the step can go: a retry its circuit admits (after its wait), or a new target the hold covers and its circuit admits. */
+  private async ready(step: SendStep): Promise<boolean> {
+    const { call } = this;
+    if (step.retry) {
+      const { path } = call.target;
+      if (!this.context.health.admit(PathHealth.key(path.provider, path.upstreamModel))) return false;
+      this.context.metrics.retries.series(path.provider).inc();
+      try {
+        await sleep(step.waitMs, undefined, { signal: this.client.goneSignal() });
+      } catch {
+        // The client left; open() notices.
+      }
+      return true;
+    }
+    const target = call.plan.targets[step.index]!;
+    call.target = target;
+    const chosen = chooseCall(target, call.plan.request.body, call.reservedNano ?? call.plan.holdNano);
+    traceChoice(call.plan.trace, target, chosen);
+    if (!chosen) return this.skip("skipped: the hold cannot cover this model");
+    call.upstream = chosen.upstream;
+    if (!this.context.health.admit(PathHealth.key(target.path.provider, target.path.upstreamModel)))
+      return this.skip("skipped: circuit open");
+    return true;
+  }
+
+  private skip(outcome: string): false {
+    const { target } = this.call;
+    this.call.plan.trace.attempts.push({ model: target.model.id, path: target.path.provider, outcome, ms: 0 });
+    this.count(outcome);
+    return false;
+  }
+
+  /** One attempt: the 200 response, or undefined with the outcome set for the policy. */
+  private async send(step: SendStep): Promise<UpstreamResponse | undefined> {
+    const { call } = this;
+    const { target } = call;
+    const { metrics } = this.context;
+    const attempt: Attempt = { model: target.model.id, path: target.path.provider, outcome: "ok", ms: 0 };
+    call.plan.trace.attempts.push(attempt);
+    const healthKey = PathHealth.key(target.path.provider, target.path.upstreamModel);
+    this.current = { attempt, healthKey };
+    const started = performance.now();
+    if (this.state.sent === 0) metrics.overhead.series("before_upstream").observe((started - call.receivedAt) / 1000);
+    if (this.state.sent > 0 && !step.retry) metrics.fallbacks.series(this.lastModel === target.model.id ? "path" : "model").inc();
+    this.lastModel = target.model.id;
+    this.sentAt = started;
+
+    let response: UpstreamResponse;
+    try {
+      response = await target.provider.send(call.upstream, this.client.upstream);
+    } catch (error) {
+      attempt.ms = Math.round(performance.now() - started);
+      if (this.client.gone) {
+        // The client left while the upstream had the prompt: the prompt is billed.
+        attempt.outcome = "client_closed";
+        this.count(attempt.outcome);
+        await this.context.money.settlePromptOnly(call);
+        throw Object.assign(clientClosed(), { cause: error });
+      }
+      this.recordFailure(isTimeout(error) ? "timeout" : "unreachable");
+      this.outcome = { kind: "transient" };
+      return undefined;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    attempt.ms = Math.round(seconds * 1000);
+    metrics.upstreamLatency.series(target.path.provider).observe(seconds);
+    // A 200 counts for the path's health once its body is read: answered() or failed...FirstByte().
+    if (response.statusCode === 200) return response;
+    this.context.health.record(healthKey, { ok: !isPathFault(response.statusCode), latencyMs: attempt.ms });
+
+    attempt.outcome = `http_${response.statusCode}`;
+    this.count(attempt.outcome);
+    const body = await readErrorBody(response);
+    const retryAfter = retryAfterSeconds(response.headers["retry-after"]);
+    this.lastFailure = upstreamFailure(response.statusCode, {
+      category: target.provider.adapter.classifyError(body),
+      retryAfterSeconds: retryAfter,
+    });
+    if (PATH_REFUSALS.has(response.statusCode)) this.outcome = { kind: "path_refused" };
+    else if (TRANSIENT_STATUSES.has(response.statusCode))
+      this.outcome = { kind: "transient", retryAfterMs: retryAfter === undefined ? undefined : retryAfter * 1000 };
+    else this.outcome = { kind: "rejected" };
+    return undefined;
+  }
+
+  /** The current attempt's outcome in the trace, its path's health and the metric; false without one. */
+  private recordFailure(outcome: string): boolean {
+    if (!this.current) return false;
+    this.current.attempt.outcome = outcome;
+    this.context.health.record(this.current.healthKey, { ok: false, latencyMs: this.current.attempt.ms });
+    this.count(outcome);
+    return true;
+  }
+
+  /** Nothing more will be tried: the hold goes back, and the caller gets `failure`. */
+  private async giveUp(failure: GatewayError): Promise<never> {
+    if (this.reserved) await this.context.money.release(this.call);
+    throw failure;
+  }
+
+  private count(outcome: string): void {
+    this.context.metrics.upstreamAttempts.series(this.call.target.path.provider, outcome.startsWith("skipped") ? "skipped" : outcome).inc();
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
+}
+
+/** An upstream error body, parsed when it is small JSON (only its structured fields are used). */
+async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
+  try {
+    const length = Number(response.headers["content-length"] ?? 0);
+    if (length > ERROR_BODY_LIMIT) {
+      await response.body.dump();
+      return undefined;
+    }
+    const text = await response.body.text();
+    return text.length <= ERROR_BODY_LIMIT ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,86 @@
+// One usage meter for every answer, streamed or whole: what the upstream
+// reported, and what reached the client (its produced text and images), read
+// from the shared representation. Billing uses the reported usage; only when
+// the upstream reported none is it estimated, from the forwarded body and the
+// text delivered.
+import { countImages, estimateTokens } from "../billing/hold-estimate";
+
+export interface MeteredTokens {
+  inputTokens: number;
+  outputTokens: number;
+  /** Images delivered, for paths priced per image. */
+  images: number;
+  /** The part of the output tokens that was images (for paths that price images per image instead). */
+  imageTokens?: number;
+}
+
+/** Keys of a message or delta that carry no produced content. Images are billed per image, not as text. */
+const NON_CONTENT_KEYS = new Set(["role", "type", "id", "index", "images"]);
+
+/** Every produced string in a message or delta (content, refusal, reasoning, tool and function call parts, audio transcript...). */
+export function producedText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(producedText).join("");
+  if (typeof value !== "object" || value === null) return "";
+  let text = "";
+  for (const key of Object.keys(value)) if (!NON_CONTENT_KEYS.has(key)) text += producedText((value as Record<string, unknown>)[key]);
+  return text;
+}
+
+const count = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined;
+
+/** Token counts an upstream reported in the shared (OpenAI) usage shape, when it reported them. */
+export function readUsage(usage: unknown): { inputTokens: number; outputTokens: number; imageTokens?: number } | undefined {
+  if (typeof usage !== "object" || usage === null) return undefined;
+  const fields = usage as { prompt_tokens?: unknown; completion_tokens?: unknown; completion_tokens_details?: { image_tokens?: unknown } };
+  const input = count(fields.prompt_tokens);
+  if (input === undefined) return undefined;
+  const imageTokens = count(fields.completion_tokens_details?.image_tokens);
+  return { inputTokens: input, outputTokens: count(fields.completion_tokens) ?? 0, ...(imageTokens ? { imageTokens } : {}) };
+}
+
+type Choices = { message?: unknown; delta?: unknown }[];
+const choicesOf = (value: { choices?: unknown }): Choices => (Array.isArray(value.choices) ? (value.choices as Choices) : []);
+
+export class UsageMeter {
+  /** The latest usage object the upstream reported (a later report replaces an earlier one). */
+  usage: unknown;
+  private delivered = "";
+  private images = 0;
+
+  /** Any translated chunk or answer: its usage, when it has one. True when it had one. */
+  report(value: { usage?: unknown }): boolean {
+    if (value.usage === undefined || value.usage === null) return false;
+    this.usage = value.usage;
+    return true;
+  }
+
+  /** A chunk that reached the client: its deltas' text and images. */
+  deliveredChunk(chunk: { choices?: unknown }): void {
+    for (const choice of choicesOf(chunk)) {
+      this.delivered += producedText(choice.delta);
+      this.images += countImages(choice.delta);
+    }
+  }
+
+  /** A whole answer for the client: its messages' text and images. */
+  deliveredAnswer(answer: { choices?: unknown }): void {
+    for (const choice of choicesOf(answer)) {
+      this.delivered += producedText(choice.message);
+      this.images += countImages(choice.message);
+    }
+  }
+
+  /** Whether any produced text or image was delivered (the first token went out). */
+  get producedAny(): boolean {
+    return this.delivered !== "" || this.images > 0;
+  }
+
+  /** The tokens to bill: as reported, else estimated from the forwarded body and what was delivered. */
+  tokens(forwardedBody: string): MeteredTokens {
+    const reported = readUsage(this.usage);
+    if (reported) return { ...reported, images: this.images };
+    return { inputTokens: estimateTokens(forwardedBody), outputTokens: estimateTokens(this.delivered), images: this.images };
+  }
+}
