@@ -1,0 +1,89 @@
+// The rate-limit plugin: model-calling routes (those with a dialect) are
+// checked against the caller's limit; the answer is awaited after the body.
+import Fastify from "fastify";
+import { describe, expect, it } from "vitest";
+import { errorHandler } from "../../../src/app/plugins/error-handler";
+import { rateLimit } from "../../../src/app/plugins/rate-limit";
+import type { KeyIdentity } from "../../../src/auth/key-cache";
+import { openAiChat } from "../../../src/dialects/openai/openai-chat-dialect";
+import type { RateDecision } from "../../../src/limits/rate-limiter";
+import "../../../src/request-context";
+
+function app(decision: RateDecision | Error, identity: KeyIdentity, defaultRpmLimit = 600) {
+  const checks: [project: string, limit: number][] = [];
+  let rejections = 0;
+  const instance = Fastify();
+  void instance.register(errorHandler, { bodyLimitBytes: 1_000 });
+  instance.addHook("onRequest", (request, _reply, done) => {
+    request.identity = identity;
+    done();
+  });
+  void instance.register(rateLimit, {
+    limiter: {
+      check: async (projectId, limit) => {
+        checks.push([projectId, limit]);
+        if (decision instanceof Error) throw decision;
+        return decision;
+      },
+    },
+    defaultRpmLimit,
+    rejections: {
+      inc: () => {
+        rejections++;
+      },
+    },
+  });
+  void instance.register(async (scope) => {
+    scope.post("/v1/chat/completions", { config: { dialect: openAiChat } }, async () => ({ ok: true }));
+    scope.get("/v1/models", async () => ({ ok: true }));
+  });
+  return { instance, checks, rejections: () => rejections };
+}
+
+const ALLOWED: RateDecision = { allowed: true, limit: 600, remaining: 599, resetSeconds: 60 };
+const REFUSED: RateDecision = { allowed: false, limit: 600, remaining: 0, resetSeconds: 17 };
+const ACME: KeyIdentity = { projectId: "acme", keyId: "k", rpmLimit: null };
+const chat = { method: "POST" as const, url: "/v1/chat/completions", payload: { model: "auto" } };
+
+describe("rateLimit", () => {
+  it("checks a model call against the deployment default and sends the x-ratelimit headers", async () => {
+    const { instance, checks } = app(ALLOWED, ACME);
+    const response = await instance.inject(chat);
+    expect(response.statusCode).toBe(200);
+    expect(checks).toEqual([["acme", 600]]);
+    expect(response.headers).toMatchObject({
+      "x-ratelimit-limit-requests": "600",
+      "x-ratelimit-remaining-requests": "599",
+      "x-ratelimit-reset-requests": "60s",
+    });
+  });
+
+  it("uses the project's own limit", async () => {
+    const { instance, checks } = app(ALLOWED, { ...ACME, rpmLimit: 5 });
+    await instance.inject(chat);
+    expect(checks).toEqual([["acme", 5]]);
+  });
+
+  it("refuses over the limit with 429 rate_limit_exceeded and Retry-After, and counts it", async () => {
+    const { instance, rejections } = app(REFUSED, ACME);
+    const response = await instance.inject(chat);
+    expect(response.statusCode).toBe(429);
+    expect(response.json().error).toMatchObject({ type: "rate_limit_error", code: "rate_limit_exceeded" });
+    expect(response.headers["retry-after"]).toBe("17");
+    expect(rejections()).toBe(1);
+  });
+
+  it("checks nothing for a limit of 0 or a route that calls no model", async () => {
+    const none = app(REFUSED, { ...ACME, rpmLimit: 0 });
+    expect((await none.instance.inject(chat)).statusCode).toBe(200);
+    const models = app(REFUSED, ACME);
+    expect((await models.instance.inject({ url: "/v1/models" })).statusCode).toBe(200);
+    expect([...none.checks, ...models.checks]).toEqual([]);
+  });
+
+  it("answers a bad body with 400 even when the check failed, with no unhandled rejection", async () => {
+    const { instance } = app(new Error("redis gone"), ACME);
+    const response = await instance.inject({ ...chat, headers: { "content-type": "application/json" }, payload: "{" });
+    expect(response.statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,65 @@
+// The request-record plugin: one metric sample and one log line per request,
+// none for /metrics and /health; the body-read time is kept for the engine.
+// On a real socket (port 0): the record tells a finished answer (its status)
+// from one the client left (499) by the socket's state, which inject() lacks.
+import Fastify, { LogController } from "fastify";
+import { Registry } from "prom-client";
+import { afterEach, describe, expect, it } from "vitest";
+import { requestRecord } from "../../../src/app/plugins/request-record";
+import { CounterFamily, HistogramFamily } from "../../../src/metric-families";
+import "../../../src/request-context";
+
+async function app() {
+  const registry = new Registry();
+  const metrics = {
+    requests: new CounterFamily(registry, "requests_total", "requests", ["route", "status", "model", "path"]),
+    requestDuration: new HistogramFamily(registry, "duration_seconds", "duration", ["route", "stream"], [1]),
+  };
+  const logged: Record<string, unknown>[] = [];
+  const instance = Fastify({
+    logger: { level: "info", stream: { write: (line: string) => logged.push(JSON.parse(line)) } },
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  await instance.register(requestRecord, { metrics });
+  instance.get("/v1/models", async (request) => ({ read: request.readAt >= request.receivedAt && request.receivedAt > 0 }));
+  instance.get("/health", async () => ({ status: "ok" }));
+  const url = await instance.listen({ host: "127.0.0.1", port: 0 });
+  after.push(() => instance.close());
+  /** GET `path`, and the record written once the socket closed. */
+  const get = async (path: string) => {
+    const response = await fetch(`${url}${path}`);
+    const body = await response.text();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return { status: response.status, body };
+  };
+  return { get, registry, logged };
+}
+
+const after: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of after.splice(0)) await close();
+});
+
+describe("requestRecord", () => {
+  it("counts each answer by route and status and logs one line", async () => {
+    const { get, registry, logged } = await app();
+    expect(JSON.parse((await get("/v1/models")).body)).toEqual({ read: true });
+    const text = await registry.metrics();
+    expect(text).toMatch(/^requests_total\{route="\/v1\/models",status="200",model="",path=""\} 1$/m);
+    expect(text).toMatch(/^duration_seconds_count\{route="\/v1\/models",stream="false"\} 1$/m);
+    expect(logged.filter((line) => line.msg === "request completed")).toMatchObject([{ route: "/v1/models", status: 200 }]);
+  });
+
+  it("records neither probes nor scrapes", async () => {
+    const { get, registry, logged } = await app();
+    await get("/health");
+    expect(await registry.metrics()).not.toMatch(/^requests_total\{/m);
+    expect(logged.filter((line) => line.msg === "request completed")).toEqual([]);
+  });
+
+  it("records an unmatched route as such", async () => {
+    const { get, registry } = await app();
+    await get("/nowhere");
+    expect(await registry.metrics()).toMatch(/^requests_total\{route="unmatched",status="404",model="",path=""\} 1$/m);
+  });
+});
