@@ -2,19 +2,9 @@
 // else in the data plane reads process.env.
 
 import type { LeaseSettings } from "./billing/budget-leases";
+import type { ProviderConfig, ProviderProtocol } from "./providers/provider-config";
 
-export type ProviderProtocol = "openai-compatible" | "anthropic" | "gemini";
-
-export interface ProviderConfig {
-  /** Provider name used by the catalogue's access paths, e.g. "openai". */
-  name: string;
-  /** Base URL including the version prefix, e.g. https://api.openai.com/v1. */
-  baseUrl: string;
-  /** The wire protocol its adapter speaks (<NAME>_PROTOCOL; known names have a default). */
-  protocol: ProviderProtocol;
-  /** Request fields forwarded beyond the protocol's own (<NAME>_EXTRA_FIELDS, comma-separated; OpenRouter's extras by default). */
-  extraFields: string[];
-}
+export type { ProviderConfig, ProviderProtocol };
 
 export interface DataPlaneConfig {
   host: string;

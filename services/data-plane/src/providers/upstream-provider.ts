@@ -1,6 +1,6 @@
 // One configured provider: where it is, and the adapter for its protocol.
 // Sending goes through the data plane's one HTTP agent.
-import type { ProviderConfig } from "../config";
+import type { ProviderConfig } from "./provider-config";
 import type { UpstreamHttp, UpstreamResponse, UpstreamSignal } from "../upstream/upstream-http";
 import { AnthropicAdapter } from "./anthropic/anthropic-adapter";
 import { GeminiAdapter } from "./gemini/gemini-adapter";
@@ -12,7 +12,7 @@ export class UpstreamProvider {
 
   constructor(
     readonly config: ProviderConfig,
-    private readonly http: UpstreamHttp,
+    private readonly http: Pick<UpstreamHttp, "post">,
   ) {
     this.adapter = adapterFor(config);
   }

@@ -6,7 +6,13 @@
 //   body     - longest silence between two body chunks (STREAM_IDLE_TIMEOUT_MS, default 60 s)
 import type { EventEmitter } from "node:events";
 import { Agent, request, type Dispatcher } from "undici";
-import type { DataPlaneConfig } from "../config";
+
+/** The agent's timeouts (README: UPSTREAM_*_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS). */
+export interface UpstreamTimeouts {
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  streamIdleTimeoutMs: number;
+}
 
 export type UpstreamResponse = Dispatcher.ResponseData;
 /** What aborts an upstream request: either form undici takes (routes/client-link.ts uses the lighter EventEmitter). */
@@ -20,7 +26,7 @@ export class UpstreamHttp {
   /** Origin and path of each upstream URL, split once as undici splits it (it would parse the string on every call). */
   private readonly targets = new Map<string, { origin: string; path: string }>();
 
-  constructor(timeouts: DataPlaneConfig["upstream"]) {
+  constructor(timeouts: UpstreamTimeouts) {
     this.agent = new Agent({
       connect: { timeout: timeouts.connectTimeoutMs },
       headersTimeout: timeouts.headersTimeoutMs,

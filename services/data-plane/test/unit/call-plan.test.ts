@@ -46,9 +46,6 @@ const http = new UpstreamHttp({
   connectTimeoutMs: 1_000,
   headersTimeoutMs: 1_000,
   streamIdleTimeoutMs: 1_000,
-  maxAttempts: 4,
-  retryWaitBudgetMs: 0,
-  retryBackoffMs: 0,
 });
 
 function planContext(maxAttempts = 4): PlanContext {

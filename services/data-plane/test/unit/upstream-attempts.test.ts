@@ -74,9 +74,6 @@ const http = new UpstreamHttp({
   connectTimeoutMs: 1_000,
   headersTimeoutMs: 5_000,
   streamIdleTimeoutMs: 5_000,
-  maxAttempts: 4,
-  retryWaitBudgetMs: 0,
-  retryBackoffMs: 0,
 });
 
 /** A plan, its attempts and the money they move, against `answers` in order (then 200). */
