@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { bundleDataPlane } from "../build/bundle-data-plane";
-import { repositoryRoot, startService, type ServiceProcess } from "../local/service-process";
+import { repositoryRoot, type ServiceProcess, type ServiceRuntime, startService } from "../local/service-process";
 import { pin } from "./process-stats";
 
 export interface StackOptions {
@@ -131,21 +131,9 @@ export class BenchStack {
       CONTROL_PLANE_ADMIN_PORT: "0",
       ...options.controlPlaneEnv,
     });
-    this.dataPlane = await startService(
-      "data-plane",
-      {
-        GATEWAY_INTERNAL_TOKEN: this.internalToken,
-        CONTROL_PLANE_ADDRESS: this.controlPlane.ready.grpc,
-        DATA_PLANE_PORT: "0",
-        DATA_PLANE_REPLICA_ID: "bench-data-plane",
-        OPENAI_BASE_URL: `${this.mockUrl}/v1`,
-        OPENAI_API_KEY: UPSTREAM_KEY,
-        // The limit is checked on every request, but so high that it never refuses.
-        DEFAULT_RPM_LIMIT: "1000000000",
-        REDIS_URL: options.backend === "postgresql" ? options.redisUrl : "",
-        ...options.dataPlaneEnv,
-      },
-      { runtime: dataPlaneBundle ? { kind: "bundle", file: dataPlaneBundle } : { kind: "tsx" } },
+    this.dataPlane = await this.startDataPlane(
+      dataPlaneBundle ? { kind: "bundle", file: dataPlaneBundle } : { kind: "tsx" },
+      "bench-data-plane",
     );
     this.floor = await startFloor(this.mockUrl);
 
@@ -157,6 +145,26 @@ export class BenchStack {
 
     await this.createProject();
     return this;
+  }
+
+  /** A data plane of this stack (another one shares its control plane, mock and Redis: an A/B run). */
+  startDataPlane(runtime: ServiceRuntime, replicaId: string, label?: string): Promise<ServiceProcess> {
+    return startService(
+      "data-plane",
+      {
+        GATEWAY_INTERNAL_TOKEN: this.internalToken,
+        CONTROL_PLANE_ADDRESS: this.controlPlane.ready.grpc!,
+        DATA_PLANE_PORT: "0",
+        DATA_PLANE_REPLICA_ID: replicaId,
+        OPENAI_BASE_URL: `${this.mockUrl}/v1`,
+        OPENAI_API_KEY: UPSTREAM_KEY,
+        // The limit is checked on every request, but so high that it never refuses.
+        DEFAULT_RPM_LIMIT: "1000000000",
+        REDIS_URL: this.options.backend === "postgresql" ? this.options.redisUrl : "",
+        ...this.options.dataPlaneEnv,
+      },
+      { runtime, ...(label ? { label } : {}) },
+    );
   }
 
   private async postgres<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
