@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BudgetLeases, type Lease, type LeaseSettings } from "../../src/billing/budget-leases";
-import type { ControlPlaneClientWrapper } from "../../src/control-plane/control-plane-client";
+import type { LeaseResponse__Output } from "@gateway/proto";
 
 const settings: LeaseSettings = { minRequestsPerSecond: 3, requestsPerLease: 10, maxAgeMs: 10_000, idleMs: 2_000, drawIntervalMs: 0 };
 
@@ -8,7 +8,7 @@ const settings: LeaseSettings = { minRequestsPerSecond: 3, requestsPerLease: 10,
 function fakeControlPlane(grant?: (amount: bigint) => bigint | undefined) {
   const asks: { leaseId: string; projectId: string; amount: bigint; min: bigint }[] = [];
   const client = {
-    lease: vi.fn(async (leaseId: string, projectId: string, amount: bigint, min: bigint) => {
+    lease: vi.fn(async (leaseId: string, projectId: string, amount: bigint, min: bigint): Promise<LeaseResponse__Output> => {
       asks.push({ leaseId, projectId, amount, min });
       const granted = grant ? grant(amount) : amount;
       return granted === undefined
@@ -16,7 +16,7 @@ function fakeControlPlane(grant?: (amount: bigint) => bigint | undefined) {
         : { granted: true, amountNano: granted.toString(), ttlSeconds: 900 };
     }),
   };
-  return { client: client as unknown as ControlPlaneClientWrapper, asks };
+  return { client, asks };
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
@@ -261,8 +261,15 @@ describe("budget leases", () => {
   });
 
   it("a lease granted after its project changed goes straight back; minRequestsPerSecond 0 never leases", async () => {
-    let answer: (value: unknown) => void = () => {};
-    const client = { lease: vi.fn(() => new Promise((resolve) => (answer = resolve))) } as unknown as ControlPlaneClientWrapper;
+    let answer: (value: LeaseResponse__Output) => void = () => {};
+    const client = {
+      lease: vi.fn(
+        () =>
+          new Promise<LeaseResponse__Output>((resolve) => {
+            answer = resolve;
+          }),
+      ),
+    };
     const released: string[] = [];
     const leases = new BudgetLeases(client, settings, "dp1", (lease, keep) => keep === 0n && released.push(lease.id));
     for (let i = 0; i < 3; i++) leases.take("p", 10n);

@@ -3,12 +3,20 @@
 // is lost are released, and shutdown releases a lease granted while it drains.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RequestBilling } from "../../src/billing/request-billing";
-import type { ControlPlaneClientWrapper, DrawCall } from "../../src/control-plane/control-plane-client";
+import type {
+  DrawResponse__Output,
+  LeaseResponse__Output,
+  ReleaseResponse__Output,
+  ReserveResponse__Output,
+  SettleResponse__Output,
+} from "@gateway/proto";
+import type { BillingLog } from "../../src/billing/request-billing";
+import type { DrawCall } from "../../src/control-plane/control-plane-client";
 
 const settings = { minRequestsPerSecond: 2, requestsPerLease: 10, maxAgeMs: 60_000, idleMs: 60_000, drawIntervalMs: 0, replicaId: "dp" };
-const log = { warn: () => {}, error: () => {} } as never;
+const log: BillingLog = { warn: () => {}, error: () => {} };
 
-function controlPlane(options: { leaseAnswer?: () => Promise<unknown>; drawnNano?: string } = {}) {
+function controlPlane(options: { leaseAnswer?: () => Promise<LeaseResponse__Output>; drawnNano?: string } = {}) {
   const calls = {
     leases: [] as string[],
     releases: [] as string[] /* of leases, whole */,
@@ -19,12 +27,20 @@ function controlPlane(options: { leaseAnswer?: () => Promise<unknown>; drawnNano
   let failReductions = false;
   let drawDelayMs = 0;
   const fake = {
-    reserve: vi.fn(async () => ({ outcome: "RESERVED", reservedNano: "100" })),
-    lease: vi.fn(async (leaseId: string) => {
+    reserve: vi.fn(
+      async (): Promise<ReserveResponse__Output> => ({
+        outcome: "RESERVED",
+        reservedNano: "100",
+        availableNano: "0",
+        retryAfterSeconds: 0,
+      }),
+    ),
+    settle: vi.fn(async (): Promise<SettleResponse__Output> => ({ outcome: "SETTLED", debitedNano: "0" })),
+    lease: vi.fn(async (leaseId: string): Promise<LeaseResponse__Output> => {
       calls.leases.push(leaseId);
       return options.leaseAnswer ? options.leaseAnswer() : { granted: true, amountNano: "1000", ttlSeconds: 900 };
     }),
-    draw: vi.fn(async (draws: DrawCall[]) => {
+    draw: vi.fn(async (draws: DrawCall[]): Promise<DrawResponse__Output> => {
       calls.draws.push(...draws);
       if (drawDelayMs) await new Promise((resolve) => setTimeout(resolve, drawDelayMs));
       if (drawFailures > 0) {
@@ -33,7 +49,7 @@ function controlPlane(options: { leaseAnswer?: () => Promise<unknown>; drawnNano
       }
       return { results: draws.map((draw) => ({ outcome: "SETTLED", debitedNano: options.drawnNano ?? String(draw.amountNano) })) };
     }),
-    release: vi.fn(async (requestId: string, _projectId: string, keepNano = 0n) => {
+    release: vi.fn(async (requestId: string, _projectId: string, keepNano = 0n): Promise<ReleaseResponse__Output> => {
       if (keepNano > 0n) {
         calls.reductions.push([requestId, keepNano]);
         if (failReductions) throw new Error("unavailable");
@@ -44,7 +60,7 @@ function controlPlane(options: { leaseAnswer?: () => Promise<unknown>; drawnNano
     }),
   };
   return {
-    client: fake as unknown as ControlPlaneClientWrapper,
+    client: fake,
     calls,
     failReductions: () => {
       failReductions = true;
@@ -174,11 +190,11 @@ describe("request billing under budget leases", () => {
   it("warns when a reduce is answered by a whole release (an older control plane, or an expired lease), and its requests' answers then wait for their draws", async () => {
     vi.useFakeTimers();
     const { client } = controlPlane({ drawnNano: "7" });
-    vi.mocked((client as unknown as { release: (...args: unknown[]) => Promise<unknown> }).release).mockImplementation(async () => ({
+    client.release.mockImplementation(async () => ({
       outcome: "RELEASED",
     }));
     const warn = vi.fn();
-    const billing = new RequestBilling(client, { warn, error: () => {} } as never, settings);
+    const billing = new RequestBilling(client, { warn, error: () => {} }, settings);
     await busyWithLease(billing);
     await billing.reserve(hold("a"));
     billing.leases.projectChanged("p");
@@ -221,7 +237,7 @@ describe("request billing under budget leases", () => {
 
   it("the requests of a burst wait for the lease ask under way instead of each reserving", async () => {
     vi.useFakeTimers();
-    let grant: (value: unknown) => void = () => {};
+    let grant: (value: LeaseResponse__Output) => void = () => {};
     const { client, calls } = controlPlane({ leaseAnswer: () => new Promise((resolve) => (grant = resolve)) });
     const billing = new RequestBilling(client, log, settings);
     await billing.reserve(hold("first")); // quiet so far: reserved per request
@@ -262,7 +278,7 @@ describe("request billing under budget leases", () => {
 
   it("requests waiting for a lease ask when shutdown begins reserve per request, and the lease then granted goes straight back", async () => {
     vi.useFakeTimers();
-    let grant: (value: unknown) => void = () => {};
+    let grant: (value: LeaseResponse__Output) => void = () => {};
     const { client, calls } = controlPlane({ leaseAnswer: () => new Promise((resolve) => (grant = resolve)) });
     const billing = new RequestBilling(client, log, settings);
     await billing.reserve(hold("first"));
@@ -282,7 +298,7 @@ describe("request billing under budget leases", () => {
 
   it("a lease granted while the data plane drains goes straight back before flush returns", async () => {
     vi.useFakeTimers();
-    let grant: (value: unknown) => void = () => {};
+    let grant: (value: LeaseResponse__Output) => void = () => {};
     let asks = 0;
     const first = { granted: true, amountNano: "1000", ttlSeconds: 900 };
     const { client, calls } = controlPlane({
