@@ -51,7 +51,7 @@ export interface ClientDialect {
   readonly routingHeaders: boolean;
   /** Reads and checks a client's body; throws a 400 GatewayError. */
   parse(body: unknown): ClientRequest;
-  /** A whole answer (shared representation, or the upstream's own when native) as the client's body. */
+  /** A whole answer as the client's body: given as the upstream wrote it when this dialect is the upstream's own, else in the shared representation. */
   answer(answer: Record<string, unknown>, context: AnswerContext): Record<string, unknown>;
   /** A renderer for one streamed answer. `native`: the items' raw text is in this dialect and may be relayed as is. */
   streamRenderer(native: boolean): StreamRenderer;

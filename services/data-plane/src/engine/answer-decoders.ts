@@ -5,8 +5,8 @@
 import type { Endpoint, ProviderAdapter, ResponseContext, StreamItem, StreamTranslator } from "../providers/provider-adapter";
 import { SseParser } from "../upstream/sse-parser";
 
-/** A whole answer, translated into the shared representation. */
-export type AnswerItem = StreamItem | { kind: "answer"; answer: Record<string, unknown> };
+/** A whole answer: translated into the shared representation, and as the upstream wrote it (for a dialect that is its own). */
+export type AnswerItem = StreamItem | { kind: "answer"; answer: Record<string, unknown>; raw: Record<string, unknown> };
 
 export interface AnswerDecoder {
   /** The attempt's outcome when it breaks before anything reached the client. */
@@ -56,12 +56,14 @@ export class WholeDecoder implements AnswerDecoder {
 
   /** A 200 body that is not an answer the adapter can read (cut, not JSON, an error) is never relayed. */
   end(): AnswerItem[][] {
+    let raw: Record<string, unknown>;
     let answer: Record<string, unknown>;
     try {
-      answer = this.adapter.response(this.endpoint, JSON.parse(UTF8.decode(Buffer.concat(this.chunks))), this.context);
+      raw = JSON.parse(UTF8.decode(Buffer.concat(this.chunks)));
+      answer = this.adapter.response(this.endpoint, raw, this.context);
     } catch {
       return [[{ kind: "error" }]];
     }
-    return [[{ kind: "answer", answer }, { kind: "done" }]];
+    return [[{ kind: "answer", answer, raw }, { kind: "done" }]];
   }
 }

@@ -51,6 +51,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
     : new WholeDecoder(adapter, plan.request.operation, responseContext);
   const renderer = sse ? plan.dialect.streamRenderer(target.native) : undefined;
   const meter = new UsageMeter();
+  /** A whole answer for the client: the upstream's own when the dialect is its own, else the translation. */
   let whole: Record<string, unknown> | undefined;
   let relayedAny = false; // something reached the client: no retry from here on
   let failure: "client_closed" | "upstream_failed" | undefined;
@@ -70,7 +71,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
       if (item.kind === "answer") {
         meter.report(item.answer);
         meter.deliveredAnswer(item.answer);
-        whole = item.answer;
+        whole = target.native ? item.raw : item.answer;
         continue;
       }
       // Draining after a disconnect: the usage is what we waited for, and nothing more reaches the client.
