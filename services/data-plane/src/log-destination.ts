@@ -1,9 +1,10 @@
 // Where the data plane's JSON log lines go: stdout, in batches written by this
 // thread, not pino's default write per line through libuv's thread pool, whose
-// hand-off per request cost measurably (docs/benchmark.md). Lines are written
-// once 4 KB have gathered, at least every LOG_FLUSH_MS, and on exit: a process
-// killed outright loses at most that much. A log reader that stops reading (a
-// full pipe) blocks the data plane instead of letting lines pile up in memory.
+// hand-off per request cost measurably (docs/architecture.md, docs/benchmark.md).
+// Lines are written once 4 KB have gathered, at least every LOG_FLUSH_MS, and
+// on exit: a process killed outright loses at most that much. A log reader that
+// stops reading (a full pipe) blocks the data plane instead of letting lines
+// pile up in memory.
 import pino from "pino";
 
 /** Lines wait at most this long before they are written. */
