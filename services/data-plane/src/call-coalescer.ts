@@ -1,12 +1,9 @@
 // Coalesces many requests' small remote calls into one. While one call is in
 // flight, what arrives meanwhile waits and goes together in the next one: a
-// lone item is sent at once (no added latency when quiet), and under load many
-// requests share one round trip, one write and one wake-up of each side. Used
-// for the control plane's Draw calls and the per-minute limit's Redis checks.
-//
-// With `minIntervalMs`, calls also start at most that often (unless a full
-// batch is waiting): for calls nobody waits on (draws), fewer and larger
-// batches cost both sides less.
+// lone item is sent at once, and under load many requests share one round trip.
+// Used for the control plane's Draw calls and the per-minute limit's Redis
+// checks. With `minIntervalMs`, calls also start at most that often (unless a
+// full batch waits): for calls nobody waits on, fewer and larger batches are cheaper.
 
 /** Sends a batch; answers one result per item, in order, or an Error for an item that failed alone. */
 export type BatchCall<Item, Result> = (items: Item[]) => Promise<(Result | Error)[]>;

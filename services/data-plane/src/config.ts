@@ -23,7 +23,7 @@ export interface DataPlaneConfig {
   upstream: {
     connectTimeoutMs: number;
     headersTimeoutMs: number;
-    /** A stream that yields nothing for this long is cut (spec: 60 s). */
+    /** A stream that yields nothing for this long is cut. */
     streamIdleTimeoutMs: number;
     /** Upstream calls one request may make across retries, access paths and fallback models. */
     maxAttempts: number;
@@ -79,7 +79,7 @@ const WELL_KNOWN: Record<string, { protocol: ProviderProtocol; baseUrl: string; 
   openai: { protocol: "openai-compatible", baseUrl: "https://api.openai.com/v1", always: true },
   anthropic: { protocol: "anthropic", baseUrl: "https://api.anthropic.com/v1" },
   google: { protocol: "gemini", baseUrl: "https://generativelanguage.googleapis.com/v1beta" },
-  // decisions.md "Field allowlist": OpenRouter-style extras go to OpenRouter only.
+  // OpenRouter's own request fields are forwarded to OpenRouter only; other upstreams get OpenAI's.
   openrouter: {
     protocol: "openai-compatible",
     baseUrl: "https://openrouter.ai/api/v1",
@@ -170,7 +170,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
       failureThreshold: integer(env, "CIRCUIT_FAILURE_THRESHOLD", 5, 1),
       cooldownMs: integer(env, "CIRCUIT_COOLDOWN_MS", 30_000, 1),
     },
-    // Spec: a comment at least every 15 s; timers fire late, never early, so the default leaves room.
+    // A waiting client gets a comment at least every 15 s; timers fire late, never early, so the default leaves room.
     sseKeepAliveMs: integer(env, "SSE_KEEPALIVE_MS", 10_000, 10),
     logLevel: env.LOG_LEVEL || "info",
     replicaId: env.DATA_PLANE_REPLICA_ID || `data-plane-${process.pid}`,

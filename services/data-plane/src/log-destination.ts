@@ -1,12 +1,10 @@
-// Where the data plane's JSON log lines go: stdout, in batches, written by
-// this thread. pino's default writes each line as it comes through libuv's
-// thread pool: a hand-off to a pool thread and back per request, which on a
-// data plane pinned to one core cost about 5% of its CPU at concurrency 64
-// (0.3% this way, in a CPU profile). Lines are written once 4 KB have
-// gathered, at least every LOG_FLUSH_MS, and on exit. A
-// process killed outright (SIGKILL, the OOM killer) loses at most that much of
-// its last lines; money never depends on logs. A log reader that stops reading
-// (a full pipe) blocks the data plane instead of letting lines pile up in memory.
+// Where the data plane's JSON log lines go: stdout, in batches written by this
+// thread, not pino's default write per line through libuv's thread pool, whose
+// hand-off per request cost measurably (docs/architecture.md, docs/benchmark.md).
+// Lines are written once 4 KB have gathered, at least every LOG_FLUSH_MS, and
+// on exit: a process killed outright loses at most that much. A log reader that
+// stops reading (a full pipe) blocks the data plane instead of letting lines
+// pile up in memory.
 import pino from "pino";
 
 /** Lines wait at most this long before they are written. */

@@ -1,11 +1,10 @@
 // Labelled counters and histograms for the request path, served by the data
 // plane's prom-client registry in the same text format as prom-client's own.
-// prom-client checks the label object, builds a key from it and looks it up in
-// a dictionary on every observation (about 0.4 µs each, seven per request: ~2%
-// of the data plane's CPU per request at concurrency 64, in a profile). Here a
-// call site names its label values in order, `family.series("openai")`, and gets
-// the series kept under them: a Map lookup, and for a histogram a search of 17
-// bucket bounds. Metrics outside the request path stay prom-client's own.
+// A call site names its label values in order, `family.series("openai")`, and
+// gets the series kept under them: a Map lookup (and for a histogram a search
+// of its bucket bounds) instead of prom-client's label check, key building and
+// dictionary lookup, which cost measurably per request (docs/benchmark.md).
+// Metrics outside the request path stay prom-client's own.
 import type { Registry } from "prom-client";
 
 interface Sample {

@@ -1,16 +1,9 @@
-// Budget leases (docs/money.md). A busy project's requests set their worst
-// case aside from a lease this data plane holds at the control plane, in
-// memory, instead of a Reserve round trip each; their debits are drawn from the
-// lease (DrawBatcher). A lease is an ordinary hold at the control plane, so
-// the balance never goes negative and the daily cap holds; what this class
-// keeps is how much of the lease requests in flight have set aside.
-//
-// A lease is taken only for a project this replica sees busy (requests per
-// second), is at most 1/8 of what the project can spend (the control plane
-// decides), takes new requests only for maxAgeMs (so every request under it
-// has nearly the full hold TTL to finish), and goes back when idle, on a change
-// of the project (cap, limits), or on shutdown. Quiet projects and anything a
-// lease cannot cover reserve per request, as without leases.
+// Budget leases (docs/money.md, "Budget leases"). A busy project's requests set
+// their worst case aside, in memory, from a lease this data plane holds at the
+// control plane, instead of a Reserve round trip each; their debits are drawn
+// from the lease (DrawBatcher). A lease is an ordinary hold at the control
+// plane; this class keeps how much of it requests in flight have set aside.
+// Quiet projects and anything a lease cannot cover reserve per request.
 import { randomUUID } from "node:crypto";
 import type { ControlPlaneClientWrapper } from "../control-plane/control-plane-client";
 import { ProjectRates } from "../project-rates";
@@ -58,19 +51,16 @@ export interface Lease {
 /** After a refused or failed lease, the project reserves per request for this long before asking again. */
 const RETRY_LEASE_AFTER_MS = 1000;
 /**
- * A project busy within this long is still taken as busy when a burst comes: once its lease has gone
- * back (idle), the burst's second request within a second asks for the next lease, and the burst's
- * requests wait for that one answer instead of each reserving on its own (64 concurrent reserves
- * queue at the control plane for tens of milliseconds, and their settles wait for it too). A lone
- * request does not ask (a lease per sparse request would cost more calls than a reserve). A refused
- * or failed ask forgets it.
+ * A project busy within this long is still taken as busy when a burst comes: the burst's second
+ * request within a second asks for the next lease, and the burst waits for that one answer instead of
+ * each request reserving on its own (docs/money.md). A lone request does not ask; a refused or failed
+ * ask forgets the project's busy past.
  */
 const BUSY_MEMORY_MS = 60_000;
 const BURST_REQUESTS = 2;
 /**
- * A retired lease is reduced again at most this often (the sweeper catches up): under load its many
- * short requests finish within milliseconds of each other, and a Release call per halving cost the
- * control plane more than all the draws.
+ * A retired lease is reduced again at most this often (the sweeper catches up): its short requests
+ * finish together under load, and a Release call per halving would outnumber the draws.
  */
 const REDUCE_AGAIN_AFTER_MS = 1000;
 
@@ -251,10 +241,9 @@ export class BudgetLeases {
         if (this.closed || (this.generation.get(projectId) ?? 0) !== generation) this.retire(lease);
       })
       .catch(() => {
-        // Unreachable or slow (or an answer that could not be read): the lease may have been granted
-        // all the same. It is released (a release after the lost ask lands after it; of a lease never
-        // granted it changes nothing), so it does not hold money until it expires. Per-request
-        // reserves go on. The promise never rejects: requests wait on it (askUnderWay).
+        // Unreachable, slow or unreadable: the lease may have been granted all the same, so it is
+        // released (for a lease never granted that changes nothing) rather than held until it expires.
+        // The promise never rejects: requests wait on it (askUnderWay).
         this.asking.delete(projectId);
         this.notBefore.set(projectId, Date.now() + RETRY_LEASE_AFTER_MS);
         this.lastBusyAt.delete(projectId);

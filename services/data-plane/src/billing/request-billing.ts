@@ -1,11 +1,8 @@
-// One request's money: reserve before forwarding, then exactly one of settle
-// (the actual cost) or release (nothing billable), keyed by the request id.
-// Settle and release are idempotent at the control plane, so they are retried
-// until they land; a settle that cannot land now is kept and retried in the
-// background (the control plane accepts it after the hold's expiry too).
-//
-// A busy project's request sets its worst case aside from a budget lease
-// instead (budget-leases.ts): no round trip before it goes upstream; its
+// One request's money (docs/money.md): reserve before forwarding, then exactly
+// one of settle (the actual cost) or release (nothing billable), keyed by the
+// request id. Both are idempotent at the control plane, so they are retried
+// until they land, in the background when not at once. A busy project's request
+// takes its worst case from a budget lease instead (budget-leases.ts): its
 // settle is a draw from the lease (batched), its release stays in memory.
 import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
 import { controlPlaneUnavailable, GatewayError, insufficientCredits, invalidApiKey, spendCapExceeded } from "../errors";
@@ -149,11 +146,10 @@ export class RequestBilling {
   }
 
   /**
-   * A request under a lease: its debit, at most what it set aside, drawn from the lease. While the
-   * lease is certainly active at the control plane it holds every share set aside from it, so the
-   * draw debits exactly min(cost, share): the answer does not wait for it (the draw goes in the next
-   * batch, and is retried until it lands). Past that point (a request running for half the hold
-   * TTL) the lease may have expired, and the answer waits for the control plane's.
+   * A request under a lease: its debit, min(cost, share), drawn from the lease. While the lease is
+   * certainly active the draw debits exactly that, so the answer does not wait for it; after half the
+   * hold TTL the lease may have expired, and the answer waits (docs/money.md, "Answers do not wait for
+   * their draw").
    */
   private draw(call: SettleCall, lease: Lease, needNano: bigint): Promise<bigint> {
     this.leased.delete(call.requestId);

@@ -1,14 +1,13 @@
 // The client side of one request. `gone` turns true when the client goes away
 // before its response is complete. `upstream` is the upstream request's abort
 // signal: it fires a short drain after that, so the provider's usage can still
-// arrive and be billed (issue: bill what was produced, never $0 after content
-// was sent), and the upstream is still stopped within a second.
+// arrive and be billed (what was produced is billed, never $0 once content was
+// sent; docs/money.md), and the upstream is still stopped within a second.
 //
-// No AbortController per request: two of them (with undici's listener on one)
-// cost about 5 µs a request, 4% of the data plane's CPU at concurrency 64.
-// undici takes an EventEmitter with `aborted` as a request's signal; an
-// AbortSignal for the client's departure is made only for the rare wait that
-// needs one (a retry's backoff).
+// No AbortController per request: they cost measurably at high concurrency
+// (docs/benchmark.md). undici takes an EventEmitter with `aborted` as a
+// request's signal; an AbortSignal for the client's departure is made only for
+// the rare wait that needs one (a retry's backoff).
 import { EventEmitter } from "node:events";
 import type { FastifyReply } from "fastify";
 

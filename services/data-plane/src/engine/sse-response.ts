@@ -2,7 +2,7 @@
 // first event, or when the client has waited `keepAliveMs` with nothing
 // written, so a fast failure still gets its HTTP status and JSON error body.
 // From then on the client receives an SSE comment whenever nothing else was
-// written for `keepAliveMs` (spec: at least every 15 s while waiting), before
+// written for `keepAliveMs` (a waiting client gets one at least every 15 s), before
 // the first chunk and during upstream pauses alike.
 import type { FastifyReply } from "fastify";
 

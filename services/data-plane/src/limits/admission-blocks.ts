@@ -1,25 +1,9 @@
 // Admissions taken from the shared per-minute window a block at a time, for a
 // project this replica sees busy and far below its limit: its requests are then
-// admitted in memory, with no Redis round trip each (at concurrency 1 that
-// round trip, and the wake-ups it costs, was the largest part of the data
-// plane's own latency; docs/benchmark.md).
-//
-// A block is real admissions: the script adds them to the window like
-// per-request checks, so the limit is never exceeded. They are scored at the
-// block's end, not its start, and a block admits requests only until a little
-// before that end counted from before the script was sent, so none leaves the
-// window before the request that uses it would have. What is left of a block is
-// then taken out of the window again (within SWEEP_MS), and so is a block whose
-// answer came too late or was lost. Blocks are granted only while
-// the window plus the block stays within half the limit, and only to a replica
-// whose own rate could not fill a quarter of the limit within two blocks' time:
-// a project that approaches its limit is checked per request, exactly. What a
-// block can cost is early refusals: if other replicas fill the whole window
-// within BLOCK_MS of a grant, the block's unused admissions count until they go
-// back (at most one block per project and replica, for about BLOCK_MS).
-// `x-ratelimit-remaining-requests` of a request admitted from a block does not
-// see what other replicas admitted since the grant, and its reset stays the
-// grant's.
+// admitted in memory, with no Redis round trip each (that round trip was most
+// of the data plane's own latency at concurrency 1; docs/benchmark.md). A
+// block's admissions are in the window before they are used, so the limit
+// holds; why, and what blocks can cost: docs/limits.md, "Admission blocks".
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { ProjectRates } from "../project-rates";

@@ -1,18 +1,11 @@
-// The limit shared by every data-plane replica: a Lua script on Redis keeps
-// each project's admissions of the last minute in a sorted set scored by
-// Redis's own clock (TIME), so replicas' clocks do not matter. Checks that
-// arrive while one script call is in flight go together in the next call
-// (CallCoalescer), each still answered exactly, in order: under load one write,
-// one round trip and one script run serve many requests. One Redis, not a
-// cluster: a call's keys may belong to different projects.
-//
-// A busy project far below its limit takes admissions a block at a time
-// (admission-blocks.ts): its requests need no round trip each.
-//
-// When Redis cannot be reached the check falls back at once to an in-process
-// limiter with the limit divided by the number of replicas last seen (each
-// replica announces itself in Redis every few seconds), and the limiter
-// reports it (`mode`, /health detail). Money never depends on Redis.
+// The limit shared by every data-plane replica (docs/limits.md): a Lua script
+// keeps each project's admissions of the last minute in a sorted set scored by
+// Redis's own clock. Checks that arrive while one script call is in flight go
+// together in the next call (CallCoalescer), each still answered exactly, in
+// order. One Redis, not a cluster: a call's keys may belong to different
+// projects. Busy projects take admission blocks (admission-blocks.ts). Without
+// Redis the check falls back at once to an in-process limiter with the limit
+// divided by the replicas last seen, and says so (`mode`, /health detail).
 import { Redis } from "ioredis";
 import { CallCoalescer } from "../call-coalescer";
 import { AdmissionBlocks, BLOCK_MS } from "./admission-blocks";
@@ -141,11 +134,9 @@ export class RedisRateLimiter implements RateLimiter {
 
   /**
    * The check's answer, or an error once Redis has had CHECK_TIMEOUT_MS to give it: counted from when
-   * the call carrying it was sent or, while it waits for its turn, from when the call ahead of it was
-   * (a Redis that does not answer that one will not answer this one either). The time is looked at only
-   * after the event loop has read its sockets once more (setImmediate runs after that; timers run
-   * before it): an answer that arrived while this process was busy (a burst of arrivals, a GC pause) is
-   * taken, and this process's own stall is not mistaken for Redis's.
+   * the call carrying it was sent or, while it waits for its turn, from when the call ahead of it was.
+   * The time is looked at only after the event loop has read its sockets once more (setImmediate runs
+   * after that; timers before it), so this process's own stall is not mistaken for Redis's.
    */
   private answerInTime(check: Check): Promise<Answer> {
     const askedAt = performance.now();

@@ -1,5 +1,5 @@
 // GET /v1/models: intent aliases, then the curated catalogue; `?all=1`
-// appends the inventory (spec 4.3, decisions.md "Model list entries").
+// appends the inventory (docs/catalogue.md).
 import type { FastifyInstance } from "fastify";
 import type { CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
 import { controlPlaneUnavailable } from "../errors";

@@ -1,6 +1,6 @@
 // Turns the `model` a caller sent into an intent alias (a tier to choose in)
-// or a concrete catalogue model (spec 4.1 rules 1-4, decisions.md "Model
-// resolution"). Choosing within a tier is select-candidates.ts.
+// or a concrete catalogue model (docs/routing.md, "Resolution"). Choosing
+// within a tier is select-candidates.ts.
 import type { CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
 import { bareName } from "../catalogue/catalogue-snapshot";
 import { invalidRequest } from "../errors";

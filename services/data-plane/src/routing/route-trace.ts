@@ -1,6 +1,6 @@
 // The routing trace: `service.reason` in non-streamed bodies of requests that
 // had a `service` block, and the X-Service-Model / X-Service-Reason headers
-// on every chat response (decisions.md "Routing trace").
+// on every chat response (docs/routing.md, "Trace").
 export interface Attempt {
   model: string;
   path: string;

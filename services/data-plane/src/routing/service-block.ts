@@ -1,4 +1,4 @@
-// The optional `service` block of a request (decisions.md): validated here,
+// The optional `service` block of a request (docs/routing.md): validated here,
 // never forwarded upstream. Unknown keys inside it are ignored.
 import { invalidRequest } from "../errors";
 import { isTier, type Tier } from "./resolve-model";

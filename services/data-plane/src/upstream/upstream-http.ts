@@ -15,7 +15,7 @@ export interface UpstreamTimeouts {
 }
 
 export type UpstreamResponse = Dispatcher.ResponseData;
-/** What aborts an upstream request: either form undici takes (routes/client-link.ts uses the lighter EventEmitter). */
+/** What aborts an upstream request: either form undici takes (engine/client-link.ts uses the lighter EventEmitter). */
 export type UpstreamSignal = AbortSignal | EventEmitter;
 
 /** Upstream URLs are few (providers x models x endpoints); the cache is cleared if that ever stops being true. */

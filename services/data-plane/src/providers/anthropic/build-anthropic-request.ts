@@ -1,7 +1,7 @@
 // An OpenAI chat body -> one Anthropic Messages call (POST /messages).
 // Only the fields below are translated; every other caller field (n,
 // logprobs, seed, penalties, service_tier, modalities, OpenRouter routing
-// extras, ...) has no Anthropic counterpart and is dropped silently (spec 4.1).
+// extras, ...) has no Anthropic counterpart and is dropped silently, never an error.
 import type { RequestContext, UpstreamCall } from "../provider-adapter";
 import { ANTHROPIC_VERSION } from "./anthropic-wire-types";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages";
@@ -67,16 +67,12 @@ export function anthropicHeaders(apiKey: string | undefined): Record<string, str
 }
 
 /**
- * `json_schema` -> Anthropic structured outputs (`output_config.format`,
- * generally available, no beta header; as in the recorded
- * anthropic.messages.json_schema.request.json). OpenAI's `name`, `description`
- * and `strict` have no counterpart: Anthropic's structured output is always strict.
- *
- * `json_object` (JSON mode) has no Anthropic counterpart and is dropped, best
- * effort: OpenAI itself requires the prompt to ask for JSON in that mode, so
- * the instruction is already in the messages. An empty-object schema is not
- * used as a stand-in because Anthropic's structured outputs require closed
- * objects (additionalProperties: false), which would forbid every key.
+ * `json_schema` -> Anthropic structured outputs (`output_config.format`, generally available, no
+ * beta header). OpenAI's `name`, `description` and `strict` have no counterpart: Anthropic's
+ * structured output is always strict.
+ * `json_object` is dropped: OpenAI requires the prompt to ask for JSON in that mode, so the
+ * instruction is already there, and an empty-object schema cannot stand in (Anthropic's schemas
+ * must be closed objects, which would forbid every key).
  */
 function outputFormatFor(responseFormat: unknown): JsonObject | undefined {
   if (!isRecord(responseFormat) || responseFormat.type !== "json_schema" || !isRecord(responseFormat.json_schema)) return undefined;

@@ -1,7 +1,7 @@
 // Recognises the categories of an Anthropic error body
 // `{"type":"error","error":{"type","message"},"request_id"}` (HTTP error
 // bodies and in-stream `event: error` data alike) from `error.type` only.
-// The message text is never read (house rule 3; spec 7.2).
+// The message text is never read, nor relayed (docs/errors.md).
 //
 // Anthropic's error types name HTTP classes, not causes, so few map:
 //   not_found_error       -> model_not_found. The adapter only ever calls

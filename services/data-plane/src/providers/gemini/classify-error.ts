@@ -1,18 +1,16 @@
 // Recognises the gateway's error categories in a Google API error envelope,
 // `{"error":{"code","message","status","details":[{"@type",...}]}}`, from its
-// structured fields only, never its message (decisions.md "Errors").
+// structured fields only, never its message (docs/errors.md).
 //
 // What the structured fields can tell:
 // - status NOT_FOUND -> model_not_found. The only resource a generateContent or
 //   embed call names is the model in its path (this adapter sends no cached
 //   contents; a missing uploaded file is refused as PERMISSION_DENIED), so a
 //   404 means the model id is unknown or lacks the method
-//   (wire/gemini.error.404.not_found.json).
+//   (services/mock-provider/fixtures/gemini.error.404.not_found.json).
 // What they cannot tell, so no category is given:
 // - an over-long prompt, an unsupported parameter and an unreadable image are
-//   all INVALID_ARGUMENT with no ErrorInfo reason; only the message text
-//   differs (observed bodies: "The input token count (...) exceeds the maximum
-//   number of tokens allowed (...)", status INVALID_ARGUMENT, no details).
+//   all INVALID_ARGUMENT with no ErrorInfo reason; only the message text differs.
 // - API_KEY_INVALID (ErrorInfo reason, HTTP 400), PERMISSION_DENIED and
 //   RESOURCE_EXHAUSTED (429) are about the gateway's credential or quota, which
 //   the HTTP status already says; none is one of the caller-facing categories.

@@ -2,13 +2,11 @@
 // `toolConfig.functionCallingConfig`.
 //
 // Parameter schemas go into `parametersJsonSchema`, Gemini's JSON Schema field,
-// unchanged: the recorded request (wire/gemini.generateContent.tools.request.json,
-// HTTP 200) sends `$schema` and `additionalProperties` there, and the proto says
-// the full JSON Schema may be sent (unsupported keywords are ignored, `$ref`/`$defs`
-// are understood). The older `parameters` field takes Gemini's OpenAPI-subset
-// Schema, which is what refuses such keys, so it is not used. OpenAI's `strict`
-// sits on the function, not in its schema, and is dropped with the other
-// function fields Gemini lacks.
+// unchanged: it takes the full JSON Schema (`$schema`, `additionalProperties`;
+// unsupported keywords are ignored, `$ref`/`$defs` understood). The older
+// `parameters` field takes an OpenAPI subset that refuses such keys, so it is
+// not used. OpenAI's `strict` sits on the function, not in its schema, and is
+// dropped with the other function fields Gemini lacks.
 import { isObject, type JsonObject } from "./wire-types";
 
 export interface ConvertedTools {

@@ -1,4 +1,4 @@
-// Gemini `Candidate.FinishReason` (generative_service.proto) as an OpenAI finish_reason.
+// Gemini `Candidate.FinishReason` as an OpenAI finish_reason.
 
 /** Reasons that mean the answer was stopped or withheld by a filter (safety, recitation, blocklists, personal data). */
 const FILTERED = new Set([

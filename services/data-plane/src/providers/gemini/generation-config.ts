@@ -1,6 +1,6 @@
 // OpenAI sampling and output options as a Gemini `generationConfig`. Only
 // fields with a Gemini counterpart are read, and only when they have the type
-// OpenAI documents; the rest is dropped (spec 4.1: never an error).
+// OpenAI documents; the rest is dropped, never an error.
 import { isObject, type JsonObject } from "./wire-types";
 
 const NUMERIC_FIELDS: [openAi: string, gemini: string][] = [
@@ -37,9 +37,9 @@ export function generationConfig(body: JsonObject): JsonObject | undefined {
 
 /**
  * json_schema -> JSON output constrained by `responseJsonSchema`, Gemini's
- * JSON Schema field (as in wire/gemini.generateContent.json_schema.request.json,
- * which sends `$schema` and `additionalProperties` there), not `responseSchema`,
- * which takes the OpenAPI subset. json_object -> JSON output without a schema.
+ * JSON Schema field (it takes keys such as `$schema` and `additionalProperties`),
+ * not `responseSchema`, which takes only the OpenAPI subset and refuses them.
+ * json_object -> JSON output without a schema.
  */
 function responseFormat(format: unknown): JsonObject {
   if (!isObject(format)) return {};
@@ -51,7 +51,7 @@ function responseFormat(format: unknown): JsonObject {
 
 /**
  * `modalities: ["image","text"]` -> `responseModalities: ["IMAGE","TEXT"]`, in
- * the caller's order (as wire/gemini.streamGenerateContent.image.request.json).
+ * the caller's order.
  * Only asked for when an image is wanted: text alone is Gemini's default, and
  * OpenAI's "audio" output has no Gemini counterpart in this shape.
  */

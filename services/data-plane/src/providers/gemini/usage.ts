@@ -5,12 +5,13 @@ import { isObject, type JsonObject } from "./wire-types";
 const count = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0);
 
 /**
- * prompt_tokens = promptTokenCount (cached content included, per the proto)
+ * prompt_tokens = promptTokenCount (cached content included)
  * + toolUsePromptTokenCount (input Gemini adds for its built-in tools; none are
  * enabled by this adapter, but it is billed as input when present);
  * completion_tokens = candidatesTokenCount + thoughtsTokenCount (Gemini counts
  * thoughts apart from the candidates, OpenAI inside completion tokens). The
- * total is their sum, which equals totalTokenCount in every recording.
+ * total is their sum, which equals Gemini's totalTokenCount in the recorded
+ * answers (services/mock-provider/fixtures).
  * Undefined when the upstream sent no usage.
  */
 export function openAiUsage(metadata: unknown): JsonObject | undefined {

@@ -1,7 +1,7 @@
 // The pieces of the Gemini API (generativelanguage v1beta) JSON the adapter
-// writes and reads, in their camelCase JSON spelling (field names from
-// shared/data/specs/gemini/*.proto). Answers are untrusted until read, so the
-// readers check every field's type instead of trusting these shapes.
+// writes and reads, in their camelCase JSON spelling (field names as in
+// Google's published protos of the API). Answers are untrusted until read, so
+// the readers check every field's type instead of trusting these shapes.
 
 export interface GeminiPart {
   text?: string;

@@ -1,7 +1,7 @@
 // Request fields forwarded to OpenAI-compatible upstreams. Everything else in
-// a caller's body is dropped silently (spec 4.1). The lists are the
+// a caller's body is dropped silently, never an error. The lists are the
 // properties of CreateChatCompletionRequest / CreateEmbeddingRequest in
-// shared/data/specs/openai/openapi.json (API 2.3.0).
+// OpenAI's OpenAPI description (API 2.3.0).
 export const OPENAI_CHAT_FIELDS: ReadonlySet<string> = new Set([
   "audio",
   "frequency_penalty",

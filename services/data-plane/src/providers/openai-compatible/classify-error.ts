@@ -1,7 +1,7 @@
 // Recognises a few kinds of upstream refusal from an OpenAI-format error body's
 // structured `code` (or `type`), never from its message text, so the gateway's
-// own message can name the category (decisions.md "Errors"; spec 7.2: the
-// provider's raw detail is never relayed).
+// own message can name the category; the provider's own text is never relayed
+// (docs/errors.md).
 import type { UpstreamErrorCategory } from "../../errors";
 
 const BY_CODE: Record<string, UpstreamErrorCategory> = {
