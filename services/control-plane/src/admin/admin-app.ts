@@ -4,7 +4,7 @@
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
 import { timingSafeEqual } from "node:crypto";
-import type { ControlPlaneServices } from "../control-plane";
+import type { ControlPlaneServices } from "../control-plane-services";
 import { ControlPlaneError } from "../errors";
 import { registerCatalogueRoutes } from "./catalogue-routes";
 import { registerProjectRoutes } from "./project-routes";
