@@ -14,7 +14,7 @@ export interface OpenRouterFixtures {
   imageResponse: Json;
   /** The documented mid-stream error chunk (top-level error, finish_reason "error"). */
   midStreamError: Json;
-  /** Error body per HTTP status, from the spec's examples (403: the plain "insufficient-permissions" one). */
+  /** Error body per HTTP status, from the examples of OpenRouter's API reference (403: the plain "insufficient-permissions" one). */
   errorsByStatus: Readonly<Record<string, Json>>;
 }
 

@@ -126,7 +126,7 @@ export function openRouterStreamFraming(recordedError: Json, identity: { id: str
   };
 }
 
-/** OpenRouter's envelope `{"error":{"code":<status>,"message"}}`, bodies from its spec's examples. */
+/** OpenRouter's envelope `{"error":{"code":<status>,"message"}}`, bodies from its API reference's examples. */
 export function createOpenRouterWire(errorsByStatus: Readonly<Record<string, Json>>): Wire {
   const error = (code: number, message: string) => ({ error: { code, message } });
   return {
