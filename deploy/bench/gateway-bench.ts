@@ -1,4 +1,4 @@
-// The gateway's own benchmark (issue 7, points 6 and 7). Starts the mock
+// The gateway's own benchmark: its speed against a bare proxy's in the same run. Starts the mock
 // provider, a control plane, a data plane with every feature on (auth, the
 // per-minute limit, exact billing, routing) and, in the same run, a bare undici
 // pass-through (passthrough-floor.ts) as the floor; drives load with autocannon
@@ -507,7 +507,7 @@ async function main(): Promise<void> {
   console.log("(gateway: data plane + control plane); req/s/core = successful requests per CPU second of those processes;");
   console.log("CPU us/req = CPU microseconds per request (gateway: data plane + control plane);");
   console.log("noise = CPU seconds per second other processes of the machine took on the gateway's CPUs during the run.\n");
-  console.log(`targets (issue 7, ratios within this run):`);
+  console.log("targets (ratios within this run):");
   for (const check of checks) console.log(`  ${check.pass ? "PASS" : "FAIL"}  ${check.target}: ${check.measured} [${check.limit}]`);
   console.log(
     `\ndata-plane RSS (${dataPlaneRuntime === "bundle" ? "bundle" : "tsx"}): ${fixed(mb(dataPlaneIdleRss), 1)} MB idle after start, ${fixed(mb(dataPlanePeakRss), 1)} MB peak`,

@@ -1,15 +1,7 @@
-// What one sleep/wake cycle costs this machine in CPU time, measured in a bare
-// node process (no gateway code): the benchmark runs it pinned to the gateway's
-// CPU and reports it next to the figures at concurrency 1.
-//
-// Why it matters: at concurrency 1 every hop of a request (client, Redis, the
-// upstream, the control plane, PostgreSQL) is a process that blocks and is
-// woken again. On a bare-metal machine a cycle costs a few microseconds; on
-// some virtual machines (timer and wake-up IPIs exit to the hypervisor) it
-// costs tens to a hundred, and the work done right after a wake runs slower
-// (cold caches). A proxy that crosses more processes per request pays it more
-// often, so the gateway's concurrency-1 overhead says as much about the
-// machine as about the code.
+// What one sleep/wake cycle costs this machine in CPU time, measured in a bare node process (no
+// gateway code), pinned to the gateway's CPU. Every hop of a request at concurrency 1 is such a cycle,
+// and on some virtual machines it costs tens of times more than on bare metal: the benchmark reports it
+// beside the concurrency-1 figures (docs/benchmark.md).
 //
 // Prints one JSON line: { sleepWakeMicros, workMicros, workAfterWakeMicros }.
 const ROUNDS = 2_000;

@@ -1,30 +1,19 @@
-// Bundles the data plane for production: services/data-plane/src/server.ts, @gateway/proto and every
-// npm dependency into one ES module (esbuild), run by plain node. Under tsx the data plane carries the
-// loader (a hooks thread with its own V8 heap, esbuild and per-module source maps): about 45 MB of its
-// RSS. The images, compose, Kubernetes and the benchmark run this bundle (docs/deploy.md);
-// `pnpm start` and the tests keep running the TypeScript through tsx.
+// Bundles the data plane for production (esbuild): services/data-plane/src/server.ts, @gateway/proto and
+// every npm dependency in one ES module run by plain node, without tsx's loader and the memory it takes
+// (docs/deploy.md, "Memory"). `pnpm start` and the tests run the TypeScript through tsx.
 //
 //   pnpm build:data-plane                      -> dist/data-plane.mjs (+ .map, + .LEGAL.txt)
 //   tsx deploy/build/bundle-data-plane.ts <outfile>
 //
-// - Paths: the one source file that locates files next to itself (proto/src/index.ts, the .proto
-//   files) gets its import.meta.dirname/filename/url rewritten to its own place relative to the
-//   bundle, so the bundle must keep that relative place (dist/ next to proto/, as in the image).
-// - Names: no keepNames. It wraps every creation of a named function or class in a __name() call
-//   (Object.defineProperty), closures made per request included: in an interleaved A/B at
-//   concurrency 64 the data plane took about 10% more CPU per request with it (docs/benchmark.md).
-//   Scope hoisting renames clashing top-level identifiers (a `2` suffix); today that hits a few of
-//   OpenTelemetry's API classes and the RESP decoder's functions, none of the gateway's own (its error
-//   types in logs keep their names). A renamed `name` shows only in stack traces, which
-//   `node --enable-source-maps` maps back to the TypeScript.
-// - Comments and whitespace are dropped: the source is then ASCII and V8 keeps it as a one-byte
-//   string (a comment with one non-ASCII character makes the whole 4 MB source two-byte: 8.6 MB of
-//   heap). Licence comments go to <outfile>.LEGAL.txt; a source map to <outfile>.map (read only with
-//   `node --enable-source-maps`, for stack traces against the TypeScript).
-// - A warning (e.g. a require() esbuild cannot resolve) fails the build.
-// - CommonJS dependencies that build a path from __dirname do so only in code paths the data plane
-//   does not take (pino transports, grpc-js channelz and ORCA load reports, ioredis's
-//   showFriendlyErrorStack); there __dirname is undefined in the bundle.
+// - import.meta.dirname/filename/url in the workspace's own sources (proto/src/index.ts finds its .proto
+//   files with them) keep pointing at their original place, relative to the bundle: keep dist/ next to proto/.
+// - No keepNames: its __name() call on every function created, per request too, costs CPU
+//   (docs/benchmark.md). A renamed function shows only in stack traces; `node --enable-source-maps`
+//   maps them back to the TypeScript with <outfile>.map.
+// - ASCII output without comments, so V8 holds the source as a one-byte string (docs/deploy.md);
+//   licence comments go to <outfile>.LEGAL.txt.
+// - Any warning (e.g. a require() esbuild cannot resolve) fails the build. Dependencies that build
+//   paths from __dirname do so only where the data plane never goes (pino transports, grpc-js channelz).
 import { build, type Plugin } from "esbuild";
 import { readFile } from "node:fs/promises";
 import path from "node:path";

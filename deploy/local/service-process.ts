@@ -2,10 +2,11 @@
 // tsx loader, or the data plane's production bundle), waits for its ready line
 // on stdout, and stops it. Used by the local launcher (start-local.ts), the
 // integration tests and the benchmark.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 
 export const repositoryRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -34,15 +35,18 @@ let testBundle: Promise<string> | undefined;
 
 /**
  * The runtime a caller did not choose: tsx, or with GATEWAY_TEST_DATA_PLANE=bundle (e.g. for the
- * integration tests) the data plane's production bundle, built once per process into a temporary directory.
+ * integration tests) the data plane's production bundle, built once per process into a temporary
+ * directory. The build script runs as its own process: it imports this file, not the reverse.
  */
 async function defaultRuntime(service: ServiceName): Promise<ServiceRuntime> {
   if (service !== "data-plane" || process.env.GATEWAY_TEST_DATA_PLANE !== "bundle") return { kind: "tsx" };
-  testBundle ??= import("../build/bundle-data-plane").then(({ bundleDataPlane }) => {
+  testBundle ??= (async () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), "gateway-data-plane-"));
     process.once("exit", () => rmSync(directory, { recursive: true, force: true }));
-    return bundleDataPlane(path.join(directory, "data-plane.mjs"));
-  });
+    const file = path.join(directory, "data-plane.mjs");
+    await promisify(execFile)(process.execPath, ["--import", "tsx", "deploy/build/bundle-data-plane.ts", file], { cwd: repositoryRoot });
+    return file;
+  })();
   return { kind: "bundle", file: await testBundle };
 }
 

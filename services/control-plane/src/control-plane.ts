@@ -10,20 +10,12 @@ import { loadDefaultCatalogue } from "./catalogue/load-default-catalogue";
 import { ChangeFeed } from "./changes/change-feed";
 import { offsetClock } from "./clock";
 import type { ControlPlaneConfig } from "./config";
+import type { ControlPlaneServices } from "./control-plane-services";
 import { openDatabase, type Database } from "./database/connect";
 import { KeyService } from "./keys/key-service";
 import { createMetrics } from "./metrics";
 import { ProjectService } from "./projects/project-service";
 import { startGrpcServer, type RunningGrpcServer } from "./rpc/grpc-server";
-
-export interface ControlPlaneServices {
-  projects: ProjectService;
-  keys: KeyService;
-  ledger: LedgerService;
-  catalogue: CatalogueService;
-  changes: ChangeFeed;
-  sweeper: HoldSweeper;
-}
 
 export interface RunningControlPlane {
   grpcAddress: string;

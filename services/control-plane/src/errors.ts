@@ -1,15 +1,13 @@
-// Typed errors of the control plane. Each has a stable code and an HTTP
-// status; the admin API's error handler and the gRPC boundary map them once.
-export class ControlPlaneError extends Error {
-  constructor(
-    readonly code: string,
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+// The control plane's failures, built from the one error table (@gateway/proto): the admin API
+// and the gRPC boundary render each from its row.
+import { GatewayError } from "@gateway/proto";
 
-export const notFound = (what: string): ControlPlaneError => new ControlPlaneError("not_found", 404, `${what} not found`);
-export const invalidRequest = (message: string): ControlPlaneError => new ControlPlaneError("invalid_request", 400, message);
-export const conflict = (message: string): ControlPlaneError => new ControlPlaneError("conflict", 409, message);
+export const notFound = (what: string): GatewayError => new GatewayError("not_found", `${what} not found`);
+export const invalidRequest = (message: string): GatewayError => new GatewayError("invalid_request", message);
+export const conflict = (message: string): GatewayError => new GatewayError("conflict", message);
+export const unauthorized = (message: string): GatewayError => new GatewayError("unauthorized", message);
+export const bodyTooLarge = (): GatewayError => new GatewayError("body_too_large", "request body too large");
+export const databaseUnavailable = (cause: unknown): GatewayError =>
+  new GatewayError("control_plane_unavailable", "the control plane cannot reach its database", { cause });
+export const internalError = (cause: unknown): GatewayError =>
+  new GatewayError("internal_error", "the control plane could not complete the request", { cause });

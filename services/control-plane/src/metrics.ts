@@ -1,7 +1,7 @@
 // Prometheus metrics of the control plane, served at GET /metrics on the admin
 // port (no token, like /health). Values are read from the services when scraped.
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { ControlPlaneServices } from "./control-plane";
+import type { ControlPlaneServices } from "./control-plane-services";
 
 export interface ControlPlaneMetrics {
   registry: Registry;

@@ -1,6 +1,6 @@
 // Anthropic's error envelope `{"type":"error","error":{"type","message"},"request_id"}`
 // and the rest of its wire form (request-id header, x-should-retry, SSE framing).
-import type { Json } from "./fixture-files";
+import type { Json } from "./json";
 import { statusFromFixtureName } from "./errors";
 import type { StreamFraming, Wire } from "./wire";
 import { MALFORMED_JSON } from "./wire";

@@ -2,7 +2,8 @@
 // Non-stream plain answers use the text-only reply recorded after a tool
 // result: anthropic.messages.response.json was recorded for a json_schema
 // request, so it answers those.
-import type { FixtureReader, Json } from "./fixture-files";
+import type { FixtureReader } from "./fixture-files";
+import type { Json } from "./json";
 import { deepFreeze } from "./fixture-files";
 import { parseAnthropicTranscript } from "./anthropic-sse";
 import type { AnthropicEvent } from "./anthropic-sse";

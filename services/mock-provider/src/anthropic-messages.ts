@@ -3,8 +3,7 @@
 import type { AnthropicKind } from "./anthropic-fixtures";
 import { anthropicFrame, reserialize } from "./anthropic-sse";
 import type { AnthropicEvent } from "./anthropic-sse";
-import type { Json } from "./fixture-files";
-import { isRecord } from "./state";
+import { isRecord, type Json } from "./json";
 import type { TokenCounts } from "./usage";
 
 export interface MessageIdentity {

@@ -5,10 +5,9 @@ import { anthropicStreamFraming } from "./anthropic-errors";
 import { chooseAnthropicKind, messageResponse, messageStreamEvents, messageStreamFrames } from "./anthropic-messages";
 import { assembleMessage } from "./assemble-anthropic";
 import { exchangeOf } from "./exchange-hook";
-import type { Json } from "./fixture-files";
+import { isRecord, type Json } from "./json";
 import { beforeHeaders, sendJson, sendStream, sendSuccessJson } from "./respond";
 import type { Exchange } from "./respond";
-import { isRecord } from "./state";
 import type { MockState } from "./state";
 import { resolveUsage } from "./usage";
 

@@ -2,7 +2,7 @@
 // line and a blank line; no [DONE]. Recorded events are kept as raw text so the
 // replay is byte for byte, including the whitespace the API pads before the
 // closing brace of each data object (anthropic.messages.stream.recorded.sse).
-import type { Json } from "./fixture-files";
+import type { Json } from "./json";
 
 export interface AnthropicEvent {
   event: string;

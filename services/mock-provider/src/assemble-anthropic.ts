@@ -2,8 +2,7 @@
 // for this request) folded into the one Message the API returns for the same
 // call without `stream`, the way the SDKs accumulate it.
 import type { AnthropicEvent } from "./anthropic-sse";
-import type { Json } from "./fixture-files";
-import { isRecord } from "./state";
+import { isRecord, type Json } from "./json";
 
 /** Applies one content_block_delta to its block; tool input JSON is collected in `partial`. */
 function applyDelta(block: Json, delta: Json, partial: Map<Json, string>): void {

@@ -1,8 +1,7 @@
 // One GenerateContentResponse from a stream of them: the non-stream answer to
 // an image request (the only image recording is a stream), and the answer of
 // every shape under the script `assembled`.
-import type { Json } from "./fixture-files";
-import { isRecord } from "./state";
+import { isRecord, type Json } from "./json";
 
 /** A part holding only text (thought parts and the like are not joined). */
 const isPlainText = (part: Json): boolean => typeof part.text === "string" && Object.keys(part).length === 1;

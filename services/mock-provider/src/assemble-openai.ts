@@ -1,8 +1,7 @@
 // Script `assembled`: a Chat Completions stream (OpenAI or OpenRouter chunks,
 // already rewritten for this request, usage chunk included) folded into the
 // one chat.completion the API returns for the same call without `stream`.
-import type { Json } from "./fixture-files";
-import { isRecord } from "./state";
+import { isRecord, type Json } from "./json";
 
 interface ChoiceParts {
   role: unknown;

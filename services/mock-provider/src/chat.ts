@@ -1,7 +1,8 @@
 // Chat Completions: pick the recorded conversation that matches the request's
 // shape, then rewrite only what must differ per request (id, created, model,
 // and usage when scripted). Everything else goes out exactly as recorded.
-import type { ChatKind, Fixtures, Json, StreamTranscript } from "./fixtures";
+import type { ChatKind, Fixtures, StreamTranscript } from "./fixtures";
+import type { Json } from "./json";
 import { applyUsage } from "./usage";
 import type { TokenCounts } from "./usage";
 

@@ -2,7 +2,8 @@
 // compare gateway output against a recomputation. Without `dimensions` the
 // recorded 3-float vector is used (matching both recorded responses); with it,
 // a unit vector is derived from the input text.
-import type { Fixtures, Json } from "./fixtures";
+import type { Fixtures } from "./fixtures";
+import type { Json } from "./json";
 
 /** One input as text: strings as-is, token arrays joined (they count as one input). */
 export interface EmbeddingInput {

@@ -3,8 +3,7 @@
 // objects with the fixtures; a frozen fixture cannot be corrupted by one request
 // (or by a test poking at a log entry) for the next.
 import { readFileSync } from "node:fs";
-
-export type Json = Record<string, unknown>;
+import type { Json } from "./json";
 
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object" && !Object.isFrozen(value)) {

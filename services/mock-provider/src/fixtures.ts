@@ -6,14 +6,12 @@ import { fileURLToPath } from "node:url";
 import { loadAnthropicFixtures } from "./anthropic-fixtures";
 import type { AnthropicFixtures } from "./anthropic-fixtures";
 import { deepFreeze, fixtureReader } from "./fixture-files";
-import type { Json } from "./fixture-files";
+import type { Json } from "./json";
 import { loadGeminiFixtures } from "./gemini-fixtures";
 import type { GeminiFixtures } from "./gemini-fixtures";
 import { loadOpenRouterFixtures } from "./openrouter-fixtures";
 import type { OpenRouterFixtures } from "./openrouter-fixtures";
 import { parseTranscript } from "./sse";
-
-export type { Json };
 
 /** Which recorded conversation answers a chat request. */
 export type ChatKind = "plain" | "tools" | "tools_parallel" | "json_schema" | "image_input";

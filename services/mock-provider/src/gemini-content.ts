@@ -1,9 +1,8 @@
 // generateContent / streamGenerateContent: pick the recorded answer by request
 // shape, then rewrite only what must differ per request (modelVersion,
 // responseId, and usageMetadata when scripted).
-import type { Json } from "./fixture-files";
+import { isRecord, type Json } from "./json";
 import type { GeminiKind } from "./gemini-fixtures";
-import { isRecord } from "./state";
 import type { TokenCounts } from "./usage";
 
 export interface ResponseIdentity {

@@ -1,8 +1,7 @@
 // embedContent / batchEmbedContents: one vector per content, its values the
 // recorded ones repeated (or cut) to the requested length: outputDimensionality,
 // else the model's default (3072 for gemini-embedding-001, 768 for the older models).
-import type { Json } from "./fixture-files";
-import { isRecord } from "./state";
+import { isRecord, type Json } from "./json";
 
 export class GeminiRequestError extends Error {}
 

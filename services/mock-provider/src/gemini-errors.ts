@@ -1,7 +1,7 @@
 // The Google API error envelope `{"error":{"code","message","status","details"?}}`
 // and the rest of Gemini's wire form: SSE events `data: <json>` separated by
 // CRLF blank lines with no [DONE], or (without ?alt=sse) one JSON array.
-import type { Json } from "./fixture-files";
+import type { Json } from "./json";
 import type { StreamFraming, Wire } from "./wire";
 import { MALFORMED_JSON } from "./wire";
 

@@ -3,7 +3,8 @@
 // answers stream as one event (a complete response is a valid final chunk, as
 // the single-event tools stream shows), and the image answer to a non-stream
 // call is the recorded image stream assembled into one response.
-import type { FixtureReader, Json } from "./fixture-files";
+import type { FixtureReader } from "./fixture-files";
+import type { Json } from "./json";
 import { deepFreeze } from "./fixture-files";
 import { assembleStream } from "./assemble-gemini";
 import { parseTranscript } from "./sse";

@@ -8,11 +8,10 @@ import { exchangeOf } from "./exchange-hook";
 import { chooseGeminiKind, rewriteResponse, streamResponses } from "./gemini-content";
 import { batchEmbedContentsResponse, embedContentResponse, GeminiRequestError } from "./gemini-embeddings";
 import { geminiArrayFraming, geminiArrayFrames, geminiSseFrames, geminiSseFraming } from "./gemini-errors";
-import type { Json } from "./fixture-files";
+import { isRecord, type Json } from "./json";
 import { beforeHeaders, sendJson, sendStream, sendSuccessJson } from "./respond";
 import type { Exchange } from "./respond";
 import { geminiTarget } from "./personas";
-import { isRecord } from "./state";
 import type { MockState } from "./state";
 import { resolveUsage } from "./usage";
 

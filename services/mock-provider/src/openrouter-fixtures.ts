@@ -1,16 +1,20 @@
 // The OpenRouter recordings the OpenAI persona adds when it answers as OpenRouter.
-import type { FixtureReader, Json } from "./fixture-files";
+import type { FixtureReader } from "./fixture-files";
+import { isRecord, type Json } from "./json";
 import { deepFreeze } from "./fixture-files";
-import { MOCK_PNG_DATA_URL } from "./openrouter-images";
 import { parseTranscript } from "./sse";
-import { isRecord } from "./state";
+
+// The recording's base64 was elided by its author (undecodable), so a small valid PNG (4x4, RGB) stands in.
+const MOCK_PNG_BASE64 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAKklEQVR42g3JQREAAAyDsEqrtErDGduPCzGxcZGv1NZV3jI7N/kbLA7hAJCiG/EFJItoAAAAAElFTkSuQmCC";
+const MOCK_PNG_DATA_URL = `data:image/png;base64,${MOCK_PNG_BASE64}`;
 
 export interface OpenRouterFixtures {
   /** openrouter.chat.image.response.json with its elided (undecodable) data URL replaced by a small valid PNG. */
   imageResponse: Json;
   /** The documented mid-stream error chunk (top-level error, finish_reason "error"). */
   midStreamError: Json;
-  /** Error body per HTTP status, from the spec's examples (403: the plain "insufficient-permissions" one). */
+  /** Error body per HTTP status, from the examples of OpenRouter's API reference (403: the plain "insufficient-permissions" one). */
   errorsByStatus: Readonly<Record<string, Json>>;
 }
 

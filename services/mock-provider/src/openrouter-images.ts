@@ -1,16 +1,11 @@
 // Image output as OpenRouter returns it: `message.images` (non-stream) /
 // `delta.images` (stream), each `{type: "image_url", image_url: {url: <data URL>}, index}`,
-// shaped after openrouter.chat.image.response.json. The recording's base64 was
-// elided by its author, so a small valid PNG (4x4, RGB) stands in.
+// shaped after openrouter.chat.image.response.json (its image replaced by a small valid PNG, see
+// openrouter-fixtures.ts).
 import { applyUsage } from "./usage";
 import type { TokenCounts } from "./usage";
 import type { Identity } from "./chat";
-import type { Json } from "./fixture-files";
-import { isRecord } from "./state";
-
-export const MOCK_PNG_BASE64 =
-  "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAKklEQVR42g3JQREAAAyDsEqrtErDGduPCzGxcZGv1NZV3jI7N/kbLA7hAJCiG/EFJItoAAAAAElFTkSuQmCC";
-export const MOCK_PNG_DATA_URL = `data:image/png;base64,${MOCK_PNG_BASE64}`;
+import { isRecord, type Json } from "./json";
 
 /** OpenRouter's image-generation switch: `modalities` naming "image". */
 export function wantsImage(body: Json): boolean {

@@ -5,9 +5,8 @@
 // `provider`, `native_finish_reason` per choice, `usage.cost` (USD at a fixed
 // fake rate) with `is_byok` and `cost_details`, a `: OPENROUTER PROCESSING`
 // comment before the first stream event, and its own error forms.
-import type { Json } from "./fixture-files";
+import { isRecord, type Json } from "./json";
 import { frame, DONE_FRAME } from "./sse";
-import { isRecord } from "./state";
 import type { StreamFraming, Wire } from "./wire";
 import { MALFORMED_JSON } from "./wire";
 
@@ -127,7 +126,7 @@ export function openRouterStreamFraming(recordedError: Json, identity: { id: str
   };
 }
 
-/** OpenRouter's envelope `{"error":{"code":<status>,"message"}}`, bodies from its spec's examples. */
+/** OpenRouter's envelope `{"error":{"code":<status>,"message"}}`, bodies from its API reference's examples. */
 export function createOpenRouterWire(errorsByStatus: Readonly<Record<string, Json>>): Wire {
   const error = (code: number, message: string) => ({ error: { code, message } });
   return {

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Json } from "./fixtures";
+import type { Json } from "./json";
 import { scriptStatus } from "./scripts";
 import type { Persona, RecordedRequest, Script } from "./types";
 import type { StreamFraming, Wire } from "./wire";

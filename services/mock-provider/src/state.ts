@@ -1,6 +1,6 @@
 // Everything one mock instance remembers, shared by the /v1 and /_mock routes.
 import type { FastifyRequest } from "fastify";
-import type { Fixtures, Json } from "./fixtures";
+import type { Fixtures } from "./fixtures";
 import type { RequestLog } from "./recorder";
 import type { Exchange } from "./respond";
 import type { ScriptStore } from "./scripts";
@@ -18,8 +18,4 @@ export interface MockState {
   /** Raw request bodies, kept for substring matching of scripts. */
   rawBodies: WeakMap<FastifyRequest, string>;
   exchanges: WeakMap<FastifyRequest, Exchange>;
-}
-
-export function isRecord(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

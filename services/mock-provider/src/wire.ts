@@ -3,7 +3,7 @@
 // stream is framed and broken. One implementation per persona; the OpenAI one
 // lives here because the others are built the same way.
 import { defaultErrorBody, notFoundBody, openAIError } from "./errors";
-import type { Json } from "./fixtures";
+import type { Json } from "./json";
 import { DONE_FRAME, frame } from "./sse";
 
 /** Extra detail of an OpenAI-style 400 (ignored by personas whose envelope has no such fields). */

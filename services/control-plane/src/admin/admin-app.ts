@@ -4,12 +4,12 @@
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
 import { timingSafeEqual } from "node:crypto";
-import type { ControlPlaneServices } from "../control-plane";
-import { ControlPlaneError } from "../errors";
+import type { ControlPlaneServices } from "../control-plane-services";
+import { GatewayError } from "@gateway/proto";
+import { unauthorized } from "../errors";
 import { registerCatalogueRoutes } from "./catalogue-routes";
+import { adminError, sendError } from "./error-reply";
 import { registerProjectRoutes } from "./project-routes";
-
-const errorBody = (code: string, message: string) => ({ error: { code, message } });
 
 function tokenMatches(header: string | undefined, token: string): boolean {
   const presented = Buffer.from(header ?? "");
@@ -49,18 +49,14 @@ export function buildAdminApp(options: {
 
   app.get("/metrics", async (_request, reply) => reply.type(options.metrics.contentType).send(await options.metrics.metrics()));
 
-  app.setErrorHandler((error, _request, reply) => {
-    if (error instanceof ControlPlaneError) return reply.code(error.status).send(errorBody(error.code, error.message));
-    const failure = error as { validation?: unknown; statusCode?: number; message?: string };
-    if (failure.validation || failure.statusCode === 400 || failure.statusCode === 415) {
-      return reply.code(400).send(errorBody("invalid_request", failure.message ?? "invalid request"));
-    }
-    if (failure.statusCode === 413) return reply.code(413).send(errorBody("body_too_large", "request body too large"));
-    app.log.error(error);
-    return reply.code(500).send(errorBody("internal_error", "the control plane could not complete the request"));
-  });
+  app.setErrorHandler((error, _request, reply) =>
+    sendError(
+      reply,
+      adminError(error, (unexpected) => app.log.error(unexpected)),
+    ),
+  );
 
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody("not_found", "no such route")));
+  app.setNotFoundHandler((_request, reply) => sendError(reply, new GatewayError("not_found", "no such route")));
 
   // The token check belongs to the admin routes themselves (an encapsulated
   // scope), not to the URL's spelling: an absolute-form request target such as
@@ -68,7 +64,7 @@ export function buildAdminApp(options: {
   void app.register(async (admin) => {
     admin.addHook("onRequest", async (request, reply) => {
       if (!tokenMatches(request.headers.authorization, options.adminToken)) {
-        return reply.code(401).send(errorBody("unauthorized", "a valid admin token is required"));
+        return sendError(reply, unauthorized("a valid admin token is required"));
       }
     });
     registerProjectRoutes(admin, options.services);

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { catalogueFileSchema, type CatalogueFile } from "../catalogue/catalogue-file";
 import { readInventory, withInventory } from "../catalogue/load-default-catalogue";
-import type { ControlPlaneServices } from "../control-plane";
+import type { ControlPlaneServices } from "../control-plane-services";
 
 export function registerCatalogueRoutes(app: FastifyInstance, services: ControlPlaneServices): void {
   app.put<{ Body: CatalogueFile; Querystring: { source?: string } }>(

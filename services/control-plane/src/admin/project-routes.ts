@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { parseUsd } from "../billing/money";
 import { invalidRequest } from "../errors";
-import type { ControlPlaneServices } from "../control-plane";
+import type { ControlPlaneServices } from "../control-plane-services";
 import { presentBalance, presentHold, presentKey, presentLedgerEntry, presentProject, presentUsage } from "./presenters";
 
 const projectParams = { type: "object", required: ["projectId"], properties: { projectId: { type: "string" } } } as const;

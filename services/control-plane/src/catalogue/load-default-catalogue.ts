@@ -1,6 +1,6 @@
 // What the control plane loads when its database has no catalogue yet: the
 // curated default file plus the generated inventory (inventory.json, made by
-// scripts/generate-inventory.ts from ../shared/data/catalogue; docs/inventory.md).
+// scripts/generate-inventory.ts; docs/inventory.md).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { CatalogueFile, CatalogueModelEntry } from "./catalogue-file";

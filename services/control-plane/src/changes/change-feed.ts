@@ -3,9 +3,8 @@
 // plane replica polls the table, so a change made through any replica reaches
 // the data planes subscribed to all of them.
 //
-// The poll is plain SQL (like the money batches), and asks only for rows it has
-// not delivered: through Prisma, re-reading the window below cost an idle
-// control plane about 7 ms of CPU per poll, 3% of a core at the default 200 ms.
+// The poll is plain SQL (like the money batches) and asks only for rows it has
+// not delivered: every replica polls every 200 ms by default, busy or idle (docs/benchmark.md).
 import type { Database } from "../database/connect";
 import type { Prisma } from "../generated/prisma/client";
 

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import type { ErrorBody } from "@gateway/proto";
 import { repositoryRoot } from "../config";
 
 const USAGE = `usage: pnpm gatewayctl <command> [options] [--json]
@@ -60,7 +61,8 @@ async function call(target: Connection, method: string, route: string, body?: un
   const text = await response.text();
   const parsed: unknown = text ? JSON.parse(text) : {};
   if (!response.ok) {
-    const error = (parsed as { error?: { code?: string; message?: string } }).error;
+    // The admin API's errors are `{"error":{"type","code","message"}}` (docs/errors.md).
+    const error = (parsed as Partial<ErrorBody>).error;
     throw new CliError(`${response.status} ${error?.code ?? "error"}: ${error?.message ?? text}`);
   }
   return parsed;

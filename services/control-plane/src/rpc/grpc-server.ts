@@ -1,13 +1,14 @@
 // The control plane's gRPC service. Handlers are thin: authenticate the
 // calling data plane, translate messages, call a service, map errors once.
 import * as grpc from "@grpc/grpc-js";
-import { AUTH_METADATA_KEY, bearer, ControlPlaneService, type ControlEvent, type ControlPlaneHandlers } from "@gateway/proto";
+import { AUTH_METADATA_KEY, bearer, ControlPlaneService, GatewayError, type ControlEvent, type ControlPlaneHandlers } from "@gateway/proto";
 import { timingSafeEqual } from "node:crypto";
 import type { CatalogueService } from "../catalogue/catalogue-service";
 import type { Change, ChangeFeed } from "../changes/change-feed";
-import { ControlPlaneError, invalidRequest } from "../errors";
+import { invalidRequest, unauthorized } from "../errors";
 import type { KeyService } from "../keys/key-service";
 import type { LedgerService } from "../billing/ledger-service";
+import { asGatewayError, toServiceError } from "./service-error";
 
 export interface RpcDependencies {
   internalToken: string;
@@ -43,14 +44,7 @@ function authorized(metadata: grpc.Metadata, token: string): boolean {
   return presented.length === expected.length && timingSafeEqual(presented, expected);
 }
 
-function toServiceError(error: unknown): Partial<grpc.StatusObject> {
-  if (error instanceof ControlPlaneError) {
-    const code =
-      error.status === 404 ? grpc.status.NOT_FOUND : error.status === 400 ? grpc.status.INVALID_ARGUMENT : grpc.status.FAILED_PRECONDITION;
-    return { code, details: error.message };
-  }
-  return { code: grpc.status.UNAVAILABLE, details: "control plane could not complete the call" };
-}
+const invalidToken = () => toServiceError(unauthorized("invalid internal token"));
 
 /** A money amount from the wire: never negative (a negative debit would be a credit). */
 function amount(value: string | undefined): bigint {
@@ -72,7 +66,7 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
   ): grpc.handleUnaryCall<Request, Response> {
     return (call, callback) => {
       if (!authorized(call.metadata, deps.internalToken)) {
-        callback({ code: grpc.status.UNAUTHENTICATED, details: "invalid internal token" });
+        callback(invalidToken());
         return;
       }
       const started = performance.now();
@@ -85,8 +79,8 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
         },
         (error: unknown) => {
           done("error");
-          if (!(error instanceof ControlPlaneError)) deps.onError(error);
-          callback(toServiceError(error));
+          if (!(error instanceof GatewayError)) deps.onError(error);
+          callback(toServiceError(asGatewayError(error)));
         },
       );
     };
@@ -175,7 +169,7 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
     }),
     Subscribe: (call) => {
       if (!authorized(call.metadata, deps.internalToken)) {
-        call.destroy(Object.assign(new Error("invalid internal token"), { code: grpc.status.UNAUTHENTICATED }));
+        call.destroy(Object.assign(new Error("invalid internal token"), invalidToken()));
         return;
       }
       // Events are written in order; a catalogue snapshot read is awaited in

@@ -44,7 +44,8 @@ describe("gatewayctl", () => {
     await stack?.stop();
   });
 
-  it("runs a project's whole life: create, key, top-up (idempotent), balance, limits, list, revoke", async () => {
+  // Sixteen gatewayctl processes, each starting node and tsx: more than the default minute on a busy machine.
+  it("runs a project's whole life: create, key, top-up (idempotent), balance, limits, list, revoke", { timeout: 180_000 }, async () => {
     const project = await ctlJson<{ id: string; name: string }>("projects", "create", "--name", "Acme", "--id", "acme");
     expect(project).toMatchObject({ id: "acme", name: "Acme", rpm_limit: null, daily_cap: null });
 

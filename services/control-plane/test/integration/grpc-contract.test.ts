@@ -1,7 +1,7 @@
 // The control plane's gRPC contract, called as a data plane calls it: a real
 // server on a free port, the generated client, PGlite in a fresh directory.
 import * as grpc from "@grpc/grpc-js";
-import { AUTH_METADATA_KEY, bearer, ControlPlaneClientConstructor, type ControlPlaneClient } from "@gateway/proto";
+import { AUTH_METADATA_KEY, bearer, ControlPlaneClientConstructor, ERROR_CODE_METADATA_KEY, type ControlPlaneClient } from "@gateway/proto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -223,6 +223,7 @@ describe("control-plane gRPC contract", () => {
   it("refuses negative amounts at the boundary", async () => {
     const error = (await reserve("neg1", -5n).catch((caught: unknown) => caught)) as grpc.ServiceError;
     expect(error.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(error.metadata.get(ERROR_CODE_METADATA_KEY)).toEqual(["invalid_request"]);
     const settleError = (await settle("r1", -5n).catch((caught: unknown) => caught)) as grpc.ServiceError;
     expect(settleError.code).toBe(grpc.status.INVALID_ARGUMENT);
   });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { normalizeCatalogue, TIERS, type CatalogueFile, type CatalogueModelEntry } from "../../src/catalogue/catalogue-file";
-import { ControlPlaneError } from "../../src/errors";
+import { GatewayError } from "@gateway/proto";
 
 const DEFAULT_CATALOGUE = path.resolve(import.meta.dirname, "../../src/catalogue/default-catalogue.json");
 const loadDefault = (): CatalogueFile => JSON.parse(readFileSync(DEFAULT_CATALOGUE, "utf8")) as CatalogueFile;
@@ -43,14 +43,14 @@ function file(overrides: Partial<CatalogueFile> = {}): CatalogueFile {
   };
 }
 
-function rejection(fn: () => unknown): ControlPlaneError {
+function rejection(fn: () => unknown): GatewayError {
   try {
     fn();
   } catch (error) {
-    expect(error).toBeInstanceOf(ControlPlaneError);
-    return error as ControlPlaneError;
+    expect(error).toBeInstanceOf(GatewayError);
+    return error as GatewayError;
   }
-  throw new Error("expected a ControlPlaneError, nothing was thrown");
+  throw new Error("expected a GatewayError, nothing was thrown");
 }
 
 describe("normalizeCatalogue on the default catalogue", () => {
@@ -229,7 +229,12 @@ describe("normalizeCatalogue rejections", () => {
     ],
   ])("rejects %s", (_name, build, message) => {
     const error = rejection(() => normalizeCatalogue(build()));
-    expect({ code: error.code, status: error.status, message: error.message }).toEqual({ code: "invalid_request", status: 400, message });
+    expect({ type: error.type, code: error.code, status: error.status, message: error.message }).toEqual({
+      type: "invalid_request_error",
+      code: "invalid_request",
+      status: 400,
+      message,
+    });
   });
 
   it.each<[string, string]>([
@@ -249,7 +254,8 @@ describe("normalizeCatalogue rejections", () => {
       }),
     );
     const error = rejection(() => normalizeCatalogue(file({ models })));
-    expect({ code: error.code, status: error.status, message: error.message }).toEqual({
+    expect({ type: error.type, code: error.code, status: error.status, message: error.message }).toEqual({
+      type: "invalid_request_error",
       code: "invalid_request",
       status: 400,
       message: `v/bad path 1: "${text}" is not a USD amount`,

@@ -1,0 +1,16 @@
+// The services the composition root builds and hands to the admin routes, the gRPC server and the metrics.
+import type { HoldSweeper } from "./billing/hold-sweeper";
+import type { LedgerService } from "./billing/ledger-service";
+import type { CatalogueService } from "./catalogue/catalogue-service";
+import type { ChangeFeed } from "./changes/change-feed";
+import type { KeyService } from "./keys/key-service";
+import type { ProjectService } from "./projects/project-service";
+
+export interface ControlPlaneServices {
+  projects: ProjectService;
+  keys: KeyService;
+  ledger: LedgerService;
+  catalogue: CatalogueService;
+  changes: ChangeFeed;
+  sweeper: HoldSweeper;
+}

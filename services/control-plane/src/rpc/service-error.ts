@@ -1,0 +1,18 @@
+// A failed call as a data plane receives it: the table's gRPC status, the message as details and the
+// table code in metadata. An unreachable database is UNAVAILABLE (the data plane retries another
+// replica or reports an outage); anything else unexpected is INTERNAL (a bug, not worth retrying).
+import * as grpc from "@grpc/grpc-js";
+import { ERROR_CODE_METADATA_KEY, GatewayError } from "@gateway/proto";
+import { isDatabaseUnavailable } from "../database/database-unavailable";
+import { databaseUnavailable, internalError } from "../errors";
+
+export function asGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  return isDatabaseUnavailable(error) ? databaseUnavailable(error) : internalError(error);
+}
+
+export function toServiceError(error: GatewayError): Partial<grpc.StatusObject> {
+  const metadata = new grpc.Metadata();
+  metadata.set(ERROR_CODE_METADATA_KEY, error.kind);
+  return { code: error.grpcStatus, details: error.message, metadata };
+}
