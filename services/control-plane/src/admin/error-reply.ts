@@ -2,7 +2,7 @@
 // status, and `x-should-retry` from its retryable flag (the header OpenAI's SDKs honour).
 import { GatewayError } from "@gateway/proto";
 import type { FastifyReply } from "fastify";
-import { bodyTooLarge, internalError, invalidRequest } from "../errors";
+import { asGatewayError, bodyTooLarge, invalidRequest } from "../errors";
 
 export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
   return reply
@@ -21,5 +21,6 @@ export function adminError(error: unknown, unexpected: (error: unknown) => void)
   }
   if (failure.statusCode === 413) return bodyTooLarge();
   unexpected(error);
-  return internalError(error);
+  // An unreachable database is 503 control_plane_unavailable (retry later), a bug 500 internal_error.
+  return asGatewayError(error);
 }

@@ -8,7 +8,8 @@ import type { Change, ChangeFeed } from "../changes/change-feed";
 import { invalidRequest, unauthorized } from "../errors";
 import type { KeyService } from "../keys/key-service";
 import type { LedgerService } from "../billing/ledger-service";
-import { asGatewayError, toServiceError } from "./service-error";
+import { asGatewayError } from "../errors";
+import { toServiceError } from "./service-error";
 
 export interface RpcDependencies {
   internalToken: string;

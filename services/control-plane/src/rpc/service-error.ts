@@ -2,14 +2,7 @@
 // table code in metadata. An unreachable database is UNAVAILABLE (the data plane retries another
 // replica or reports an outage); anything else unexpected is INTERNAL (a bug, not worth retrying).
 import * as grpc from "@grpc/grpc-js";
-import { ERROR_CODE_METADATA_KEY, GatewayError } from "@gateway/proto";
-import { isDatabaseUnavailable } from "../database/database-unavailable";
-import { databaseUnavailable, internalError } from "../errors";
-
-export function asGatewayError(error: unknown): GatewayError {
-  if (error instanceof GatewayError) return error;
-  return isDatabaseUnavailable(error) ? databaseUnavailable(error) : internalError(error);
-}
+import { ERROR_CODE_METADATA_KEY, type GatewayError } from "@gateway/proto";
 
 export function toServiceError(error: GatewayError): Partial<grpc.StatusObject> {
   const metadata = new grpc.Metadata();

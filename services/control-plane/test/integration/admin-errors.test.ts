@@ -124,7 +124,7 @@ describe("admin API errors", () => {
     );
   });
 
-  it("answers an unexpected failure with internal_error, logs it, and renders a retryable code with x-should-retry: true", async () => {
+  it("answers a bug with internal_error and an unreachable database with control_plane_unavailable (retryable), logging both", async () => {
     const failures: unknown[] = [];
     let next: unknown;
     const services = {
@@ -146,6 +146,18 @@ describe("admin API errors", () => {
       await expectError(await list(), 500, "server_error", "internal_error", false, "the control plane could not complete the request");
       expect(failures).toEqual([bug]);
 
+      const outage = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+      next = outage;
+      await expectError(
+        await list(),
+        503,
+        "service_unavailable",
+        "control_plane_unavailable",
+        true,
+        "the control plane cannot reach its database",
+      );
+      expect(failures).toEqual([bug, outage]);
+
       next = new GatewayError("control_plane_unavailable", "the control plane cannot reach its database");
       await expectError(
         await list(),
@@ -155,7 +167,7 @@ describe("admin API errors", () => {
         true,
         "the control plane cannot reach its database",
       );
-      expect(failures).toHaveLength(1); // a table error is an answer, not a failure to log
+      expect(failures).toHaveLength(2); // a table error is an answer, not a failure to log
     } finally {
       await app.close();
     }
