@@ -1,17 +1,21 @@
 // The inventory generator's pure parts on hand-made inputs (unit conversion, the
-// verified rule, id mapping, what is skipped), and the committed inventory.json
-// against the catalogue's own validation.
-import { readFileSync } from "node:fs";
+// verified rule, id mapping, what is skipped), reading and checking on a small excerpt
+// of the public lists kept in the repository (test/fixtures/catalogue), and the
+// committed inventory.json against the catalogue's own validation.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   buildInventory,
+  checkInventory,
   embeddingEntries,
   judgePrice,
   mapToNative,
   matchKey,
   openrouterFigure,
   pricesAgree,
+  readSources,
   serializeInventory,
   toNanoPerM,
   tokenPrice,
@@ -264,6 +268,90 @@ describe("buildInventory on hand-made sources", () => {
 
   it("is deterministic: same input, same bytes", () => {
     expect(serializeInventory(buildInventory(sources()))).toBe(serializeInventory(inventory));
+  });
+});
+
+describe("readSources and checkInventory on an excerpt of the public lists (test/fixtures/catalogue)", () => {
+  const EXCERPT_DIR = path.resolve(import.meta.dirname, "../fixtures/catalogue");
+  const sources = readSources(EXCERPT_DIR);
+  const inventory = buildInventory(sources);
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "inventory-check-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("reads both OpenRouter lists (newest first), models.dev and litellm without its sample_spec", () => {
+    expect(sources.openrouter.map((list) => [list.date, list.models.length])).toEqual([
+      ["2026-08-01", 7],
+      ["2026-05-15", 2],
+    ]);
+    expect(Object.keys(sources.modelsDev).sort()).toEqual(["anthropic", "openai", "openrouter"]);
+    expect(sources.litellm).not.toHaveProperty("sample_spec");
+    expect(sources.litellm).toHaveProperty("gpt-4o");
+    expect(sources.curatedIds.has("openai/gpt-4o-mini")).toBe(true); // from the committed default-catalogue.json
+  });
+
+  it("builds the inventory: curated ids, ~ aliases, variable prices and unconfirmed free models left out", () => {
+    // Left out: openai/gpt-4o-mini and text-embedding-3-small (curated), ~openai/gpt-latest, openrouter/auto, openai/gpt-oss-20b:free.
+    expect(inventory.map((entry) => entry.id)).toEqual([
+      "anthropic/claude-sonnet-4.5",
+      "openai/gpt-4o",
+      "openai/gpt-4o-2024-05-13", // a dated id keeps its own (dearer) native model
+      "openai/gpt-5-codex", // only in the older list
+      "openai/text-embedding-3-large", // from litellm
+    ]);
+    expect(
+      inventory.map((entry) => [entry.id, entry.paths.map((p) => [p.provider, p.upstream_model, p.price?.input_per_m, p.price?.verified])]),
+    ).toEqual([
+      [
+        "anthropic/claude-sonnet-4.5",
+        [
+          ["anthropic", "claude-sonnet-4-5-20250929", "3.00", true],
+          ["openrouter", "anthropic/claude-sonnet-4.5", "3.00", true],
+        ],
+      ],
+      [
+        "openai/gpt-4o",
+        [
+          ["openai", "gpt-4o", "2.50", true],
+          ["openrouter", "openai/gpt-4o", "2.50", true],
+        ],
+      ],
+      [
+        "openai/gpt-4o-2024-05-13",
+        [
+          ["openai", "gpt-4o-2024-05-13", "5.00", true],
+          ["openrouter", "openai/gpt-4o-2024-05-13", "5.00", true],
+        ],
+      ],
+      [
+        "openai/gpt-5-codex",
+        [
+          ["openai", "gpt-5-codex", "1.25", true],
+          ["openrouter", "openai/gpt-5-codex", "1.25", true],
+        ],
+      ],
+      ["openai/text-embedding-3-large", [["openai", "text-embedding-3-large", "0.13", true]]],
+    ]);
+    // models.dev's openrouter provider and litellm's openrouter/ entries copy OpenRouter's list: never a second source.
+    const sourcesText = inventory.flatMap((entry) => entry.paths.map((p) => p.price?.source ?? ""));
+    expect(sourcesText.filter((text) => /models\.dev openrouter|litellm openrouter\//.test(text))).toEqual([]);
+  });
+
+  it("--check passes when the file is what the generator makes, and reports a stale or missing one", () => {
+    const file = path.join(scratch, "inventory.json");
+    writeFileSync(file, serializeInventory(inventory));
+    expect(checkInventory(EXCERPT_DIR, file)).toMatchObject({ ok: true, ran: true, message: expect.stringContaining("is up to date") });
+    writeFileSync(file, serializeInventory(inventory.slice(1)));
+    expect(checkInventory(EXCERPT_DIR, file)).toMatchObject({ ok: false, ran: true, message: expect.stringContaining("is stale") });
+    expect(checkInventory(EXCERPT_DIR, path.join(scratch, "none.json"))).toMatchObject({ ok: false, ran: true });
+  });
+
+  it("--check without its input says plainly that it did not run (and does not fail the build)", () => {
+    const absent = path.join(scratch, "absent");
+    expect(checkInventory(absent, path.join(scratch, "inventory.json"))).toEqual({
+      ok: true,
+      ran: false,
+      message: expect.stringMatching(/^inventory check did not run: .*absent is absent, so .*inventory\.json was not compared$/),
+    });
   });
 });
 

@@ -1,46 +1,40 @@
 // AnthropicAdapter.classifyError: categories from the error envelope's
 // structured `error.type` only, never from its message text.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnthropicAdapter } from "../../src/providers/anthropic/anthropic-adapter";
+import { fixtures } from "../support/fixture";
 
-const WIRE_DIR = path.resolve(import.meta.dirname, "../../../../../shared/data/wire");
-const haveWire = existsSync(WIRE_DIR);
-
+const recorded = fixtures("anthropic");
 const adapter = new AnthropicAdapter();
 
-describe.skipIf(!haveWire)(
-  `AnthropicAdapter.classifyError on the recorded error bodies (${haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent`})`,
-  () => {
-    const expected: Record<string, string | undefined> = {
-      "anthropic.error.400.invalid_request_error.json": undefined,
-      "anthropic.error.401.authentication_error.json": undefined,
-      "anthropic.error.403.permission_error.json": undefined,
-      "anthropic.error.404.not_found_error.json": "model_not_found",
-      "anthropic.error.413.request_too_large.json": undefined,
-      "anthropic.error.429.rate_limit_error.json": undefined,
-      "anthropic.error.500.api_error.json": undefined,
-      "anthropic.error.529.overloaded_error.json": undefined,
-    };
+describe("AnthropicAdapter.classifyError on the recorded error bodies", () => {
+  const expected: Record<string, string | undefined> = {
+    "anthropic.error.400.invalid_request_error.json": undefined,
+    "anthropic.error.401.authentication_error.json": undefined,
+    "anthropic.error.403.permission_error.json": undefined,
+    "anthropic.error.404.not_found_error.json": "model_not_found",
+    "anthropic.error.413.request_too_large.json": undefined,
+    "anthropic.error.429.rate_limit_error.json": undefined,
+    "anthropic.error.500.api_error.json": undefined,
+    "anthropic.error.529.overloaded_error.json": undefined,
+  };
 
-    it("has an expectation for every recorded Anthropic error body", () => {
-      const files = readdirSync(WIRE_DIR).filter((file) => file.startsWith("anthropic.error."));
-      expect(files.sort()).toEqual(Object.keys(expected).sort());
-    });
+  it("has an expectation for every recorded Anthropic error body", () => {
+    const files = recorded.names("anthropic.error.");
+    expect(files).toEqual(Object.keys(expected).sort());
+  });
 
-    it.each(Object.entries(expected))("%s -> %s", (file, category) => {
-      expect(adapter.classifyError(JSON.parse(readFileSync(path.join(WIRE_DIR, file), "utf8")))).toBe(category);
-    });
+  it.each(Object.entries(expected))("%s -> %s", (file, category) => {
+    expect(adapter.classifyError(recorded.json(file))).toBe(category);
+  });
 
-    it("classifies the data of a recorded in-stream error event the same way", () => {
-      const text = readFileSync(path.join(WIRE_DIR, "anthropic.messages.stream.error.sse"), "utf8");
-      const data = /event: error\ndata: (.*)\n/.exec(text)?.[1];
-      expect(data).toBeDefined();
-      expect(adapter.classifyError(JSON.parse(data!))).toBeUndefined(); // overloaded_error
-    });
-  },
-);
+  it("classifies the data of a recorded in-stream error event the same way", () => {
+    const text = recorded.text("anthropic.messages.stream.error.sse");
+    const data = /event: error\ndata: (.*)\n/.exec(text)?.[1];
+    expect(data).toBeDefined();
+    expect(adapter.classifyError(JSON.parse(data!))).toBeUndefined(); // overloaded_error
+  });
+});
 
 describe("AnthropicAdapter.classifyError", () => {
   it.each<[string, unknown, string | undefined]>([

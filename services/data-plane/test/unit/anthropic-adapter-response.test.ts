@@ -1,14 +1,11 @@
 // AnthropicAdapter, non-streamed answers: recorded Anthropic Messages in,
 // OpenAI chat.completion out.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnthropicAdapter } from "../../src/providers/anthropic/anthropic-adapter";
 import type { ResponseContext } from "../../src/providers/provider-adapter";
+import { fixtures } from "../support/fixture";
 
-const WIRE_DIR = path.resolve(import.meta.dirname, "../../../../../shared/data/wire");
-const haveWire = existsSync(WIRE_DIR);
-const wire = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(WIRE_DIR, file), "utf8"));
+const wire = (file: string): Record<string, unknown> => fixtures("anthropic").json(file);
 
 const adapter = new AnthropicAdapter();
 const context: ResponseContext = { id: "chatcmpl-gateway", created: 1_790_000_000, model: "claude-from-catalogue" };
@@ -27,60 +24,57 @@ const message = (overrides: Record<string, unknown>) => ({
   ...overrides,
 });
 
-describe.skipIf(!haveWire)(
-  `AnthropicAdapter.response on recorded messages (${haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent`})`,
-  () => {
-    it("plain text answer (anthropic.messages.response.json)", () => {
-      expect(translate(wire("anthropic.messages.response.json"))).toEqual({
-        id: "msg_01Egs18hRzhru3uGon3qesbA",
-        object: "chat.completion",
-        created: 1_790_000_000,
-        model: "claude-sonnet-4-5-20250929",
-        choices: [
-          {
-            index: 0,
-            message: { role: "assistant", content: '{"product_name": "Green Tea", "price": 5.50, "quantity": 2}', refusal: null },
-            logprobs: null,
-            finish_reason: "stop",
-          },
-        ],
-        usage: { prompt_tokens: 249, completion_tokens: 26, total_tokens: 275, prompt_tokens_details: { cached_tokens: 0 } },
-      });
-    });
-
-    it("text and a tool call (anthropic.messages.tools.response.json)", () => {
-      const completion = translate(wire("anthropic.messages.tools.response.json")) as any;
-      expect(completion.id).toBe("msg_012foMGXNQ1eqhaq3QvA5dY6");
-      expect(completion.choices[0]).toEqual({
-        index: 0,
-        message: {
-          role: "assistant",
-          content: 'I\'ll use the test_tool with the value "test" as requested, then provide a final response.',
-          refusal: null,
-          tool_calls: [
-            { id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", type: "function", function: { name: "test_tool", arguments: '{"value":"test"}' } },
-          ],
+describe("AnthropicAdapter.response on recorded messages", () => {
+  it("plain text answer (anthropic.messages.response.json)", () => {
+    expect(translate(wire("anthropic.messages.response.json"))).toEqual({
+      id: "msg_01Egs18hRzhru3uGon3qesbA",
+      object: "chat.completion",
+      created: 1_790_000_000,
+      model: "claude-sonnet-4-5-20250929",
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: '{"product_name": "Green Tea", "price": 5.50, "quantity": 2}', refusal: null },
+          logprobs: null,
+          finish_reason: "stop",
         },
-        logprobs: null,
-        finish_reason: "tool_calls",
-      });
-      expect(completion.usage).toEqual({
-        prompt_tokens: 415,
-        completion_tokens: 76,
-        total_tokens: 491,
-        prompt_tokens_details: { cached_tokens: 0 },
-      });
+      ],
+      usage: { prompt_tokens: 249, completion_tokens: 26, total_tokens: 275, prompt_tokens_details: { cached_tokens: 0 } },
     });
+  });
 
-    it("the answer after a tool result (anthropic.messages.tools.result.response.json)", () => {
-      const completion = translate(wire("anthropic.messages.tools.result.response.json")) as any;
-      expect(completion.choices[0].finish_reason).toBe("stop");
-      expect(completion.choices[0].message.content).toMatch(/^I have successfully executed the test_tool/);
-      expect(completion.choices[0].message).not.toHaveProperty("tool_calls");
-      expect(completion.usage.total_tokens).toBe(546);
+  it("text and a tool call (anthropic.messages.tools.response.json)", () => {
+    const completion = translate(wire("anthropic.messages.tools.response.json")) as any;
+    expect(completion.id).toBe("msg_012foMGXNQ1eqhaq3QvA5dY6");
+    expect(completion.choices[0]).toEqual({
+      index: 0,
+      message: {
+        role: "assistant",
+        content: 'I\'ll use the test_tool with the value "test" as requested, then provide a final response.',
+        refusal: null,
+        tool_calls: [
+          { id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", type: "function", function: { name: "test_tool", arguments: '{"value":"test"}' } },
+        ],
+      },
+      logprobs: null,
+      finish_reason: "tool_calls",
     });
-  },
-);
+    expect(completion.usage).toEqual({
+      prompt_tokens: 415,
+      completion_tokens: 76,
+      total_tokens: 491,
+      prompt_tokens_details: { cached_tokens: 0 },
+    });
+  });
+
+  it("the answer after a tool result (anthropic.messages.tools.result.response.json)", () => {
+    const completion = translate(wire("anthropic.messages.tools.result.response.json")) as any;
+    expect(completion.choices[0].finish_reason).toBe("stop");
+    expect(completion.choices[0].message.content).toMatch(/^I have successfully executed the test_tool/);
+    expect(completion.choices[0].message).not.toHaveProperty("tool_calls");
+    expect(completion.usage.total_tokens).toBe(546);
+  });
+});
 
 describe("AnthropicAdapter.response", () => {
   it("counts cache writes and reads into prompt_tokens; reads are cached_tokens, writes cache_write_tokens", () => {

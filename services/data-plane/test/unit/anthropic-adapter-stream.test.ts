@@ -5,15 +5,13 @@
 // Anthropic's SDKs accumulate a stream), and response() of that Message must
 // carry the same content, tool calls, reasoning, refusal, finish reason and usage
 // as the chunks.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnthropicAdapter } from "../../src/providers/anthropic/anthropic-adapter";
 import type { ResponseContext, StreamItem } from "../../src/providers/provider-adapter";
 import { SseParser, type SseEvent } from "../../src/upstream/sse-parser";
+import { fixtures } from "../support/fixture";
 
-const WIRE_DIR = path.resolve(import.meta.dirname, "../../../../../shared/data/wire");
-const haveWire = existsSync(WIRE_DIR);
+const recorded = fixtures("anthropic");
 
 const adapter = new AnthropicAdapter();
 const context: ResponseContext = { id: "chatcmpl-gateway", created: 1_790_000_000, model: "claude-from-catalogue" };
@@ -23,9 +21,9 @@ function parseSse(text: string): SseEvent[] {
   return [...parser.push(text), ...parser.end()].flatMap((item) => (item.kind === "event" ? [item.event] : []));
 }
 
-/** The recorded stream's events. Some SDK fixtures end without the final blank line; served, they get one (INDEX.md). */
+/** The recorded stream's events. Some SDK fixtures end without the final blank line; served, they get one (__fixtures__/README.md). */
 const recordedEvents = (file: string): SseEvent[] => {
-  const text = readFileSync(path.join(WIRE_DIR, file), "utf8");
+  const text = recorded.text(file);
   return parseSse(text.endsWith("\n\n") ? text : `${text}\n\n`);
 };
 
@@ -116,133 +114,128 @@ const completeStreams = [
   "anthropic.messages.stream.refusal.sse",
 ];
 
-describe.skipIf(!haveWire)(
-  `AnthropicAdapter.stream on recorded streams (${haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent`})`,
-  () => {
-    it("plain text (anthropic.messages.stream.sse): the role on the first text chunk, one chunk per text delta, finish, usage, done; ping ignored", () => {
-      const items = translateStream(recordedEvents("anthropic.messages.stream.sse"));
-      const base = {
-        id: "msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK",
-        object: "chat.completion.chunk",
-        created: context.created,
-        model: "claude-3-opus-latest",
-      };
-      const choice = (delta: unknown, finish_reason: string | null = null) => ({
+describe("AnthropicAdapter.stream on recorded streams", () => {
+  it("plain text (anthropic.messages.stream.sse): the role on the first text chunk, one chunk per text delta, finish, usage, done; ping ignored", () => {
+    const items = translateStream(recordedEvents("anthropic.messages.stream.sse"));
+    const base = {
+      id: "msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK",
+      object: "chat.completion.chunk",
+      created: context.created,
+      model: "claude-3-opus-latest",
+    };
+    const choice = (delta: unknown, finish_reason: string | null = null) => ({
+      kind: "chunk",
+      chunk: { ...base, choices: [{ index: 0, delta, finish_reason }] },
+    });
+    expect(items).toEqual([
+      choice({ role: "assistant", content: "Hello" }),
+      choice({ content: " there" }),
+      choice({ content: "!" }),
+      choice({}, "stop"),
+      {
         kind: "chunk",
-        chunk: { ...base, choices: [{ index: 0, delta, finish_reason }] },
-      });
-      expect(items).toEqual([
-        choice({ role: "assistant", content: "Hello" }),
-        choice({ content: " there" }),
-        choice({ content: "!" }),
-        choice({}, "stop"),
-        {
-          kind: "chunk",
-          chunk: {
-            ...base,
-            choices: [],
-            usage: { prompt_tokens: 11, completion_tokens: 6, total_tokens: 17, prompt_tokens_details: { cached_tokens: 0 } },
-          },
+        chunk: {
+          ...base,
+          choices: [],
+          usage: { prompt_tokens: 11, completion_tokens: 6, total_tokens: 17, prompt_tokens_details: { cached_tokens: 0 } },
         },
-        { kind: "done" },
-      ]);
-    });
+      },
+      { kind: "done" },
+    ]);
+  });
 
-    it("the recorded stream with whitespace-padded JSON (anthropic.messages.stream.recorded.sse)", () => {
-      const items = translateStream(recordedEvents("anthropic.messages.stream.recorded.sse"));
-      expectChunkShapes(items, "msg_013nnniYDrJDocdy5nrMU7cH", "claude-sonnet-4-5-20250929");
-      const result = accumulateChunks(items);
-      expect(JSON.parse(result.content!)).toEqual([12345, 67890]);
-      expect(result.finishReason).toBe("stop");
-      expect(result.usage).toEqual({
-        prompt_tokens: 135,
-        completion_tokens: 10,
-        total_tokens: 145,
-        prompt_tokens_details: { cached_tokens: 0 },
-      });
-      expect(items.at(-1)).toEqual({ kind: "done" });
+  it("the recorded stream with whitespace-padded JSON (anthropic.messages.stream.recorded.sse)", () => {
+    const items = translateStream(recordedEvents("anthropic.messages.stream.recorded.sse"));
+    expectChunkShapes(items, "msg_013nnniYDrJDocdy5nrMU7cH", "claude-sonnet-4-5-20250929");
+    const result = accumulateChunks(items);
+    expect(JSON.parse(result.content!)).toEqual([12345, 67890]);
+    expect(result.finishReason).toBe("stop");
+    expect(result.usage).toEqual({
+      prompt_tokens: 135,
+      completion_tokens: 10,
+      total_tokens: 145,
+      prompt_tokens_details: { cached_tokens: 0 },
     });
+    expect(items.at(-1)).toEqual({ kind: "done" });
+  });
 
-    it("text then a tool call with streamed arguments (anthropic.messages.stream.tools.sse)", () => {
-      const items = translateStream(recordedEvents("anthropic.messages.stream.tools.sse"));
-      expectChunkShapes(items, "msg_019Q1hrJbZG26Fb9BQhrkHEr", "claude-sonnet-4-20250514");
-      // The tool_use block is Anthropic's content block 1 but the first tool call: index 0.
-      expect(chunks(items).find((chunk) => chunk.choices[0]?.delta.tool_calls)?.choices[0].delta).toEqual({
-        tool_calls: [
-          { index: 0, id: "toolu_01NRLabsLyVHZPKxbKvkfSMn", type: "function", function: { name: "get_weather", arguments: "" } },
-        ],
-      });
-      const result = accumulateChunks(items);
-      expect(result.content).toBe("I'll check the current weather in Paris for you.");
-      expect(result.toolCalls).toHaveLength(1);
-      expect(JSON.parse(result.toolCalls[0]!.function.arguments)).toEqual({ location: "Paris" });
-      expect(result.finishReason).toBe("tool_calls");
-      expect(result.usage).toEqual({
-        prompt_tokens: 377,
-        completion_tokens: 65,
-        total_tokens: 442,
-        prompt_tokens_details: { cached_tokens: 0 },
-      });
+  it("text then a tool call with streamed arguments (anthropic.messages.stream.tools.sse)", () => {
+    const items = translateStream(recordedEvents("anthropic.messages.stream.tools.sse"));
+    expectChunkShapes(items, "msg_019Q1hrJbZG26Fb9BQhrkHEr", "claude-sonnet-4-20250514");
+    // The tool_use block is Anthropic's content block 1 but the first tool call: index 0.
+    expect(chunks(items).find((chunk) => chunk.choices[0]?.delta.tool_calls)?.choices[0].delta).toEqual({
+      tool_calls: [{ index: 0, id: "toolu_01NRLabsLyVHZPKxbKvkfSMn", type: "function", function: { name: "get_weather", arguments: "" } }],
     });
+    const result = accumulateChunks(items);
+    expect(result.content).toBe("I'll check the current weather in Paris for you.");
+    expect(result.toolCalls).toHaveLength(1);
+    expect(JSON.parse(result.toolCalls[0]!.function.arguments)).toEqual({ location: "Paris" });
+    expect(result.finishReason).toBe("tool_calls");
+    expect(result.usage).toEqual({
+      prompt_tokens: 377,
+      completion_tokens: 65,
+      total_tokens: 442,
+      prompt_tokens_details: { cached_tokens: 0 },
+    });
+  });
 
-    it("thinking then text, stopped by a refusal (anthropic.messages.stream.thinking.sse)", () => {
-      const items = translateStream(recordedEvents("anthropic.messages.stream.thinking.sse"));
-      expectChunkShapes(items, "msg_fixture_a_0001", "claude-fable-5");
-      const result = accumulateChunks(items);
-      expect(result.reasoning).toMatch(/^Simple educational question about what a solar eclipse is\./);
-      expect(result.content).toBe("Hi"); // thinking never leaks into content
-      expect(result.finishReason).toBe("content_filter");
-      expect(result.refusal).toEqual(expect.any(String));
-      expect(result.usage).toEqual({
-        prompt_tokens: 28,
-        completion_tokens: 106,
-        total_tokens: 134,
-        prompt_tokens_details: { cached_tokens: 0 },
-        completion_tokens_details: { reasoning_tokens: 67 },
-      });
+  it("thinking then text, stopped by a refusal (anthropic.messages.stream.thinking.sse)", () => {
+    const items = translateStream(recordedEvents("anthropic.messages.stream.thinking.sse"));
+    expectChunkShapes(items, "msg_fixture_a_0001", "claude-fable-5");
+    const result = accumulateChunks(items);
+    expect(result.reasoning).toMatch(/^Simple educational question about what a solar eclipse is\./);
+    expect(result.content).toBe("Hi"); // thinking never leaks into content
+    expect(result.finishReason).toBe("content_filter");
+    expect(result.refusal).toEqual(expect.any(String));
+    expect(result.usage).toEqual({
+      prompt_tokens: 28,
+      completion_tokens: 106,
+      total_tokens: 134,
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 67 },
     });
+  });
 
-    it("a refusal with an explanation (anthropic.messages.stream.refusal.sse)", () => {
-      const items = translateStream(recordedEvents("anthropic.messages.stream.refusal.sse"));
-      const finish = chunks(items).find((chunk) => chunk.choices[0]?.finish_reason);
-      // Nothing came before the refusal, so the role rides on it.
-      expect(finish.choices[0]).toEqual({
-        index: 0,
-        delta: { role: "assistant", refusal: "This request was refused due to policy." },
-        finish_reason: "content_filter",
-      });
-      expect(accumulateChunks(items).usage).toEqual({
-        prompt_tokens: 20,
-        completion_tokens: 0,
-        total_tokens: 20,
-        prompt_tokens_details: { cached_tokens: 0 },
-      });
+  it("a refusal with an explanation (anthropic.messages.stream.refusal.sse)", () => {
+    const items = translateStream(recordedEvents("anthropic.messages.stream.refusal.sse"));
+    const finish = chunks(items).find((chunk) => chunk.choices[0]?.finish_reason);
+    // Nothing came before the refusal, so the role rides on it.
+    expect(finish.choices[0]).toEqual({
+      index: 0,
+      delta: { role: "assistant", refusal: "This request was refused due to policy." },
+      finish_reason: "content_filter",
     });
+    expect(accumulateChunks(items).usage).toEqual({
+      prompt_tokens: 20,
+      completion_tokens: 0,
+      total_tokens: 20,
+      prompt_tokens_details: { cached_tokens: 0 },
+    });
+  });
 
-    it("an error event after HTTP 200 (anthropic.messages.stream.error.sse): an error item and nothing before it, so the proxy can still retry elsewhere", () => {
-      const items = translateStream(recordedEvents("anthropic.messages.stream.error.sse"));
-      expect(items.map((item) => item.kind)).toEqual(["error"]);
-      // overloaded_error is a status, not a category (classify-anthropic-error.ts).
-      expect(items[0]).toEqual({ kind: "error", category: undefined });
-    });
+  it("an error event after HTTP 200 (anthropic.messages.stream.error.sse): an error item and nothing before it, so the proxy can still retry elsewhere", () => {
+    const items = translateStream(recordedEvents("anthropic.messages.stream.error.sse"));
+    expect(items.map((item) => item.kind)).toEqual(["error"]);
+    // overloaded_error is a status, not a category (classify-anthropic-error.ts).
+    expect(items[0]).toEqual({ kind: "error", category: undefined });
+  });
 
-    it.each(completeStreams)("streamed and non-streamed translations agree: %s", (file) => {
-      const events = recordedEvents(file);
-      const streamed = accumulateChunks(translateStream(events));
-      const whole = adapter.response("chat", accumulateAnthropicMessage(events), context) as any;
-      const message = whole.choices[0].message;
-      expect(streamed.content).toBe(message.content);
-      expect(streamed.reasoning).toBe(message.reasoning);
-      expect(streamed.refusal).toBe(message.refusal);
-      expect(streamed.finishReason).toBe(whole.choices[0].finish_reason);
-      expect(streamed.usage).toEqual(whole.usage);
-      // Argument text may differ in spacing (streamed fragments vs re-serialised input); the JSON is the same.
-      const calls = (list: any[]) =>
-        list.map((call) => ({ ...call, function: { ...call.function, arguments: JSON.parse(call.function.arguments) } }));
-      expect(calls(streamed.toolCalls)).toEqual(calls(message.tool_calls ?? []));
-    });
-  },
-);
+  it.each(completeStreams)("streamed and non-streamed translations agree: %s", (file) => {
+    const events = recordedEvents(file);
+    const streamed = accumulateChunks(translateStream(events));
+    const whole = adapter.response("chat", accumulateAnthropicMessage(events), context) as any;
+    const message = whole.choices[0].message;
+    expect(streamed.content).toBe(message.content);
+    expect(streamed.reasoning).toBe(message.reasoning);
+    expect(streamed.refusal).toBe(message.refusal);
+    expect(streamed.finishReason).toBe(whole.choices[0].finish_reason);
+    expect(streamed.usage).toEqual(whole.usage);
+    // Argument text may differ in spacing (streamed fragments vs re-serialised input); the JSON is the same.
+    const calls = (list: any[]) =>
+      list.map((call) => ({ ...call, function: { ...call.function, arguments: JSON.parse(call.function.arguments) } }));
+    expect(calls(streamed.toolCalls)).toEqual(calls(message.tool_calls ?? []));
+  });
+});
 
 describe("AnthropicAdapter.stream", () => {
   const start = ev("message_start", {
@@ -262,7 +255,7 @@ describe("AnthropicAdapter.stream", () => {
 
   it("a body cut before message_stop ends with nothing more: no finish, no usage, no done (the proxy sees a cut)", () => {
     // The plain recording without its final line end: per the SSE standard its message_stop is never complete.
-    const events = haveWire ? parseSse(readFileSync(path.join(WIRE_DIR, "anthropic.messages.stream.sse"), "utf8")) : [start];
+    const events = parseSse(recorded.text("anthropic.messages.stream.sse"));
     const translator = adapter.stream(context);
     const items = events.flatMap((event) => translator.push(event));
     expect(items.some((item) => item.kind === "done")).toBe(false);

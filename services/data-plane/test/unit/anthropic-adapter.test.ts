@@ -1,15 +1,13 @@
 // AnthropicAdapter, request side: OpenAI chat bodies in, Anthropic Messages
-// calls out. Where a recorded Anthropic request exists (shared/data/wire), the
-// OpenAI body that means the same thing must translate to exactly it.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+// calls out. Where a recorded Anthropic request exists (src/providers/anthropic/__fixtures__),
+// the OpenAI body that means the same thing must translate to exactly it.
 import { describe, expect, it } from "vitest";
 import { AnthropicAdapter } from "../../src/providers/anthropic/anthropic-adapter";
 import type { RequestContext } from "../../src/providers/provider-adapter";
+import { fixtures } from "../support/fixture";
 
-const WIRE_DIR = path.resolve(import.meta.dirname, "../../../../../shared/data/wire");
-const haveWire = existsSync(WIRE_DIR);
-const wire = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(WIRE_DIR, file), "utf8"));
+/** A recorded request: Anthropic's own, or OpenAI's (openai.*) from the OpenAI-compatible fixtures. */
+const wire = (file: string): Record<string, unknown> => fixtures(file.startsWith("openai.") ? "openai-compatible" : "anthropic").json(file);
 
 const adapter = new AnthropicAdapter();
 const context = (overrides: Partial<RequestContext> = {}): RequestContext => ({
@@ -56,137 +54,134 @@ describe("AnthropicAdapter: contract", () => {
   });
 });
 
-describe.skipIf(!haveWire)(
-  `AnthropicAdapter.request reproduces recorded Anthropic requests (${haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent`})`,
-  () => {
-    /** The recordings name Anthropic's defaults explicitly (tool type "custom", stream false); the adapter leaves defaults out. */
-    const withoutDefaults = (recorded: Record<string, unknown>) => {
-      const { stream, ...rest } = recorded;
-      if (stream !== false) rest.stream = stream;
-      if (Array.isArray(rest.tools))
-        rest.tools = rest.tools.map(({ type, ...tool }: Record<string, unknown>) => (type === "custom" ? tool : { type, ...tool }));
-      return rest;
+describe("AnthropicAdapter.request reproduces recorded Anthropic requests", () => {
+  /** The recordings name Anthropic's defaults explicitly (tool type "custom", stream false); the adapter leaves defaults out. */
+  const withoutDefaults = (recorded: Record<string, unknown>) => {
+    const { stream, ...rest } = recorded;
+    if (stream !== false) rest.stream = stream;
+    if (Array.isArray(rest.tools))
+      rest.tools = rest.tools.map(({ type, ...tool }: Record<string, unknown>) => (type === "custom" ? tool : { type, ...tool }));
+    return rest;
+  };
+
+  it("plain question (anthropic.messages.request.json)", () => {
+    const body = { model: "anthropic/claude-opus-4-8", max_tokens: 16000, messages: [user("What is the capital of France?")] };
+    expect(translate(body, { upstreamModel: "claude-opus-4-8" })).toEqual(wire("anthropic.messages.request.json"));
+  });
+
+  it("json_schema response_format -> output_config.format (anthropic.messages.json_schema.request.json)", () => {
+    const recorded = wire("anthropic.messages.json_schema.request.json") as { output_config: { format: { schema: unknown } } };
+    const body = {
+      model: "auto",
+      max_completion_tokens: 1024,
+      messages: [user("Extract: I want to order 2 Green Tea at $5.50 each")],
+      response_format: {
+        type: "json_schema",
+        json_schema: { name: "OrderItem", strict: true, schema: recorded.output_config.format.schema },
+      },
     };
+    const translated = translate(body);
+    expect(translated).toEqual(recorded);
+    expect(adapter.request("chat", body, context()).headers["anthropic-beta"]).toBeUndefined(); // structured outputs are GA
+  });
 
-    it("plain question (anthropic.messages.request.json)", () => {
-      const body = { model: "anthropic/claude-opus-4-8", max_tokens: 16000, messages: [user("What is the capital of France?")] };
-      expect(translate(body, { upstreamModel: "claude-opus-4-8" })).toEqual(wire("anthropic.messages.request.json"));
-    });
-
-    it("json_schema response_format -> output_config.format (anthropic.messages.json_schema.request.json)", () => {
-      const recorded = wire("anthropic.messages.json_schema.request.json") as { output_config: { format: { schema: unknown } } };
-      const body = {
-        model: "auto",
-        max_completion_tokens: 1024,
-        messages: [user("Extract: I want to order 2 Green Tea at $5.50 each")],
-        response_format: {
-          type: "json_schema",
-          json_schema: { name: "OrderItem", strict: true, schema: recorded.output_config.format.schema },
-        },
-      };
-      const translated = translate(body);
-      expect(translated).toEqual(recorded);
-      expect(adapter.request("chat", body, context()).headers["anthropic-beta"]).toBeUndefined(); // structured outputs are GA
-    });
-
-    it("streamed json_schema request (anthropic.messages.stream.recorded.request.json)", () => {
-      const body = {
-        model: "auto",
-        stream: true,
-        stream_options: { include_usage: true },
-        max_tokens: 1024,
-        messages: [user("Extract order IDs from the following text:\n\nOrder 12345\nOrder 67890")],
-        response_format: { type: "json_schema", json_schema: { name: "ids", schema: { type: "array", items: { type: "integer" } } } },
-      };
-      expect(translate(body)).toEqual(wire("anthropic.messages.stream.recorded.request.json"));
-    });
-
-    const testTool = (recorded: Record<string, unknown>) => {
-      const [tool] = recorded.tools as { name: string; description: string; input_schema: unknown }[];
-      return { type: "function", function: { name: tool!.name, description: tool!.description, parameters: tool!.input_schema } };
+  it("streamed json_schema request (anthropic.messages.stream.recorded.request.json)", () => {
+    const body = {
+      model: "auto",
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: 1024,
+      messages: [user("Extract order IDs from the following text:\n\nOrder 12345\nOrder 67890")],
+      response_format: { type: "json_schema", json_schema: { name: "ids", schema: { type: "array", items: { type: "integer" } } } },
     };
+    expect(translate(body)).toEqual(wire("anthropic.messages.stream.recorded.request.json"));
+  });
 
-    it("a function tool (anthropic.messages.tools.request.json)", () => {
-      const recorded = wire("anthropic.messages.tools.request.json");
-      const body = {
-        model: "x",
-        stream: false,
-        max_tokens: 1000,
-        messages: [user('Use the test_tool with value "test", then provide a final response')],
-        tools: [testTool(recorded)],
-      };
-      expect(translate(body, { upstreamModel: "claude-opus-4-8" })).toEqual(withoutDefaults(recorded));
-    });
+  const testTool = (recorded: Record<string, unknown>) => {
+    const [tool] = recorded.tools as { name: string; description: string; input_schema: unknown }[];
+    return { type: "function", function: { name: tool!.name, description: tool!.description, parameters: tool!.input_schema } };
+  };
 
-    it("multi-turn with an assistant tool call and its tool result (anthropic.messages.tools.result.request.json)", () => {
-      const recorded = wire("anthropic.messages.tools.result.request.json");
-      const body = {
-        model: "x",
-        max_tokens: 1000,
-        messages: [
-          user('Use the test_tool with value "test", then provide a final response'),
-          {
-            role: "assistant",
-            content: 'I\'ll use the test_tool with the value "test" as requested, then provide a final response.',
-            tool_calls: [
-              { id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", type: "function", function: { name: "test_tool", arguments: '{"value":"test"}' } },
-            ],
-          },
-          { role: "tool", tool_call_id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", content: "Tool result" },
-        ],
-        tools: [testTool(recorded)],
-      };
-      expect(translate(body, { upstreamModel: "claude-opus-4-8" })).toEqual(withoutDefaults(recorded));
-    });
+  it("a function tool (anthropic.messages.tools.request.json)", () => {
+    const recorded = wire("anthropic.messages.tools.request.json");
+    const body = {
+      model: "x",
+      stream: false,
+      max_tokens: 1000,
+      messages: [user('Use the test_tool with value "test", then provide a final response')],
+      tools: [testTool(recorded)],
+    };
+    expect(translate(body, { upstreamModel: "claude-opus-4-8" })).toEqual(withoutDefaults(recorded));
+  });
 
-    it("OpenAI's recorded image-input request: text and an https image as a url source", () => {
-      const translated = translate(wire("openai.chat.image_input.request.json"));
-      expect(translated.max_tokens).toBe(300);
-      expect(translated.messages).toEqual([
+  it("multi-turn with an assistant tool call and its tool result (anthropic.messages.tools.result.request.json)", () => {
+    const recorded = wire("anthropic.messages.tools.result.request.json");
+    const body = {
+      model: "x",
+      max_tokens: 1000,
+      messages: [
+        user('Use the test_tool with value "test", then provide a final response'),
         {
-          role: "user",
-          content: [
-            { type: "text", text: "What is in this image?" },
-            {
-              type: "image",
-              source: {
-                type: "url",
-                url: "https://upload.wikimedia.org/wikipedia/commons/thumb/d/dd/Gfp-wisconsin-madison-the-nature-boardwalk.jpg/2560px-Gfp-wisconsin-madison-the-nature-boardwalk.jpg",
-              },
-            },
+          role: "assistant",
+          content: 'I\'ll use the test_tool with the value "test" as requested, then provide a final response.',
+          tool_calls: [
+            { id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", type: "function", function: { name: "test_tool", arguments: '{"value":"test"}' } },
           ],
         },
-      ]);
-    });
+        { role: "tool", tool_call_id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", content: "Tool result" },
+      ],
+      tools: [testTool(recorded)],
+    };
+    expect(translate(body, { upstreamModel: "claude-opus-4-8" })).toEqual(withoutDefaults(recorded));
+  });
 
-    it("OpenAI's recorded default request: the developer message becomes system", () => {
-      const translated = translate(wire("openai.chat.request.json"));
-      expect(translated).toEqual({
-        model: "claude-sonnet-4-5",
-        max_tokens: 64000,
-        system: "You are a helpful assistant.",
-        messages: [{ role: "user", content: "Hello!" }],
-      });
-    });
+  it("OpenAI's recorded image-input request: text and an https image as a url source", () => {
+    const translated = translate(wire("openai.chat.image_input.request.json"));
+    expect(translated.max_tokens).toBe(300);
+    expect(translated.messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "What is in this image?" },
+          {
+            type: "image",
+            source: {
+              type: "url",
+              url: "https://upload.wikimedia.org/wikipedia/commons/thumb/d/dd/Gfp-wisconsin-madison-the-nature-boardwalk.jpg/2560px-Gfp-wisconsin-madison-the-nature-boardwalk.jpg",
+            },
+          },
+        ],
+      },
+    ]);
+  });
 
-    it("OpenAI's recorded tools request: tool_choice auto", () => {
-      const recorded = wire("openai.chat.tools.request.json") as {
-        tools: { function: { name: string; description: string; parameters: unknown } }[];
-      };
-      const translated = translate(recorded);
-      const tool = recorded.tools[0]!.function;
-      expect(translated.tools).toEqual([{ name: tool.name, description: tool.description, input_schema: tool.parameters }]);
-      expect(translated.tool_choice).toEqual({ type: "auto" });
+  it("OpenAI's recorded default request: the developer message becomes system", () => {
+    const translated = translate(wire("openai.chat.request.json"));
+    expect(translated).toEqual({
+      model: "claude-sonnet-4-5",
+      max_tokens: 64000,
+      system: "You are a helpful assistant.",
+      messages: [{ role: "user", content: "Hello!" }],
     });
+  });
 
-    it("OpenAI's recorded json_schema request: the schema unchanged under output_config.format", () => {
-      const recorded = wire("openai.chat.json_schema.request.json") as { response_format: { json_schema: { schema: unknown } } };
-      expect(translate(recorded).output_config).toEqual({
-        format: { type: "json_schema", schema: recorded.response_format.json_schema.schema },
-      });
+  it("OpenAI's recorded tools request: tool_choice auto", () => {
+    const recorded = wire("openai.chat.tools.request.json") as {
+      tools: { function: { name: string; description: string; parameters: unknown } }[];
+    };
+    const translated = translate(recorded);
+    const tool = recorded.tools[0]!.function;
+    expect(translated.tools).toEqual([{ name: tool.name, description: tool.description, input_schema: tool.parameters }]);
+    expect(translated.tool_choice).toEqual({ type: "auto" });
+  });
+
+  it("OpenAI's recorded json_schema request: the schema unchanged under output_config.format", () => {
+    const recorded = wire("openai.chat.json_schema.request.json") as { response_format: { json_schema: { schema: unknown } } };
+    expect(translate(recorded).output_config).toEqual({
+      format: { type: "json_schema", schema: recorded.response_format.json_schema.schema },
     });
-  },
-);
+  });
+});
 
 describe("AnthropicAdapter.request: system and messages", () => {
   it("gathers system and developer messages, wherever they are, into system blocks in order", () => {

@@ -1,18 +1,14 @@
 // GeminiAdapter error classification: Google error envelopes, read from their
 // structured fields (status, details) only, never the message.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GeminiAdapter } from "../../src/providers/gemini/gemini-adapter";
+import { fixtures } from "../support/fixture";
 
-const WIRE_DIR = path.resolve(import.meta.dirname, "../../../../../shared/data/wire");
-const haveWire = existsSync(WIRE_DIR);
-const wireLabel = haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent (clone shared/data next to the repository to run these)`;
-const wire = (file: string): unknown => JSON.parse(readFileSync(path.join(WIRE_DIR, file), "utf8"));
+const wire = (file: string): unknown => fixtures("gemini").json(file);
 
 const adapter = new GeminiAdapter();
 
-describe.skipIf(!haveWire)(`GeminiAdapter.classifyError on recorded envelopes (${wireLabel})`, () => {
+describe("GeminiAdapter.classifyError on recorded envelopes", () => {
   it.each<[string, string | undefined]>([
     ["gemini.error.404.not_found.json", "model_not_found"],
     ["gemini.error.400.api_key_invalid.json", undefined], // the gateway's credential: the status says it, no caller-facing category

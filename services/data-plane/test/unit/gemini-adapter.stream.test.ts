@@ -1,17 +1,15 @@
 // GeminiAdapter stream translation, fed the recorded streamGenerateContent?alt=sse
 // bodies through the gateway's SSE parser, and the check that a streamed answer
 // and the same answer whole translate to the same message and usage.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { OpenAiChunk, ResponseContext, StreamItem } from "../../src/providers/provider-adapter";
 import { GeminiAdapter } from "../../src/providers/gemini/gemini-adapter";
 import { SseParser, type SseEvent } from "../../src/upstream/sse-parser";
+import { fixtures } from "../support/fixture";
+import { GEMINI_IMAGE_STREAM, geminiImageStream } from "../support/gemini-image-stream";
 
-const WIRE_DIR = path.resolve(import.meta.dirname, "../../../../../shared/data/wire");
-const haveWire = existsSync(WIRE_DIR);
-const wireLabel = haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent (clone shared/data next to the repository to run these)`;
-const wireText = (file: string): string => readFileSync(path.join(WIRE_DIR, file), "utf8");
+/** A recorded body; the image stream with its image rebuilt to the recorded 1.3 MB (support/gemini-image-stream.ts). */
+const wireText = (file: string): string => (file === GEMINI_IMAGE_STREAM ? geminiImageStream() : fixtures("gemini").text(file));
 
 const adapter = new GeminiAdapter();
 const context: ResponseContext = { id: "chatcmpl-gateway", created: 1_764_000_000, model: "gemini-2.0-flash" };
@@ -105,7 +103,7 @@ function wholeAnswer(json: unknown): Accumulated {
   };
 }
 
-describe.skipIf(!haveWire)(`GeminiAdapter streams from recorded SSE bodies (${wireLabel})`, () => {
+describe("GeminiAdapter streams from recorded SSE bodies", () => {
   it("text stream: role first, text deltas, finish on the last event, then a usage-only chunk and done (gemini.streamGenerateContent.sse)", () => {
     const events = sseEvents(wireText("gemini.streamGenerateContent.sse"));
     const items = translate(events);
@@ -212,7 +210,7 @@ describe.skipIf(!haveWire)(`GeminiAdapter streams from recorded SSE bodies (${wi
   });
 });
 
-describe.skipIf(!haveWire)(`GeminiAdapter: streamed and whole translations of the same answer agree (${wireLabel})`, () => {
+describe("GeminiAdapter: streamed and whole translations of the same answer agree", () => {
   // Each recorded stream against the whole answer its events add up to.
   it.each(["gemini.streamGenerateContent.sse", "gemini.streamGenerateContent.tools.sse", "gemini.streamGenerateContent.image.sse"])(
     "%s streamed = merged whole",

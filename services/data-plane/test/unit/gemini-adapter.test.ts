@@ -1,18 +1,16 @@
 // GeminiAdapter request and whole-answer translation. Expected upstream bodies
-// are the recorded Gemini requests in shared/data/wire (the OpenAI request that
-// should produce each is written here); answers are the recorded Gemini
+// are the recorded Gemini requests in src/providers/gemini/__fixtures__ (the OpenAI
+// request that should produce each is written here); answers are the recorded Gemini
 // responses. Streams: gemini-adapter.stream.test.ts; errors: gemini-adapter.errors.test.ts.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../src/errors";
 import type { RequestContext, ResponseContext, UpstreamCall } from "../../src/providers/provider-adapter";
 import { GeminiAdapter } from "../../src/providers/gemini/gemini-adapter";
+import { fixtures } from "../support/fixture";
 
-const WIRE_DIR = path.resolve(import.meta.dirname, "../../../../../shared/data/wire");
-const haveWire = existsSync(WIRE_DIR);
-const wireLabel = haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent (clone shared/data next to the repository to run these)`;
-const wire = <T = Record<string, unknown>>(file: string): T => JSON.parse(readFileSync(path.join(WIRE_DIR, file), "utf8")) as T;
+/** A recorded body: Gemini's own, or OpenAI's (openai.*) from the OpenAI-compatible fixtures. */
+const wire = <T = Record<string, unknown>>(file: string): T =>
+  fixtures(file.startsWith("openai.") ? "openai-compatible" : "gemini").json<T>(file);
 
 const adapter = new GeminiAdapter();
 // maxOutputTokens 0 (unknown): the recorded requests set no default; the default is tested on its own below.
@@ -56,7 +54,7 @@ describe("GeminiAdapter basics", () => {
   });
 });
 
-describe.skipIf(!haveWire)(`GeminiAdapter chat requests against recorded Gemini requests (${wireLabel})`, () => {
+describe("GeminiAdapter chat requests against recorded Gemini requests", () => {
   it("plain: one user turn, n and max_tokens (gemini.generateContent.request.json, minus its thinkingConfig)", () => {
     const recorded = wire("gemini.generateContent.request.json");
     delete (recorded.generationConfig as Record<string, unknown>).thinkingConfig; // no OpenAI field maps to a thinking budget
@@ -400,7 +398,7 @@ describe("GeminiAdapter chat requests (constructed)", () => {
   });
 });
 
-describe.skipIf(!haveWire)(`GeminiAdapter embeddings requests (${wireLabel})`, () => {
+describe("GeminiAdapter embeddings requests", () => {
   it("array input -> batchEmbedContents with one request per text (gemini.batchEmbedContents.request.json)", () => {
     const recorded = wire("gemini.batchEmbedContents.request.json");
     const texts = ["What is the meaning of life?", "How much wood would a woodchuck chuck?", "How does the brain work?"];
@@ -438,7 +436,7 @@ describe("GeminiAdapter embeddings requests (constructed)", () => {
   });
 });
 
-describe.skipIf(!haveWire)(`GeminiAdapter whole answers from recorded Gemini responses (${wireLabel})`, () => {
+describe("GeminiAdapter whole answers from recorded Gemini responses", () => {
   const translate = (file: string) =>
     adapter.response("chat", wire(file), responseContext) as { choices: Record<string, unknown>[]; [key: string]: unknown };
 
@@ -628,7 +626,7 @@ describe("GeminiAdapter whole answers (constructed)", () => {
   });
 });
 
-describe.skipIf(!haveWire)(`GeminiAdapter embeddings answers (${wireLabel})`, () => {
+describe("GeminiAdapter embeddings answers", () => {
   const embeddingContext: ResponseContext = { ...responseContext, model: "gemini-embedding-001" };
 
   it("batchEmbedContents -> an OpenAI list of float vectors, no usage (gemini.batchEmbedContents.response.json)", () => {

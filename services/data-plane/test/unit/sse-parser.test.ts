@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SseParser, type SseItem } from "../../src/upstream/sse-parser";
+import { type FixtureFolder, fixtures } from "../support/fixture";
+import { geminiImageStream } from "../support/gemini-image-stream";
 
 const encoder = new TextEncoder();
 const bytes = (text: string): Uint8Array => encoder.encode(text);
@@ -291,15 +291,22 @@ describe("SseParser chunking invariance on a mixed corpus", () => {
   });
 });
 
-const WIRE_DIR = path.resolve(import.meta.dirname, "../../../../../shared/data/wire");
-const haveWire = existsSync(WIRE_DIR);
-
-describe.skipIf(!haveWire)(`SseParser on recorded provider streams (${haveWire ? WIRE_DIR : `skipped: ${WIRE_DIR} is absent`})`, () => {
-  const files: { file: string; events: number; comments: number; names?: string[]; lastData?: string; step: number }[] = [
-    { file: "openai.chat.stream.sse", events: 34, comments: 0, lastData: "[DONE]", step: 1 },
+describe("SseParser on recorded provider streams", () => {
+  // Each recording is kept beside the code that reads it: streams only this parser reads in upstream/__fixtures__.
+  const files: {
+    folder: FixtureFolder;
+    file: string;
+    events: number;
+    comments: number;
+    names?: string[];
+    lastData?: string;
+    step: number;
+  }[] = [
+    { folder: "upstream", file: "openai.chat.stream.sse", events: 34, comments: 0, lastData: "[DONE]", step: 1 },
     // The recorded file ends right after `data: {"type":"message_stop"}` with no line end, so
     // per the standard that last event is unterminated and dropped: 8 of its 9 events come out.
     {
+      folder: "anthropic",
       file: "anthropic.messages.stream.sse",
       events: 8,
       comments: 0,
@@ -315,13 +322,13 @@ describe.skipIf(!haveWire)(`SseParser on recorded provider streams (${haveWire ?
       ],
       step: 1,
     },
-    { file: "gemini.streamGenerateContent.sse", events: 11, comments: 0, step: 1 },
-    { file: "openrouter.chat.stream.sse", events: 6, comments: 2, lastData: "[DONE]", step: 1 },
-    { file: "openai.chat.stream.json_object.sse", events: -1, comments: 0, lastData: "[DONE]", step: 41 }, // 47 KB: every 41st offset
+    { folder: "gemini", file: "gemini.streamGenerateContent.sse", events: 11, comments: 0, step: 1 },
+    { folder: "upstream", file: "openrouter.chat.stream.sse", events: 6, comments: 2, lastData: "[DONE]", step: 1 },
+    { folder: "upstream", file: "openai.chat.stream.json_object.sse", events: -1, comments: 0, lastData: "[DONE]", step: 41 }, // 47 KB: every 41st offset
   ];
 
-  it.each(files)("parses $file whole with the expected event count", ({ file, events, comments, names, lastData }) => {
-    const input = new Uint8Array(readFileSync(path.join(WIRE_DIR, file)));
+  it.each(files)("parses $file whole with the expected event count", ({ folder, file, events, comments, names, lastData }) => {
+    const input = fixtures(folder).bytes(file);
     const items = parseWhole(input);
     const eventItems = items.filter((item) => item.kind === "event");
     const text = new TextDecoder().decode(input);
@@ -335,8 +342,8 @@ describe.skipIf(!haveWire)(`SseParser on recorded provider streams (${haveWire ?
       if (item.kind === "event" && item.event.data !== "[DONE]") expect(() => JSON.parse(item.event.data)).not.toThrow();
   });
 
-  it.each(files)("parses $file identically when split at every offset that is a multiple of $step", ({ file, step }) => {
-    const input = new Uint8Array(readFileSync(path.join(WIRE_DIR, file)));
+  it.each(files)("parses $file identically when split at every offset that is a multiple of $step", ({ folder, file, step }) => {
+    const input = fixtures(folder).bytes(file);
     const reference = parseWhole(input);
     for (let offset = 0; offset <= input.length; offset += step) {
       const items = parseChunks(splitAt(input, [offset]));
@@ -344,17 +351,16 @@ describe.skipIf(!haveWire)(`SseParser on recorded provider streams (${haveWire ?
     }
   });
 
-  it.each(files)("parses $file identically when fed one byte at a time", ({ file }) => {
-    const input = new Uint8Array(readFileSync(path.join(WIRE_DIR, file)));
+  it.each(files)("parses $file identically when fed one byte at a time", ({ folder, file }) => {
+    const input = fixtures(folder).bytes(file);
     expect(parseChunks(Array.from(input, (byte) => new Uint8Array([byte])))).toEqual(parseWhole(input));
   });
 });
 
-describe.skipIf(!haveWire)("SseParser on a large recorded stream (1.3 MB Gemini image event)", () => {
-  const file = "gemini.streamGenerateContent.image.sse";
-
+describe("SseParser on a large recorded stream (the Gemini image stream, its image event rebuilt to the recorded 1.3 MB)", () => {
   it("parses it identically whole, split at 25 spread offsets, and in 64 KiB chunks", () => {
-    const input = new Uint8Array(readFileSync(path.join(WIRE_DIR, file)));
+    const input = new TextEncoder().encode(geminiImageStream());
+    expect(input.length).toBeGreaterThan(1_300_000); // one event spanning about 20 of the 64 KiB chunks
     const reference = parseWhole(input);
     expect(reference.length).toBe((new TextDecoder().decode(input).match(/^data:/gm) ?? []).length);
     for (let index = 1; index <= 25; index++) {
