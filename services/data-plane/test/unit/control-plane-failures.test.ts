@@ -13,7 +13,6 @@ import type { GatewayError } from "../../src/errors";
 
 /** What every call answers next: a status to fail with, or a valid key. */
 let failWith: grpc.status | undefined;
-let validateCalls = 0;
 let settleCalls = 0;
 let server: grpc.Server;
 let address = "";
@@ -21,7 +20,6 @@ let address = "";
 const fail = (callback: (error: Partial<grpc.StatusObject>) => void) => callback({ code: failWith!, details: "scripted" });
 const handlers: Partial<ControlPlaneHandlers> = {
   ValidateKey: (_call, callback) => {
-    validateCalls++;
     if (failWith !== undefined) return fail(callback);
     callback(null, { valid: true, projectId: "p", keyId: "k", cacheTtlSeconds: 1 });
   },
