@@ -2,6 +2,7 @@
 // parse, they agree with each other, with the services' entry points and with the README's
 // configuration table. No container runtime or cluster is needed; what these checks cannot see
 // (an image build, a real cluster's admission) is listed in docs/deploy.md.
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -97,14 +98,17 @@ interface Stage {
   instructions: { keyword: string; argument: string }[];
 }
 
-function dockerfileStages(): Stage[] {
-  const logical = read("deploy/docker/Dockerfile")
+/** The Dockerfile's instructions, one a line (continuations joined, comments dropped). */
+const dockerfileLines = () =>
+  read("deploy/docker/Dockerfile")
     .replace(/\\\n/g, " ")
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line && !line.startsWith("#"));
+
+function dockerfileStages(): Stage[] {
   const stages: Stage[] = [];
-  for (const line of logical) {
+  for (const line of dockerfileLines()) {
     const [keyword = "", ...rest] = line.split(/\s+/);
     const argument = rest.join(" ");
     if (keyword.toUpperCase() === "FROM") stages.push({ name: argument.split(/\s+AS\s+/i)[1] ?? "", instructions: [] });
@@ -206,6 +210,59 @@ describe("deploy/docker/Dockerfile", () => {
   it("has an ignore file next to it that keeps local state out of the context", () => {
     const ignore = read("deploy/docker/Dockerfile.dockerignore").split("\n");
     for (const entry of ["**/node_modules", ".data", "**/.env", "services/control-plane/src/generated"]) expect(ignore).toContain(entry);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The Node runtime: the images ship the Node major that CI tests on (.ci/run pins its version).
+// ---------------------------------------------------------------------------------------------
+const IMAGE_NODE_MAJOR = 24; // Node 24 LTS
+
+/** The build arguments declared before the first FROM, with their defaults. */
+function dockerfileGlobalArgs(): Record<string, string> {
+  const lines = dockerfileLines();
+  const firstFrom = lines.findIndex((line) => /^FROM\s/i.test(line));
+  const args: Record<string, string> = {};
+  for (const line of lines.slice(0, firstFrom)) {
+    const [, name, value] = line.match(/^ARG\s+(\w+)=(\S+)$/i) ?? [];
+    if (name) args[name] = value!;
+  }
+  return args;
+}
+
+/** The exact version .ci/run installs and runs the suite on. */
+const ciNodeVersion = () => read(".ci/run").match(/^NODE_VERSION=(\d+\.\d+\.\d+)$/m)?.[1];
+
+describe("the Node runtime", () => {
+  // How a FROM names the build argument (the Dockerfile's ${...} syntax, not a template placeholder).
+  const fromNodeImage = `\${NODE_IMAGE}`;
+  const baseOf = (current: Stage) => current.instructions[0]!.argument.split(/\s+/)[0]!;
+
+  it(`builds every stage on NODE_IMAGE, whose default is the official Node ${IMAGE_NODE_MAJOR} image`, () => {
+    const nodeImage = dockerfileGlobalArgs().NODE_IMAGE ?? "";
+    expect(nodeImage).toMatch(new RegExp(`^node:${IMAGE_NODE_MAJOR}(\\.\\d+)*(-[\\w.]+)*$`));
+    // Each stage starts from the Node image itself or from a stage defined above it.
+    const names = stages.map((current) => current.name);
+    for (const [index, current] of stages.entries()) {
+      if (baseOf(current) !== fromNodeImage)
+        expect(names.slice(0, index), `${current.name} FROM ${baseOf(current)}`).toContain(baseOf(current));
+    }
+    // Every target ships on the runtime stage, which is the Node image.
+    expect(baseOf(stage("runtime"))).toBe(fromNodeImage);
+    for (const target of Object.keys(SERVICE_ENTRIES)) expect(baseOf(stage(target)), target).toBe("runtime");
+    expect(read("docs/deploy.md")).toContain(`(default \`${nodeImage}\``);
+  });
+
+  it(".ci/run pins an exact Node version of the images' major", () => {
+    expect(ciNodeVersion()).toMatch(new RegExp(`^${IMAGE_NODE_MAJOR}\\.`));
+  });
+
+  // .ci/run sets GATEWAY_TEST_NODE_VERSION; elsewhere (any Node >= 20.19) this check is skipped.
+  it.runIf(process.env.GATEWAY_TEST_NODE_VERSION)("under .ci/run, runs on its pinned Node, as do the processes tests spawn", () => {
+    expect(process.env.GATEWAY_TEST_NODE_VERSION).toBe(`v${ciNodeVersion()}`);
+    expect(process.version).toBe(process.env.GATEWAY_TEST_NODE_VERSION);
+    const spawned = spawnSync(process.execPath, ["-p", "process.version"], { encoding: "utf8" });
+    expect(spawned.stdout.trim()).toBe(process.env.GATEWAY_TEST_NODE_VERSION);
   });
 });
 
