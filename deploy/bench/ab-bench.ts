@@ -7,7 +7,7 @@
 // of the control plane. docs/benchmark.md ("Interleaved A/B") explains it.
 //
 //   tsx deploy/bench/ab-bench.ts --base <git ref> [--postgres] [--rounds 10] [--seconds 4]
-//                                [--cases json:64,stream:64,json:1,stream:1] [--out <file>]
+//                                [--cases json:64,stream:64,json:1,stream:1] [--out <file>] [--cpu-prof <dir>]
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -29,6 +29,8 @@ const { values: args } = parseArgs({
     cases: { type: "string", default: "json:64,stream:64,json:1,stream:1" },
     model: { type: "string", default: "gpt-4.1-mini" },
     out: { type: "string", default: path.join(repositoryRoot, "deploy/bench/results/ab-latest.json") },
+    /** Both data planes write a V8 CPU profile (<dir>/<pid>.cpuprofile) when they stop; profile-top.ts reads them. */
+    "cpu-prof": { type: "string" },
   },
 });
 if (!args.base) throw new Error("--base <git ref>: the data plane to compare the working tree's with");
@@ -110,6 +112,14 @@ const stack = new BenchStack({
   redisUrl: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
   gatewayCpus: pinned ? "0" : undefined,
   loadCpus: pinned ? "1" : undefined,
+  ...(args["cpu-prof"]
+    ? {
+        dataPlaneEnv: {
+          NODE_OPTIONS: `--import ${path.join(repositoryRoot, "deploy/bench/cpu-profiler.mjs")}`,
+          BENCH_CPU_PROFILE_DIR: path.resolve(args["cpu-prof"]),
+        },
+      }
+    : {}),
 });
 let baseline: ServiceProcess | undefined;
 try {
@@ -131,6 +141,8 @@ try {
   for (const mode of ["json", "stream"] as const) {
     for (const name of ["A", "B", "mock"] as const) await drive(targets[name].target, body(mode), 16, Number(args.warmup));
   }
+  // Profiles start once both are warm (cpu-profiler.mjs listens for SIGUSR2).
+  if (args["cpu-prof"]) for (const pid of [targets.A.pid, targets.B.pid]) process.kill(pid, "SIGUSR2");
 
   const results = [];
   for (const { mode, concurrency } of cases) {
@@ -158,7 +170,7 @@ try {
     };
     results.push(result);
     console.log(
-      `${mode} c=${concurrency}: req/s per core A ${A.requestsPerCore.toFixed(0)} B ${B.requestsPerCore.toFixed(0)} ` +
+      `${mode} c=${concurrency} (data planes: A pid ${targets.A.pid}, B pid ${targets.B.pid}): req/s per core A ${A.requestsPerCore.toFixed(0)} B ${B.requestsPerCore.toFixed(0)} ` +
         `(B/A ${(B.requestsPerCore / A.requestsPerCore).toFixed(3)}, per round ${result.perCoreRatio.min.toFixed(3)}-${result.perCoreRatio.max.toFixed(3)}); ` +
         `data plane µs/req A ${A.dataPlaneMicrosPerRequest.toFixed(1)} B ${B.dataPlaneMicrosPerRequest.toFixed(1)}; ` +
         `p50 overhead A ${result.overheadP50Ms.A.toFixed(3)} B ${result.overheadP50Ms.B.toFixed(3)} ms; failed ${A.failed}/${B.failed}`,

@@ -1,7 +1,6 @@
 // Upstream bytes -> translated items, one decoder per answer form. A streamed
 // answer is parsed with the one SSE parser and translated event by event; a
-// whole answer is read to its end and translated once. Both yield items in
-// groups, one group per upstream event.
+// whole answer is read to its end and translated once (one event).
 import type { Endpoint, ProviderAdapter, ResponseContext, StreamItem, StreamTranslator } from "../providers/provider-adapter";
 import { SseParser } from "../upstream/sse-parser";
 
@@ -11,16 +10,11 @@ export type AnswerItem = StreamItem | { kind: "answer"; answer: Record<string, u
 export interface AnswerDecoder {
   /** The attempt's outcome when it breaks before anything reached the client. */
   readonly brokenOutcome: string;
-  /** Bytes in; the items of each upstream event they complete. */
-  push(bytes: Buffer): AnswerItem[][];
-  /** The body ended without a transport error: the last items. */
-  end(): AnswerItem[][];
 }
 
 const NO_GROUPS: AnswerItem[][] = [];
-/** Strips a byte-order mark, as undici's body.json() does. */
-const UTF8 = new TextDecoder();
 
+/** A streamed answer, read as it comes: bytes in, the items of each upstream event they complete. */
 export class StreamDecoder implements AnswerDecoder {
   readonly brokenOutcome = "stream_failed";
   private readonly parser = new SseParser();
@@ -28,20 +22,23 @@ export class StreamDecoder implements AnswerDecoder {
   constructor(private readonly translator: StreamTranslator) {}
 
   push(bytes: Buffer): AnswerItem[][] {
+    const items = this.parser.push(bytes);
+    if (items.length === 0) return NO_GROUPS;
     const groups: AnswerItem[][] = [];
     // Comments (keep-alives) are not events: they reach neither the translator nor the idle limit.
-    for (const item of this.parser.push(bytes)) if (item.kind === "event") groups.push(this.translator.push(item.event));
+    for (const item of items) if (item.kind === "event") groups.push(this.translator.push(item.event));
     return groups;
   }
 
-  end(): AnswerItem[][] {
-    return [this.translator.end()];
+  /** The body ended without a transport error: the last items. */
+  end(): AnswerItem[] {
+    return this.translator.end();
   }
 }
 
+/** A whole answer, read to its end (undici's text(): UTF-8, a byte-order mark dropped) and translated once. */
 export class WholeDecoder implements AnswerDecoder {
   readonly brokenOutcome = "body_unreadable";
-  private readonly chunks: Buffer[] = [];
 
   constructor(
     private readonly adapter: ProviderAdapter,
@@ -49,21 +46,16 @@ export class WholeDecoder implements AnswerDecoder {
     private readonly context: ResponseContext,
   ) {}
 
-  push(bytes: Buffer): AnswerItem[][] {
-    this.chunks.push(bytes);
-    return NO_GROUPS;
-  }
-
   /** A 200 body that is not an answer the adapter can read (cut, not JSON, an error) is never relayed. */
-  end(): AnswerItem[][] {
+  decode(text: string): AnswerItem[] {
     let raw: Record<string, unknown>;
     let answer: Record<string, unknown>;
     try {
-      raw = JSON.parse(UTF8.decode(Buffer.concat(this.chunks)));
+      raw = JSON.parse(text);
       answer = this.adapter.response(this.endpoint, raw, this.context);
     } catch {
-      return [[{ kind: "error" }]];
+      return [{ kind: "error" }];
     }
-    return [[{ kind: "answer", answer, raw }, { kind: "done" }]];
+    return [{ kind: "answer", answer, raw }, { kind: "done" }];
   }
 }

@@ -13,7 +13,7 @@ import { reasonHeader } from "../routing/route-trace";
 import type { AttemptSettings } from "./attempt-policy";
 import { Call } from "./call";
 import { type CallBilling, CallMoney } from "./call-money";
-import { planCall } from "./call-plan";
+import { type PlanContext, planCall } from "./call-plan";
 import { type ClientLink, clientLink } from "./client-link";
 import { relayAnswer } from "./relay-answer";
 import { SseResponse } from "./sse-response";
@@ -53,9 +53,11 @@ export interface IncomingCall {
 
 export class Engine {
   private readonly money: CallMoney;
+  private readonly planContext: PlanContext;
 
   constructor(private readonly deps: EngineDependencies) {
     this.money = new CallMoney(deps.billing, deps.metrics.overhead.series("after_upstream"));
+    this.planContext = { ...deps, maxAttempts: deps.settings.maxAttempts };
   }
 
   /** Reads and plans a call; throws the caller-facing error (400, 503 without a catalogue). */
@@ -63,8 +65,7 @@ export class Engine {
     const request = dialect.parse(incoming.body);
     const catalogue = this.deps.catalogue();
     if (!catalogue) throw controlPlaneUnavailable();
-    const context = { ...this.deps, maxAttempts: this.deps.settings.maxAttempts };
-    const plan = planCall(context, catalogue, incoming.requestId, incoming.identity, dialect, request, incoming.bodyBytes);
+    const plan = planCall(this.planContext, catalogue, incoming.requestId, incoming.identity, dialect, request, incoming.bodyBytes);
     return new Call(plan, incoming.readAt);
   }
 

@@ -13,7 +13,7 @@ import { clientClosed, streamFailed } from "../errors";
 import type { HistogramFamily } from "../metric-families";
 import type { ResponseContext } from "../providers/provider-adapter";
 import type { UpstreamResponse } from "../upstream/upstream-http";
-import { type AnswerDecoder, type AnswerItem, StreamDecoder, WholeDecoder } from "./answer-decoders";
+import { type AnswerItem, StreamDecoder, WholeDecoder } from "./answer-decoders";
 import type { Call } from "./call";
 import type { CallMoney } from "./call-money";
 import type { ClientLink } from "./client-link";
@@ -46,7 +46,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
     model: target.path.upstreamModel,
   };
   const adapter = target.provider.adapter;
-  const decoder: AnswerDecoder = sse
+  const decoder: StreamDecoder | WholeDecoder = sse
     ? new StreamDecoder(adapter.stream(responseContext))
     : new WholeDecoder(adapter, plan.request.operation, responseContext);
   const renderer = sse ? plan.dialect.streamRenderer(target.native) : undefined;
@@ -93,35 +93,32 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
     : undefined;
   let firstEvent = false;
   let firstWritten = false;
-  try {
-    let stopped = false;
+  /** Reads a streamed answer event by event; the events of one read go out in one write (awaited only when the client is slow). */
+  const readStream = async (stream: StreamDecoder, writer: SseResponse) => {
     for await (const bytes of response.body) {
-      for (const items of decoder.push(bytes as Buffer)) {
+      for (const items of stream.push(bytes as Buffer)) {
         idle?.refresh();
         if (!firstEvent) {
           firstEvent = true;
           context.firstEvent.series(target.path.provider).observe((performance.now() - attempts.sentAt) / 1000);
         }
-        if (take(items)) {
-          stopped = true;
-          break;
-        }
-        if (sse && !firstWritten && meter.producedAny) {
+        if (take(items)) return writer.flush();
+        if (!firstWritten && meter.producedAny) {
           // The first token goes out at once (with the chunks before it), not after the rest of its read.
           firstWritten = true;
-          const drained = sse.flush();
+          const drained = writer.flush();
           if (drained) await drained;
         }
       }
-      // The other events of this read go out in one write, before the next read.
-      const drained = sse?.flush();
+      const drained = writer.flush();
       if (drained) await drained;
-      if (stopped) break;
     }
-    if (!stopped) {
-      for (const items of decoder.end()) if (take(items)) break;
-      await sse?.flush();
-    }
+    take(stream.end());
+    return writer.flush();
+  };
+  try {
+    if (decoder instanceof WholeDecoder) take(decoder.decode(await response.body.text()));
+    else await readStream(decoder, sse!);
   } catch {
     failure = client.gone ? "client_closed" : "upstream_failed";
   } finally {

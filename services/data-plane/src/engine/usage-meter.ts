@@ -48,6 +48,8 @@ export class UsageMeter {
   usage: unknown;
   private delivered = "";
   private images = 0;
+  /** A whole answer delivered: its text is read only when an estimate needs it. */
+  private answer: { choices?: unknown } | undefined;
 
   /** Any translated chunk or answer: its usage, when it has one. True when it had one. */
   report(value: { usage?: unknown }): boolean {
@@ -64,15 +66,13 @@ export class UsageMeter {
     }
   }
 
-  /** A whole answer for the client: its messages' text and images. */
+  /** A whole answer for the client: its messages' images now, their text if an estimate needs it. */
   deliveredAnswer(answer: { choices?: unknown }): void {
-    for (const choice of choicesOf(answer)) {
-      this.delivered += producedText(choice.message);
-      this.images += countImages(choice.message);
-    }
+    this.answer = answer;
+    for (const choice of choicesOf(answer)) this.images += countImages(choice.message);
   }
 
-  /** Whether any produced text or image was delivered (the first token went out). */
+  /** Whether any produced text or image was streamed to the client (the first token went out). */
   get producedAny(): boolean {
     return this.delivered !== "" || this.images > 0;
   }
@@ -81,6 +81,8 @@ export class UsageMeter {
   tokens(forwardedBody: string): MeteredTokens {
     const reported = readUsage(this.usage);
     if (reported) return { ...reported, images: this.images };
-    return { inputTokens: estimateTokens(forwardedBody), outputTokens: estimateTokens(this.delivered), images: this.images };
+    let delivered = this.delivered;
+    if (this.answer) for (const choice of choicesOf(this.answer)) delivered += producedText(choice.message);
+    return { inputTokens: estimateTokens(forwardedBody), outputTokens: estimateTokens(delivered), images: this.images };
   }
 }
