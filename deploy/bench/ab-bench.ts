@@ -1,10 +1,12 @@
 // An interleaved A/B of two data planes on one stack: A is the data plane of a
-// git ref (built from a worktree of it), B the working tree's. Both run as
-// production runs them (their bundles), pinned to the gateway CPU with the
-// control plane; the mock and the load share the other CPU. Windows alternate
-// A, B (then B, A) within every round, so a drift of the machine hits both
-// alike; each window counts the responses and the CPU of its data plane and
-// of the control plane. docs/benchmark.md ("Interleaved A/B") explains it.
+// git ref (built from a worktree of it), B the working tree's. Both are started
+// alike (production bundles, the same environment, their logs read and dropped
+// the same way), pinned to the gateway CPU with the control plane; the mock
+// and the load share the other CPU. Every round runs A then B, or B then A
+// (then the mock alone), so neither always follows the other or the idle
+// gateway; each window counts the responses and the CPU of its data plane and
+// of the control plane. docs/benchmark.md ("Interleaved A/B") explains it, and
+// an A/A run (--base HEAD on a clean tree) shows the harness's own noise.
 //
 //   tsx deploy/bench/ab-bench.ts --base <git ref> [--postgres] [--rounds 10] [--seconds 4]
 //                                [--cases json:64,stream:64,json:1,stream:1] [--out <file>] [--cpu-prof <dir>]
@@ -13,7 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { ServiceProcess } from "../local/service-process";
+import type { ServiceProcess, ServiceRuntime } from "../local/service-process";
 import { repositoryRoot } from "../local/service-process";
 import { BenchStack, upstreamHeaders } from "./bench-stack";
 import { drive, percentiles, type Target } from "./load";
@@ -121,21 +123,29 @@ const stack = new BenchStack({
       }
     : {}),
 });
-let baseline: ServiceProcess | undefined;
+const planes: ServiceProcess[] = [];
+/** A data plane of the comparison: started, pinned and its log dropped, the same for A and B. */
+async function startPlane(runtime: ServiceRuntime, name: "a" | "b"): Promise<ServiceProcess> {
+  const plane = await stack.startDataPlane(runtime, `bench-data-plane-${name}`, `data-plane-${name}`);
+  planes.push(plane);
+  plane.child.stdout!.removeAllListeners("data");
+  plane.child.stdout!.resume();
+  if (pinned) pin(plane.child.pid!, "0");
+  return plane;
+}
 try {
   const base = buildBaseBundle(args.base, scratch);
   await stack.start();
-  await stack.floor.stop(); // not compared here
-  baseline = await stack.startDataPlane({ kind: "bundle", file: base.file }, "bench-data-plane-a", "data-plane-a");
-  baseline.child.stdout!.resume();
-  if (pinned) {
-    pin(baseline.child.pid!, "0");
-    pin(process.pid, "1");
-  }
+  // Neither the floor nor the stack's own data plane (whose log the stack keeps a tail of) is compared.
+  await stack.floor.stop();
+  await stack.dataPlane.stop();
+  const a = await startPlane({ kind: "bundle", file: base.file }, "a");
+  const b = await startPlane(stack.dataPlaneRuntime, "b");
+  if (pinned) pin(process.pid, "1");
   const headers = { authorization: `Bearer ${stack.key}` };
   const targets = {
-    A: { target: { url: `${baseline.ready.url}/v1/chat/completions`, headers }, pid: baseline.child.pid! },
-    B: { target: { url: `${stack.dataPlane.ready.url}/v1/chat/completions`, headers }, pid: stack.dataPlane.child.pid! },
+    A: { target: { url: `${a.ready.url}/v1/chat/completions`, headers }, pid: a.child.pid! },
+    B: { target: { url: `${b.ready.url}/v1/chat/completions`, headers }, pid: b.child.pid! },
     mock: { target: { url: `${stack.mockUrl}/v1/chat/completions`, headers: upstreamHeaders }, pid: undefined },
   };
   for (const mode of ["json", "stream"] as const) {
@@ -149,11 +159,11 @@ try {
     const windows: Record<"A" | "B" | "mock", Window[]> = { A: [], B: [], mock: [] };
     const ratios: number[] = [];
     for (let round = 0; round < rounds; round++) {
-      const order = (round % 2 === 0 ? ["A", "B", "mock"] : ["mock", "B", "A"]) as ("A" | "B" | "mock")[];
+      const order = (round % 2 === 0 ? ["A", "B", "mock"] : ["B", "A", "mock"]) as ("A" | "B" | "mock")[];
       for (const name of order) windows[name].push(await window(stack, targets[name].target, targets[name].pid, mode, concurrency));
-      const a = windows.A.at(-1)!;
-      const b = windows.B.at(-1)!;
-      ratios.push(b.ok / (b.dataPlaneCpu + b.controlPlaneCpu) / (a.ok / (a.dataPlaneCpu + a.controlPlaneCpu)));
+      const lastA = windows.A.at(-1)!;
+      const lastB = windows.B.at(-1)!;
+      ratios.push(lastB.ok / (lastB.dataPlaneCpu + lastB.controlPlaneCpu) / (lastA.ok / (lastA.dataPlaneCpu + lastA.controlPlaneCpu)));
     }
     const A = summary(windows.A);
     const B = summary(windows.B);
@@ -167,6 +177,8 @@ try {
       overheadP50Ms: { A: A.p50Ms - mock.p50Ms, B: B.p50Ms - mock.p50Ms },
       /** B / A per round: requests per CPU-second of the gateway (data + control plane). */
       perCoreRatio: { mean: ratios.reduce((s, r) => s + r, 0) / ratios.length, min: Math.min(...ratios), max: Math.max(...ratios) },
+      /** Every window, in the order the rounds ran them (even rounds A first, odd rounds B first). */
+      windows,
     };
     results.push(result);
     console.log(
@@ -183,7 +195,7 @@ try {
   );
   console.log(`written: ${args.out}`);
 } finally {
-  await baseline?.stop().catch(() => null);
+  for (const plane of planes) await plane.stop().catch(() => null);
   await stack.stop();
   if (existsSync(path.join(scratch, "base"))) {
     execFileSync("git", ["worktree", "remove", "--force", path.join(scratch, "base")], { cwd: repositoryRoot, stdio: "inherit" });

@@ -88,6 +88,8 @@ export class BenchStack {
   mock!: ServiceProcess;
   controlPlane!: ServiceProcess;
   dataPlane!: ServiceProcess;
+  /** What the stack's data plane runs: the working tree's bundle (or its TypeScript through tsx). */
+  dataPlaneRuntime!: ServiceRuntime;
   floor!: Floor;
   projectId = `bench${Date.now().toString(36)}`;
   key = "";
@@ -131,10 +133,8 @@ export class BenchStack {
       CONTROL_PLANE_ADMIN_PORT: "0",
       ...options.controlPlaneEnv,
     });
-    this.dataPlane = await this.startDataPlane(
-      dataPlaneBundle ? { kind: "bundle", file: dataPlaneBundle } : { kind: "tsx" },
-      "bench-data-plane",
-    );
+    this.dataPlaneRuntime = dataPlaneBundle ? { kind: "bundle", file: dataPlaneBundle } : { kind: "tsx" };
+    this.dataPlane = await this.startDataPlane(this.dataPlaneRuntime, "bench-data-plane");
     this.floor = await startFloor(this.mockUrl);
 
     for (const service of [this.mock, this.controlPlane, this.dataPlane]) this.logTails.set(service.name, drainLog(service));

@@ -85,7 +85,8 @@ export class UpstreamAttempts {
       const next = nextAttempt(this.state, this.outcome, this.context.settings, this.call.plan.targets.length);
       this.state = next.state;
       if (next.step.kind === "give_up") return this.giveUp(this.lastFailure ?? upstreamUnreachable());
-      if (!(await this.ready(next.step))) {
+      // A new target is checked at once; only a retry waits (its backoff).
+      if (!(next.step.retry ? await this.retryReady(next.step.waitMs) : this.targetReady(next.step.index))) {
         this.outcome = { kind: "unusable" };
         continue;
       }
@@ -115,21 +116,23 @@ export class UpstreamAttempts {
     this.recordFailure(outcome);
   }
 
-  /** Whether the step can go: a retry its circuit admits (after its wait), or a new target the hold covers and its circuit admits. */
-  private async ready(step: SendStep): Promise<boolean> {
-    const { call } = this;
-    if (step.retry) {
-      const { path } = call.target;
-      if (!this.context.health.admit(PathHealth.key(path.provider, path.upstreamModel))) return false;
-      this.context.metrics.retries.series(path.provider).inc();
-      try {
-        await sleep(step.waitMs, undefined, { signal: this.client.goneSignal() });
-      } catch {
-        // The client left; open() notices.
-      }
-      return true;
+  /** Whether a same-path retry can go: its circuit admits it; then it waits its backoff (cut short if the client leaves). */
+  private async retryReady(waitMs: number): Promise<boolean> {
+    const { path } = this.call.target;
+    if (!this.context.health.admit(PathHealth.key(path.provider, path.upstreamModel))) return false;
+    this.context.metrics.retries.series(path.provider).inc();
+    try {
+      await sleep(waitMs, undefined, { signal: this.client.goneSignal() });
+    } catch {
+      // The client left; open() notices.
     }
-    const target = call.plan.targets[step.index]!;
+    return true;
+  }
+
+  /** Whether the target at `index` can go: the hold covers it (capped if need be) and its circuit admits it. */
+  private targetReady(index: number): boolean {
+    const { call } = this;
+    const target = call.plan.targets[index]!;
     call.target = target;
     const chosen = chooseCall(target, call.plan.request.body, call.reservedNano ?? call.plan.holdNano);
     traceChoice(call.plan.trace, target, chosen);
