@@ -2,11 +2,12 @@
 // git ref (built from a worktree of it), B the working tree's. Both are started
 // alike (production bundles, the same environment, their logs read and dropped
 // the same way), pinned to the gateway CPU with the control plane; the mock
-// and the load share the other CPU. Every round runs A then B, or B then A
-// (then the mock alone), so neither always follows the other or the idle
-// gateway; each window counts the responses and the CPU of its data plane and
-// of the control plane. docs/benchmark.md ("Interleaved A/B") explains it, and
-// an A/A run (--base HEAD on a clean tree) shows the harness's own noise.
+// and the load share the other CPU. Half the rounds run with A started first,
+// half with B first (the second process started ran slower here, whatever its
+// code); every round runs A then B, or B then A, then the mock alone. Each
+// window counts the responses and the CPU of its data plane and of the control
+// plane. docs/benchmark.md ("Interleaved A/B") explains it; an A/A run
+// (--base HEAD on a clean tree) shows the harness's own noise.
 //
 //   tsx deploy/bench/ab-bench.ts --base <git ref> [--postgres] [--rounds 10] [--seconds 4]
 //                                [--cases json:64,stream:64,json:1,stream:1] [--out <file>] [--cpu-prof <dir>]
@@ -133,41 +134,71 @@ async function startPlane(runtime: ServiceRuntime, name: "a" | "b"): Promise<Ser
   if (pinned) pin(plane.child.pid!, "0");
   return plane;
 }
-try {
-  const base = buildBaseBundle(args.base, scratch);
-  await stack.start();
-  // Neither the floor nor the stack's own data plane (whose log the stack keeps a tail of) is compared.
-  await stack.floor.stop();
-  await stack.dataPlane.stop();
-  const a = await startPlane({ kind: "bundle", file: base.file }, "a");
-  const b = await startPlane(stack.dataPlaneRuntime, "b");
-  if (pinned) pin(process.pid, "1");
+type Name = "A" | "B" | "mock";
+type Targets = Record<Name, { target: Target; pid: number | undefined }>;
+
+/**
+ * Starts both data planes, `first` before the other, and warms them up. The order matters: on this
+ * machine the data plane started second ran measurably slower (process.nextTick cost several times
+ * more there, whatever its code), so each half of the rounds starts them in the other order.
+ */
+async function startPair(runtimes: Record<"A" | "B", ServiceRuntime>, first: "A" | "B"): Promise<Targets> {
+  const second = first === "A" ? "B" : "A";
+  const started = { [first]: await startPlane(runtimes[first], first === "A" ? "a" : "b") } as Record<"A" | "B", ServiceProcess>;
+  started[second] = await startPlane(runtimes[second], second === "A" ? "a" : "b");
   const headers = { authorization: `Bearer ${stack.key}` };
-  const targets = {
-    A: { target: { url: `${a.ready.url}/v1/chat/completions`, headers }, pid: a.child.pid! },
-    B: { target: { url: `${b.ready.url}/v1/chat/completions`, headers }, pid: b.child.pid! },
+  const targets: Targets = {
+    A: { target: { url: `${started.A.ready.url}/v1/chat/completions`, headers }, pid: started.A.child.pid! },
+    B: { target: { url: `${started.B.ready.url}/v1/chat/completions`, headers }, pid: started.B.child.pid! },
     mock: { target: { url: `${stack.mockUrl}/v1/chat/completions`, headers: upstreamHeaders }, pid: undefined },
   };
   for (const mode of ["json", "stream"] as const) {
     for (const name of ["A", "B", "mock"] as const) await drive(targets[name].target, body(mode), 16, Number(args.warmup));
   }
   // Profiles start once both are warm (cpu-profiler.mjs listens for SIGUSR2).
-  if (args["cpu-prof"]) for (const pid of [targets.A.pid, targets.B.pid]) process.kill(pid, "SIGUSR2");
+  if (args["cpu-prof"]) for (const name of ["A", "B"] as const) process.kill(targets[name].pid!, "SIGUSR2");
+  return targets;
+}
 
-  const results = [];
-  for (const { mode, concurrency } of cases) {
-    const windows: Record<"A" | "B" | "mock", Window[]> = { A: [], B: [], mock: [] };
-    const ratios: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      const order = (round % 2 === 0 ? ["A", "B", "mock"] : ["B", "A", "mock"]) as ("A" | "B" | "mock")[];
-      for (const name of order) windows[name].push(await window(stack, targets[name].target, targets[name].pid, mode, concurrency));
-      const lastA = windows.A.at(-1)!;
-      const lastB = windows.B.at(-1)!;
-      ratios.push(lastB.ok / (lastB.dataPlaneCpu + lastB.controlPlaneCpu) / (lastA.ok / (lastA.dataPlaneCpu + lastA.controlPlaneCpu)));
+try {
+  const base = buildBaseBundle(args.base, scratch);
+  await stack.start();
+  // Neither the floor nor the stack's own data plane (whose log the stack keeps a tail of) is compared.
+  await stack.floor.stop();
+  await stack.dataPlane.stop();
+  if (pinned) pin(process.pid, "1");
+  const runtimes: Record<"A" | "B", ServiceRuntime> = { A: { kind: "bundle", file: base.file }, B: stack.dataPlaneRuntime };
+
+  const windows = cases.map(() => ({ A: [] as Window[], B: [] as Window[], mock: [] as Window[] }));
+  const ratios = cases.map(() => [] as number[]);
+  const pids: Record<"A" | "B", number[]> = { A: [], B: [] };
+  // Two halves: A started first, then B; within each, rounds alternate A,B and B,A (then the mock).
+  for (const first of ["A", "B"] as const) {
+    const targets = await startPair(runtimes, first);
+    pids.A.push(targets.A.pid!);
+    pids.B.push(targets.B.pid!);
+    for (const [index, { mode, concurrency }] of cases.entries()) {
+      const caseWindows = windows[index]!;
+      const roundsHere = first === "A" ? Math.ceil(rounds / 2) : Math.floor(rounds / 2);
+      for (let round = 0; round < roundsHere; round++) {
+        const order: Name[] = round % 2 === 0 ? ["A", "B", "mock"] : ["B", "A", "mock"];
+        for (const name of order) caseWindows[name].push(await window(stack, targets[name].target, targets[name].pid, mode, concurrency));
+        const lastA = caseWindows.A.at(-1)!;
+        const lastB = caseWindows.B.at(-1)!;
+        ratios[index]!.push(
+          lastB.ok / (lastB.dataPlaneCpu + lastB.controlPlaneCpu) / (lastA.ok / (lastA.dataPlaneCpu + lastA.controlPlaneCpu)),
+        );
+      }
     }
-    const A = summary(windows.A);
-    const B = summary(windows.B);
-    const mock = summary(windows.mock);
+    for (const plane of planes.splice(0)) await plane.stop();
+  }
+
+  const results = cases.map(({ mode, concurrency }, index) => {
+    const caseWindows = windows[index]!;
+    const caseRatios = ratios[index]!;
+    const A = summary(caseWindows.A);
+    const B = summary(caseWindows.B);
+    const mock = summary(caseWindows.mock);
     const result = {
       mode,
       concurrency,
@@ -176,18 +207,22 @@ try {
       mockP50Ms: mock.p50Ms,
       overheadP50Ms: { A: A.p50Ms - mock.p50Ms, B: B.p50Ms - mock.p50Ms },
       /** B / A per round: requests per CPU-second of the gateway (data + control plane). */
-      perCoreRatio: { mean: ratios.reduce((s, r) => s + r, 0) / ratios.length, min: Math.min(...ratios), max: Math.max(...ratios) },
-      /** Every window, in the order the rounds ran them (even rounds A first, odd rounds B first). */
-      windows,
+      perCoreRatio: {
+        mean: caseRatios.reduce((sum, ratio) => sum + ratio, 0) / caseRatios.length,
+        min: Math.min(...caseRatios),
+        max: Math.max(...caseRatios),
+      },
+      /** Every window in the order run: the first half with A started first, the second with B first. */
+      windows: caseWindows,
     };
-    results.push(result);
     console.log(
-      `${mode} c=${concurrency} (data planes: A pid ${targets.A.pid}, B pid ${targets.B.pid}): req/s per core A ${A.requestsPerCore.toFixed(0)} B ${B.requestsPerCore.toFixed(0)} ` +
+      `${mode} c=${concurrency} (data planes: A pids ${pids.A.join(",")}, B pids ${pids.B.join(",")}): req/s per core A ${A.requestsPerCore.toFixed(0)} B ${B.requestsPerCore.toFixed(0)} ` +
         `(B/A ${(B.requestsPerCore / A.requestsPerCore).toFixed(3)}, per round ${result.perCoreRatio.min.toFixed(3)}-${result.perCoreRatio.max.toFixed(3)}); ` +
         `data plane µs/req A ${A.dataPlaneMicrosPerRequest.toFixed(1)} B ${B.dataPlaneMicrosPerRequest.toFixed(1)}; ` +
         `p50 overhead A ${result.overheadP50Ms.A.toFixed(3)} B ${result.overheadP50Ms.B.toFixed(3)} ms; failed ${A.failed}/${B.failed}`,
     );
-  }
+    return result;
+  });
   mkdirSync(path.dirname(args.out), { recursive: true });
   writeFileSync(
     args.out,
