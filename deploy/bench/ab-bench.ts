@@ -3,11 +3,11 @@
 // alike (production bundles, the same environment, their logs read and dropped
 // the same way), pinned to the gateway CPU with the control plane; the mock
 // and the load share the other CPU. Half the rounds run with A started first,
-// half with B first (the second process started ran slower here, whatever its
-// code); every round runs A then B, or B then A, then the mock alone. Each
-// window counts the responses and the CPU of its data plane and of the control
-// plane. docs/benchmark.md ("Interleaved A/B") explains it; an A/A run
-// (--base HEAD on a clean tree) shows the harness's own noise.
+// half with B first (which one was started second moved the result by several
+// per cent here, whatever its code); every round runs A then B, or B then A,
+// then the mock alone. Each window counts the responses and the CPU of its data
+// plane and of the control plane. docs/benchmark.md ("Interleaved A/B")
+// explains it; an A/A run (--base HEAD on a clean tree) shows its own noise.
 //
 //   tsx deploy/bench/ab-bench.ts --base <git ref> [--postgres] [--rounds 10] [--seconds 4]
 //                                [--cases json:64,stream:64,json:1,stream:1] [--out <file>] [--cpu-prof <dir>]
@@ -138,9 +138,9 @@ type Name = "A" | "B" | "mock";
 type Targets = Record<Name, { target: Target; pid: number | undefined }>;
 
 /**
- * Starts both data planes, `first` before the other, and warms them up. The order matters: on this
- * machine the data plane started second ran measurably slower (process.nextTick cost several times
- * more there, whatever its code), so each half of the rounds starts them in the other order.
+ * Starts both data planes, `first` before the other, and warms them up. The order matters: which one
+ * was started second moved the result by several per cent on this machine, whatever its code
+ * (docs/benchmark.md, "Interleaved A/B"), so each half of the rounds starts them the other way round.
  */
 async function startPair(runtimes: Record<"A" | "B", ServiceRuntime>, first: "A" | "B"): Promise<Targets> {
   const second = first === "A" ? "B" : "A";
