@@ -30,6 +30,7 @@ export const ERROR_TABLE = {
   invalid_service: kind(400, "invalid_request_error", false, INVALID_ARGUMENT),
   unsupported_input: kind(400, "invalid_request_error", false, INVALID_ARGUMENT),
   not_found: kind(404, "invalid_request_error", false, NOT_FOUND),
+  model_not_found: kind(404, "invalid_request_error", false, NOT_FOUND),
   conflict: kind(409, "invalid_request_error", false, FAILED_PRECONDITION),
   body_too_large: kind(413, "invalid_request_error", false, INVALID_ARGUMENT),
   // Who is asking, and what they may spend.

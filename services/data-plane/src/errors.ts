@@ -19,6 +19,8 @@ export const invalidApiKey = () => new GatewayError("invalid_api_key", "Missing,
 export const insufficientCredits = () =>
   new GatewayError("insufficient_credits", "The project's prepaid balance cannot cover this request. Top up the balance.");
 export const routeNotFound = (method: string, url: string) => new GatewayError("not_found", `No route for ${method} ${url}.`);
+export const modelNotFound = (id: string) =>
+  new GatewayError("model_not_found", `The model ${id} does not exist here. See GET /v1/models?all=1.`);
 export const bodyTooLarge = (limit: number) => new GatewayError("body_too_large", `The request body is larger than ${limit} bytes.`);
 export const bodyUnreadable = () => new GatewayError("invalid_body", "The request body could not be read.");
 export const rateLimitExceeded = (retryAfterSeconds: number) =>

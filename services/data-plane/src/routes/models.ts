@@ -1,9 +1,11 @@
 // GET /v1/models: intent aliases, then the curated catalogue; `?all=1`
-// appends the inventory (docs/catalogue.md).
+// appends the inventory (docs/catalogue.md). GET /v1/models/{id}: one entry
+// of that list, by id (a slash in it sent as is or as %2F), alias or
+// unambiguous bare name.
 import type { FastifyInstance } from "fastify";
-import type { CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
-import { controlPlaneUnavailable } from "../errors";
-import { TIERS } from "../routing/resolve-model";
+import { bareName, type CatalogueSnapshot, type ModelEntry } from "../catalogue/catalogue-snapshot";
+import { controlPlaneUnavailable, modelNotFound } from "../errors";
+import { resolveConcrete, TIERS } from "../routing/resolve-model";
 
 const ALIASES = ["auto", ...TIERS.map((tier) => `auto:${tier}`)];
 const perMillionUsd = (nano: bigint) => Number(nano) / 1e9;
@@ -31,6 +33,17 @@ function modelEntry(model: ModelEntry) {
   };
 }
 
+const aliasEntry = (id: string) => ({ id, object: "model", created: 0, owned_by: "gateway", service: { alias: true } });
+
+/** One entry: an exact id (inventory included), an alias, or a bare name naming one model (several: model_ambiguous). */
+function findEntry(catalogue: CatalogueSnapshot, id: string) {
+  const model = catalogue.byId.get(id);
+  if (model) return modelEntry(model);
+  if (ALIASES.includes(id)) return aliasEntry(id);
+  if (id.includes("/") || !catalogue.byBareName.has(bareName(id))) throw modelNotFound(id);
+  return modelEntry(resolveConcrete(id, catalogue));
+}
+
 export function registerModelsRoute(app: FastifyInstance, catalogueNow: () => CatalogueSnapshot | undefined): void {
   app.get<{ Querystring: { all?: string } }>("/v1/models", async (request) => {
     const catalogue = catalogueNow();
@@ -39,10 +52,13 @@ export function registerModelsRoute(app: FastifyInstance, catalogueNow: () => Ca
     const models = catalogue.models.filter((model) => model.curated || includeInventory);
     return {
       object: "list",
-      data: [
-        ...ALIASES.map((id) => ({ id, object: "model", created: 0, owned_by: "gateway", service: { alias: true } })),
-        ...models.map(modelEntry),
-      ],
+      data: [...ALIASES.map(aliasEntry), ...models.map(modelEntry)],
     };
+  });
+  // A wildcard, not a parameter: an id's slash may arrive unencoded. find-my-way has decoded %2F by here.
+  app.get<{ Params: { "*": string } }>("/v1/models/*", async (request) => {
+    const catalogue = catalogueNow();
+    if (!catalogue) throw controlPlaneUnavailable();
+    return findEntry(catalogue, request.params["*"]);
   });
 }

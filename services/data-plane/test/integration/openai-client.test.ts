@@ -102,6 +102,17 @@ describe("the official openai client through both planes", () => {
     expect(ids).toContain("openai/text-embedding-3-small");
   });
 
+  it("retrieves one model by its id, slash included, and an unknown one as NotFoundError", async () => {
+    const model = await client.models.retrieve("openai/gpt-4.1-mini");
+    expect(model).toMatchObject({ id: "openai/gpt-4.1-mini", object: "model", owned_by: "openai" });
+    expect((await client.models.retrieve("auto")).id).toBe("auto");
+    const error = (await client.models.retrieve("openai/gpt-17").catch((caught: unknown) => caught)) as InstanceType<
+      typeof OpenAI.APIError
+    >;
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(error.code).toBe("model_not_found");
+  });
+
   it("surfaces a bad key as AuthenticationError (401)", async () => {
     const stranger = new OpenAI({
       apiKey: "sk_nobody_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
