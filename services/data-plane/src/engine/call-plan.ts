@@ -9,6 +9,7 @@ import type { AccessPath, CatalogueSnapshot, ModelEntry } from "../catalogue/cat
 import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
 import type { RequestContext, UpstreamCall } from "../providers/provider-adapter";
 import type { UpstreamProvider } from "../providers/upstream-provider";
+import { PathHealth } from "../routing/path-health";
 import { type RoutingContext, routeRequest } from "../routing/route-request";
 import type { RouteTrace } from "../routing/route-trace";
 
@@ -31,6 +32,8 @@ export interface TargetSizing {
 /** One model through one access path. */
 export class CallTarget {
   private sizing: TargetSizing | undefined;
+  /** The access path's key in the path health (circuit and latency). */
+  readonly healthKey: string;
 
   constructor(
     readonly model: ModelEntry,
@@ -41,7 +44,9 @@ export class CallTarget {
     readonly native: boolean,
     private readonly request: ClientRequest,
     private readonly cappable: boolean,
-  ) {}
+  ) {
+    this.healthKey = PathHealth.key(path.provider, path.upstreamModel);
+  }
 
   /** The upstream call for the request, with `extra` fields (a capped max_tokens) on top. */
   build(extra?: Record<string, unknown>): UpstreamCall {

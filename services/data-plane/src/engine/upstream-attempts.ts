@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { clientClosed, type GatewayError, upstreamFailure, upstreamUnreachable } from "../errors";
 import type { CounterFamily, HistogramFamily } from "../metric-families";
-import { PathHealth } from "../routing/path-health";
+import type { PathHealth } from "../routing/path-health";
 import type { Attempt } from "../routing/route-trace";
 import { retryAfterSeconds } from "../upstream/retry-after";
 import type { UpstreamResponse } from "../upstream/upstream-http";
@@ -118,9 +118,9 @@ export class UpstreamAttempts {
 
   /** Whether a same-path retry can go: its circuit admits it; then it waits its backoff (cut short if the client leaves). */
   private async retryReady(waitMs: number): Promise<boolean> {
-    const { path } = this.call.target;
-    if (!this.context.health.admit(PathHealth.key(path.provider, path.upstreamModel))) return false;
-    this.context.metrics.retries.series(path.provider).inc();
+    const { target } = this.call;
+    if (!this.context.health.admit(target.healthKey)) return false;
+    this.context.metrics.retries.series(target.path.provider).inc();
     try {
       await sleep(waitMs, undefined, { signal: this.client.goneSignal() });
     } catch {
@@ -138,8 +138,7 @@ export class UpstreamAttempts {
     traceChoice(call.plan.trace, target, chosen);
     if (!chosen) return this.skip("skipped: the hold cannot cover this model");
     call.upstream = chosen.upstream;
-    if (!this.context.health.admit(PathHealth.key(target.path.provider, target.path.upstreamModel)))
-      return this.skip("skipped: circuit open");
+    if (!this.context.health.admit(target.healthKey)) return this.skip("skipped: circuit open");
     return true;
   }
 
@@ -157,7 +156,7 @@ export class UpstreamAttempts {
     const { metrics } = this.context;
     const attempt: Attempt = { model: target.model.id, path: target.path.provider, outcome: "ok", ms: 0 };
     call.plan.trace.attempts.push(attempt);
-    const healthKey = PathHealth.key(target.path.provider, target.path.upstreamModel);
+    const { healthKey } = target;
     this.current = { attempt, healthKey };
     const started = performance.now();
     if (this.state.sent === 0) metrics.overhead.series("before_upstream").observe((started - call.receivedAt) / 1000);
