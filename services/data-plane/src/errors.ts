@@ -33,6 +33,8 @@ export const spendCapExceeded = (retryAfterSeconds: number) =>
   });
 export const controlPlaneUnavailable = (message = "Keys or balances cannot be checked right now. Retry shortly.") =>
   new GatewayError("control_plane_unavailable", message);
+/** Whether a control-plane failure is an outage to ride out (anything unexpected counts as one), not one it answered with. */
+export const isOutage = (error: unknown): boolean => !(error instanceof GatewayError) || error.retryable;
 export const internalError = (message = "The gateway failed to handle the request.") => new GatewayError("internal_error", message);
 /** Not sent: the client is gone. The error handler only ends the response. */
 export const clientClosed = () => new GatewayError("client_closed", "The client closed the request.");

@@ -1,6 +1,5 @@
 // A failed call as a data plane receives it: the table's gRPC status, the message as details and the
-// table code in metadata. An unreachable database is UNAVAILABLE (the data plane retries another
-// replica or reports an outage); anything else unexpected is INTERNAL (a bug, not worth retrying).
+// table code in metadata (the data plane decides from that code whether it is an outage).
 import * as grpc from "@grpc/grpc-js";
 import { ERROR_CODE_METADATA_KEY, type GatewayError } from "@gateway/proto";
 

@@ -4,7 +4,7 @@
 // known valid keep working for the grace period; nothing new can be admitted.
 import { hash as digest } from "node:crypto";
 import type { ControlPlaneClientWrapper } from "../control-plane/control-plane-client";
-import { controlPlaneUnavailable, GatewayError } from "../errors";
+import { controlPlaneUnavailable, GatewayError, isOutage } from "../errors";
 
 export interface KeyIdentity {
   projectId: string;
@@ -67,8 +67,7 @@ export class KeyCache {
       return identity;
     } catch (error) {
       // Only an outage is ridden out with what was known: a control plane that answers with a failure is not away.
-      const outage = !(error instanceof GatewayError) || error.retryable;
-      if (outage && stale?.identity && Date.now() - stale.validatedAtMs < this.graceMs) {
+      if (isOutage(error) && stale?.identity && Date.now() - stale.validatedAtMs < this.graceMs) {
         this.onLookup("stale");
         return stale.identity;
       }

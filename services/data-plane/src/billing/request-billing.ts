@@ -5,7 +5,7 @@
 // takes its worst case from a budget lease instead (budget-leases.ts): its
 // settle is a draw from the lease (batched), its release stays in memory.
 import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
-import { controlPlaneUnavailable, GatewayError, insufficientCredits, invalidApiKey, spendCapExceeded } from "../errors";
+import { controlPlaneUnavailable, insufficientCredits, isOutage, invalidApiKey, spendCapExceeded } from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
 
@@ -241,7 +241,7 @@ export class RequestBilling {
       try {
         return await work();
       } catch (error) {
-        const delay = error instanceof GatewayError && !error.retryable ? undefined : RETRY_DELAYS_MS[attempt];
+        const delay = isOutage(error) ? RETRY_DELAYS_MS[attempt] : undefined;
         if (delay === undefined) throw error;
         await sleep(delay);
       }
@@ -249,8 +249,7 @@ export class RequestBilling {
   }
 
   private keepTrying(requestId: string, work: () => Promise<unknown>, error: unknown): void {
-    if (error instanceof GatewayError && !error.retryable)
-      this.log.error({ reqId: requestId, err: error }, "control plane failed a settle/release: queued for retry");
+    if (!isOutage(error)) this.log.error({ reqId: requestId, err: error }, "control plane failed a settle/release: queued for retry");
     else this.log.warn({ reqId: requestId }, "control plane unreachable: settle/release queued for retry");
     this.pending.set(requestId, work);
     this.backgroundTimer ??= setInterval(() => void this.retryPending(), BACKGROUND_RETRY_MS);

@@ -7,6 +7,9 @@ import {
   bearer,
   ControlPlaneClientConstructor,
   type ControlEvent__Output,
+  ERROR_CODE_METADATA_KEY,
+  ERROR_TABLE,
+  isErrorCode,
   type ControlPlaneClient,
   type DrawResponse__Output,
   type LeaseResponse__Output,
@@ -51,7 +54,7 @@ export interface DrawCall {
   outputTokens: number;
 }
 
-/** gRPC statuses that mean the control plane could not be reached or was busy: an outage, retried and ridden out. */
+/** gRPC statuses of a call that carried no error code (it never reached the control plane, or was cut): an outage. */
 const OUTAGE_STATUSES: ReadonlySet<number> = new Set([
   grpc.status.UNAVAILABLE,
   grpc.status.DEADLINE_EXCEEDED,
@@ -59,10 +62,15 @@ const OUTAGE_STATUSES: ReadonlySet<number> = new Set([
   grpc.status.RESOURCE_EXHAUSTED,
 ]);
 
-/** A failed call as the data plane's error: an outage, or the control plane's own failure (a bug, a refused token), not retried. */
+/**
+ * A failed call as the data plane's error. The control plane names its error's code in the
+ * metadata; the table says whether that is an outage (ridden out: retried, stale keys served) or
+ * its own failure (a bug, a refused token: not retried at once). Without a code, the status decides.
+ */
 function callFailure(error: grpc.ServiceError | null): GatewayError {
-  if (!error || OUTAGE_STATUSES.has(error.code)) return Object.assign(controlPlaneUnavailable(), { cause: error });
-  return Object.assign(internalError("The control plane failed the call."), { cause: error });
+  const code = error?.metadata?.get(ERROR_CODE_METADATA_KEY)[0];
+  const outage = !error || (isErrorCode(code) ? ERROR_TABLE[code].retryable : OUTAGE_STATUSES.has(error.code));
+  return Object.assign(outage ? controlPlaneUnavailable() : internalError("The control plane failed the call."), { cause: error });
 }
 
 const INT64_MAX = 9_223_372_036_854_775_807n;
