@@ -1,8 +1,11 @@
-// The per-minute limit of the routes that call a model. The check is sent as
-// the request arrives, right after auth, and not awaited there: the body is
-// read and parsed while Redis answers, and a data plane busy when the answer
-// comes needs no wake-up of its own for it. The answer is awaited once the
-// body is read, before anything goes upstream or holds money.
+// The per-minute limit of the routes that call a model (those with a dialect):
+// their own hooks, added as each such route is declared, so no other route
+// pays for them. The check is sent as the request arrives, right after auth,
+// and not awaited there: the body is read and parsed while Redis answers, and
+// a data plane busy when the answer comes needs no wake-up of its own for it.
+// The answer is awaited once the body is read, before anything goes upstream
+// or holds money.
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, preHandlerHookHandler } from "fastify";
 import { rateLimitExceeded } from "../../errors";
 import { type RateLimiter, rateLimitHeaders } from "../../limits/rate-limiter";
 import { globalPlugin } from "./global-plugin";
@@ -14,19 +17,23 @@ export interface RateLimitOptions extends Record<string, unknown> {
   rejections: { inc(): void };
 }
 
+/** A route's hooks of one kind, with `hook` last. */
+const withHook = <Hook>(hooks: Hook | Hook[] | undefined, hook: Hook): Hook[] =>
+  hooks === undefined ? [hook] : [...(Array.isArray(hooks) ? hooks : [hooks]), hook];
+
 export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, defaultRpmLimit, rejections }) => {
   app.decorateRequest("rateDecision", undefined);
-  app.addHook("onRequest", (request, _reply, done) => {
+  const ask = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const identity = request.identity;
     const limit = identity ? (identity.rpmLimit ?? defaultRpmLimit) : 0;
-    if (identity && limit !== 0 && request.routeOptions.config?.dialect) {
+    if (identity && limit !== 0) {
       request.rateDecision = limiter.check(identity.projectId, limit, request.id);
       // A request that fails before its preHandler (a bad body) never awaits it: not an unhandled rejection.
       request.rateDecision.catch(() => {});
     }
     done();
-  });
-  app.addHook("preHandler", async (request, reply) => {
+  };
+  const enforce = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.rateDecision) return;
     const decision = await request.rateDecision;
     if (!decision.allowed) {
@@ -34,5 +41,10 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
       throw rateLimitExceeded(decision.resetSeconds);
     }
     reply.headers(rateLimitHeaders(decision));
+  };
+  app.addHook("onRoute", (route) => {
+    if (!route.config?.dialect) return;
+    route.onRequest = withHook(route.onRequest, ask as onRequestHookHandler);
+    route.preHandler = withHook(route.preHandler, enforce as preHandlerHookHandler);
   });
 });
