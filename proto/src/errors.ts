@@ -90,6 +90,11 @@ export class GatewayError extends Error {
   toBody(): ErrorBody {
     return { error: { type: this.type, code: this.code, message: this.message } };
   }
+
+  /** The answer's headers: its own (Retry-After) and whether sending it again may help (x-should-retry, which OpenAI's SDKs read). */
+  get replyHeaders(): Record<string, string> {
+    return { ...this.headers, "x-should-retry": String(this.retryable) };
+  }
 }
 
 /** gRPC metadata key carrying the table code of a failed call, so the caller can rebuild the error. */

@@ -5,10 +5,7 @@ import type { FastifyReply } from "fastify";
 import { asGatewayError, bodyTooLarge, invalidRequest } from "../errors";
 
 export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
-  return reply
-    .code(error.status)
-    .headers({ ...error.headers, "x-should-retry": String(error.retryable) })
-    .send(error.toBody());
+  return reply.code(error.status).headers(error.replyHeaders).send(error.toBody());
 }
 
 /** Any failure of an admin route, fastify's own included; `unexpected` is told of the ones that are not the caller's doing. */

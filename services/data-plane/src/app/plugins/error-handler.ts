@@ -12,12 +12,12 @@ export const errorHandler = globalPlugin<{ bodyLimitBytes: number }>(async (app,
     if (failure.kind === "internal_error") request.log.error({ err: error }, "unexpected error");
     if (failure.kind === "client_closed") return reply.code(499).send(); // the client is gone; nothing to answer
     const body = request.routeOptions.config?.dialect?.errorBody(failure) ?? failure.toBody();
-    return reply.code(failure.status).headers(failure.headers).header("x-should-retry", String(failure.retryable)).send(body);
+    return reply.code(failure.status).headers(failure.replyHeaders).send(body);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const failure = routeNotFound(request.method, request.url.split("?")[0]!);
-    return reply.code(404).header("x-should-retry", "false").send(failure.toBody());
+    return reply.code(failure.status).headers(failure.replyHeaders).send(failure.toBody());
   });
 });
 
