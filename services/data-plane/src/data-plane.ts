@@ -1,6 +1,6 @@
 // Composition root of the data plane: the control-plane client and its
 // subscription, caches, limits, billing, providers, the engine and the HTTP
-// app. Each part gets what it uses; nothing else imports this file.
+// app. Each part gets what it uses; only server.ts imports this file.
 import type { FastifyInstance } from "fastify";
 import { buildDataPlaneApp } from "./app/build-app";
 import { KeyCache } from "./auth/key-cache";

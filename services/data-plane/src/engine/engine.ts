@@ -17,7 +17,7 @@ import { type PlanContext, planCall } from "./call-plan";
 import { type ClientLink, clientLink } from "./client-link";
 import { relayAnswer } from "./relay-answer";
 import { SseResponse } from "./sse-response";
-import { type AttemptMetrics, UpstreamAttempts } from "./upstream-attempts";
+import { type AttemptContext, type AttemptMetrics, UpstreamAttempts } from "./upstream-attempts";
 
 export interface EngineSettings extends AttemptSettings {
   streamIdleTimeoutMs: number;
@@ -54,10 +54,12 @@ export interface IncomingCall {
 export class Engine {
   private readonly money: CallMoney;
   private readonly planContext: PlanContext;
+  private readonly attemptContext: AttemptContext;
 
   constructor(private readonly deps: EngineDependencies) {
     this.money = new CallMoney(deps.billing, deps.metrics.overhead.series("after_upstream"));
     this.planContext = { ...deps, maxAttempts: deps.settings.maxAttempts };
+    this.attemptContext = { health: deps.health, settings: deps.settings, metrics: deps.metrics, money: this.money };
   }
 
   /** Reads and plans a call; throws the caller-facing error (400, 503 without a catalogue). */
@@ -119,12 +121,11 @@ export class Engine {
   }
 
   private relayContext(call: Call, client: ClientLink, sse: SseResponse | undefined) {
-    const { health, settings, metrics } = this.deps;
-    const attempts = new UpstreamAttempts({ health, settings, metrics, money: this.money }, call, client);
+    const { settings, metrics } = this.deps;
     return {
       call,
       client,
-      attempts,
+      attempts: new UpstreamAttempts(this.attemptContext, call, client),
       money: this.money,
       sse,
       streamIdleTimeoutMs: settings.streamIdleTimeoutMs,

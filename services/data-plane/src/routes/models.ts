@@ -40,8 +40,10 @@ function findEntry(catalogue: CatalogueSnapshot, id: string) {
   const model = catalogue.byId.get(id);
   if (model) return modelEntry(model);
   if (ALIASES.includes(id)) return aliasEntry(id);
-  if (id.includes("/") || !catalogue.byBareName.has(bareName(id))) throw modelNotFound(id);
-  return modelEntry(resolveConcrete(id, catalogue));
+  const named = id.includes("/") ? undefined : catalogue.byBareName.get(bareName(id));
+  if (!named || named.length === 0) throw modelNotFound(id);
+  // Several: the same model_ambiguous error, listing them, as a call with that name gets.
+  return modelEntry(named.length === 1 ? named[0]! : resolveConcrete(id, catalogue));
 }
 
 export function registerModelsRoute(app: FastifyInstance, catalogueNow: () => CatalogueSnapshot | undefined): void {
