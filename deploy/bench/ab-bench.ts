@@ -18,8 +18,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { ServiceProcess, ServiceRuntime } from "../local/service-process";
 import { repositoryRoot } from "../local/service-process";
-import { BenchStack, upstreamHeaders } from "./bench-stack";
-import { drive, percentiles, type Target } from "./load";
+import { BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
+import { chatBody, drive, percentiles, type Target } from "./load";
 import { cpuSeconds, pin, tasksetAvailable } from "./process-stats";
 
 const { values: args } = parseArgs({
@@ -32,7 +32,7 @@ const { values: args } = parseArgs({
     cases: { type: "string", default: "json:64,stream:64,json:1,stream:1" },
     model: { type: "string", default: "gpt-4.1-mini" },
     out: { type: "string", default: path.join(repositoryRoot, "deploy/bench/results/ab-latest.json") },
-    /** Both data planes write a V8 CPU profile (<dir>/<pid>.cpuprofile) when they stop; profile-top.ts reads them. */
+    /** Both data planes write a V8 CPU profile (<dir>/data-plane/<pid>.cpuprofile) when they stop; profile-top.ts reads them. */
     "cpu-prof": { type: "string" },
   },
 });
@@ -47,14 +47,7 @@ const cases = args.cases.split(",").map((entry) => {
 });
 const pinned = tasksetAvailable() && os.cpus().length >= 2;
 
-function body(mode: "json" | "stream"): string {
-  const messages = [{ role: "user", content: "Hello" }];
-  return JSON.stringify(
-    mode === "stream"
-      ? { model: args.model, stream: true, stream_options: { include_usage: true }, messages }
-      : { model: args.model, messages },
-  );
-}
+const body = (mode: "json" | "stream") => chatBody(args.model, mode);
 
 /** The base ref's data-plane bundle, built in a detached worktree of it (its own install, offline from the store). */
 function buildBaseBundle(ref: string, dir: string): { file: string; commit: string } {
@@ -115,14 +108,7 @@ const stack = new BenchStack({
   redisUrl: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
   gatewayCpus: pinned ? "0" : undefined,
   loadCpus: pinned ? "1" : undefined,
-  ...(args["cpu-prof"]
-    ? {
-        dataPlaneEnv: {
-          NODE_OPTIONS: `--import ${path.join(repositoryRoot, "deploy/bench/cpu-profiler.mjs")}`,
-          BENCH_CPU_PROFILE_DIR: path.resolve(args["cpu-prof"]),
-        },
-      }
-    : {}),
+  dataPlaneEnv: profileEnv(args["cpu-prof"], "data-plane"),
 });
 const planes: ServiceProcess[] = [];
 /** A data plane of the comparison: started, pinned and its log dropped, the same for A and B. */

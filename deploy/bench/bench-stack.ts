@@ -216,3 +216,13 @@ export class BenchStack {
     if (this.bundleDir) rmSync(this.bundleDir, { recursive: true, force: true });
   }
 }
+
+/** With a CPU-profile directory: the service writes a V8 CPU profile into <dir>/<service>/<pid>.cpuprofile when it exits (cpu-profiler.mjs). */
+export function profileEnv(dir: string | undefined, service: string): Record<string, string> {
+  if (!dir) return {};
+  const preload = path.join(repositoryRoot, "deploy/bench/cpu-profiler.mjs");
+  return {
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${preload}`.trim(),
+    BENCH_CPU_PROFILE_DIR: path.resolve(dir, service),
+  };
+}

@@ -19,8 +19,8 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { DATA_PLANE_NODE_FLAGS, repositoryRoot } from "../local/service-process";
-import { BenchStack, upstreamHeaders } from "./bench-stack";
-import { AUTOCANNON, drive, measureFirstToken, percentiles, type FirstTokenSamples, type Percentiles, type Target } from "./load";
+import { BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
+import { AUTOCANNON, chatBody, drive, measureFirstToken, percentiles, type FirstTokenSamples, type Percentiles, type Target } from "./load";
 import {
   cpuBusySeconds,
   cpuSeconds,
@@ -102,25 +102,7 @@ interface CaseResult {
   firstToken?: { ok: number; failed: number; firstTokenMs: Percentiles; totalMs: Percentiles };
 }
 
-function body(mode: Mode): string {
-  const messages = [{ role: "user", content: "Hello" }];
-  // The same bytes to all three: the gateway forces include_usage upstream, so the others ask for it too.
-  return JSON.stringify(
-    mode === "stream"
-      ? { model: args.model, stream: true, stream_options: { include_usage: true }, messages }
-      : { model: args.model, messages },
-  );
-}
-
-/** With --cpu-prof <dir>: the service writes a V8 CPU profile into <dir>/<service>/<pid>.cpuprofile when it exits. */
-function profileEnv(service: string): Record<string, string> {
-  if (!args["cpu-prof"]) return {};
-  const preload = path.join(repositoryRoot, "deploy/bench/cpu-profiler.mjs");
-  return {
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${preload}`.trim(),
-    BENCH_CPU_PROFILE_DIR: path.resolve(args["cpu-prof"], service),
-  };
-}
+const body = (mode: Mode) => chatBody(args.model, mode);
 
 const stack = new BenchStack({
   backend: args.postgres ? "postgresql" : "pglite",
@@ -128,8 +110,8 @@ const stack = new BenchStack({
   redisUrl: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
   gatewayCpus,
   loadCpus,
-  dataPlaneEnv: profileEnv("data-plane"),
-  controlPlaneEnv: profileEnv("control-plane"),
+  dataPlaneEnv: profileEnv(args["cpu-prof"], "data-plane"),
+  controlPlaneEnv: profileEnv(args["cpu-prof"], "control-plane"),
   dataPlaneRuntime,
 });
 

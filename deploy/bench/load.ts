@@ -185,3 +185,14 @@ export async function measureFirstToken(target: Target, body: string, concurrenc
   agent.destroy();
   return { ok: firstToken.length, failed, firstToken, total };
 }
+
+/**
+ * The benchmark's chat body, json or stream. The same bytes go to every target: the gateway forces
+ * include_usage upstream, so the others ask for it too.
+ */
+export function chatBody(model: string, mode: "json" | "stream"): string {
+  const messages = [{ role: "user", content: "Hello" }];
+  return JSON.stringify(
+    mode === "stream" ? { model, stream: true, stream_options: { include_usage: true }, messages } : { model, messages },
+  );
+}
