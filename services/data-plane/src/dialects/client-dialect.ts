@@ -5,7 +5,8 @@
 // completions (or embeddings) shape that every provider codec reads and
 // writes (docs/decisions/0001-client-dialects-and-the-shared-representation.md).
 import type { ErrorBody, GatewayError } from "@gateway/proto";
-import type { StreamItem } from "../providers/provider-adapter";
+import type { OpenAiChunk } from "../providers/provider-adapter";
+import type { SseEvent } from "../upstream/sse-parser";
 import type { ServiceBlock } from "../routing/service-block";
 
 export type Operation = "chat" | "embeddings";
@@ -19,11 +20,26 @@ export interface ClientRequest {
   original: Record<string, unknown>;
   stream: boolean;
   service: ServiceBlock | undefined;
+  /** Request headers a native upstream should also get (e.g. `anthropic-beta`), by lower-case name. */
+  forwardHeaders?: Record<string, string>;
+}
+
+/** What a dialect may need to start a streamed answer. */
+export interface RenderContext {
+  request: ClientRequest;
+  /** The gateway's id for the request (a UUID), for ids an answer needs and the upstream gave none. */
+  requestId: string;
+  /** The items' events are in this dialect (the upstream's own) and may be relayed as written. */
+  native: boolean;
+  /** The upstream model id, for answers that name none. */
+  upstreamModel: string;
 }
 
 /** What a dialect may need to write an answer. */
 export interface AnswerContext {
   request: ClientRequest;
+  /** The gateway's id for the request (a UUID). */
+  requestId: string;
   /** The upstream's usage object (shared representation), when it reported one. */
   usage: unknown;
   /** Token counts billed (reported, else estimated). */
@@ -38,8 +54,12 @@ export interface AnswerContext {
 
 /** Writes one streamed answer in the client's dialect, event by event, as complete SSE frames. */
 export interface StreamRenderer {
-  /** A translated item delivered to the client: its frame, or undefined when it is held back or has no frame. */
-  frame(item: Extract<StreamItem, { kind: "chunk" }>): string | undefined;
+  /**
+   * One upstream event (never an error event) and the chunks translated from it: the frames for the
+   * client, "" when it has none (held back, or nothing to say). A native renderer relays `event`;
+   * a translating one renders `chunks`.
+   */
+  frames(event: SseEvent, chunks: readonly OpenAiChunk[]): string;
   /** The final frames: usage with cost, then the end marker, or after a failure the failure event. */
   finish(context: AnswerContext, failure: GatewayError | undefined): string;
 }
@@ -49,12 +69,12 @@ export interface ClientDialect {
   readonly operation: Operation;
   /** Answers carry X-Service-Model and X-Service-Reason. */
   readonly routingHeaders: boolean;
-  /** Reads and checks a client's body; throws a 400 GatewayError. */
-  parse(body: unknown): ClientRequest;
+  /** Reads and checks a client's body (and headers, lower-case names); throws a 400 GatewayError. */
+  parse(body: unknown, headers?: Readonly<Record<string, string | string[] | undefined>>): ClientRequest;
   /** A whole answer as the client's body: given as the upstream wrote it when this dialect is the upstream's own, else in the shared representation. */
   answer(answer: Record<string, unknown>, context: AnswerContext): Record<string, unknown>;
-  /** A renderer for one streamed answer. `native`: the items' raw text is in this dialect and may be relayed as is. */
-  streamRenderer(native: boolean): StreamRenderer;
+  /** A renderer for one streamed answer. */
+  streamRenderer(context: RenderContext): StreamRenderer;
   /** An error as this dialect's JSON body. */
   errorBody(error: GatewayError): ErrorBody | Record<string, unknown>;
   /** An error as this dialect's SSE frame (a stream whose headers went out already). */

@@ -1,8 +1,8 @@
 // Upstream bytes -> translated items, one decoder per answer form. A streamed
 // answer is parsed with the one SSE parser and translated event by event; a
 // whole answer is read to its end and translated once (one event).
-import type { Endpoint, ProviderAdapter, ResponseContext, StreamItem, StreamTranslator } from "../providers/provider-adapter";
-import { SseParser } from "../upstream/sse-parser";
+import type { StreamItem, StreamTranslator } from "../providers/provider-adapter";
+import { type SseEvent, SseParser } from "../upstream/sse-parser";
 
 /** A whole answer: translated into the shared representation, and as the upstream wrote it (for a dialect that is its own). */
 export type AnswerItem = StreamItem | { kind: "answer"; answer: Record<string, unknown>; raw: Record<string, unknown> };
@@ -12,7 +12,15 @@ export interface AnswerDecoder {
   readonly brokenOutcome: string;
 }
 
-const NO_GROUPS: AnswerItem[][] = [];
+/** One upstream event and what it translated to, in order. */
+export interface EventItems {
+  event: SseEvent;
+  items: AnswerItem[];
+}
+
+const NO_GROUPS: EventItems[] = [];
+/** The end of a body has no event of its own. */
+export const END_EVENT: SseEvent = { event: "end", data: "", id: undefined };
 
 /** A streamed answer, read as it comes: bytes in, the items of each upstream event they complete. */
 export class StreamDecoder implements AnswerDecoder {
@@ -21,12 +29,12 @@ export class StreamDecoder implements AnswerDecoder {
 
   constructor(private readonly translator: StreamTranslator) {}
 
-  push(bytes: Buffer): AnswerItem[][] {
+  push(bytes: Buffer): EventItems[] {
     const items = this.parser.push(bytes);
     if (items.length === 0) return NO_GROUPS;
-    const groups: AnswerItem[][] = [];
+    const groups: EventItems[] = [];
     // Comments (keep-alives) are not events: they reach neither the translator nor the idle limit.
-    for (const item of items) if (item.kind === "event") groups.push(this.translator.push(item.event));
+    for (const item of items) if (item.kind === "event") groups.push({ event: item.event, items: this.translator.push(item.event) });
     return groups;
   }
 
@@ -40,19 +48,16 @@ export class StreamDecoder implements AnswerDecoder {
 export class WholeDecoder implements AnswerDecoder {
   readonly brokenOutcome = "body_unreadable";
 
-  constructor(
-    private readonly adapter: ProviderAdapter,
-    private readonly endpoint: Endpoint,
-    private readonly context: ResponseContext,
-  ) {}
+  /** @param read the provider codec's reading of a whole body into the shared representation (throws when it is not an answer). */
+  constructor(private readonly read: (json: unknown) => Record<string, unknown>) {}
 
-  /** A 200 body that is not an answer the adapter can read (cut, not JSON, an error) is never relayed. */
+  /** A 200 body that is not an answer the codec can read (cut, not JSON, an error) is never relayed. */
   decode(text: string): AnswerItem[] {
     let raw: Record<string, unknown>;
     let answer: Record<string, unknown>;
     try {
       raw = JSON.parse(text);
-      answer = this.adapter.response(this.endpoint, raw, this.context);
+      answer = this.read(raw);
     } catch {
       return [{ kind: "error" }];
     }

@@ -7,7 +7,7 @@ import { chatImageUpperBound, chatInputUpperBound, chatOutputUpperBound } from "
 import { costNano } from "../billing/pricing";
 import type { AccessPath, CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
 import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
-import type { RequestContext, UpstreamCall } from "../providers/provider-adapter";
+import type { NativeCodec, RequestContext, UpstreamCall } from "../providers/provider-adapter";
 import type { UpstreamProvider } from "../providers/upstream-provider";
 import { PathHealth } from "../routing/path-health";
 import { type RoutingContext, routeRequest } from "../routing/route-request";
@@ -40,21 +40,19 @@ export class CallTarget {
     readonly path: AccessPath,
     readonly provider: UpstreamProvider,
     readonly context: RequestContext,
-    /** The client's dialect is this upstream's own: its body passes through and its answer is relayed as written. */
-    readonly native: boolean,
+    /** Set when the client's dialect is this upstream's own: its body passes through and its answer is relayed as written. */
+    readonly native: NativeCodec | undefined,
     private readonly request: ClientRequest,
     private readonly cappable: boolean,
   ) {
     this.healthKey = PathHealth.key(path.provider, path.upstreamModel);
   }
 
-  /** The upstream call for the request, with `extra` fields (a capped max_tokens) on top. */
-  build(extra?: Record<string, unknown>): UpstreamCall {
-    const { adapter } = this.provider;
-    const { operation } = this.request;
-    if (this.native)
-      return adapter.passThrough(operation, extra ? { ...this.request.original, ...extra } : this.request.original, this.context);
-    return adapter.request(operation, extra ? { ...this.request.body, ...extra } : this.request.body, this.context);
+  /** The upstream call for the request, its answer capped to `maxTokens` when given. */
+  build(maxTokens?: number): UpstreamCall {
+    const { body, original, operation } = this.request;
+    if (this.native) return this.native.call(original, this.context, maxTokens);
+    return this.provider.adapter.request(operation, maxTokens === undefined ? body : { ...body, max_tokens: maxTokens }, this.context);
   }
 
   /** Built once, when first needed: for the hold (the first targets) or when chosen (the others). */
@@ -126,8 +124,9 @@ export function planCall(
         apiKey: path.credentialsRef ? context.credentials.get(path.credentialsRef) : undefined,
         maxOutputTokens: candidate.model.maxOutputTokens,
         contextLength: candidate.model.contextLength,
+        clientHeaders: request.forwardHeaders,
       };
-      const native = provider.adapter.nativeDialects.has(dialect.name);
+      const native = provider.adapter.native(dialect.name);
       return new CallTarget(candidate.model, path, provider, requestContext, native, request, cappable);
     }),
   );

@@ -22,7 +22,7 @@ export function chooseCall(target: CallTarget, body: Record<string, unknown>, re
   const { price } = target.path;
   const imagesNano = BigInt(chatImageUpperBound(body)) * (price.imageNano ?? 0n);
   const maxTokens = affordableOutputTokens(price, sized.inputUpperTokens + CAP_FIELD_BYTES, reservedNano - imagesNano);
-  return { upstream: target.build({ max_tokens: maxTokens }), cappedTo: maxTokens };
+  return { upstream: target.build(maxTokens), cappedTo: maxTokens };
 }
 
 /** The routing trace names the target being tried, and the cap its answer got (none for a target the hold covers). */

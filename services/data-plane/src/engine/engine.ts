@@ -45,6 +45,8 @@ export interface IncomingCall {
   requestId: string;
   identity: KeyIdentity;
   body: unknown;
+  /** The request's headers (lower-case names), for a dialect that reads some. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The body's size as received, when known. */
   bodyBytes?: number;
   /** performance.now() once the body was read. */
@@ -64,7 +66,7 @@ export class Engine {
 
   /** Reads and plans a call; throws the caller-facing error (400, 503 without a catalogue). */
   prepare(dialect: ClientDialect, incoming: IncomingCall): Call {
-    const request = dialect.parse(incoming.body);
+    const request = dialect.parse(incoming.body, incoming.headers);
     const catalogue = this.deps.catalogue();
     if (!catalogue) throw controlPlaneUnavailable();
     const plan = planCall(this.planContext, catalogue, incoming.requestId, incoming.identity, dialect, request, incoming.bodyBytes);

@@ -11,9 +11,10 @@
 import type { GatewayError } from "@gateway/proto";
 import { clientClosed, streamFailed } from "../errors";
 import type { HistogramFamily } from "../metric-families";
-import type { ResponseContext } from "../providers/provider-adapter";
+import type { AnswerContext } from "../dialects/client-dialect";
+import type { OpenAiChunk, ResponseContext } from "../providers/provider-adapter";
 import type { UpstreamResponse } from "../upstream/upstream-http";
-import { type AnswerItem, StreamDecoder, WholeDecoder } from "./answer-decoders";
+import { END_EVENT, type EventItems, StreamDecoder, WholeDecoder } from "./answer-decoders";
 import type { Call } from "./call";
 import type { CallMoney } from "./call-money";
 import type { ClientLink } from "./client-link";
@@ -45,20 +46,35 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
     created: Math.floor(Date.now() / 1000),
     model: target.path.upstreamModel,
   };
-  const adapter = target.provider.adapter;
+  const { adapter } = target.provider;
+  const { native } = target;
   const decoder: StreamDecoder | WholeDecoder = sse
-    ? new StreamDecoder(adapter.stream(responseContext))
-    : new WholeDecoder(adapter, plan.request.operation, responseContext);
-  const renderer = sse ? plan.dialect.streamRenderer(target.native) : undefined;
+    ? new StreamDecoder(native ? native.stream(responseContext) : adapter.stream(responseContext))
+    : new WholeDecoder(
+        native
+          ? (json) => native.response(json, responseContext)
+          : (json) => adapter.response(plan.request.operation, json, responseContext),
+      );
+  const renderer = sse
+    ? plan.dialect.streamRenderer({
+        request: plan.request,
+        requestId: call.requestId,
+        native: native !== undefined,
+        upstreamModel: target.path.upstreamModel,
+      })
+    : undefined;
   const meter = new UsageMeter();
   /** A whole answer for the client: the upstream's own when the dialect is its own, else the translation. */
   let whole: Record<string, unknown> | undefined;
   let relayedAny = false; // something reached the client: no retry from here on
   let failure: "client_closed" | "upstream_failed" | undefined;
   let finished = false; // the translation said the answer is complete ([DONE], message_stop, a whole body)
+  const chunks: OpenAiChunk[] = [];
 
-  /** Takes the items of one upstream event, in order; true when reading should stop. */
-  const take = (items: AnswerItem[]): boolean => {
+  /** Takes one upstream event's items, in order; true when reading should stop. */
+  const take = ({ event, items }: EventItems): boolean => {
+    let stop = false;
+    chunks.length = 0;
     for (const item of items) {
       if (item.kind === "error") {
         failure = "upstream_failed";
@@ -71,18 +87,19 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
       if (item.kind === "answer") {
         meter.report(item.answer);
         meter.deliveredAnswer(item.answer);
-        whole = target.native ? item.raw : item.answer;
+        whole = native ? item.raw : item.answer;
         continue;
       }
       // Draining after a disconnect: the usage is what we waited for, and nothing more reaches the client.
-      if (meter.report(item.chunk) && client.gone) return true;
-      if (client.gone) continue;
-      const frame = renderer!.frame(item);
-      if (frame === undefined) continue;
-      meter.deliveredChunk(item.chunk);
-      relayedAny = true;
-      sse!.add(frame);
+      if (meter.report(item.chunk) && client.gone) stop = true;
+      chunks.push(item.chunk);
     }
+    if (!renderer || client.gone) return stop;
+    const frames = renderer.frames(event, chunks);
+    if (frames === "") return false;
+    for (const chunk of chunks) meter.deliveredChunk(chunk);
+    relayedAny = true;
+    sse!.add(frames);
     return false;
   };
 
@@ -96,13 +113,13 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   /** Reads a streamed answer event by event; the events of one read go out in one write (awaited only when the client is slow). */
   const readStream = async (stream: StreamDecoder, writer: SseResponse) => {
     for await (const bytes of response.body) {
-      for (const items of stream.push(bytes as Buffer)) {
+      for (const group of stream.push(bytes as Buffer)) {
         idle?.refresh();
         if (!firstEvent) {
           firstEvent = true;
           context.firstEvent.series(target.path.provider).observe((performance.now() - attempts.sentAt) / 1000);
         }
-        if (take(items)) return writer.flush();
+        if (take(group)) return writer.flush();
         if (!firstWritten && meter.producedAny) {
           // The first token goes out at once (with the chunks before it), not after the rest of its read.
           firstWritten = true;
@@ -113,11 +130,11 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
       const drained = writer.flush();
       if (drained) await drained;
     }
-    take(stream.end());
+    take({ event: END_EVENT, items: stream.end() });
     return writer.flush();
   };
   try {
-    if (decoder instanceof WholeDecoder) take(decoder.decode(await response.body.text()));
+    if (decoder instanceof WholeDecoder) take({ event: END_EVENT, items: decoder.decode(await response.body.text()) });
     else await readStream(decoder, sse!);
   } catch {
     failure = client.gone ? "client_closed" : "upstream_failed";
@@ -139,8 +156,9 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
 
   const tokens = meter.tokens(call.upstream.body);
   const debitedNano = await context.money.settle(call, tokens);
-  const answerContext = {
+  const answerContext: AnswerContext = {
     request: plan.request,
+    requestId: call.requestId,
     usage: meter.usage,
     tokens,
     debitedNano,

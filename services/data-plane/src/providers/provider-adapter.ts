@@ -20,6 +20,8 @@ export interface RequestContext {
   maxOutputTokens: number;
   /** The model's context window in tokens from the catalogue (0 = unknown). */
   contextLength?: number;
+  /** Client request headers meant for an upstream that speaks the client's dialect (e.g. `anthropic-beta`); native codecs only. */
+  clientHeaders?: Record<string, string>;
 }
 
 /** One upstream HTTP call: POST `<provider base URL><path>` with these headers (auth included) and body. */
@@ -49,8 +51,8 @@ export interface ResponseContext {
 export type OpenAiChunk = Record<string, unknown>;
 
 export type StreamItem =
-  /** A chunk for the client. `raw`: the upstream's own JSON text, relayed byte for byte (OpenAI-compatible upstreams only). */
-  | { kind: "chunk"; chunk: OpenAiChunk; raw?: string }
+  /** A chunk in the shared representation (a dialect that is the upstream's own relays the upstream's event instead). */
+  | { kind: "chunk"; chunk: OpenAiChunk }
   /** The upstream finished the answer (OpenAI `[DONE]`, Anthropic `message_stop`, ...). */
   | { kind: "done" }
   /** The upstream reported a failure inside the stream (OpenAI `data: {"error"}`, Anthropic `event: error`, ...). */
@@ -64,16 +66,26 @@ export interface StreamTranslator {
   end(): StreamItem[];
 }
 
+/**
+ * How an upstream speaks one client dialect as its own. The client's body goes upstream as the
+ * client wrote it (only the model id changes, fields outside the dialect's allowlist are dropped),
+ * and the answer reaches the client as the upstream wrote it; this codec also reads that answer
+ * into the shared representation, for the usage meter.
+ */
+export interface NativeCodec {
+  /** The upstream call for a client's body; `maxTokens`, when given, caps the answer in the dialect's own field. */
+  call(body: Record<string, unknown>, context: RequestContext, maxTokens?: number): UpstreamCall;
+  /** A whole answer as the shared representation (usage included when reported). Throws when the body is not an answer. */
+  response(json: unknown, context: ResponseContext): Record<string, unknown>;
+  /** A translator of the upstream's stream into shared-representation items (the events themselves are relayed). */
+  stream(context: ResponseContext): StreamTranslator;
+}
+
 export interface ProviderAdapter {
   /** The protocol's name, for logs and docs ("openai-compatible", "anthropic", "gemini"). */
   readonly protocol: string;
-  /**
-   * Client dialects this upstream speaks as its own. A client's body in one of them goes through
-   * `passThrough` as the client wrote it, and the answer's raw text is relayed unchanged.
-   */
-  readonly nativeDialects: ReadonlySet<string>;
-  /** The upstream call for a body in one of `nativeDialects`: only the model id changes and fields outside the dialect's allowlist are dropped. */
-  passThrough(endpoint: Endpoint, body: Record<string, unknown>, context: RequestContext): UpstreamCall;
+  /** The codec for a client dialect this upstream speaks as its own (by the dialect's name), else undefined: the body is translated. */
+  native(dialect: string): NativeCodec | undefined;
   /** Whether this upstream offers the endpoint (a path on a provider without it is never routed there). */
   supports(endpoint: Endpoint): boolean;
   /**

@@ -19,6 +19,7 @@ export function registerModelCallRoutes(app: FastifyInstance, engine: Engine): v
         requestId: request.id,
         identity: request.identity!,
         body: request.body,
+        headers: request.headers,
         bodyBytes: Number(request.headers["content-length"]) || undefined,
         readAt: request.readAt,
       });

@@ -8,10 +8,18 @@ import { streamFailed, upstreamUnreachable } from "../../src/errors";
 import { thrown } from "../support/thrown";
 
 const messages = [{ role: "user", content: "hi" }];
+const renderContext = (native: boolean) => ({
+  request: openAiChat.parse({ model: "auto", messages }),
+  requestId: "req-1",
+  native,
+  upstreamModel: "gpt-up",
+});
+const event = (data: string) => ({ event: "message", data, id: undefined });
 
 function context(request = openAiChat.parse({ model: "auto", messages }), fields: Partial<AnswerContext> = {}): AnswerContext {
   return {
     request,
+    requestId: "req-1",
     usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 },
     tokens: { inputTokens: 9, outputTokens: 3 },
     debitedNano: 12_345n,
@@ -64,11 +72,12 @@ describe("openAiChat stream renderer", () => {
   const chunk = (fields: Record<string, unknown>) => ({ id: "c1", object: "chat.completion.chunk", created: 7, model: "m", ...fields });
 
   it("relays a native upstream's own text, holds the usage chunk back and writes it last with its cost", () => {
-    const renderer = openAiChat.streamRenderer(true);
+    const renderer = openAiChat.streamRenderer(renderContext(true));
     const content = chunk({ choices: [{ index: 0, delta: { content: "Hi" } }] });
-    expect(renderer.frame({ kind: "chunk", chunk: content, raw: '{"raw":true}' })).toBe('data: {"raw":true}\n\n');
+    expect(renderer.frames(event('{"raw":true}'), [content])).toBe('data: {"raw":true}\n\n');
     const usage = chunk({ choices: [], usage: { prompt_tokens: 9 } });
-    expect(renderer.frame({ kind: "chunk", chunk: usage, raw: "{}" })).toBeUndefined();
+    expect(renderer.frames(event("{}"), [usage])).toBe("");
+    expect(renderer.frames(event("[DONE]"), [])).toBe("");
     const end = renderer.finish(context(), undefined);
     expect(end).toBe(
       `data: ${JSON.stringify({ ...usage, usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12, cost: 0.000012345 } })}\n\ndata: [DONE]\n\n`,
@@ -76,9 +85,12 @@ describe("openAiChat stream renderer", () => {
   });
 
   it("writes translated chunks as JSON, and a usage chunk of its own when the upstream sent none", () => {
-    const renderer = openAiChat.streamRenderer(false);
+    const renderer = openAiChat.streamRenderer(renderContext(false));
     const content = chunk({ choices: [{ index: 0, delta: { content: "Hi" } }] });
-    expect(renderer.frame({ kind: "chunk", chunk: content, raw: "ignored" })).toBe(`data: ${JSON.stringify(content)}\n\n`);
+    const second = chunk({ choices: [{ index: 0, delta: { content: "!" } }] });
+    expect(renderer.frames(event("ignored"), [content, second])).toBe(
+      `data: ${JSON.stringify(content)}\n\ndata: ${JSON.stringify(second)}\n\n`,
+    );
     const [usage] = renderer.finish(context(), undefined).split("\n\n");
     expect(JSON.parse(usage!.slice("data: ".length))).toEqual({
       id: "c1",
@@ -91,12 +103,12 @@ describe("openAiChat stream renderer", () => {
   });
 
   it("names the upstream model in a usage chunk when no chunk came", () => {
-    const [usage] = openAiChat.streamRenderer(false).finish(context(), undefined).split("\n\n");
+    const [usage] = openAiChat.streamRenderer(renderContext(false)).finish(context(), undefined).split("\n\n");
     expect(JSON.parse(usage!.slice("data: ".length))).toMatchObject({ model: "gpt-up", choices: [] });
   });
 
   it("ends a failed stream with its usage and one error event, no [DONE]", () => {
-    const end = openAiChat.streamRenderer(false).finish(context(), streamFailed());
+    const end = openAiChat.streamRenderer(renderContext(false)).finish(context(), streamFailed());
     expect(end).toMatch(
       /\n\ndata: \{"error":\{"type":"upstream_error","code":502,"message":"The upstream provider failed during the stream\."\}\}\n\n$/,
     );

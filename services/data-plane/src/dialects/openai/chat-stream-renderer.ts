@@ -5,7 +5,8 @@
 // the ledger debit; an upstream that sent no such chunk gets one written for it.
 // After a failure the stream ends with that chunk and one error event, no [DONE].
 import type { GatewayError } from "@gateway/proto";
-import type { StreamItem } from "../../providers/provider-adapter";
+import type { OpenAiChunk } from "../../providers/provider-adapter";
+import type { SseEvent } from "../../upstream/sse-parser";
 import type { AnswerContext, StreamRenderer } from "../client-dialect";
 import { openAiErrorFrame } from "./openai-errors";
 import { usageWithCost } from "./usage-with-cost";
@@ -26,14 +27,18 @@ export class ChatStreamRenderer implements StreamRenderer {
 
   constructor(private readonly native: boolean) {}
 
-  frame(item: Extract<StreamItem, { kind: "chunk" }>): string | undefined {
-    const chunk = item.chunk as ChunkShape;
-    this.lastChunk = chunk;
-    if (chunk.usage !== undefined && chunk.usage !== null && !(Array.isArray(chunk.choices) && chunk.choices.length > 0)) {
-      this.usageOnly = chunk;
-      return undefined;
+  frames(event: SseEvent, chunks: readonly OpenAiChunk[]): string {
+    let frames = "";
+    for (const chunk of chunks as readonly ChunkShape[]) {
+      this.lastChunk = chunk;
+      if (chunk.usage !== undefined && chunk.usage !== null && !(Array.isArray(chunk.choices) && chunk.choices.length > 0)) {
+        this.usageOnly = chunk;
+        continue;
+      }
+      // A native upstream's event is one chunk: its own text goes out byte for byte.
+      frames += `data: ${this.native ? event.data : JSON.stringify(chunk)}\n\n`;
     }
-    return `data: ${this.native && item.raw !== undefined ? item.raw : JSON.stringify(chunk)}\n\n`;
+    return frames;
   }
 
   finish(context: AnswerContext, failure: GatewayError | undefined): string {

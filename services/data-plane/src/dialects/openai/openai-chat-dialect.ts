@@ -27,7 +27,7 @@ export const openAiChat: ClientDialect = {
     return answer;
   },
 
-  streamRenderer: (native) => new ChatStreamRenderer(native),
+  streamRenderer: ({ native }) => new ChatStreamRenderer(native),
   errorBody: openAiErrorBody,
   errorFrame: openAiErrorFrame,
 };

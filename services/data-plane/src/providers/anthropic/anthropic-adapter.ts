@@ -11,7 +11,15 @@
 // Anthropic has no embeddings API: a path on an Anthropic provider is never
 // routed embeddings, and being asked anyway is a programming error.
 import type { UpstreamErrorCategory } from "../../errors";
-import type { Endpoint, ProviderAdapter, RequestContext, ResponseContext, StreamTranslator, UpstreamCall } from "../provider-adapter";
+import type {
+  Endpoint,
+  NativeCodec,
+  ProviderAdapter,
+  RequestContext,
+  ResponseContext,
+  StreamTranslator,
+  UpstreamCall,
+} from "../provider-adapter";
 import { AnthropicStreamTranslator } from "./anthropic-stream-translator";
 import { buildAnthropicChatCall } from "./build-anthropic-request";
 import { classifyAnthropicError } from "./classify-anthropic-error";
@@ -20,10 +28,8 @@ import { convertAnthropicMessage } from "./convert-anthropic-message";
 export class AnthropicAdapter implements ProviderAdapter {
   readonly protocol = "anthropic";
   /** No client dialect is this protocol's own yet: every body is translated from the shared representation. */
-  readonly nativeDialects: ReadonlySet<string> = new Set();
-
-  passThrough(): UpstreamCall {
-    throw new Error("no client dialect passes through to this protocol (nativeDialects is empty)");
+  native(): NativeCodec | undefined {
+    return undefined;
   }
 
   supports(endpoint: Endpoint): boolean {

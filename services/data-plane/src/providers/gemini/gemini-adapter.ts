@@ -7,7 +7,15 @@
 // classify-error; candidate-output, finish-reason and usage are shared by the
 // whole-answer and streamed translations so the two agree.
 import type { UpstreamErrorCategory } from "../../errors";
-import type { Endpoint, ProviderAdapter, RequestContext, ResponseContext, StreamTranslator, UpstreamCall } from "../provider-adapter";
+import type {
+  Endpoint,
+  NativeCodec,
+  ProviderAdapter,
+  RequestContext,
+  ResponseContext,
+  StreamTranslator,
+  UpstreamCall,
+} from "../provider-adapter";
 import { chatCall } from "./chat-request";
 import { chatCompletion } from "./chat-response";
 import { classifyGeminiError } from "./classify-error";
@@ -17,10 +25,8 @@ import { GeminiStreamTranslator } from "./stream-translator";
 export class GeminiAdapter implements ProviderAdapter {
   readonly protocol = "gemini";
   /** No client dialect is this protocol's own yet: every body is translated from the shared representation. */
-  readonly nativeDialects: ReadonlySet<string> = new Set();
-
-  passThrough(): UpstreamCall {
-    throw new Error("no client dialect passes through to this protocol (nativeDialects is empty)");
+  native(): NativeCodec | undefined {
+    return undefined;
   }
 
   supports(endpoint: Endpoint): boolean {

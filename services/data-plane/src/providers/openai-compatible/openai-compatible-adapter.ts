@@ -5,30 +5,45 @@
 // shapes and are relayed as they came (stream chunks byte for byte).
 import type { UpstreamErrorCategory } from "../../errors";
 import type { SseEvent } from "../../upstream/sse-parser";
-import type { Endpoint, ProviderAdapter, RequestContext, StreamItem, StreamTranslator, UpstreamCall } from "../provider-adapter";
+import type {
+  Endpoint,
+  NativeCodec,
+  ProviderAdapter,
+  RequestContext,
+  StreamItem,
+  StreamTranslator,
+  UpstreamCall,
+} from "../provider-adapter";
 import { OPENAI_CHAT_FIELDS, OPENAI_EMBEDDINGS_FIELDS, pickFields } from "./accepted-fields";
 import { classifyUpstreamError } from "./classify-error";
 
-/** The client dialects whose bodies are this protocol's own. */
-const NATIVE_DIALECTS: ReadonlySet<string> = new Set(["openai-chat", "openai-embeddings"]);
-
 export class OpenAiCompatibleAdapter implements ProviderAdapter {
   readonly protocol = "openai-compatible";
-  readonly nativeDialects = NATIVE_DIALECTS;
   private readonly chatFields: ReadonlySet<string>;
+  /** The shared representation is this protocol's own: passing through and translating are one thing. */
+  private readonly codecs: Record<string, NativeCodec>;
 
   /** @param extraFields request fields this upstream accepts beyond OpenAI's (e.g. OpenRouter's `top_k`, `provider`). */
   constructor(extraFields: readonly string[] = []) {
     this.chatFields = new Set([...OPENAI_CHAT_FIELDS, ...extraFields]);
+    this.codecs = { "openai-chat": this.sharedCodec("chat"), "openai-embeddings": this.sharedCodec("embeddings") };
+  }
+
+  native(dialect: string): NativeCodec | undefined {
+    return this.codecs[dialect];
+  }
+
+  private sharedCodec(endpoint: Endpoint): NativeCodec {
+    return {
+      call: (body, context, maxTokens) =>
+        this.request(endpoint, maxTokens === undefined ? body : { ...body, max_tokens: maxTokens }, context),
+      response: (json) => this.response(endpoint, json),
+      stream: () => this.stream(),
+    };
   }
 
   supports(): boolean {
     return true;
-  }
-
-  /** The shared representation is this protocol's own: passing through and translating are one thing. */
-  passThrough(endpoint: Endpoint, body: Record<string, unknown>, context: RequestContext): UpstreamCall {
-    return this.request(endpoint, body, context);
   }
 
   request(endpoint: Endpoint, body: Record<string, unknown>, context: RequestContext): UpstreamCall {
@@ -92,7 +107,7 @@ class OpenAiStreamTranslator implements StreamTranslator {
     if (typeof chunk !== "object" || chunk === null || Array.isArray(chunk)) return [];
     const record = chunk as Record<string, unknown>;
     if (record.error !== undefined && record.error !== null) return [{ kind: "error", category: classifyUpstreamError(record) }];
-    return [{ kind: "chunk", chunk: record, raw: event.data }];
+    return [{ kind: "chunk", chunk: record }];
   }
 
   end(): StreamItem[] {
