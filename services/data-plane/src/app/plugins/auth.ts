@@ -1,5 +1,6 @@
 // The /v1 scope's caller: every answer carries x-request-id, and a request
-// must present a valid key (`Authorization: Bearer <key>`).
+// must present a valid key: `Authorization: Bearer <key>` (OpenAI's clients),
+// or `x-api-key: <key>` (Anthropic's) when it has no Authorization header.
 import type { KeyIdentity } from "../../auth/key-cache";
 import { invalidApiKey } from "../../errors";
 import { globalPlugin } from "./global-plugin";
@@ -15,10 +16,16 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
   app.decorateRequest("identity", undefined);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
-    const match = BEARER.exec(request.headers.authorization ?? "");
-    if (!match) throw invalidApiKey();
-    const identity = await keys.validate(match[1]!);
+    const key = presentedKey(request.headers);
+    if (!key) throw invalidApiKey();
+    const identity = await keys.validate(key);
     if (!identity) throw invalidApiKey();
     request.identity = identity;
   });
 });
+
+function presentedKey(headers: { authorization?: string; "x-api-key"?: string | string[] }): string | undefined {
+  if (headers.authorization !== undefined) return BEARER.exec(headers.authorization)?.[1];
+  const key = headers["x-api-key"];
+  return typeof key === "string" && /^\S+$/.test(key.trim()) ? key.trim() : undefined;
+}

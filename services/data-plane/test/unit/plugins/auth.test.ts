@@ -28,6 +28,18 @@ describe("auth", () => {
     expect(response.headers["x-request-id"]).toBe("req-1");
   });
 
+  it("takes the key from x-api-key (Anthropic's clients) when there is no Authorization header", async () => {
+    const instance = await app(known);
+    const good = await instance.inject({ url: "/v1/whoami", headers: { "x-api-key": "sk-good" } });
+    expect(good.statusCode).toBe(200);
+    expect(good.json()).toEqual(ACME);
+    const bad = await instance.inject({ url: "/v1/whoami", headers: { "x-api-key": "sk-bad" } });
+    expect(bad.statusCode).toBe(401);
+    // An Authorization header decides, whatever x-api-key says.
+    const both = await instance.inject({ url: "/v1/whoami", headers: { authorization: "Basic x", "x-api-key": "sk-good" } });
+    expect(both.statusCode).toBe(401);
+  });
+
   it.each([
     ["no header", undefined],
     ["another scheme", "Basic sk-good"],
