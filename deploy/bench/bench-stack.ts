@@ -158,6 +158,9 @@ export class BenchStack {
         DATA_PLANE_REPLICA_ID: replicaId,
         OPENAI_BASE_URL: `${this.mockUrl}/v1`,
         OPENAI_API_KEY: UPSTREAM_KEY,
+        // The Messages case's Anthropic path.
+        ANTHROPIC_BASE_URL: `${this.mockUrl}/v1`,
+        ANTHROPIC_API_KEY: UPSTREAM_KEY,
         // The limit is checked on every request, but so high that it never refuses.
         DEFAULT_RPM_LIMIT: "1000000000",
         REDIS_URL: this.options.backend === "postgresql" ? this.options.redisUrl : "",

@@ -20,7 +20,18 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { DATA_PLANE_NODE_FLAGS, repositoryRoot } from "../local/service-process";
 import { BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
-import { AUTOCANNON, chatBody, drive, measureFirstToken, percentiles, type FirstTokenSamples, type Percentiles, type Target } from "./load";
+import {
+  AUTOCANNON,
+  chatBody,
+  drive,
+  type FirstTokenSamples,
+  measureFirstToken,
+  messagesBody,
+  type Percentiles,
+  percentiles,
+  responsesBody,
+  type Target,
+} from "./load";
 import {
   cpuBusySeconds,
   cpuSeconds,
@@ -67,7 +78,9 @@ const loadCpus = pinned ? args["load-cpus"] : undefined;
 
 type TargetName = "mock" | "floor" | "gateway";
 type Mode = "json" | "stream";
-type Scenario = "baseline" | `upstream-${number}ms`;
+/** "baseline" and the slow upstream speak chat completions; "responses" and "messages" are the other client dialects, each to a path that speaks it. */
+type Scenario = "baseline" | `upstream-${number}ms` | Dialect;
+type Dialect = "responses" | "messages";
 const TARGETS: TargetName[] = ["mock", "floor", "gateway"];
 const dataPlaneRuntime = args.tsx || args["cpu-prof"] ? "tsx" : "bundle";
 
@@ -102,7 +115,14 @@ interface CaseResult {
   firstToken?: { ok: number; failed: number; firstTokenMs: Percentiles; totalMs: Percentiles };
 }
 
-const body = (mode: Mode) => chatBody(args.model, mode);
+/** The Messages case's model: an Anthropic path (the mock's Anthropic persona), passed through. */
+const MESSAGES_MODEL = "anthropic/claude-sonnet-4";
+
+function body(mode: Mode, scenario: Scenario = "baseline"): string {
+  if (scenario === "responses") return responsesBody(args.model, mode);
+  if (scenario === "messages") return messagesBody(MESSAGES_MODEL, mode);
+  return chatBody(args.model, mode);
+}
 
 const stack = new BenchStack({
   backend: args.postgres ? "postgresql" : "pglite",
@@ -122,10 +142,20 @@ const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toF
 let gatewayResponses = 0;
 let gatewayCutAtEnd = 0;
 
-function targetOf(name: TargetName): Target {
-  return name === "gateway"
-    ? { url: `${stack.dataPlane.ready.url}/v1/chat/completions`, headers: { authorization: `Bearer ${stack.key}` } }
-    : { url: `${name === "floor" ? stack.floor.url : stack.mockUrl}/v1/chat/completions`, headers: upstreamHeaders };
+const ROUTES: Record<Dialect | "chat", string> = { chat: "/v1/chat/completions", responses: "/v1/responses", messages: "/v1/messages" };
+
+function targetOf(name: TargetName, scenario: Scenario = "baseline"): Target {
+  const dialect = scenario === "responses" || scenario === "messages" ? scenario : "chat";
+  const base = name === "gateway" ? stack.dataPlane.ready.url : name === "floor" ? stack.floor.url : stack.mockUrl;
+  const key = name === "gateway" ? stack.key : undefined;
+  // Anthropic's clients send their key in x-api-key, with the API version.
+  const headers =
+    dialect === "messages"
+      ? { "x-api-key": key ?? upstreamHeaders.authorization.slice("Bearer ".length), "anthropic-version": "2023-06-01" }
+      : key
+        ? { authorization: `Bearer ${key}` }
+        : upstreamHeaders;
+  return { url: `${base}${ROUTES[dialect]}`, headers };
 }
 
 interface Tally {
@@ -145,7 +175,7 @@ interface Tally {
  * drifts disturbs the three alike. Samples and CPU time of the rounds are pooled.
  */
 async function measureCase(scenario: Scenario, mode: Mode, concurrency: number): Promise<CaseResult[]> {
-  const payload = body(mode);
+  const payload = body(mode, scenario);
   const pids = {
     dataPlane: stack.dataPlane.child.pid!,
     controlPlane: stack.controlPlane.child.pid!,
@@ -155,10 +185,10 @@ async function measureCase(scenario: Scenario, mode: Mode, concurrency: number):
   const external = args.postgres ? pidsNamed(["postgres", "redis-server"]) : [];
   const externalCpu = () => external.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const gatewayCpuList = gatewayCpus === undefined ? undefined : parseCpuList(gatewayCpus);
-  const withFirstToken = mode === "stream" && scenario === "baseline";
+  const withFirstToken = mode === "stream" && !scenario.startsWith("upstream-");
   const tallies = new Map<TargetName, Tally>();
   for (const name of TARGETS) {
-    const warm = await drive(targetOf(name), payload, concurrency, warmupSeconds);
+    const warm = await drive(targetOf(name, scenario), payload, concurrency, warmupSeconds);
     if (name === "gateway") {
       gatewayResponses += warm.ok;
       gatewayCutAtEnd += concurrency;
@@ -187,7 +217,7 @@ async function measureCase(scenario: Scenario, mode: Mode, concurrency: number):
       };
       const busyBefore = gatewayCpuList ? cpuBusySeconds(gatewayCpuList) : 0;
       const startedAt = performance.now();
-      const load = await drive(targetOf(name), payload, concurrency, seconds / rounds);
+      const load = await drive(targetOf(name, scenario), payload, concurrency, seconds / rounds);
       tally.wall += (performance.now() - startedAt) / 1000;
       tally.busy += gatewayCpuList ? cpuBusySeconds(gatewayCpuList) - busyBefore : 0;
       tally.used.dataPlane += cpuSeconds(pids.dataPlane) - before.dataPlane;
@@ -200,7 +230,7 @@ async function measureCase(scenario: Scenario, mode: Mode, concurrency: number):
       tally.failed += load.failed;
       for (const latency of load.latencies) tally.latencies.push(latency);
       if (withFirstToken) {
-        const first = await measureFirstToken(targetOf(name), payload, concurrency, firstTokenSeconds / rounds);
+        const first = await measureFirstToken(targetOf(name, scenario), payload, concurrency, firstTokenSeconds / rounds);
         tally.firstToken ??= { ok: 0, failed: 0, firstToken: [], total: [] };
         tally.firstToken.ok += first.ok;
         tally.firstToken.failed += first.failed;
@@ -468,6 +498,13 @@ async function main(): Promise<void> {
 
   for (const mode of ["json", "stream"] as const) {
     for (const concurrency of concurrencies) results.push(...(await measureCase("baseline", mode, concurrency)));
+  }
+  // The other client dialects, at the lowest and highest concurrency: their overhead against the floor.
+  for (const dialect of ["responses", "messages"] as const) {
+    for (const mode of ["json", "stream"] as const) {
+      for (const concurrency of new Set([Math.min(...concurrencies), slowConcurrency]))
+        results.push(...(await measureCase(dialect, mode, concurrency)));
+    }
   }
   await stack.mockDefaultScript({ latencyMs: slowMs });
   for (const mode of ["json", "stream"] as const) results.push(...(await measureCase(`upstream-${slowMs}ms`, mode, slowConcurrency)));

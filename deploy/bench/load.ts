@@ -190,6 +190,17 @@ export async function measureFirstToken(target: Target, body: string, concurrenc
  * The benchmark's chat body, json or stream. The same bytes go to every target: the gateway forces
  * include_usage upstream, so the others ask for it too.
  */
+/** A Responses API body. */
+export function responsesBody(model: string, mode: "json" | "stream"): string {
+  return JSON.stringify(mode === "stream" ? { model, stream: true, input: "Hello" } : { model, input: "Hello" });
+}
+
+/** An Anthropic Messages body. */
+export function messagesBody(model: string, mode: "json" | "stream"): string {
+  const messages = [{ role: "user", content: "Hello" }];
+  return JSON.stringify(mode === "stream" ? { model, max_tokens: 1024, stream: true, messages } : { model, max_tokens: 1024, messages });
+}
+
 export function chatBody(model: string, mode: "json" | "stream"): string {
   const messages = [{ role: "user", content: "Hello" }];
   return JSON.stringify(

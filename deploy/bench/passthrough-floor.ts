@@ -9,7 +9,7 @@
 //
 // Prints one ready line: {"msg":"floor ready","url":"http://127.0.0.1:<port>"}.
 // undici is the data plane's own dependency (the repository root does not list it).
-import { createServer } from "node:http";
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { Agent, request } from "../../services/data-plane/node_modules/undici/index.js";
 
@@ -17,13 +17,23 @@ const upstream = process.env.UPSTREAM_URL ?? "http://127.0.0.1:8090";
 const upstreamKey = process.env.UPSTREAM_API_KEY ?? "mock-provider-key";
 const agent = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
 
+/** The upstream key as the client sent its own: Bearer, or Anthropic's x-api-key with its version header. */
+function upstreamHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  if (headers["x-api-key"] === undefined) return { "content-type": "application/json", authorization: `Bearer ${upstreamKey}` };
+  return {
+    "content-type": "application/json",
+    "x-api-key": upstreamKey,
+    "anthropic-version": String(headers["anthropic-version"] ?? "2023-06-01"),
+  };
+}
+
 const server = createServer((incoming, outgoing) => {
   const chunks: Buffer[] = [];
   incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
   incoming.on("end", () => {
     request(`${upstream}${incoming.url}`, {
       method: incoming.method as "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${upstreamKey}` },
+      headers: upstreamHeaders(incoming.headers),
       body: Buffer.concat(chunks),
       dispatcher: agent,
     }).then(
