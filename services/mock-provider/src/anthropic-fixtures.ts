@@ -14,6 +14,8 @@ export type AnthropicKind = "plain" | "tools" | "json_schema";
 export interface AnthropicFixtures {
   messages: Record<AnthropicKind, Json>;
   streams: Record<AnthropicKind, readonly AnthropicEvent[]>;
+  /** The count_tokens answer as recorded (`{"input_tokens": 14}`): the shape of every count. */
+  countTokens: Json;
 }
 
 export function loadAnthropicFixtures({ text, json }: FixtureReader): AnthropicFixtures {
@@ -29,5 +31,6 @@ export function loadAnthropicFixtures({ text, json }: FixtureReader): AnthropicF
       tools: transcript("anthropic.messages.stream.tools.sse"),
       json_schema: transcript("anthropic.messages.stream.recorded.sse"),
     },
+    countTokens: json("anthropic.messages.count_tokens.response.json"),
   };
 }

@@ -35,17 +35,56 @@ function withTokens(recorded: unknown, input: number, output: number): Json {
   return { ...(isRecord(recorded) ? recorded : {}), input_tokens: input, output_tokens: output };
 }
 
+/**
+ * Scripted cache figures on a full usage object (a Message's, message_start's):
+ * `cache_read_input_tokens` = cached, `cache_creation_input_tokens` = creation, and
+ * `cache_creation.ephemeral_5m_input_tokens` = creation (5m + 1h = creation), as in
+ * anthropic.messages.cache_read/cache_write.response.json. A recording without the
+ * two counters (the SDK's stream fixtures) gets them right after `input_tokens`, as there.
+ */
+function withCache(usage: Json, counts: TokenCounts): Json {
+  const { cached_tokens: read, cache_creation_tokens: creation } = counts;
+  if (read === undefined && creation === undefined) return usage;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(usage)) {
+    out[key] = value;
+    if (key === "input_tokens") {
+      out.cache_creation_input_tokens = usage.cache_creation_input_tokens ?? 0;
+      out.cache_read_input_tokens = usage.cache_read_input_tokens ?? 0;
+    }
+  }
+  if (read !== undefined) out.cache_read_input_tokens = read;
+  if (creation !== undefined) {
+    out.cache_creation_input_tokens = creation;
+    if (isRecord(out.cache_creation)) {
+      out.cache_creation = { ...out.cache_creation, ephemeral_5m_input_tokens: creation, ephemeral_1h_input_tokens: 0 };
+    }
+  }
+  return out;
+}
+
+/** message_delta's usage: the cache counters only where the recording repeats them. */
+function repeatedCache(usage: Json, counts: TokenCounts): Json {
+  const out = { ...usage };
+  if (counts.cached_tokens !== undefined && "cache_read_input_tokens" in usage) out.cache_read_input_tokens = counts.cached_tokens;
+  if (counts.cache_creation_tokens !== undefined && "cache_creation_input_tokens" in usage) {
+    out.cache_creation_input_tokens = counts.cache_creation_tokens;
+  }
+  return out;
+}
+
 /** A non-stream Message: the recording with id/model (and usage when scripted) replaced, key order kept. */
 export function messageResponse(recorded: Json, identity: MessageIdentity, usage: TokenCounts | undefined): Json {
   const response: Json = { ...recorded, id: identity.id, model: identity.model };
-  if (usage) response.usage = withTokens(recorded.usage, usage.prompt_tokens, usage.completion_tokens);
+  if (usage) response.usage = withCache(withTokens(recorded.usage, usage.prompt_tokens, usage.completion_tokens), usage);
   return response;
 }
 
 /**
  * message_start carries the id, the model and the initial usage (output as
- * recorded, at most the scripted total); message_delta the final output count
- * (and the input count again, when the recording repeats it there).
+ * recorded, at most the scripted total; scripted cache figures); message_delta
+ * the final output count (and the input and cache counts again, when the
+ * recording repeats them there).
  */
 function rewriteEvent(event: AnthropicEvent, identity: MessageIdentity, usage: TokenCounts | undefined): AnthropicEvent {
   if (event.event === "message_start") {
@@ -53,7 +92,7 @@ function rewriteEvent(event: AnthropicEvent, identity: MessageIdentity, usage: T
     const message: Json = { ...(payload.message as Json), id: identity.id, model: identity.model };
     if (usage && isRecord(message.usage)) {
       const recordedOutput = typeof message.usage.output_tokens === "number" ? message.usage.output_tokens : 0;
-      message.usage = withTokens(message.usage, usage.prompt_tokens, Math.min(recordedOutput, usage.completion_tokens));
+      message.usage = withCache(withTokens(message.usage, usage.prompt_tokens, Math.min(recordedOutput, usage.completion_tokens)), usage);
     }
     return { event: event.event, data: reserialize(event.data, { ...payload, message }) };
   }
@@ -62,7 +101,7 @@ function rewriteEvent(event: AnthropicEvent, identity: MessageIdentity, usage: T
     const recorded = isRecord(payload.usage) ? payload.usage : {};
     const rewritten: Json = { ...recorded, output_tokens: usage.completion_tokens };
     if ("input_tokens" in recorded) rewritten.input_tokens = usage.prompt_tokens;
-    return { event: event.event, data: reserialize(event.data, { ...payload, usage: rewritten }) };
+    return { event: event.event, data: reserialize(event.data, { ...payload, usage: repeatedCache(rewritten, usage) }) };
   }
   return event;
 }

@@ -11,6 +11,8 @@ import { loadGeminiFixtures } from "./gemini-fixtures";
 import type { GeminiFixtures } from "./gemini-fixtures";
 import { loadOpenRouterFixtures } from "./openrouter-fixtures";
 import type { OpenRouterFixtures } from "./openrouter-fixtures";
+import { loadResponsesFixtures } from "./responses-fixtures";
+import type { ResponsesFixtures } from "./responses-fixtures";
 import { parseTranscript } from "./sse";
 
 /** Which recorded conversation answers a chat request. */
@@ -37,6 +39,8 @@ export interface Fixtures {
   errors: Record<string, Json>;
   /** Anthropic's mid-stream error event as recorded (`event: error` + `data:` lines, blank line), sent verbatim. */
   anthropicErrorEvent: string;
+  /** OpenAI Responses API (/v1/responses). */
+  responses: ResponsesFixtures;
   anthropic: AnthropicFixtures;
   gemini: GeminiFixtures;
   openrouter: OpenRouterFixtures;
@@ -115,6 +119,7 @@ function readFixtures(dir: string): Fixtures {
     embeddingsBase64: json("openai.embeddings.batch_base64.response.json"),
     errors,
     anthropicErrorEvent: anthropicErrorEventOf(text("anthropic.messages.stream.error.sse")),
+    responses: loadResponsesFixtures(reader),
     anthropic: loadAnthropicFixtures(reader),
     gemini: loadGeminiFixtures(reader),
     openrouter: loadOpenRouterFixtures(reader),

@@ -1,4 +1,5 @@
-// The OpenAI persona under /v1 (and its OpenRouter flavour, see openrouter.ts).
+// The OpenAI persona under /v1 (and its OpenRouter flavour, see openrouter.ts):
+// chat completions, the Responses API (responses.ts), embeddings, models.
 // Logging, auth and script resolution happen in exchange-hook.ts, the same
 // for every persona.
 import type { FastifyInstance } from "fastify";
@@ -12,6 +13,14 @@ import { isRecord, type Json } from "./json";
 import { imageCompletion, imageStreamChunks, wantsImage } from "./openrouter-images";
 import { asOpenRouter, openRouterId, openRouterIncludesUsage, openRouterStreamFraming } from "./openrouter";
 import { beforeHeaders, sendJson, sendStream, sendSuccessJson } from "./respond";
+import {
+  assembleResponse,
+  chooseResponsesKind,
+  responseObject,
+  responseStreamEvents,
+  responseStreamFrames,
+  responsesStreamFraming,
+} from "./responses";
 import type { Exchange } from "./respond";
 import { frame } from "./sse";
 import type { MockState } from "./state";
@@ -108,6 +117,50 @@ export function registerOpenAIRoutes(app: FastifyInstance, state: MockState): vo
     const response = ex.script?.assembled
       ? assembleChatCompletion(streamChunks(fixtures.stream[kind], fixtures, identity, true, usage))
       : chatResponse(fixtures.chat[kind], identity, usage);
+    sendSuccessJson(ex, response);
+    return reply;
+  });
+
+  /** The vendor's 400 for a missing required field. */
+  function missing(ex: Exchange, param: string): void {
+    sendJson(
+      ex,
+      400,
+      ex.wire.invalidRequest(`Missing required parameter: '${param}'.`, ex.requestId, { code: "missing_required_parameter", param }),
+    );
+  }
+
+  app.post("/v1/responses", async (request, reply) => {
+    const ex = exchangeOf(state, request);
+    if (!(await beforeHeaders(ex))) return reply;
+    const body = request.body;
+    if (!isRecord(body)) {
+      sendJson(ex, 400, ex.wire.invalidRequest(UNPARSABLE_BODY, ex.requestId));
+      return reply;
+    }
+    if (typeof body.model !== "string" || body.model === "") {
+      missing(ex, "model");
+      return reply;
+    }
+    if (typeof body.input !== "string" && !Array.isArray(body.input)) {
+      missing(ex, "input");
+      return reply;
+    }
+    const kind = chooseResponsesKind(body);
+    const identity = { id: `resp_mock_${state.nextCompletionId()}`, created_at: Math.floor(Date.now() / 1000), model: body.model };
+    const usage = resolveUsage(ex.script?.usage);
+    const { responses } = fixtures;
+    if (body.stream === true) {
+      await sendStream(
+        ex,
+        responseStreamFrames(responses.streams[kind], identity, usage),
+        responsesStreamFraming(responses.failure, identity),
+      );
+      return reply;
+    }
+    const response = ex.script?.assembled
+      ? assembleResponse(responseStreamEvents(responses.streams[kind], identity, usage))
+      : responseObject(responses.responses[kind], identity, usage);
     sendSuccessJson(ex, response);
     return reply;
   });

@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Json } from "./json";
 import { scriptStatus } from "./scripts";
 import type { Persona, RecordedRequest, Script } from "./types";
+import { errorEventAfter } from "./wire";
 import type { StreamFraming, Wire } from "./wire";
 
 /** One request in flight: its log entry, the persona answering it and the script that governs the answer. */
@@ -201,7 +202,7 @@ export async function sendStream(ex: Exchange, frames: readonly string[], framin
       if (fault === "stall-mid-stream") return; // keep the socket open; the client decides when to leave
       if (fault === "error-event-mid-stream" || fault === "anthropic-error-event-mid-stream") {
         // Same point and same ending for both; only the wire form differs (the persona's own, or Anthropic's).
-        const event = fault === "error-event-mid-stream" ? framing.errorEvent : ex.anthropicErrorEvent;
+        const event = fault === "error-event-mid-stream" ? errorEventAfter(framing, i) : ex.anthropicErrorEvent;
         if (await send(event, chunkDelay)) res.end();
         return;
       }

@@ -18,16 +18,21 @@ function nonNegativeInt(value: unknown, field: string): number {
   return value;
 }
 
+const USAGE_KEYS = ["prompt_tokens", "completion_tokens", "cached_tokens", "cache_creation_tokens"] as const;
+
 function parseUsage(value: unknown): UsageScript {
   if (value === "random") return "random";
   if (isRecord(value)) {
+    for (const key of Object.keys(value)) {
+      if (!(USAGE_KEYS as readonly string[]).includes(key)) throw new ScriptError(`unknown usage field "${key}"`);
+    }
     const usage: UsageScript = { prompt_tokens: nonNegativeInt(value.prompt_tokens, "usage.prompt_tokens") };
-    if (value.completion_tokens !== undefined) {
-      usage.completion_tokens = nonNegativeInt(value.completion_tokens, "usage.completion_tokens");
+    for (const key of USAGE_KEYS.slice(1)) {
+      if (value[key] !== undefined) usage[key] = nonNegativeInt(value[key], `usage.${key}`);
     }
     return usage;
   }
-  throw new ScriptError('usage must be "random" or {prompt_tokens, completion_tokens}');
+  throw new ScriptError('usage must be "random" or {prompt_tokens, completion_tokens?, cached_tokens?, cache_creation_tokens?}');
 }
 
 const SCRIPT_KEYS = new Set([

@@ -22,9 +22,15 @@ export const FAULTS: readonly Fault[] = [
 
 /**
  * Usage override: fixed numbers, or "random" (prompt 1..200, completion 1..400).
- * `total_tokens` is always recomputed as the sum.
+ * `total_tokens` is always recomputed as the sum. The cache figures are each
+ * vendor's own fields: `cached_tokens` → OpenAI chat `prompt_tokens_details.cached_tokens`,
+ * Responses `input_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`;
+ * `cache_creation_tokens` → Responses `input_tokens_details.cache_write_tokens`,
+ * Anthropic `cache_creation_input_tokens` (and `cache_creation.ephemeral_5m_input_tokens`).
  */
-export type UsageScript = "random" | { prompt_tokens: number; completion_tokens?: number };
+export type UsageScript =
+  | "random"
+  | { prompt_tokens: number; completion_tokens?: number; cached_tokens?: number; cache_creation_tokens?: number };
 
 /** How the mock should answer one request. Every field is optional; absent = as recorded. */
 export interface Script {

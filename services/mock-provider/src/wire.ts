@@ -34,8 +34,12 @@ export interface StreamFraming {
   prelude?: string;
   /** Written after the last event (OpenAI's `data: [DONE]`); absent when the stream just ends. */
   end?: string;
-  /** What `error-event-mid-stream` writes before ending the stream. */
-  errorEvent: string;
+  /**
+   * What `error-event-mid-stream` writes before ending the stream; a function
+   * when it depends on how many events were sent (the Responses API numbers its
+   * events, so its failure events continue the stream's sequence_number).
+   */
+  errorEvent: string | ((eventsSent: number) => string);
   /** What `malformed-sse` writes half-way. */
   malformedEvent: string;
 }
@@ -68,3 +72,8 @@ export const openAIStreamFraming: StreamFraming = {
   errorEvent: OPENAI_STREAM_ERROR_EVENT,
   malformedEvent: frame(MALFORMED_JSON),
 };
+
+/** The text `error-event-mid-stream` writes after `eventsSent` events of the stream. */
+export function errorEventAfter(framing: StreamFraming, eventsSent: number): string {
+  return typeof framing.errorEvent === "string" ? framing.errorEvent : framing.errorEvent(eventsSent);
+}
