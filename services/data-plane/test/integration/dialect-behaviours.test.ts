@@ -45,7 +45,10 @@ const CHAT: Dialect = {
     return (body as { error: { type: string } }).error.type;
   },
   streamCost: (events) => {
-    const usage = events.filter((event) => event.data.startsWith("{")).map(json).findLast((chunk) => chunk.usage)?.usage;
+    const usage = events
+      .filter((event) => event.data.startsWith("{"))
+      .map(json)
+      .findLast((chunk) => chunk.usage)?.usage;
     return usage?.cost;
   },
   completed: (events) => events.at(-1)?.data === "[DONE]",
@@ -86,7 +89,10 @@ const MESSAGES: Dialect = {
     return (body as { error: { type: string } }).error.type;
   },
   streamCost: (events) => {
-    const delta = events.filter((event) => event.name === "message_delta").map(json).at(-1);
+    const delta = events
+      .filter((event) => event.name === "message_delta")
+      .map(json)
+      .at(-1);
     return delta?.usage?.cost;
   },
   completed: (events) => events.at(-1)?.name === "message_stop",
@@ -293,11 +299,7 @@ describe.each(titled)("%s", (_title, { dialect, model, direct }) => {
     expect(response.headers.get("x-service-reason")).toContain("via openrouter");
     const seen = await stack.mockRequestsWith(tag);
     // OpenRouter's model ids have a vendor prefix; the direct paths' do not.
-    expect(seen.map((request) => String(request.body.model).includes("/"))).toEqual([
-      false,
-      false,
-      true,
-    ]);
+    expect(seen.map((request) => String(request.body.model).includes("/"))).toEqual([false, false, true]);
     const answer = (await response.json()) as Record<string, unknown>;
     expect(await debits(project, response.headers.get("x-request-id"))).toEqual([costToNano(dialect.wholeCost(answer))]);
   });
