@@ -52,7 +52,10 @@ function planContext(maxAttempts = 4): PlanContext {
   const providers = new Map(
     ["openai", "openrouter"].map((name) => [
       name,
-      new UpstreamProvider({ name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [], responsesApi: false }, http),
+      new UpstreamProvider(
+        { name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [], responsesApi: false },
+        http,
+      ),
     ]),
   );
   return {
