@@ -274,7 +274,7 @@ describe("the Responses API with the official openai client", () => {
     it("accepts store: true and sends nothing upstream that asks to store", async () => {
       const tag = marker();
       const data = await client.responses.create({ model: "anthropic/claude-sonnet-4", input: `hi ${tag}`, store: true });
-      expect(data.store).toBe(false);
+      expect((data as unknown as { store: boolean }).store).toBe(false);
       expect(JSON.stringify((await stack.mockRequestsWith(tag))[0]!.body)).not.toContain("store");
     });
 
