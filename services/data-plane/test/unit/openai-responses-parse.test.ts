@@ -175,7 +175,7 @@ describe("openAiResponses.parse: refusals", () => {
       "an item_reference",
       { input: [{ type: "item_reference", id: "msg_1" }] },
       "unsupported_input",
-      "input[0] is an item_reference: the gateway stores no responses or items, so send the full input instead of references.",
+      "input[0] is an item_reference: the gateway stores no responses or items, so send the full input instead of references (clients such as the Vercel AI SDK do when store is false).",
     ],
     [
       "a hosted tool's item",

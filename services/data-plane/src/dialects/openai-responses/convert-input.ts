@@ -48,7 +48,7 @@ function addItem(messages: Message[], item: unknown, index: number): void {
       return; // the model's own reasoning, sent back by clients: no chat upstream takes it
     case "item_reference":
       throw unsupported(
-        `input[${index}] is an item_reference: the gateway stores no responses or items, so send the full input instead of references.`,
+        `input[${index}] is an item_reference: the gateway stores no responses or items, so send the full input instead of references (clients such as the Vercel AI SDK do when store is false).`,
       );
     default:
       throw unsupported(
