@@ -75,8 +75,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0
  * and extra fields. OpenAI is always registered (its key may come later); the
  * others once their base URL or API key is set.
  */
-const WELL_KNOWN: Record<string, { protocol: ProviderProtocol; baseUrl: string; extraFields?: string[]; always?: boolean }> = {
-  openai: { protocol: "openai-compatible", baseUrl: "https://api.openai.com/v1", always: true },
+const WELL_KNOWN: Record<
+  string,
+  { protocol: ProviderProtocol; baseUrl: string; extraFields?: string[]; always?: boolean; responsesApi?: boolean }
+> = {
+  // OpenAI serves the Responses API itself; every other OpenAI-compatible vendor gets Responses clients translated.
+  openai: { protocol: "openai-compatible", baseUrl: "https://api.openai.com/v1", always: true, responsesApi: true },
   anthropic: { protocol: "anthropic", baseUrl: "https://api.anthropic.com/v1" },
   google: { protocol: "gemini", baseUrl: "https://generativelanguage.googleapis.com/v1beta" },
   // OpenRouter's own request fields are forwarded to OpenRouter only; other upstreams get OpenAI's.
@@ -95,7 +99,7 @@ const envPrefix = (name: string) => name.toUpperCase().replaceAll("-", "_");
 
 /**
  * Providers come from <NAME>_BASE_URL variables (OPENAI_BASE_URL -> "openai", MY_VENDOR_BASE_URL ->
- * "my-vendor"), plus the well-known ones; <NAME>_PROTOCOL and <NAME>_EXTRA_FIELDS adjust each.
+ * "my-vendor"), plus the well-known ones; <NAME>_PROTOCOL, <NAME>_EXTRA_FIELDS and <NAME>_RESPONSES_API adjust each.
  */
 function parseProviders(env: NodeJS.ProcessEnv): Map<string, ProviderConfig> {
   const names = new Set(Object.keys(WELL_KNOWN).filter((name) => WELL_KNOWN[name]!.always || env[`${envPrefix(name)}_API_KEY`]));
@@ -130,9 +134,19 @@ function parseProviders(env: NodeJS.ProcessEnv): Map<string, ProviderConfig> {
               .split(",")
               .map((field) => field.trim())
               .filter(Boolean),
+      responsesApi: flag(env, `${prefix}_RESPONSES_API`, known?.responsesApi ?? false),
     });
   }
   return providers;
+}
+
+/** "true" or "false" (any case); unset or empty keeps the fallback. */
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = env[name]?.trim().toLowerCase();
+  if (!value) return fallback;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
 function parseCredentials(env: NodeJS.ProcessEnv): Map<string, string> {

@@ -7,6 +7,7 @@ export { GatewayError };
 
 export type InvalidRequestCode =
   | "invalid_body"
+  | "invalid_request"
   | "model_required"
   | "model_unknown"
   | "model_ambiguous"

@@ -9,6 +9,7 @@ import { logDestination } from "../log-destination";
 import type { DataPlaneMetrics } from "../metrics";
 import { registerHealthRoute, type HealthSources } from "../routes/health";
 import { registerModelCallRoutes } from "../routes/model-calls";
+import { registerStoredResponseRoutes } from "../routes/stored-responses";
 import { registerModelsRoute } from "../routes/models";
 import { auth, type KeyValidation } from "./plugins/auth";
 import { bodyParser } from "./plugins/body-parser";
@@ -62,6 +63,7 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
     await v1.register(rateLimit, { ...deps.limits, rejections: deps.metrics.rateLimitRejections });
     registerModelsRoute(v1, deps.catalogue);
     registerModelCallRoutes(v1, deps.engine);
+    registerStoredResponseRoutes(v1);
   });
   return app;
 }

@@ -22,6 +22,8 @@ export interface ClientRequest {
   service: ServiceBlock | undefined;
   /** Request headers a native upstream should also get (e.g. `anthropic-beta`), by lower-case name. */
   forwardHeaders?: Record<string, string>;
+  /** Set when only an upstream speaking the client's dialect can serve the request (e.g. OpenAI's hosted tools): the 400 when no such path is routed to. */
+  nativeOnly?: GatewayError;
 }
 
 /** What a dialect may need to start a streamed answer. */

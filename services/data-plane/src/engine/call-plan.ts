@@ -130,6 +130,12 @@ export function planCall(
       return new CallTarget(candidate.model, path, provider, requestContext, native, request, cappable);
     }),
   );
+  // A request only the dialect's own upstreams can serve skips the paths that would translate it.
+  if (request.nativeOnly) {
+    const natives = targets.filter((target) => target.native !== undefined);
+    if (natives.length === 0) throw request.nativeOnly;
+    targets.splice(0, targets.length, ...natives);
+  }
   const first = targets[0]!;
   // Only the first maxAttempts targets can be sent to without a skip; a later one the hold does not cover is skipped.
   let holdNano = 0n;

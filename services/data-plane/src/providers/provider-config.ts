@@ -10,4 +10,6 @@ export interface ProviderConfig {
   protocol: ProviderProtocol;
   /** Request fields forwarded beyond the protocol's own (<NAME>_EXTRA_FIELDS, comma-separated; OpenRouter's extras by default). */
   extraFields: string[];
+  /** An OpenAI-compatible upstream that serves `POST /responses` itself (<NAME>_RESPONSES_API; true for `openai` only): Responses clients pass through. */
+  responsesApi: boolean;
 }

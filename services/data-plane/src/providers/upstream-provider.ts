@@ -29,6 +29,6 @@ function adapterFor(config: ProviderConfig): ProviderAdapter {
     case "gemini":
       return new GeminiAdapter();
     case "openai-compatible":
-      return new OpenAiCompatibleAdapter(config.extraFields);
+      return new OpenAiCompatibleAdapter(config.extraFields, config.responsesApi);
   }
 }

@@ -4,12 +4,14 @@ import type { FastifyInstance } from "fastify";
 import type { ClientDialect } from "../dialects/client-dialect";
 import { openAiChat } from "../dialects/openai/openai-chat-dialect";
 import { openAiEmbeddings } from "../dialects/openai/openai-embeddings-dialect";
+import { openAiResponses } from "../dialects/openai-responses/openai-responses-dialect";
 import type { Engine } from "../engine/engine";
 import "../request-context";
 
 const MODEL_CALLS: [url: string, dialect: ClientDialect][] = [
   ["/v1/chat/completions", openAiChat],
   ["/v1/embeddings", openAiEmbeddings],
+  ["/v1/responses", openAiResponses],
 ];
 
 export function registerModelCallRoutes(app: FastifyInstance, engine: Engine): void {

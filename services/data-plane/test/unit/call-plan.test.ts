@@ -7,12 +7,14 @@ import type { KeyIdentity } from "../../src/auth/key-cache";
 import { costNano } from "../../src/billing/pricing";
 import { buildSnapshot } from "../../src/catalogue/catalogue-snapshot";
 import { openAiChat } from "../../src/dialects/openai/openai-chat-dialect";
+import { openAiResponses } from "../../src/dialects/openai-responses/openai-responses-dialect";
 import { type PlanContext, planCall } from "../../src/engine/call-plan";
 import { chooseCall, traceChoice } from "../../src/engine/choose-target";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
 import { UpstreamHttp } from "../../src/upstream/upstream-http";
 import { catalogueModel } from "../support/catalogue-model";
+import { thrown } from "../support/thrown";
 
 const price = (input: string, output: string) => ({ inputNanoPerM: input, outputNanoPerM: output, verified: true, source: "test" });
 
@@ -48,11 +50,21 @@ const http = new UpstreamHttp({
   streamIdleTimeoutMs: 1_000,
 });
 
-function planContext(maxAttempts = 4): PlanContext {
+/** @param responsesApi the providers that serve the Responses API themselves. */
+function planContext(maxAttempts = 4, responsesApi: string[] = []): PlanContext {
   const providers = new Map(
     ["openai", "openrouter"].map((name) => [
       name,
-      new UpstreamProvider({ name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [] }, http),
+      new UpstreamProvider(
+        {
+          name,
+          baseUrl: `http://${name}.invalid/v1`,
+          protocol: "openai-compatible",
+          extraFields: [],
+          responsesApi: responsesApi.includes(name),
+        },
+        http,
+      ),
     ]),
   );
   return {
@@ -78,6 +90,30 @@ const planFor = (body: Record<string, unknown>, maxAttempts = 4) =>
   );
 const prepare = (body: Record<string, unknown>) => planFor(body);
 const plan = (call: ReturnType<typeof prepare>) => call.targets.map((target) => `${target.model.id} via ${target.path.provider}`);
+
+describe("planCall: a request only a native upstream can serve", () => {
+  const responses = (body: Record<string, unknown>) =>
+    planCall(planContext(4, ["openai"]), buildSnapshot(catalogue), "req-1", identity, openAiResponses, openAiResponses.parse(body));
+
+  it("keeps only the paths that speak the client's dialect, passing the body through", () => {
+    const call = responses({ model: "auto", input: "hi", tools: [{ type: "web_search" }] });
+    expect(plan(call)).toEqual(["openai/cheap via openai"]);
+    expect(call.targets[0]!.sized.upstream.path).toBe("/responses");
+    expect(JSON.parse(call.targets[0]!.sized.upstream.body).tools).toEqual([{ type: "web_search" }]);
+  });
+
+  it("refuses with the request's own 400 when no routed path speaks it", () => {
+    const error = thrown(() => responses({ model: "acme/pricey", input: "hi", tools: [{ type: "web_search" }] }));
+    expect(error).toMatchObject({ status: 400, code: "unsupported_input" });
+    expect(error.message).toContain("the web_search tool");
+  });
+
+  it("keeps every path, native or translated, for a request any can serve", () => {
+    const call = responses({ model: "auto", input: "hi" });
+    expect(plan(call)).toEqual(["openai/cheap via openai", "openai/cheap via openrouter", "acme/pricey via openrouter"]);
+    expect(call.targets.map((target) => target.sized.upstream.path)).toEqual(["/responses", "/chat/completions", "/chat/completions"]);
+  });
+});
 
 describe("planCall: the attempt plan", () => {
   it("lists each candidate's paths in order, then the next candidate", () => {

@@ -25,7 +25,9 @@ describe("parseDataPlaneConfig basics", () => {
       keyCacheTtlSeconds: 30,
       controlPlaneGraceMs: 300_000,
       controlPlaneDeadlineMs: 5000,
-      providers: [{ name: "openai", baseUrl: "https://api.openai.com/v1", protocol: "openai-compatible", extraFields: [] }],
+      providers: [
+        { name: "openai", baseUrl: "https://api.openai.com/v1", protocol: "openai-compatible", extraFields: [], responsesApi: true },
+      ],
       credentials: [],
       upstream: { connectTimeoutMs: 10_000, headersTimeoutMs: 300_000, streamIdleTimeoutMs: 60_000 },
       logLevel: "info",
@@ -55,7 +57,13 @@ describe("providers", () => {
     ["GROQ_BASE_URL", "groq", "https://api.groq.com/openai/v1"],
     ["MOCK2_BASE_URL", "mock2", "http://localhost:4000/v1"],
   ])("%s -> provider %s", (variable, name, url) => {
-    expect(parse({ [variable]: url }).providers.get(name)).toEqual({ name, baseUrl: url, protocol: "openai-compatible", extraFields: [] });
+    expect(parse({ [variable]: url }).providers.get(name)).toEqual({
+      name,
+      baseUrl: url,
+      protocol: "openai-compatible",
+      extraFields: [],
+      responsesApi: false,
+    });
   });
 
   it.each<[string, string]>([
@@ -83,6 +91,7 @@ describe("provider protocols", () => {
       baseUrl: "https://api.anthropic.com/v1",
       protocol: "anthropic",
       extraFields: [],
+      responsesApi: false,
     });
     expect(providers.get("google")).toMatchObject({ baseUrl: "https://generativelanguage.googleapis.com/v1beta", protocol: "gemini" });
     expect(providers.get("openrouter")).toMatchObject({ baseUrl: "https://openrouter.ai/api/v1", protocol: "openai-compatible" });
@@ -101,8 +110,30 @@ describe("provider protocols", () => {
       MY_VENDOR_PROTOCOL: "anthropic",
       MY_VENDOR_EXTRA_FIELDS: "top_k, min_p,,",
     }).providers.get("my-vendor");
-    expect(vendor).toEqual({ name: "my-vendor", baseUrl: "http://x/v1", protocol: "anthropic", extraFields: ["top_k", "min_p"] });
+    expect(vendor).toEqual({
+      name: "my-vendor",
+      baseUrl: "http://x/v1",
+      protocol: "anthropic",
+      extraFields: ["top_k", "min_p"],
+      responsesApi: false,
+    });
     expect(parse({ OPENROUTER_BASE_URL: "http://x/v1", OPENROUTER_EXTRA_FIELDS: "" }).providers.get("openrouter")!.extraFields).toEqual([]);
+  });
+
+  it("serves Responses clients natively on openai only, unless <NAME>_RESPONSES_API says otherwise", () => {
+    const providers = parse({ OPENROUTER_API_KEY: "k", GROQ_BASE_URL: "https://api.groq.com/openai/v1" }).providers;
+    expect(providers.get("openai")!.responsesApi).toBe(true);
+    expect(providers.get("openrouter")!.responsesApi).toBe(false);
+    expect(providers.get("groq")!.responsesApi).toBe(false);
+    expect(parse({ OPENAI_RESPONSES_API: "false" }).providers.get("openai")!.responsesApi).toBe(false);
+    expect(parse({ OPENAI_RESPONSES_API: "" }).providers.get("openai")!.responsesApi).toBe(true);
+    expect(parse({ MY_VENDOR_BASE_URL: "http://x/v1", MY_VENDOR_RESPONSES_API: "TRUE" }).providers.get("my-vendor")!.responsesApi).toBe(
+      true,
+    );
+  });
+
+  it("rejects a <NAME>_RESPONSES_API that is not true or false", () => {
+    expect(() => parse({ OPENAI_RESPONSES_API: "yes" })).toThrow(new ConfigError('OPENAI_RESPONSES_API must be true or false, got "yes"'));
   });
 
   it("rejects an unknown protocol", () => {

@@ -97,7 +97,10 @@ function harness(answers: Answer[], options: { maxAttempts?: number; budgetMs?: 
   const providers = new Map(
     ["openai", "openrouter"].map((name) => [
       name,
-      new UpstreamProvider({ name, baseUrl: `${baseUrl}/${name}/v1`, protocol: "openai-compatible", extraFields: [] }, http),
+      new UpstreamProvider(
+        { name, baseUrl: `${baseUrl}/${name}/v1`, protocol: "openai-compatible", extraFields: [], responsesApi: false },
+        http,
+      ),
     ]),
   );
   const health = new PathHealth({ errorHalfLifeMs: 1, failureThreshold: 3, cooldownMs: 60_000 });

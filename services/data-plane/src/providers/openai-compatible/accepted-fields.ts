@@ -42,6 +42,42 @@ export const OPENAI_CHAT_FIELDS: ReadonlySet<string> = new Set([
   "web_search_options",
 ]);
 
+/**
+ * The properties of CreateResponse (Responses API, same description), less the three that need
+ * state kept upstream (`previous_response_id`, `conversation`, `background`): the gateway refuses
+ * them before a call is built, and must never forward them.
+ */
+export const OPENAI_RESPONSES_FIELDS: ReadonlySet<string> = new Set([
+  "context_management",
+  "include",
+  "input",
+  "instructions",
+  "max_output_tokens",
+  "max_tool_calls",
+  "metadata",
+  "model",
+  "moderation",
+  "parallel_tool_calls",
+  "prompt",
+  "prompt_cache_key",
+  "prompt_cache_options",
+  "prompt_cache_retention",
+  "reasoning",
+  "safety_identifier",
+  "service_tier",
+  "store",
+  "stream",
+  "stream_options",
+  "temperature",
+  "text",
+  "tool_choice",
+  "tools",
+  "top_logprobs",
+  "top_p",
+  "truncation",
+  "user",
+]);
+
 export const OPENAI_EMBEDDINGS_FIELDS: ReadonlySet<string> = new Set(["dimensions", "encoding_format", "input", "model", "user"]);
 
 /** Copies the accepted fields, in the caller's order. */

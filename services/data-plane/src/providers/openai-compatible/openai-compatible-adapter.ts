@@ -16,6 +16,7 @@ import type {
 } from "../provider-adapter";
 import { OPENAI_CHAT_FIELDS, OPENAI_EMBEDDINGS_FIELDS, pickFields } from "./accepted-fields";
 import { classifyUpstreamError } from "./classify-error";
+import { responsesCodec } from "./responses-codec";
 
 export class OpenAiCompatibleAdapter implements ProviderAdapter {
   readonly protocol = "openai-compatible";
@@ -23,10 +24,14 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
   /** The shared representation is this protocol's own: passing through and translating are one thing. */
   private readonly codecs: Record<string, NativeCodec>;
 
-  /** @param extraFields request fields this upstream accepts beyond OpenAI's (e.g. OpenRouter's `top_k`, `provider`). */
-  constructor(extraFields: readonly string[] = []) {
+  /**
+   * @param extraFields request fields this upstream accepts beyond OpenAI's (e.g. OpenRouter's `top_k`, `provider`).
+   * @param responsesApi the upstream serves the Responses API itself: Responses clients pass through instead of being translated.
+   */
+  constructor(extraFields: readonly string[] = [], responsesApi = false) {
     this.chatFields = new Set([...OPENAI_CHAT_FIELDS, ...extraFields]);
     this.codecs = { "openai-chat": this.sharedCodec("chat"), "openai-embeddings": this.sharedCodec("embeddings") };
+    if (responsesApi) this.codecs["openai-responses"] = responsesCodec;
   }
 
   native(dialect: string): NativeCodec | undefined {

@@ -1,0 +1,65 @@
+// A Responses stream from an upstream that speaks the Responses API itself:
+// every event relayed as written, except the terminal response.completed (or
+// response.incomplete), held back until the cost is known and then written
+// with `cost` in its response.usage. After a failure the stream ends with an
+// `error` event and response.failed, numbered after the last relayed event.
+import type { GatewayError } from "@gateway/proto";
+import { streamFailed } from "../../errors";
+import type { OpenAiChunk } from "../../providers/provider-adapter";
+import type { SseEvent } from "../../upstream/sse-parser";
+import type { AnswerContext, StreamRenderer } from "../client-dialect";
+import { failureFrames } from "./responses-errors";
+import { nativeUsageWithCost, responsesUsage } from "./usage";
+
+const TERMINAL = new Set(["response.completed", "response.incomplete"]);
+
+interface EventShape {
+  type?: unknown;
+  sequence_number?: unknown;
+  response?: Record<string, unknown>;
+}
+
+/** An event framed as it came: its name (when it had one) and its data lines. */
+function relay(event: SseEvent): string {
+  const name = event.event === "message" ? "" : `event: ${event.event}\n`;
+  return `${name}${event.data
+    .split("\n")
+    .map((line) => `data: ${line}\n`)
+    .join("")}\n`;
+}
+
+export class NativeStreamRenderer implements StreamRenderer {
+  private held: { event: SseEvent; parsed: EventShape } | undefined;
+  private lastSequence = -1;
+  /** The latest response snapshot (created / in_progress), for response.failed. */
+  private response: Record<string, unknown> | undefined;
+
+  frames(event: SseEvent, _chunks: readonly OpenAiChunk[]): string {
+    let parsed: EventShape = {};
+    try {
+      parsed = JSON.parse(event.data) as EventShape;
+    } catch {
+      // Relayed as it came; it carries nothing to read.
+    }
+    if (typeof parsed.sequence_number === "number") this.lastSequence = parsed.sequence_number;
+    const type = typeof parsed.type === "string" ? parsed.type : event.event;
+    if (typeof parsed.response === "object" && parsed.response !== null) this.response = parsed.response;
+    if (TERMINAL.has(type)) {
+      this.held = { event, parsed };
+      return "";
+    }
+    return relay(event);
+  }
+
+  finish(context: AnswerContext, failure: GatewayError | undefined): string {
+    // Without a failure the engine has seen the terminal event; a stream without one ended early all the same.
+    if (failure || !this.held) {
+      const response = { ...(this.response ?? {}), usage: responsesUsage(context) };
+      return failureFrames(failure ?? streamFailed(), this.lastSequence + 1, response);
+    }
+    const { event, parsed } = this.held;
+    const response = parsed.response!;
+    response.usage = nativeUsageWithCost(response.usage, context);
+    return `event: ${event.event}\ndata: ${JSON.stringify(parsed)}\n\n`;
+  }
+}

@@ -1,0 +1,94 @@
+// POST /v1/responses bodies: checked, the gateway's refusals for what needs
+// stored state, and the request in the shared representation (chat) for
+// routing, holds and translating upstreams. The body as written is kept for
+// an upstream that speaks the Responses API itself.
+import { invalidRequest } from "../../errors";
+import { parseServiceBlock } from "../../routing/service-block";
+import type { ClientRequest } from "../client-dialect";
+import { requireObjectBody } from "../openai/request-body";
+import { inputAsMessages } from "./convert-input";
+import { convertTools } from "./convert-tools";
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const present = (value: unknown) => value !== undefined && value !== null;
+
+const NO_STORAGE = "The gateway stores no responses or conversations: send the full input with every request.";
+
+/** Fields copied to the shared body under the same name. */
+const SAME_NAME = ["model", "temperature", "top_p", "parallel_tool_calls", "metadata", "user", "safety_identifier", "prompt_cache_key"];
+
+export function parseResponsesRequest(raw: unknown): ClientRequest {
+  const body = requireObjectBody(raw);
+  refuseStoredState(body);
+  const service = parseServiceBlock(body.service);
+  if (present(body.store) && typeof body.store !== "boolean") throw invalidRequest("invalid_body", "store must be a boolean.");
+  if (present(body.stream) && typeof body.stream !== "boolean") throw invalidRequest("invalid_body", "stream must be a boolean.");
+
+  const shared: Record<string, unknown> = {};
+  for (const field of SAME_NAME) if (present(body[field])) shared[field] = body[field];
+  shared.messages = inputAsMessages(body.input, body.instructions);
+  const { tools, tool_choice, hosted } = convertTools(body.tools, body.tool_choice);
+  if (tools) shared.tools = tools;
+  if (tool_choice !== undefined) shared.tool_choice = tool_choice;
+  if (present(body.max_output_tokens)) {
+    if (!Number.isInteger(body.max_output_tokens) || (body.max_output_tokens as number) < 1)
+      throw invalidRequest("invalid_body", "max_output_tokens must be a positive integer.");
+    shared.max_completion_tokens = body.max_output_tokens;
+  }
+  if (present(body.reasoning)) {
+    if (!isObject(body.reasoning)) throw invalidRequest("invalid_body", "reasoning must be an object.");
+    if (present(body.reasoning.effort)) shared.reasoning_effort = body.reasoning.effort;
+  }
+  Object.assign(shared, textSettings(body.text));
+  if (body.stream === true) shared.stream = true;
+
+  // Hosted tools and stored prompts live at OpenAI: only a native Responses upstream can serve them.
+  const nativeOnly = [...hosted.map((type) => `the ${type} tool`), ...(present(body.prompt) ? ["a stored prompt"] : [])];
+  return {
+    operation: "chat",
+    body: shared,
+    original: body,
+    stream: body.stream === true,
+    service,
+    ...(nativeOnly.length > 0
+      ? {
+          nativeOnly: invalidRequest(
+            "unsupported_input",
+            `This request uses ${nativeOnly.join(" and ")}, which only OpenAI's own Responses API serves; the model it was routed to is reached through translation. Use function tools, or an OpenAI model.`,
+          ),
+        }
+      : {}),
+  };
+}
+
+/** `previous_response_id`, `conversation` and `background` need responses kept between requests. */
+function refuseStoredState(body: Record<string, unknown>): void {
+  if (present(body.previous_response_id)) throw invalidRequest("invalid_request", `previous_response_id is not supported. ${NO_STORAGE}`);
+  if (present(body.conversation)) throw invalidRequest("invalid_request", `conversation is not supported. ${NO_STORAGE}`);
+  if (body.background === true)
+    throw invalidRequest("invalid_request", "background is not supported: the gateway stores no responses to poll. Stream instead.");
+}
+
+/** `text.format` as `response_format`, `text.verbosity` as `verbosity`. */
+function textSettings(text: unknown): Record<string, unknown> {
+  if (!present(text)) return {};
+  if (!isObject(text)) throw invalidRequest("invalid_body", "text must be an object.");
+  const settings: Record<string, unknown> = {};
+  if (present(text.verbosity)) settings.verbosity = text.verbosity;
+  const format = text.format;
+  if (!present(format)) return settings;
+  if (!isObject(format)) throw invalidRequest("invalid_body", "text.format must be an object.");
+  if (format.type === "json_object") settings.response_format = { type: "json_object" };
+  else if (format.type === "json_schema") {
+    if (typeof format.name !== "string" || !isObject(format.schema))
+      throw invalidRequest("invalid_body", "text.format of type json_schema needs a name and a schema.");
+    const schema: Record<string, unknown> = { name: format.name };
+    if (present(format.description)) schema.description = format.description;
+    schema.schema = format.schema;
+    if (present(format.strict)) schema.strict = format.strict;
+    settings.response_format = { type: "json_schema", json_schema: schema };
+  } else if (format.type !== "text")
+    throw invalidRequest("invalid_body", 'text.format.type must be "text", "json_object" or "json_schema".');
+  return settings;
+}

@@ -1,0 +1,209 @@
+// A streamed answer translated into Responses events, from chat chunks:
+// response.created and response.in_progress before the first output, then per
+// output item (reasoning summary, message text, each function call) its
+// `added`, deltas, `done` events, in OpenAI's order, and at the end
+// response.completed (or response.incomplete) with the full response and usage
+// with cost. A failure ends the stream with an `error` event and
+// response.failed. Every event is numbered from 0.
+import type { GatewayError } from "@gateway/proto";
+import type { OpenAiChunk } from "../../providers/provider-adapter";
+import type { SseEvent } from "../../upstream/sse-parser";
+import type { AnswerContext, RenderContext, StreamRenderer } from "../client-dialect";
+import {
+  functionCallItem,
+  messageItem,
+  outputTextPart,
+  ResponseIds,
+  type ResponseStatus,
+  reasoningItem,
+  reasoningText,
+  responseShell,
+  statusOf,
+} from "./response-object";
+import { failureFrames } from "./responses-errors";
+import { responsesFrame } from "./sse-frame";
+import { responsesUsage } from "./usage";
+
+/** One output item being streamed. */
+interface Item {
+  kind: "reasoning" | "message" | "function_call";
+  id: string;
+  outputIndex: number;
+  /** The text (summary, message text, arguments) so far. */
+  text: string;
+  callId?: unknown;
+  name?: unknown;
+  done: boolean;
+}
+
+interface ChunkDelta {
+  content?: unknown;
+  refusal?: unknown;
+  reasoning?: unknown;
+  reasoning_content?: unknown;
+  tool_calls?: { index?: unknown; id?: unknown; function?: { name?: unknown; arguments?: unknown } }[];
+}
+
+export class TranslatingStreamRenderer implements StreamRenderer {
+  private sequence = 0;
+  private started = false;
+  private readonly ids: ResponseIds;
+  private readonly items: Item[] = [];
+  /** The item deltas go to; closed before the next one opens. */
+  private open: Item | undefined;
+  /** Function call items by the chat tool call index. */
+  private readonly calls = new Map<unknown, Item>();
+  private finishReason: unknown;
+  private model: unknown;
+  private createdAt = Math.floor(Date.now() / 1000);
+
+  constructor(private readonly context: RenderContext) {
+    this.ids = new ResponseIds(context.requestId);
+    this.model = context.upstreamModel;
+  }
+
+  frames(_event: SseEvent, chunks: readonly OpenAiChunk[]): string {
+    let frames = "";
+    for (const chunk of chunks) {
+      if (!this.started) {
+        if (typeof chunk.model === "string") this.model = chunk.model;
+        if (typeof chunk.created === "number") this.createdAt = chunk.created;
+        frames += this.start();
+      }
+      const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as
+        | { delta?: ChunkDelta; finish_reason?: unknown }
+        | undefined;
+      if (!choice) continue;
+      const delta = choice.delta ?? {};
+      const reasoning = reasoningText(delta);
+      if (reasoning !== "") frames += this.reasoning(reasoning);
+      for (const text of [delta.content, delta.refusal]) if (typeof text === "string" && text !== "") frames += this.text(text);
+      if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls) frames += this.toolCall(call);
+      if (choice.finish_reason !== undefined && choice.finish_reason !== null) this.finishReason = choice.finish_reason;
+    }
+    return frames;
+  }
+
+  finish(context: AnswerContext, failure: GatewayError | undefined): string {
+    let frames = this.started ? "" : this.start();
+    const usage = responsesUsage(context);
+    if (failure) return frames + failureFrames(failure, this.sequence, { ...this.snapshot("in_progress", usage) });
+    frames += this.close();
+    const { status, incomplete } = statusOf(this.finishReason);
+    const response = { ...this.snapshot(status, usage), incomplete_details: incomplete };
+    return frames + this.emit(status === "completed" ? "response.completed" : "response.incomplete", { response });
+  }
+
+  private emit(type: string, fields: Record<string, unknown>): string {
+    return responsesFrame(type, this.sequence++, fields);
+  }
+
+  private snapshot(status: ResponseStatus, usage: unknown): Record<string, unknown> {
+    return responseShell(this.context.request, {
+      id: this.ids.response,
+      createdAt: this.createdAt,
+      status,
+      model: this.model,
+      output: this.items.map((item) => this.itemObject(item)),
+      usage,
+    });
+  }
+
+  private start(): string {
+    this.started = true;
+    const response = this.snapshot("in_progress", null);
+    return this.emit("response.created", { response }) + this.emit("response.in_progress", { response });
+  }
+
+  private itemObject(item: Item): Record<string, unknown> {
+    const status = item.done ? "completed" : "in_progress";
+    switch (item.kind) {
+      case "reasoning":
+        return reasoningItem(item.id, item.text);
+      case "message":
+        return messageItem(item.id, status, item.done ? [outputTextPart(item.text)] : []);
+      case "function_call":
+        return functionCallItem(item.id, status, { callId: item.callId, name: item.name, arguments: item.done ? item.text : "" });
+    }
+  }
+
+  private openItem(kind: Item["kind"], id: string, call?: { callId: unknown; name: unknown }): { item: Item; frames: string } {
+    let frames = this.close();
+    const item: Item = { kind, id, outputIndex: this.items.length, text: "", done: false, ...call };
+    this.items.push(item);
+    this.open = item;
+    const added = kind === "reasoning" ? { id, type: "reasoning", summary: [] } : this.itemObject(item);
+    frames += this.emit("response.output_item.added", { output_index: item.outputIndex, item: added });
+    const where = { item_id: id, output_index: item.outputIndex };
+    if (kind === "reasoning")
+      frames += this.emit("response.reasoning_summary_part.added", {
+        ...where,
+        summary_index: 0,
+        part: { type: "summary_text", text: "" },
+      });
+    if (kind === "message") frames += this.emit("response.content_part.added", { ...where, content_index: 0, part: outputTextPart("") });
+    return { item, frames };
+  }
+
+  /** The open item's closing events. */
+  private close(): string {
+    const item = this.open;
+    if (!item) return "";
+    this.open = undefined;
+    item.done = true;
+    const where = { item_id: item.id, output_index: item.outputIndex };
+    let frames = "";
+    if (item.kind === "reasoning") {
+      frames += this.emit("response.reasoning_summary_text.done", { ...where, summary_index: 0, text: item.text });
+      const part = { type: "summary_text", text: item.text };
+      frames += this.emit("response.reasoning_summary_part.done", { ...where, summary_index: 0, part });
+    }
+    if (item.kind === "message") {
+      frames += this.emit("response.output_text.done", { ...where, content_index: 0, text: item.text, logprobs: [] });
+      frames += this.emit("response.content_part.done", { ...where, content_index: 0, part: outputTextPart(item.text) });
+    }
+    if (item.kind === "function_call") frames += this.emit("response.function_call_arguments.done", { ...where, arguments: item.text });
+    return frames + this.emit("response.output_item.done", { output_index: item.outputIndex, item: this.itemObject(item) });
+  }
+
+  private reasoning(text: string): string {
+    let frames = "";
+    let item = this.open;
+    if (item?.kind !== "reasoning") ({ item, frames } = this.openItem("reasoning", this.ids.reasoning));
+    item.text += text;
+    return (
+      frames +
+      this.emit("response.reasoning_summary_text.delta", {
+        item_id: item.id,
+        output_index: item.outputIndex,
+        summary_index: 0,
+        delta: text,
+      })
+    );
+  }
+
+  private text(text: string): string {
+    let frames = "";
+    let item = this.open;
+    if (item?.kind !== "message") ({ item, frames } = this.openItem("message", this.ids.message));
+    item.text += text;
+    const where = { item_id: item.id, output_index: item.outputIndex };
+    return frames + this.emit("response.output_text.delta", { ...where, content_index: 0, delta: text, logprobs: [] });
+  }
+
+  /** A chat tool call delta: its first starts a function_call item, the argument pieces become deltas of that item. */
+  private toolCall(call: NonNullable<ChunkDelta["tool_calls"]>[number]): string {
+    let frames = "";
+    const index = call.index ?? 0;
+    let item = this.calls.get(index);
+    if (!item) {
+      const callId = typeof call.id === "string" ? call.id : `call_${this.ids.response.slice(5)}_${this.calls.size}`;
+      ({ item, frames } = this.openItem("function_call", this.ids.nextFunctionCall(), { callId, name: call.function?.name ?? "" }));
+      this.calls.set(index, item);
+    }
+    const piece = call.function?.arguments;
+    if (typeof piece !== "string" || piece === "") return frames;
+    item.text += piece;
+    return frames + this.emit("response.function_call_arguments.delta", { item_id: item.id, output_index: item.outputIndex, delta: piece });
+  }
+}

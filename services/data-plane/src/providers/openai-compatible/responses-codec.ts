@@ -1,0 +1,30 @@
+// The OpenAI Responses API spoken by the upstream itself (OpenAI, or an
+// OpenAI-compatible vendor configured with <NAME>_RESPONSES_API=true): a
+// Responses client's body goes to POST /responses as written, and the answer
+// comes back as written; it is read here only for the usage meter.
+import type { NativeCodec, RequestContext, UpstreamCall } from "../provider-adapter";
+import { OPENAI_RESPONSES_FIELDS, pickFields } from "./accepted-fields";
+import { readResponsesAnswer } from "./read-responses-answer";
+import { ResponsesStreamReader } from "./responses-stream-reader";
+
+export const responsesCodec: NativeCodec = {
+  call: responsesCall,
+  response: (json, context) => readResponsesAnswer(json, context),
+  stream: () => new ResponsesStreamReader(),
+};
+
+/**
+ * Accepted fields in the client's order, the upstream's model id, `store: false` (the gateway keeps
+ * no responses, and has the upstream keep none either) and a cap, when given, in `max_output_tokens`.
+ */
+export function responsesCall(body: Record<string, unknown>, context: RequestContext, maxTokens?: number): UpstreamCall {
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  if (context.apiKey) headers.authorization = `Bearer ${context.apiKey}`;
+  const upstream = pickFields(body, OPENAI_RESPONSES_FIELDS);
+  upstream.model = context.upstreamModel;
+  upstream.store = false;
+  if (maxTokens !== undefined) upstream.max_output_tokens = maxTokens;
+  // stream_options (include_obfuscation) is only valid on a stream; usage always comes in response.completed.
+  if (upstream.stream !== true) delete upstream.stream_options;
+  return { path: "/responses", headers, body: JSON.stringify(upstream) };
+}

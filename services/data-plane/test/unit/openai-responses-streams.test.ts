@@ -1,0 +1,256 @@
+// The Responses dialect's stream renderers: the translating one (chat chunks
+// in, OpenAI's event sequence out) and the native one (a recorded stream
+// relayed byte for byte, cost added to response.completed).
+import { describe, expect, it } from "vitest";
+import type { AnswerContext, StreamRenderer } from "../../src/dialects/client-dialect";
+import { openAiResponses } from "../../src/dialects/openai-responses/openai-responses-dialect";
+import { streamFailed } from "../../src/errors";
+import { OpenAiCompatibleAdapter } from "../../src/providers/openai-compatible/openai-compatible-adapter";
+import type { OpenAiChunk } from "../../src/providers/provider-adapter";
+import { SseParser } from "../../src/upstream/sse-parser";
+import { fixtures } from "../support/fixture";
+
+const recorded = fixtures("openai-compatible");
+const REQUEST_ID = "0a1b2c3d-4e5f-4071-8293-a4b5c6d7e8f9";
+const request = openAiResponses.parse({ model: "auto", input: "hi", stream: true });
+const event = { event: "message", data: "{}", id: undefined };
+
+const answerContext = (fields: Partial<AnswerContext> = {}): AnswerContext => ({
+  request,
+  requestId: REQUEST_ID,
+  usage: { prompt_tokens: 20, completion_tokens: 7, total_tokens: 27 },
+  tokens: { inputTokens: 20, outputTokens: 7 },
+  debitedNano: 12_345n,
+  trace: undefined,
+  upstreamModel: "up-model",
+  ...fields,
+});
+
+const renderer = (native: boolean): StreamRenderer =>
+  openAiResponses.streamRenderer({ request, requestId: REQUEST_ID, native, upstreamModel: "up-model" });
+
+const chunk = (delta: Record<string, unknown>, finish: string | null = null): OpenAiChunk => ({
+  id: "c1",
+  object: "chat.completion.chunk",
+  created: 1_700_000_000,
+  model: "claude-up",
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+
+interface Parsed {
+  name: string;
+  data: Record<string, unknown> & { type: string; sequence_number: number };
+}
+
+/** Frames as (event name, data): each must be `event: X\ndata: {...}` with data.type === X. */
+function parse(frames: string): Parsed[] {
+  expect(frames.endsWith("\n\n")).toBe(true);
+  return frames
+    .slice(0, -2)
+    .split("\n\n")
+    .map((frame) => {
+      const [name, data, ...rest] = frame.split("\n");
+      expect(rest).toEqual([]);
+      expect(name).toMatch(/^event: /);
+      expect(data).toMatch(/^data: /);
+      const parsed = { name: name!.slice(7), data: JSON.parse(data!.slice(6)) };
+      expect(parsed.data.type).toBe(parsed.name);
+      return parsed;
+    });
+}
+
+function render(chunks: OpenAiChunk[], failure?: Parameters<StreamRenderer["finish"]>[1]): Parsed[] {
+  const translating = renderer(false);
+  let frames = "";
+  for (const one of chunks) frames += translating.frames(event, [one]);
+  frames += translating.finish(answerContext(), failure);
+  const events = parse(frames);
+  expect(events.map((one) => one.data.sequence_number)).toEqual(events.map((_, index) => index));
+  return events;
+}
+
+const USAGE = {
+  input_tokens: 20,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens: 7,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 27,
+  cost: 0.000012345,
+};
+
+describe("the translating renderer", () => {
+  it("writes a text answer in OpenAI's event order, ending with response.completed carrying the output and usage with cost", () => {
+    const events = render([
+      chunk({ role: "assistant", content: "" }),
+      chunk({ content: "Hel" }),
+      chunk({ content: "lo" }),
+      chunk({}, "stop"),
+    ]);
+    expect(events.map((one) => one.name)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.output_text.delta",
+      "response.output_text.delta",
+      "response.output_text.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(events[0]!.data.response).toMatchObject({ status: "in_progress", model: "claude-up", output: [], usage: null });
+    expect(events[4]!.data).toEqual({
+      type: "response.output_text.delta",
+      sequence_number: 4,
+      item_id: "msg_0a1b2c3d4e5f40718293a4b5c6d7e8f9",
+      output_index: 0,
+      content_index: 0,
+      delta: "Hel",
+      logprobs: [],
+    });
+    expect(events[6]!.data).toMatchObject({ text: "Hello" });
+    const completed = events.at(-1)!.data.response as Record<string, unknown>;
+    expect(completed).toMatchObject({
+      id: "resp_0a1b2c3d4e5f40718293a4b5c6d7e8f9",
+      status: "completed",
+      incomplete_details: null,
+      output: [{ type: "message", status: "completed", content: [{ type: "output_text", text: "Hello" }] }],
+      usage: USAGE,
+    });
+  });
+
+  it("writes reasoning as a summary item, then parallel tool calls each with their argument deltas", () => {
+    const events = render([
+      chunk({ reasoning: "Think" }),
+      chunk({ reasoning: "ing" }),
+      chunk({ tool_calls: [{ index: 0, id: "toolu_1", type: "function", function: { name: "get_weather", arguments: "" } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: "toolu_2", type: "function", function: { name: "get_time", arguments: '{"city":"Rome"}' } }] }),
+      chunk({}, "tool_calls"),
+    ]);
+    expect(events.map((one) => one.name)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.reasoning_summary_part.added",
+      "response.reasoning_summary_text.delta",
+      "response.reasoning_summary_text.delta",
+      "response.reasoning_summary_text.done",
+      "response.reasoning_summary_part.done",
+      "response.output_item.done",
+      "response.output_item.added",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.done",
+      "response.output_item.done",
+      "response.output_item.added",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(events[9]!.data).toMatchObject({
+      output_index: 1,
+      item: { type: "function_call", status: "in_progress", arguments: "", call_id: "toolu_1", name: "get_weather" },
+    });
+    expect(events[12]!.data).toMatchObject({ output_index: 1, arguments: '{"city":"Paris"}' });
+    const completed = events.at(-1)!.data.response as { output: Record<string, unknown>[] };
+    expect(completed.output).toEqual([
+      { id: "rs_0a1b2c3d4e5f40718293a4b5c6d7e8f9", type: "reasoning", summary: [{ type: "summary_text", text: "Thinking" }] },
+      {
+        id: "fc_0a1b2c3d4e5f40718293a4b5c6d7e8f9_0",
+        type: "function_call",
+        status: "completed",
+        arguments: '{"city":"Paris"}',
+        call_id: "toolu_1",
+        name: "get_weather",
+      },
+      {
+        id: "fc_0a1b2c3d4e5f40718293a4b5c6d7e8f9_1",
+        type: "function_call",
+        status: "completed",
+        arguments: '{"city":"Rome"}',
+        call_id: "toolu_2",
+        name: "get_time",
+      },
+    ]);
+  });
+
+  it("ends a length finish with response.incomplete, reason max_output_tokens", () => {
+    const last = render([chunk({ content: "Cut" }), chunk({}, "length")]).at(-1)!;
+    expect(last.name).toBe("response.incomplete");
+    expect(last.data.response).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, usage: USAGE });
+  });
+
+  it("ends a failure with an error event and response.failed carrying the output so far and the billed usage", () => {
+    const events = render([chunk({ content: "Hal" })], streamFailed());
+    expect(events.map((one) => one.name).slice(-3)).toEqual(["response.output_text.delta", "error", "response.failed"]);
+    expect(events.at(-2)!.data.error).toEqual({
+      type: "upstream_error",
+      code: 502,
+      message: "The upstream provider failed during the stream.",
+      param: null,
+    });
+    expect(events.at(-1)!.data.response).toMatchObject({
+      status: "failed",
+      error: { code: "502", message: "The upstream provider failed during the stream." },
+      output: [{ type: "message", status: "in_progress" }],
+      usage: USAGE,
+    });
+  });
+
+  it("still opens and closes the response when the upstream produced nothing", () => {
+    expect(render([]).map((one) => one.name)).toEqual(["response.created", "response.in_progress", "response.completed"]);
+  });
+});
+
+describe("the native renderer", () => {
+  /** Relays a recorded stream through the codec's reader and the native renderer, as the engine does. */
+  function relay(file: string, failure?: Parameters<StreamRenderer["finish"]>[1]) {
+    const reader = new OpenAiCompatibleAdapter([], true).native("openai-responses")!.stream({ id: "x", created: 1, model: "m" });
+    const native = renderer(true);
+    let out = "";
+    for (const item of new SseParser().push(recorded.text(file))) {
+      if (item.kind !== "event") continue;
+      const items = reader.push(item.event);
+      if (items.some((one) => one.kind === "error")) break; // the engine stops at an upstream error
+      out += native.frames(
+        item.event,
+        items.flatMap((one) => (one.kind === "chunk" ? [one.chunk] : [])),
+      );
+    }
+    return out + native.finish(answerContext(), failure);
+  }
+
+  it.each(["openai.responses.stream.sse", "openai.responses.stream.reasoning_tools.sse"])(
+    "relays %s byte for byte, response.completed with usage.cost added",
+    (file) => {
+      const text = recorded.text(file);
+      const at = text.indexOf("event: response.completed\n");
+      const out = relay(file);
+      expect(out.slice(0, at)).toBe(text.slice(0, at));
+      const completed = JSON.parse(text.slice(at).split("\n")[1]!.slice(6));
+      completed.response.usage.cost = 0.000012345;
+      expect(out.slice(at)).toBe(`event: response.completed\ndata: ${JSON.stringify(completed)}\n\n`);
+    },
+  );
+
+  it("ends an upstream failure with its own error event and response.failed, numbered after the last relayed event", () => {
+    const text = recorded.text("openai.responses.stream.error.sse");
+    const at = text.indexOf("event: error\n");
+    const out = relay("openai.responses.stream.error.sse", streamFailed());
+    expect(out.slice(0, at)).toBe(text.slice(0, at));
+    const events = parse(out.slice(at));
+    expect(events.map((one) => [one.name, one.data.sequence_number])).toEqual([
+      ["error", 2],
+      ["response.failed", 3],
+    ]);
+    expect(events[1]!.data.response).toMatchObject({
+      id: "resp_05500b38c2cd9bfc00691c7c9d222481a3b595421266dab424",
+      status: "failed",
+      error: { code: "502" },
+      usage: USAGE,
+    });
+  });
+});
