@@ -17,6 +17,7 @@ interface Row {
 }
 
 const ROWS: Row[] = [
+  { path: "openai (native pass-through)", model: "openai/gpt-4.1-mini", persona: "openai" },
   { path: "anthropic (translated)", model: "anthropic/claude-sonnet-4", persona: "anthropic" },
   { path: "gemini (translated)", model: "google/gemini-2.5-flash", persona: "gemini" },
   { path: "openrouter (translated)", model: "meta-llama/llama-4-maverick", persona: "openrouter" },
