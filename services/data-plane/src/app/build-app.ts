@@ -8,6 +8,7 @@ import type { Engine } from "../engine/engine";
 import { logDestination } from "../log-destination";
 import type { DataPlaneMetrics } from "../metrics";
 import { registerHealthRoute, type HealthSources } from "../routes/health";
+import { registerCountTokensRoute } from "../routes/count-tokens";
 import { registerModelCallRoutes } from "../routes/model-calls";
 import { registerModelsRoute } from "../routes/models";
 import { auth, type KeyValidation } from "./plugins/auth";
@@ -62,6 +63,7 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
     await v1.register(rateLimit, { ...deps.limits, rejections: deps.metrics.rateLimitRejections });
     registerModelsRoute(v1, deps.catalogue);
     registerModelCallRoutes(v1, deps.engine);
+    registerCountTokensRoute(v1, deps.engine);
   });
   return app;
 }

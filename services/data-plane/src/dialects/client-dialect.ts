@@ -22,6 +22,11 @@ export interface ClientRequest {
   service: ServiceBlock | undefined;
   /** Request headers a native upstream should also get (e.g. `anthropic-beta`), by lower-case name. */
   forwardHeaders?: Record<string, string>;
+  /**
+   * Set when the request uses what only an upstream speaking the client's dialect can honour (e.g. an
+   * Anthropic server tool): translated targets are left out, and with none left this is the answer.
+   */
+  nativeOnly?: GatewayError;
 }
 
 /** What a dialect may need to start a streamed answer. */
