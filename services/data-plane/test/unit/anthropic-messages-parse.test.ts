@@ -131,6 +131,23 @@ describe("anthropicMessages.parse", () => {
     expect(anthropicMessages.parse(body).body.reasoning_effort).toBe(effort);
   });
 
+  it("keeps an assistant turn of thinking only as empty text, and a turn of tool calls only with null content", () => {
+    const { body } = anthropicMessages.parse({
+      model: "m",
+      max_tokens: 1,
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: [{ type: "thinking", thinking: "hmm", signature: "sig" }] },
+        { role: "user", content: "go" },
+        { role: "assistant", content: [{ type: "tool_use", id: "t", name: "f", input: {} }] },
+      ],
+    });
+    expect((body.messages as Record<string, unknown>[]).filter((message) => message.role === "assistant")).toEqual([
+      { role: "assistant", content: "" },
+      { role: "assistant", content: null, tool_calls: [{ id: "t", type: "function", function: { name: "f", arguments: "{}" } }] },
+    ]);
+  });
+
   it("gives a tool_result's images to a user message after the tool messages", () => {
     const image = { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } };
     const { body } = anthropicMessages.parse({

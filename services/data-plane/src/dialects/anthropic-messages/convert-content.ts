@@ -163,7 +163,8 @@ function assistantMessage(blocks: JsonObject[], path: string, nativeOnly: Native
       nativeOnly(`${at}: a ${String(block.type)} block can only be sent to an Anthropic model.`);
     }
   });
-  const message: JsonObject = { role: "assistant", content: texts.length > 0 ? texts.join("") : null };
+  // null content is for a turn of tool calls only: a turn left empty (thinking only) says "".
+  const message: JsonObject = { role: "assistant", content: texts.length > 0 ? texts.join("") : toolCalls.length > 0 ? null : "" };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   return message;
 }
