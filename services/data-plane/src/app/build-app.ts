@@ -8,6 +8,7 @@ import type { Engine } from "../engine/engine";
 import { logDestination } from "../log-destination";
 import type { DataPlaneMetrics } from "../metrics";
 import { registerHealthRoute, type HealthSources } from "../routes/health";
+import { registerCountTokensRoute } from "../routes/count-tokens";
 import { registerModelCallRoutes } from "../routes/model-calls";
 import { registerStoredResponseRoutes } from "../routes/stored-responses";
 import { registerModelsRoute } from "../routes/models";
@@ -64,6 +65,7 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
     registerModelsRoute(v1, deps.catalogue);
     registerModelCallRoutes(v1, deps.engine);
     registerStoredResponseRoutes(v1);
+    registerCountTokensRoute(v1, deps.engine);
   });
   return app;
 }

@@ -22,7 +22,10 @@ export interface ClientRequest {
   service: ServiceBlock | undefined;
   /** Request headers a native upstream should also get (e.g. `anthropic-beta`), by lower-case name. */
   forwardHeaders?: Record<string, string>;
-  /** Set when only an upstream speaking the client's dialect can serve the request (e.g. OpenAI's hosted tools): the 400 when no such path is routed to. */
+  /**
+   * Set when the request uses what only an upstream speaking the client's dialect can honour (e.g. an
+   * Anthropic server tool): translated targets are left out, and with none left this is the answer.
+   */
   nativeOnly?: GatewayError;
 }
 

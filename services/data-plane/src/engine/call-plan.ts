@@ -116,7 +116,7 @@ export function planCall(
     body.max_tokens === undefined &&
     body.max_completion_tokens === undefined &&
     (body.n === undefined || body.n === 1);
-  const targets = route.candidates.flatMap((candidate) =>
+  const allTargets = route.candidates.flatMap((candidate) =>
     candidate.paths.map((path) => {
       const provider = context.providers.get(path.provider)!;
       const requestContext: RequestContext = {
@@ -130,12 +130,9 @@ export function planCall(
       return new CallTarget(candidate.model, path, provider, requestContext, native, request, cappable);
     }),
   );
-  // A request only the dialect's own upstreams can serve skips the paths that would translate it.
-  if (request.nativeOnly) {
-    const natives = targets.filter((target) => target.native !== undefined);
-    if (natives.length === 0) throw request.nativeOnly;
-    targets.splice(0, targets.length, ...natives);
-  }
+  // A request only the client's own dialect can carry goes to upstreams that speak it, or nowhere.
+  const targets = request.nativeOnly ? allTargets.filter((target) => target.native !== undefined) : allTargets;
+  if (targets.length === 0) throw request.nativeOnly!;
   const first = targets[0]!;
   // Only the first maxAttempts targets can be sent to without a skip; a later one the hold does not cover is skipped.
   let holdNano = 0n;
@@ -154,7 +151,9 @@ export function planCall(
       resolved: first.model.id,
       tier: route.tier,
       purpose: service?.purpose ?? null,
-      candidates: route.candidates.map((candidate) => candidate.model.id),
+      candidates: request.nativeOnly
+        ? [...new Set(targets.map((target) => target.model.id))]
+        : route.candidates.map((candidate) => candidate.model.id),
       excluded: route.excluded,
       attempts: [],
       path: first.path.provider,

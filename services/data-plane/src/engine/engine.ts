@@ -4,7 +4,7 @@
 import type { FastifyReply } from "fastify";
 import type { KeyIdentity } from "../auth/key-cache";
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
-import type { ClientDialect } from "../dialects/client-dialect";
+import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
 import { controlPlaneUnavailable, GatewayError, streamFailed } from "../errors";
 import type { HistogramFamily } from "../metric-families";
 import type { UpstreamProvider } from "../providers/upstream-provider";
@@ -12,6 +12,7 @@ import type { PathHealth } from "../routing/path-health";
 import { reasonHeader } from "../routing/route-trace";
 import type { AttemptSettings } from "./attempt-policy";
 import { Call } from "./call";
+import { countTokens, type TokenCount } from "./count-tokens";
 import { type CallBilling, CallMoney } from "./call-money";
 import { type PlanContext, planCall } from "./call-plan";
 import { type ClientLink, clientLink } from "./client-link";
@@ -71,6 +72,13 @@ export class Engine {
     if (!catalogue) throw controlPlaneUnavailable();
     const plan = planCall(this.planContext, catalogue, incoming.requestId, incoming.identity, dialect, request, incoming.bodyBytes);
     return new Call(plan, incoming.readAt);
+  }
+
+  /** A request's input tokens, counted upstream where the dialect's own upstream can, else estimated; not billed. */
+  countTokens(dialectName: string, request: ClientRequest): Promise<TokenCount> {
+    const catalogue = this.deps.catalogue();
+    if (!catalogue) throw controlPlaneUnavailable();
+    return countTokens(this.deps, catalogue, dialectName, request);
   }
 
   /** Serves a prepared call: a whole answer is sent, a stream written; failures before anything was sent are thrown. */

@@ -79,6 +79,8 @@ export interface NativeCodec {
   response(json: unknown, context: ResponseContext): Record<string, unknown>;
   /** A translator of the upstream's stream into shared-representation items (the events themselves are relayed). */
   stream(context: ResponseContext): StreamTranslator;
+  /** The upstream call that counts a client body's input tokens, for a dialect with such an endpoint (Anthropic's count_tokens). */
+  countTokens?(body: Record<string, unknown>, context: RequestContext): UpstreamCall;
 }
 
 export interface ProviderAdapter {

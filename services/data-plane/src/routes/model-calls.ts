@@ -1,6 +1,7 @@
 // The routes that call a model: each is a client dialect and a path. The
 // engine does the rest.
 import type { FastifyInstance } from "fastify";
+import { anthropicMessages } from "../dialects/anthropic-messages/anthropic-messages-dialect";
 import type { ClientDialect } from "../dialects/client-dialect";
 import { openAiChat } from "../dialects/openai/openai-chat-dialect";
 import { openAiEmbeddings } from "../dialects/openai/openai-embeddings-dialect";
@@ -12,6 +13,7 @@ const MODEL_CALLS: [url: string, dialect: ClientDialect][] = [
   ["/v1/chat/completions", openAiChat],
   ["/v1/embeddings", openAiEmbeddings],
   ["/v1/responses", openAiResponses],
+  ["/v1/messages", anthropicMessages],
 ];
 
 export function registerModelCallRoutes(app: FastifyInstance, engine: Engine): void {

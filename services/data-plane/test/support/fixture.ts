@@ -7,6 +7,7 @@ const SRC = path.resolve(import.meta.dirname, "../../src");
 
 const FOLDERS = {
   anthropic: "providers/anthropic/__fixtures__",
+  "anthropic-messages": "dialects/anthropic-messages/__fixtures__",
   gemini: "providers/gemini/__fixtures__",
   "openai-compatible": "providers/openai-compatible/__fixtures__",
   upstream: "upstream/__fixtures__",

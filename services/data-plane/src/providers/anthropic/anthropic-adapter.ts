@@ -8,6 +8,7 @@
 //   convert-anthropic-usage.ts        usage (cache tokens included) -> OpenAI usage
 //   map-anthropic-stop-reason.ts      stop_reason -> finish_reason
 //   classify-anthropic-error.ts       error body -> category
+//   anthropic-messages-codec.ts       the Anthropic Messages client dialect passed through as written
 // Anthropic has no embeddings API: a path on an Anthropic provider is never
 // routed embeddings, and being asked anyway is a programming error.
 import type { UpstreamErrorCategory } from "../../errors";
@@ -20,6 +21,7 @@ import type {
   StreamTranslator,
   UpstreamCall,
 } from "../provider-adapter";
+import { anthropicMessagesCodec } from "./anthropic-messages-codec";
 import { AnthropicStreamTranslator } from "./anthropic-stream-translator";
 import { buildAnthropicChatCall } from "./build-anthropic-request";
 import { classifyAnthropicError } from "./classify-anthropic-error";
@@ -27,9 +29,9 @@ import { convertAnthropicMessage } from "./convert-anthropic-message";
 
 export class AnthropicAdapter implements ProviderAdapter {
   readonly protocol = "anthropic";
-  /** No client dialect is this protocol's own yet: every body is translated from the shared representation. */
-  native(): NativeCodec | undefined {
-    return undefined;
+  /** The Anthropic Messages dialect is this protocol's own; every other body is translated from the shared representation. */
+  native(dialect: string): NativeCodec | undefined {
+    return dialect === "anthropic-messages" ? anthropicMessagesCodec : undefined;
   }
 
   supports(endpoint: Endpoint): boolean {

@@ -1,0 +1,67 @@
+// A whole answer as an Anthropic `message`. A native answer is the upstream's
+// own body with `usage.cost` added (and the cumulative cache fields it may
+// lack); a translated one is built from the shared chat.completion:
+//   message.reasoning / reasoning_content -> a thinking block (no signature: none exists to give)
+//   message.content                       -> a text block
+//   message.tool_calls                    -> tool_use blocks, arguments parsed into `input`
+//   finish_reason                         -> stop_reason (stop-reason.ts)
+import type { AnswerContext } from "../client-dialect";
+import { isRecord, type JsonObject } from "./json-fields";
+import { anthropicStopReason, messageId } from "./stop-reason";
+import { anthropicUsage } from "./usage";
+
+export function nativeMessage(answer: JsonObject, context: AnswerContext): JsonObject {
+  answer.usage = completedUsage(answer.usage, context);
+  return answer;
+}
+
+/** An upstream's own usage, fields and order kept, with the counts it left out and `cost` added. */
+export function completedUsage(upstream: unknown, context: AnswerContext): JsonObject {
+  const computed = anthropicUsage(context.usage, context.tokens, context.debitedNano);
+  const usage: JsonObject = isRecord(upstream) ? { ...upstream } : {};
+  for (const [key, value] of Object.entries(computed)) if (usage[key] === undefined || usage[key] === null) usage[key] = value;
+  usage.cost = computed.cost;
+  return usage;
+}
+
+export function translatedMessage(completion: JsonObject, context: AnswerContext): JsonObject {
+  const choice = Array.isArray(completion.choices) && isRecord(completion.choices[0]) ? completion.choices[0] : {};
+  const message = isRecord(choice.message) ? choice.message : {};
+  const content: JsonObject[] = [];
+  const reasoning = reasoningText(message);
+  if (reasoning) content.push({ type: "thinking", thinking: reasoning, signature: "" });
+  if (typeof message.content === "string" && message.content.length > 0) content.push({ type: "text", text: message.content });
+  if (Array.isArray(message.tool_calls)) {
+    for (const call of message.tool_calls) {
+      if (!isRecord(call) || !isRecord(call.function)) continue;
+      content.push({ type: "tool_use", id: call.id, name: call.function.name, input: parseInput(call.function.arguments) });
+    }
+  }
+  return {
+    id: messageId(context.requestId),
+    type: "message",
+    role: "assistant",
+    model: typeof completion.model === "string" ? completion.model : context.upstreamModel,
+    content,
+    stop_reason: anthropicStopReason(choice.finish_reason),
+    stop_sequence: null,
+    usage: anthropicUsage(context.usage, context.tokens, context.debitedNano),
+  };
+}
+
+/** OpenRouter's `reasoning`, or DeepSeek-style `reasoning_content`. */
+export function reasoningText(messageOrDelta: JsonObject): string | undefined {
+  const text = typeof messageOrDelta.reasoning === "string" ? messageOrDelta.reasoning : messageOrDelta.reasoning_content;
+  return typeof text === "string" && text.length > 0 ? text : undefined;
+}
+
+/** Tool arguments as an object: Anthropic's `input` is always one; text that is not a JSON object becomes {}. */
+export function parseInput(args: unknown): JsonObject {
+  if (typeof args !== "string") return {};
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}

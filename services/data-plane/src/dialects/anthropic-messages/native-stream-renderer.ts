@@ -1,0 +1,64 @@
+// A stream from an upstream that speaks Anthropic Messages itself: every event
+// is relayed as written (`event: <name>\ndata: <its data>\n\n`), except two
+// held back until the call is billed: `message_delta`, whose usage gets
+// `cost` (and any cumulative count it lacks), and `message_stop`, written
+// after it. After a failure the stream ends with that message_delta and one
+// `event: error`, without message_stop. message_start (and a ping after it)
+// also wait for the first content event: Anthropic's overload pattern is
+// message_start then `event: error`, and an answer nothing of which reached
+// the client can still be retried on another path.
+import type { GatewayError } from "@gateway/proto";
+import type { OpenAiChunk } from "../../providers/provider-adapter";
+import type { SseEvent } from "../../upstream/sse-parser";
+import type { AnswerContext, StreamRenderer } from "../client-dialect";
+import { anthropicErrorFrame, sseFrame } from "./anthropic-errors";
+import { isRecord, type JsonObject } from "./json-fields";
+import { completedUsage } from "./message-object";
+
+export class NativeStreamRenderer implements StreamRenderer {
+  private messageDelta: JsonObject | undefined;
+  private stopFrame: string | undefined;
+  /** message_start and pings before the first content event, relayed with it. */
+  private opening: string | undefined = "";
+
+  frames(event: SseEvent, _chunks: readonly OpenAiChunk[]): string {
+    if (this.opening !== undefined && (event.event === "message_start" || event.event === "ping")) {
+      this.opening += relayed(event);
+      return "";
+    }
+    if (event.event === "message_delta") {
+      this.messageDelta = parseObject(event.data) ?? { type: "message_delta", delta: { stop_reason: null, stop_sequence: null } };
+      return "";
+    }
+    if (event.event === "message_stop") {
+      this.stopFrame = relayed(event);
+      return "";
+    }
+    return this.opened() + relayed(event);
+  }
+
+  /** The held opening frames, once. */
+  private opened(): string {
+    const opening = this.opening ?? "";
+    this.opening = undefined;
+    return opening;
+  }
+
+  finish(context: AnswerContext, failure: GatewayError | undefined): string {
+    const delta = this.messageDelta ?? { type: "message_delta", delta: { stop_reason: null, stop_sequence: null } };
+    delta.usage = completedUsage(delta.usage, context);
+    const end = failure ? anthropicErrorFrame(failure) : (this.stopFrame ?? sseFrame("message_stop", { type: "message_stop" }));
+    return this.opened() + sseFrame("message_delta", delta) + end;
+  }
+}
+
+const relayed = (event: SseEvent): string => `event: ${event.event}\ndata: ${event.data}\n\n`;
+
+function parseObject(text: string): JsonObject | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,88 @@
+// The Anthropic Messages client dialect spoken natively: the client's body
+// goes to POST /messages as written (fields outside the Messages API's
+// request allowlist dropped, the model id replaced, a cap in `max_tokens`),
+// with the client's `anthropic-beta` header; the answer is relayed as written
+// and read here into the shared representation for the usage meter only.
+import type { NativeCodec, RequestContext, UpstreamCall } from "../provider-adapter";
+import { AnthropicStreamTranslator } from "./anthropic-stream-translator";
+import { anthropicHeaders } from "./build-anthropic-request";
+import { convertAnthropicMessage } from "./convert-anthropic-message";
+import type { JsonObject } from "./json-values";
+
+/** The request fields of POST /v1/messages (the gateway's own `service` block is not one). */
+export const MESSAGES_FIELDS: ReadonlySet<string> = new Set([
+  "model",
+  "messages",
+  "max_tokens",
+  "system",
+  "metadata",
+  "stop_sequences",
+  "stream",
+  "temperature",
+  "top_p",
+  "top_k",
+  "tools",
+  "tool_choice",
+  "thinking",
+  "service_tier",
+  "container",
+  "mcp_servers",
+  "context_management",
+  "output_config",
+  "output_format",
+  "inference_geo",
+]);
+
+/** The request fields of POST /v1/messages/count_tokens. */
+export const COUNT_TOKENS_FIELDS: ReadonlySet<string> = new Set([
+  "model",
+  "messages",
+  "system",
+  "tools",
+  "tool_choice",
+  "thinking",
+  "mcp_servers",
+  "context_management",
+  "output_config",
+  "output_format",
+]);
+
+/** Client headers forwarded to Anthropic: the beta features a client opted into. */
+const FORWARDED_HEADERS = ["anthropic-beta"] as const;
+
+export const anthropicMessagesCodec: NativeCodec = {
+  call: (body, context, maxTokens) => {
+    const upstream = allowed(body, MESSAGES_FIELDS, context);
+    if (maxTokens !== undefined) upstream.max_tokens = maxTokens;
+    return { path: "/messages", headers: nativeHeaders(context), body: JSON.stringify(upstream) };
+  },
+  response: (json, context) => convertAnthropicMessage(json, context),
+  stream: (context) => new AnthropicStreamTranslator(context),
+  countTokens: (body, context) => anthropicCountTokensCall(body, context),
+};
+
+/** POST /messages/count_tokens for a client's Messages body (its answer is `{"input_tokens": N}`). */
+export function anthropicCountTokensCall(body: JsonObject, context: RequestContext): UpstreamCall {
+  return {
+    path: "/messages/count_tokens",
+    headers: nativeHeaders(context),
+    body: JSON.stringify(allowed(body, COUNT_TOKENS_FIELDS, context)),
+  };
+}
+
+/** The body's allowed fields in their order, the model replaced by the upstream's id. */
+function allowed(body: JsonObject, fields: ReadonlySet<string>, context: RequestContext): JsonObject {
+  const upstream: JsonObject = {};
+  for (const [key, value] of Object.entries(body)) if (fields.has(key)) upstream[key] = value;
+  upstream.model = context.upstreamModel;
+  return upstream;
+}
+
+function nativeHeaders(context: RequestContext): Record<string, string> {
+  const headers = anthropicHeaders(context.apiKey);
+  for (const name of FORWARDED_HEADERS) {
+    const value = context.clientHeaders?.[name];
+    if (value) headers[name] = value;
+  }
+  return headers;
+}

@@ -1,0 +1,18 @@
+// POST /v1/messages/count_tokens: a Messages body's input tokens, for the
+// model it would be routed to. Forwarded to Anthropic for a model answered
+// there; for any other an estimate, said by `x-service-estimate: true`. Errors
+// in the Anthropic shape (the route's dialect); not billed.
+import type { FastifyInstance } from "fastify";
+import { anthropicMessages } from "../dialects/anthropic-messages/anthropic-messages-dialect";
+import { parseCountTokensRequest } from "../dialects/anthropic-messages/parse-request";
+import type { Engine } from "../engine/engine";
+import "../request-context";
+
+export function registerCountTokensRoute(app: FastifyInstance, engine: Engine): void {
+  app.post("/v1/messages/count_tokens", { config: { dialect: anthropicMessages } }, async (request, reply) => {
+    const count = await engine.countTokens(anthropicMessages.name, parseCountTokensRequest(request.body, request.headers));
+    reply.header("x-service-model", count.model);
+    if (count.estimated) reply.header("x-service-estimate", "true");
+    return reply.send({ input_tokens: count.inputTokens });
+  });
+}

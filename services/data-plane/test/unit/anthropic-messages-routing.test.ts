@@ -1,0 +1,140 @@
+// The Anthropic Messages dialect meets routing: native targets (Anthropic paths) get the body as written,
+// a request only Anthropic can carry is planned onto Anthropic paths alone (or refused with a clear 400),
+// and count_tokens is forwarded to Anthropic's endpoint or estimated, never billed.
+import type { Catalogue__Output } from "@gateway/proto";
+import { describe, expect, it } from "vitest";
+import type { KeyIdentity } from "../../src/auth/key-cache";
+import { buildSnapshot } from "../../src/catalogue/catalogue-snapshot";
+import { anthropicMessages } from "../../src/dialects/anthropic-messages/anthropic-messages-dialect";
+import { parseCountTokensRequest } from "../../src/dialects/anthropic-messages/parse-request";
+import { type PlanContext, planCall } from "../../src/engine/call-plan";
+import { countTokens } from "../../src/engine/count-tokens";
+import type { ProviderConfig } from "../../src/providers/provider-config";
+import { UpstreamProvider } from "../../src/providers/upstream-provider";
+import { PathHealth } from "../../src/routing/path-health";
+import type { UpstreamHttp } from "../../src/upstream/upstream-http";
+import { catalogueModel } from "../support/catalogue-model";
+import { thrown } from "../support/thrown";
+
+const price = { inputNanoPerM: "3000000000", outputNanoPerM: "15000000000", verified: true, source: "test" };
+const catalogue: Catalogue__Output = {
+  revision: "r",
+  models: [
+    catalogueModel("openai/gpt", [{ provider: "openai", upstreamModel: "gpt", credentialsRef: "OPENAI_API_KEY", price }]),
+    catalogueModel("anthropic/claude", [
+      { provider: "anthropic", upstreamModel: "claude-up", credentialsRef: "ANTHROPIC_API_KEY", price },
+      { provider: "openrouter", upstreamModel: "anthropic/claude", credentialsRef: "OPENROUTER_API_KEY", price },
+    ]),
+  ],
+  defaults: { embeddings: "" },
+};
+
+type Post = Pick<UpstreamHttp, "post">["post"];
+const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
+/** A fake upstream: Anthropic's count_tokens answers {"input_tokens": 42}. */
+const fakeHttp: Pick<UpstreamHttp, "post"> = {
+  post: (async (url: string, headers: Record<string, string>, body: string) => {
+    sent.push({ url, headers, body });
+    return { statusCode: 200, headers: {}, body: { json: async () => ({ input_tokens: 42 }) } };
+  }) as unknown as Post,
+};
+
+function context(http: Pick<UpstreamHttp, "post"> = fakeHttp): PlanContext {
+  const config = (name: string, protocol: ProviderConfig["protocol"]): ProviderConfig =>
+    ({ name, baseUrl: `http://${name}.invalid/v1`, protocol, extraFields: [] }) as ProviderConfig;
+  const providers = new Map([
+    ["openai", new UpstreamProvider(config("openai", "openai-compatible"), http)],
+    ["openrouter", new UpstreamProvider(config("openrouter", "openai-compatible"), http)],
+    ["anthropic", new UpstreamProvider(config("anthropic", "anthropic"), http)],
+  ]);
+  return {
+    providers,
+    health: new PathHealth({ errorHalfLifeMs: 30_000, failureThreshold: 5, cooldownMs: 30_000 }),
+    credentials: new Map([
+      ["OPENAI_API_KEY", "sk-openai"],
+      ["OPENROUTER_API_KEY", "sk-or"],
+      ["ANTHROPIC_API_KEY", "sk-ant"],
+    ]),
+    maxAttempts: 4,
+  };
+}
+
+const identity: KeyIdentity = { projectId: "p", keyId: "k", rpmLimit: null };
+const messages = [{ role: "user", content: "hello" }];
+const plan = (body: Record<string, unknown>) =>
+  planCall(
+    context(),
+    buildSnapshot(catalogue),
+    "req-1",
+    identity,
+    anthropicMessages,
+    anthropicMessages.parse({ max_tokens: 50, messages, ...body }),
+  );
+const WEB_SEARCH = { type: "web_search_20250305", name: "web_search" };
+
+describe("planning an Anthropic Messages request", () => {
+  it("sends the body as written to an Anthropic path, and translates it for the others", () => {
+    const call = plan({ model: "anthropic/claude", system: [{ type: "text", text: "s", cache_control: { type: "ephemeral" } }] });
+    const [anthropic, openrouter] = call.targets;
+    expect(anthropic!.native).toBeDefined();
+    expect(JSON.parse(anthropic!.sized.upstream.body).system).toEqual([{ type: "text", text: "s", cache_control: { type: "ephemeral" } }]);
+    expect(openrouter!.native).toBeUndefined();
+    expect(JSON.parse(openrouter!.sized.upstream.body).messages[0]).toEqual({ role: "system", content: [{ type: "text", text: "s" }] });
+  });
+
+  it("plans a request with a server tool onto Anthropic paths only", () => {
+    const call = plan({ model: "anthropic/claude", tools: [WEB_SEARCH] });
+    expect(call.targets.map((target) => target.path.provider)).toEqual(["anthropic"]);
+    expect(call.trace.candidates).toEqual(["anthropic/claude"]);
+  });
+
+  it("refuses it with a clear 400 for a model without an Anthropic path", () => {
+    expect(thrown(() => plan({ model: "openai/gpt", tools: [WEB_SEARCH] }))).toMatchObject({
+      status: 400,
+      code: "invalid_body",
+      message:
+        "tools.0: the server tool web_search_20250305 can only be used with an Anthropic model. The requested model is answered through a translation that cannot carry it.",
+    });
+  });
+});
+
+describe("countTokens", () => {
+  const count = (body: Record<string, unknown>, headers = {}) =>
+    countTokens(context(), buildSnapshot(catalogue), anthropicMessages.name, parseCountTokensRequest({ messages, ...body }, headers));
+
+  it("forwards to Anthropic's /messages/count_tokens for a model answered there, with the client's anthropic-beta", async () => {
+    sent.length = 0;
+    const result = await count({ model: "anthropic/claude", max_tokens: 9 }, { "anthropic-beta": "token-counting-2024-11-01" });
+    expect(result).toEqual({ inputTokens: 42, estimated: false, model: "anthropic/claude" });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.url).toBe("http://anthropic.invalid/v1/messages/count_tokens");
+    expect(sent[0]!.headers).toMatchObject({ "x-api-key": "sk-ant", "anthropic-beta": "token-counting-2024-11-01" });
+    expect(JSON.parse(sent[0]!.body)).toEqual({ model: "claude-up", messages });
+  });
+
+  it("estimates for any other model (bytes / 4 of the translated body), calling no upstream", async () => {
+    sent.length = 0;
+    const result = await count({ model: "openai/gpt" });
+    expect(result.estimated).toBe(true);
+    expect(result.model).toBe("openai/gpt");
+    expect(result.inputTokens).toBeGreaterThan(0);
+    expect(sent).toHaveLength(0);
+  });
+
+  it("turns an upstream refusal into the gateway's error (its status kept)", async () => {
+    const refusing: Pick<UpstreamHttp, "post"> = {
+      post: (async () => ({
+        statusCode: 529,
+        headers: {},
+        body: { json: async () => ({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }) },
+      })) as unknown as Post,
+    };
+    const failure = await countTokens(
+      context(refusing),
+      buildSnapshot(catalogue),
+      anthropicMessages.name,
+      parseCountTokensRequest({ model: "anthropic/claude", messages }),
+    ).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ status: 529, code: 529, kind: "upstream_failed" });
+  });
+});
