@@ -62,9 +62,9 @@ export interface StreamRenderer {
   /**
    * One upstream event (never an error event) and the chunks translated from it: the frames for the
    * client, "" when it has none (held back, or nothing to say). A native renderer relays `event`;
-   * a translating one renders `chunks`.
+   * a translating one renders `chunks`. `event` is undefined for the chunks the end of the body gave.
    */
-  frames(event: SseEvent, chunks: readonly OpenAiChunk[]): string;
+  frames(event: SseEvent | undefined, chunks: readonly OpenAiChunk[]): string;
   /** The final frames: usage with cost, then the end marker, or after a failure the failure event. */
   finish(context: AnswerContext, failure: GatewayError | undefined): string;
 }

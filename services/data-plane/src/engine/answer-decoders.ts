@@ -14,13 +14,12 @@ export interface AnswerDecoder {
 
 /** One upstream event and what it translated to, in order. */
 export interface EventItems {
-  event: SseEvent;
+  /** Undefined for what the end of the body gave (a whole answer, a translator's last items): no event of its own. */
+  event: SseEvent | undefined;
   items: AnswerItem[];
 }
 
 const NO_GROUPS: EventItems[] = [];
-/** The end of a body has no event of its own. */
-export const END_EVENT: SseEvent = { event: "end", data: "", id: undefined };
 
 /** A streamed answer, read as it comes: bytes in, the items of each upstream event they complete. */
 export class StreamDecoder implements AnswerDecoder {

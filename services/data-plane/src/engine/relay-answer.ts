@@ -14,7 +14,7 @@ import type { HistogramFamily } from "../metric-families";
 import type { AnswerContext } from "../dialects/client-dialect";
 import type { OpenAiChunk, ResponseContext } from "../providers/provider-adapter";
 import type { UpstreamResponse } from "../upstream/upstream-http";
-import { END_EVENT, type EventItems, StreamDecoder, WholeDecoder } from "./answer-decoders";
+import { type EventItems, StreamDecoder, WholeDecoder } from "./answer-decoders";
 import type { Call } from "./call";
 import type { CallMoney } from "./call-money";
 import type { ClientLink } from "./client-link";
@@ -130,11 +130,11 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
       const drained = writer.flush();
       if (drained) await drained;
     }
-    take({ event: END_EVENT, items: stream.end() });
+    take({ event: undefined, items: stream.end() });
     return writer.flush();
   };
   try {
-    if (decoder instanceof WholeDecoder) take({ event: END_EVENT, items: decoder.decode(await response.body.text()) });
+    if (decoder instanceof WholeDecoder) take({ event: undefined, items: decoder.decode(await response.body.text()) });
     else await readStream(decoder, sse!);
   } catch {
     failure = client.gone ? "client_closed" : "upstream_failed";

@@ -26,12 +26,6 @@ const ROWS: PathRow[] = [
   { path: "openrouter", model: "meta-llama/llama-4-maverick", persona: "openrouter", plainStop: "end_turn", streamStop: "end_turn" },
 ];
 
-/**
- * countTokens forwarded to Anthropic needs the mock's POST /v1/messages/count_tokens, which arrives
- * with the branch `mock-responses`. TODO(mock-responses): add "anthropic (native)" here after the merge.
- */
-const COUNT_TOKENS_PATHS = new Set(["openai", "gemini", "openrouter"]);
-
 const price = (input: string, output: string) => ({ input_per_m: input, output_per_m: output, verified: true, source: "test" });
 const accessPath = (provider: string, upstream: string, credentials: string, cost: ReturnType<typeof price>) => ({
   provider,
@@ -208,12 +202,16 @@ describe("the official @anthropic-ai/sdk client through the gateway", () => {
       },
     );
 
-    it.runIf(COUNT_TOKENS_PATHS.has(row.path))("countTokens: a positive count, not billed", async () => {
+    it("countTokens: forwarded to Anthropic, estimated elsewhere; not billed", async () => {
       const before = (await stack.ledger(project.projectId)).length;
+      const tag = marker();
       const { data, response } = await client.messages
-        .countTokens({ model: row.model, messages: [{ role: "user", content: "How many tokens is this?" }] })
+        .countTokens({ model: row.model, messages: [{ role: "user", content: `How many tokens is this? ${tag}` }] })
         .withResponse();
       expect(data.input_tokens).toBeGreaterThan(0);
+      // Only the Anthropic path asks its upstream; the others are the gateway's own estimate.
+      const asked = (await stack.mockRequestsWith(tag)).map((request) => request.path);
+      expect(asked).toEqual(row.persona === "anthropic" ? ["/v1/messages/count_tokens"] : []);
       expect(response.headers.get("x-service-estimate")).toBe(row.persona === "anthropic" ? null : "true");
       expect((await stack.ledger(project.projectId)).length).toBe(before);
     });

@@ -85,7 +85,8 @@ const MESSAGES: Dialect = {
   body: (model, tag, stream) => ({ model, stream, max_tokens: 1024, messages: [{ role: "user", content: tag }] }),
   wholeCost: (answer) => (answer.usage as { cost: number }).cost,
   errorType(body) {
-    expect(body).toEqual({ type: "error", error: { type: expect.any(String), message: expect.any(String) } });
+    // Anthropic's shape; `code` is the gateway's own code, an extra field Anthropic's clients ignore.
+    expect(body).toEqual({ type: "error", error: { type: expect.any(String), message: expect.any(String), code: expect.anything() } });
     return (body as { error: { type: string } }).error.type;
   },
   streamCost: (events) => {

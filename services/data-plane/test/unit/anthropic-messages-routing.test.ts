@@ -40,8 +40,13 @@ const fakeHttp: Pick<UpstreamHttp, "post"> = {
 };
 
 function context(http: Pick<UpstreamHttp, "post"> = fakeHttp): PlanContext {
-  const config = (name: string, protocol: ProviderConfig["protocol"]): ProviderConfig =>
-    ({ name, baseUrl: `http://${name}.invalid/v1`, protocol, extraFields: [] }) as ProviderConfig;
+  const config = (name: string, protocol: ProviderConfig["protocol"]): ProviderConfig => ({
+    name,
+    baseUrl: `http://${name}.invalid/v1`,
+    protocol,
+    extraFields: [],
+    responsesApi: false,
+  });
   const providers = new Map([
     ["openai", new UpstreamProvider(config("openai", "openai-compatible"), http)],
     ["openrouter", new UpstreamProvider(config("openrouter", "openai-compatible"), http)],

@@ -21,7 +21,8 @@ export class NativeStreamRenderer implements StreamRenderer {
   /** message_start and pings before the first content event, relayed with it. */
   private opening: string | undefined = "";
 
-  frames(event: SseEvent, _chunks: readonly OpenAiChunk[]): string {
+  frames(event: SseEvent | undefined, _chunks: readonly OpenAiChunk[]): string {
+    if (!event) return ""; // the end of the body: no event to relay
     if (this.opening !== undefined && (event.event === "message_start" || event.event === "ping")) {
       this.opening += relayed(event);
       return "";

@@ -31,7 +31,7 @@ export class TranslatedStreamRenderer implements StreamRenderer {
     this.model = context.upstreamModel;
   }
 
-  frames(_event: SseEvent, chunks: readonly OpenAiChunk[]): string {
+  frames(_event: SseEvent | undefined, chunks: readonly OpenAiChunk[]): string {
     let out = "";
     for (const chunk of chunks) {
       const choice = Array.isArray(chunk.choices) && isRecord(chunk.choices[0]) ? chunk.choices[0] : undefined;

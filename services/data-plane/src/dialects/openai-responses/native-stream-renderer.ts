@@ -34,7 +34,8 @@ export class NativeStreamRenderer implements StreamRenderer {
   /** The latest response snapshot (created / in_progress), for response.failed. */
   private response: Record<string, unknown> | undefined;
 
-  frames(event: SseEvent, _chunks: readonly OpenAiChunk[]): string {
+  frames(event: SseEvent | undefined, _chunks: readonly OpenAiChunk[]): string {
+    if (!event) return ""; // the end of the body: no event to relay
     let parsed: EventShape = {};
     try {
       parsed = JSON.parse(event.data) as EventShape;

@@ -62,7 +62,7 @@ export class TranslatingStreamRenderer implements StreamRenderer {
     this.model = context.upstreamModel;
   }
 
-  frames(_event: SseEvent, chunks: readonly OpenAiChunk[]): string {
+  frames(_event: SseEvent | undefined, chunks: readonly OpenAiChunk[]): string {
     let frames = "";
     for (const chunk of chunks) {
       if (!this.started) {

@@ -27,7 +27,7 @@ export class ChatStreamRenderer implements StreamRenderer {
 
   constructor(private readonly native: boolean) {}
 
-  frames(event: SseEvent, chunks: readonly OpenAiChunk[]): string {
+  frames(event: SseEvent | undefined, chunks: readonly OpenAiChunk[]): string {
     let frames = "";
     for (const chunk of chunks as readonly ChunkShape[]) {
       this.lastChunk = chunk;
@@ -36,7 +36,7 @@ export class ChatStreamRenderer implements StreamRenderer {
         continue;
       }
       // A native upstream's event is one chunk: its own text goes out byte for byte.
-      frames += `data: ${this.native ? event.data : JSON.stringify(chunk)}\n\n`;
+      frames += `data: ${this.native && event ? event.data : JSON.stringify(chunk)}\n\n`;
     }
     return frames;
   }
