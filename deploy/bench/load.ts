@@ -115,12 +115,23 @@ export interface FirstTokenSamples {
   total: number[];
 }
 
+/** Produced text in one `data:` line of any dialect: a chat delta, a Responses text delta, an Anthropic text delta. */
 function hasContent(line: string): boolean {
   if (!line.startsWith("data:")) return false;
   const data = line.slice(5).trim();
   if (data === "[DONE]") return false;
   try {
-    const content = (JSON.parse(data) as { choices?: { delta?: { content?: unknown } }[] }).choices?.[0]?.delta?.content;
+    const event = JSON.parse(data) as {
+      type?: string;
+      choices?: { delta?: { content?: unknown } }[];
+      delta?: unknown;
+    };
+    const content =
+      event.type === "response.output_text.delta"
+        ? event.delta
+        : event.type === "content_block_delta"
+          ? (event.delta as { text?: unknown } | undefined)?.text
+          : event.choices?.[0]?.delta?.content;
     return typeof content === "string" && content.length > 0;
   } catch {
     return false;
@@ -186,21 +197,21 @@ export async function measureFirstToken(target: Target, body: string, concurrenc
   return { ok: firstToken.length, failed, firstToken, total };
 }
 
-/**
- * The benchmark's chat body, json or stream. The same bytes go to every target: the gateway forces
- * include_usage upstream, so the others ask for it too.
- */
-/** A Responses API body. */
+/** A Responses API body (the same bytes to every target). */
 export function responsesBody(model: string, mode: "json" | "stream"): string {
   return JSON.stringify(mode === "stream" ? { model, stream: true, input: "Hello" } : { model, input: "Hello" });
 }
 
-/** An Anthropic Messages body. */
+/** An Anthropic Messages body (the same bytes to every target). */
 export function messagesBody(model: string, mode: "json" | "stream"): string {
   const messages = [{ role: "user", content: "Hello" }];
   return JSON.stringify(mode === "stream" ? { model, max_tokens: 1024, stream: true, messages } : { model, max_tokens: 1024, messages });
 }
 
+/**
+ * The benchmark's chat body, json or stream. The same bytes go to every target: the gateway forces
+ * include_usage upstream, so the others ask for it too.
+ */
 export function chatBody(model: string, mode: "json" | "stream"): string {
   const messages = [{ role: "user", content: "Hello" }];
   return JSON.stringify(

@@ -4,8 +4,9 @@
 // translates it. Refusals (402, daily cap, per-minute limit, 413, an upstream
 // rejection) come in the dialect's own error shape with nothing billed;
 // retries and fallbacks are invisible but for the routing headers; a stream
-// cut by the idle limit ends with the dialect's failure event after a usage
-// whose cost is the debit; a client that leaves is billed once.
+// cut by the idle limit or failed by an upstream error event ends with the
+// dialect's failure event after a usage whose cost is the debit; a client
+// that leaves is billed once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costToNano, type GatewayStack, marker, startStack, type TestProject } from "../harness/gateway-stack";
 
@@ -305,9 +306,12 @@ describe.each(titled)("%s", (_title, { dialect, model, direct }) => {
     expect(await debits(project, response.headers.get("x-request-id"))).toEqual([costToNano(dialect.wholeCost(answer))]);
   });
 
-  it("ends a stream cut by the idle limit with its failure event after the usage, billed for what was delivered, not retried", async () => {
+  it.each([
+    ["cut by the idle limit", "stall-mid-stream"],
+    ["failed by an upstream error event", "error-event-mid-stream"],
+  ])("ends a stream %s with its failure event after the usage, billed for what was delivered, not retried", async (_how, fault) => {
     const tag = marker();
-    await stack.mockScript({ match: tag, fault: "stall-mid-stream", chunkDelayMs: 20 });
+    await stack.mockScript({ match: tag, fault, chunkDelayMs: 20 });
     const response = await post(project.key, dialect.body(model, tag, true));
     expect(response.status).toBe(200);
     const seen = events(await response.text());

@@ -1,8 +1,10 @@
 // Same-dialect fidelity: a client whose dialect the upstream speaks gets the
 // upstream's answer as the upstream wrote it (here the mock provider replaying
-// its recordings), byte for byte, except `usage.cost`. Whole answers are
-// compared with the body the mock sent; streams event by event with the text
-// it sent, the one event that carries the final usage differing only by its cost.
+// its recordings), except `usage.cost`. A stream is compared byte for byte,
+// event by event, with the text the mock sent: only the event carrying the
+// final usage differs, by its cost. A whole answer is the same JSON document
+// (keys, their order, values) as the mock's compact body, serialized compactly
+// by the gateway (an upstream's indentation is not kept).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costToNano, type GatewayStack, marker, startStack, type TestProject } from "../harness/gateway-stack";
 
