@@ -10,9 +10,9 @@
 import type { AnswerContext, ClientDialect, RenderContext } from "../client-dialect";
 import { anthropicErrorBody, anthropicErrorFrame } from "./anthropic-errors";
 import { nativeMessage, translatedMessage } from "./message-object";
-import { NativeStreamRenderer } from "./native-stream-renderer";
+import { MessagesNativeStreamRenderer } from "./native-stream-renderer";
 import { parseMessagesRequest } from "./parse-request";
-import { TranslatedStreamRenderer } from "./translated-stream-renderer";
+import { MessagesTranslatedStreamRenderer } from "./translated-stream-renderer";
 
 export const anthropicMessages: ClientDialect = {
   name: "anthropic-messages",
@@ -28,7 +28,8 @@ export const anthropicMessages: ClientDialect = {
     return message;
   },
 
-  streamRenderer: (context: RenderContext) => (context.native ? new NativeStreamRenderer() : new TranslatedStreamRenderer(context)),
+  streamRenderer: (context: RenderContext) =>
+    context.native ? new MessagesNativeStreamRenderer() : new MessagesTranslatedStreamRenderer(context),
   errorBody: anthropicErrorBody,
   errorFrame: anthropicErrorFrame,
 };
