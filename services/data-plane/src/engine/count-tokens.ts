@@ -1,5 +1,5 @@
 // Counting a request's input tokens without calling the model (Anthropic's
-// POST /v1/messages/count_tokens). Routed like a call (routing/route-request.ts);
+// POST /v1/messages/count_tokens). Routed and targeted like a call (call-plan.ts planTargets);
 // when the first access path's upstream speaks the client's dialect and has a
 // counting endpoint, the count is its answer, otherwise the gateway's own
 // estimate from the translated upstream body. Never held, never billed, one

@@ -4,8 +4,9 @@
 // `usage.cost` added; to any other it is translated both ways through the
 // shared representation.
 //   parse-request.ts, convert-content.ts, convert-tools.ts   the body -> ClientRequest
+//   provider-resources.ts                                     server tools and file ids, refused
 //   message-object.ts, stop-reason.ts, usage.ts              whole answers
-//   native-stream-renderer.ts, translated-stream-renderer.ts  streams
+//   native-stream-renderer.ts, translated-stream-renderer.ts  streams (tool-call-buffer.ts)
 //   anthropic-errors.ts                                       errors (the status -> type mapping)
 import type { AnswerContext, ClientDialect, RenderContext } from "../client-dialect";
 import { anthropicErrorBody, anthropicErrorFrame } from "./anthropic-errors";
