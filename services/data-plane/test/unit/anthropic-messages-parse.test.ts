@@ -169,6 +169,18 @@ describe("anthropicMessages.parse", () => {
       "messages.0.content.0.source: a document of source type url",
     ],
     [
+      "a document with citations",
+      {
+        messages: [
+          {
+            role: "user",
+            content: [{ type: "document", source: { type: "text", media_type: "text/plain", data: "x" }, citations: { enabled: true } }],
+          },
+        ],
+      },
+      "messages.0.content.0.citations: citations can only be asked of an Anthropic model.",
+    ],
+    [
       "a server tool block",
       { messages: [{ role: "assistant", content: [{ type: "server_tool_use", id: "s" }] }] },
       "a server_tool_use block",
