@@ -21,7 +21,14 @@ function hasImagePart(messages: unknown): boolean {
   );
 }
 
+/** The conversation hands tool results back (its last message is a tool message): the model answers in text. */
+function endsWithToolResult(messages: unknown): boolean {
+  return Array.isArray(messages) && (messages.at(-1) as Json | null)?.role === "tool";
+}
+
 export function chooseChatKind(body: Json): ChatKind {
+  // First, as Anthropic's tool_result rule: an agent loop that keeps sending its tools ends.
+  if (endsWithToolResult(body.messages)) return "plain";
   const tools = body.tools;
   if (Array.isArray(tools) && tools.length > 0) {
     return body.parallel_tool_calls !== false && tools.length >= 2 ? "tools_parallel" : "tools";

@@ -41,8 +41,17 @@ function asksForJson(config: unknown): boolean {
   );
 }
 
+/** The last content hands function results back (functionResponse parts): the model answers in text. */
+function endsWithFunctionResponse(contents: unknown): boolean {
+  if (!Array.isArray(contents)) return false;
+  const parts = field(contents.at(-1), "parts");
+  return Array.isArray(parts) && parts.some((part) => field(part, "functionResponse") !== undefined);
+}
+
 export function chooseGeminiKind(body: Json): GeminiKind {
   const config = field(body, "generationConfig");
+  // Before the tools rule, as Anthropic's tool_result rule: an agent loop that keeps sending its tools ends.
+  if (endsWithFunctionResponse(field(body, "contents"))) return "plain";
   if (asksForImage(config)) return "image";
   if (declaresFunctions(field(body, "tools"))) return "tools";
   if (asksForJson(config)) return "json_schema";

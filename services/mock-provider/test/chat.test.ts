@@ -29,6 +29,22 @@ describe("POST /v1/chat/completions (non-stream) fixture choice", () => {
     ["single tool", { messages: USER, tools: [weatherTool] }, "openai.chat.tools.response.json"],
     ["two tools -> parallel", { messages: USER, tools: [weatherTool, stockTool] }, "openai.chat.tools_parallel.response.json"],
     [
+      "tools, last message a tool result -> text",
+      {
+        messages: [
+          ...USER,
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "c", type: "function", function: { name: "get_weather", arguments: "{}" } }],
+          },
+          { role: "tool", tool_call_id: "c", content: "sunny" },
+        ],
+        tools: [weatherTool],
+      },
+      "openai.chat.response.json",
+    ],
+    [
       "two tools, parallel_tool_calls false -> single",
       { messages: USER, tools: [weatherTool, stockTool], parallel_tool_calls: false },
       "openai.chat.tools.response.json",

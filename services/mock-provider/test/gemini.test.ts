@@ -53,6 +53,18 @@ describe("Gemini persona: generateContent by request shape", () => {
   it.each([
     ["plain", PLAIN, "gemini.generateContent.response.json"],
     ["tools (functionDeclarations)", TOOLS, "gemini.generateContent.tools.response.json"],
+    [
+      "tools, last content a functionResponse -> text",
+      {
+        ...TOOLS,
+        contents: [
+          ...CONTENTS,
+          { role: "model", parts: [{ functionCall: { name: "customDivide", args: {} } }] },
+          { role: "user", parts: [{ functionResponse: { name: "customDivide", response: { result: 2 } } }] },
+        ],
+      },
+      "gemini.generateContent.response.json",
+    ],
     ["json schema output", JSON_SCHEMA, "gemini.generateContent.json_schema.response.json"],
     ["system instruction", SYSTEM, "gemini.generateContent.system_instruction.response.json"],
   ])("%s -> %s", async (_name, body, fixture) => {

@@ -66,7 +66,10 @@ export class CallTarget {
     const chat = operation === "chat";
     const upstream = this.build();
     const payloadBytes = Buffer.byteLength(upstream.body);
-    const inputUpperTokens = chat ? chatInputUpperBound(payloadBytes, body.messages) : payloadBytes;
+    const bodyBound = chat ? chatInputUpperBound(payloadBytes, body.messages) : payloadBytes;
+    // A native-only request may carry input its body does not show (a document Anthropic fetches by
+    // URL): its bound is the model's whole context, when known.
+    const inputUpperTokens = this.request.nativeOnly ? Math.max(bodyBound, this.model.contextLength) : bodyBound;
     const outputUpperTokens = chat ? chatOutputUpperBound(body, this.model.maxOutputTokens, this.model.contextLength) : 0;
     const images = chat ? chatImageUpperBound(body) : 0;
     const { price } = this.path;
@@ -92,22 +95,27 @@ export interface CallPlan {
   trace: RouteTrace;
 }
 
-export interface PlanContext extends RoutingContext {
-  credentials: ReadonlyMap<string, string>;
-  providers: ReadonlyMap<string, UpstreamProvider>;
+export interface PlanContext extends TargetContext {
   maxAttempts: number;
 }
 
-/** @param bodyBytes the body's size as received (Content-Length), for the context filter; absent, it is measured. */
-export function planCall(
-  context: PlanContext,
+export interface TargetContext extends RoutingContext {
+  credentials: ReadonlyMap<string, string>;
+  providers: ReadonlyMap<string, UpstreamProvider>;
+}
+
+/**
+ * The request routed, and its targets in the order they are tried: each candidate's paths, then the
+ * next candidate. A request only the client's own dialect can carry keeps the targets that speak it,
+ * and is refused with its own 400 when none does. Used by calls and by count_tokens alike.
+ */
+export function planTargets(
+  context: TargetContext,
   catalogue: CatalogueSnapshot,
-  requestId: string,
-  identity: KeyIdentity,
-  dialect: ClientDialect,
+  dialectName: string,
   request: ClientRequest,
   bodyBytes?: number,
-): CallPlan {
+): { route: ReturnType<typeof routeRequest>; targets: CallTarget[] } {
   const { body, operation, service } = request;
   const route = routeRequest(context, catalogue, body, service, operation, bodyBytes);
   // Without a caller's max tokens, an answer may be capped to what the balance covers.
@@ -126,13 +134,27 @@ export function planCall(
         contextLength: candidate.model.contextLength,
         clientHeaders: request.forwardHeaders,
       };
-      const native = provider.adapter.native(dialect.name);
+      const native = provider.adapter.native(dialectName);
       return new CallTarget(candidate.model, path, provider, requestContext, native, request, cappable);
     }),
   );
-  // A request only the client's own dialect can carry goes to upstreams that speak it, or nowhere.
   const targets = request.nativeOnly ? allTargets.filter((target) => target.native !== undefined) : allTargets;
   if (targets.length === 0) throw request.nativeOnly!;
+  return { route, targets };
+}
+
+/** @param bodyBytes the body's size as received (Content-Length), for the context filter; absent, it is measured. */
+export function planCall(
+  context: PlanContext,
+  catalogue: CatalogueSnapshot,
+  requestId: string,
+  identity: KeyIdentity,
+  dialect: ClientDialect,
+  request: ClientRequest,
+  bodyBytes?: number,
+): CallPlan {
+  const { service } = request;
+  const { route, targets } = planTargets(context, catalogue, dialect.name, request, bodyBytes);
   const first = targets[0]!;
   // Only the first maxAttempts targets can be sent to without a skip; a later one the hold does not cover is skipped.
   let holdNano = 0n;

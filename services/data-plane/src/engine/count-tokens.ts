@@ -1,22 +1,18 @@
 // Counting a request's input tokens without calling the model (Anthropic's
-// POST /v1/messages/count_tokens). Routed like a call (routing/route-request.ts);
+// POST /v1/messages/count_tokens). Routed and targeted like a call (call-plan.ts planTargets);
 // when the first access path's upstream speaks the client's dialect and has a
 // counting endpoint, the count is its answer, otherwise the gateway's own
 // estimate from the translated upstream body. Never held, never billed, one
 // attempt, no fallback.
-import { estimateTokens } from "../billing/hold-estimate";
+import { countImageParts, estimateTokens, TOKENS_PER_IMAGE_ALLOWANCE } from "../billing/hold-estimate";
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
 import type { ClientRequest } from "../dialects/client-dialect";
 import { upstreamFailure, upstreamUnreachable } from "../errors";
-import type { RequestContext } from "../providers/provider-adapter";
 import type { UpstreamProvider } from "../providers/upstream-provider";
-import { routeRequest, type RoutingContext } from "../routing/route-request";
 import { retryAfterSeconds } from "../upstream/retry-after";
+import { planTargets, type TargetContext } from "./call-plan";
 
-export interface CountContext extends RoutingContext {
-  providers: ReadonlyMap<string, UpstreamProvider>;
-  credentials: ReadonlyMap<string, string>;
-}
+export type CountContext = TargetContext;
 
 export interface TokenCount {
   inputTokens: number;
@@ -35,26 +31,11 @@ export async function countTokens(
   dialectName: string,
   request: ClientRequest,
 ): Promise<TokenCount> {
-  const route = routeRequest(context, catalogue, request.body, request.service, "chat");
-  const targets = route.candidates.flatMap((candidate) =>
-    candidate.paths.map((path) => {
-      const provider = context.providers.get(path.provider)!;
-      return { model: candidate.model, path, provider, native: provider.adapter.native(dialectName) };
-    }),
-  );
-  const target = request.nativeOnly ? targets.find((candidate) => candidate.native) : targets[0];
-  if (!target) throw request.nativeOnly!;
-  const requestContext: RequestContext = {
-    upstreamModel: target.path.upstreamModel,
-    apiKey: target.path.credentialsRef ? context.credentials.get(target.path.credentialsRef) : undefined,
-    maxOutputTokens: target.model.maxOutputTokens,
-    contextLength: target.model.contextLength,
-    clientHeaders: request.forwardHeaders,
-  };
-  const count = target.native?.countTokens?.(request.original, requestContext);
+  const target = planTargets(context, catalogue, dialectName, request).targets[0]!;
+  const count = target.native?.countTokens?.(request.original, target.context);
   if (!count) {
-    const translated = target.provider.adapter.request("chat", request.body, requestContext);
-    return { inputTokens: estimateTokens(translated.body), estimated: true, model: target.model.id };
+    const inputTokens = estimateInputTokens(request.body, (body) => target.provider.adapter.request("chat", body, target.context).body);
+    return { inputTokens, estimated: true, model: target.model.id };
   }
   let response: Awaited<ReturnType<UpstreamProvider["send"]>>;
   try {
@@ -70,4 +51,19 @@ export async function countTokens(
     category: target.provider.adapter.classifyError(body),
     retryAfterSeconds: retryAfterSeconds(response.headers["retry-after"]),
   });
+}
+
+/**
+ * The translated upstream body's UTF-8 bytes / 4, with each image counted as the hold's image
+ * allowance instead of its encoded bytes (a 1 MB base64 image is a few thousand tokens, not 350k).
+ */
+export function estimateInputTokens(body: Record<string, unknown>, build: (body: Record<string, unknown>) => string): number {
+  const messages = Array.isArray(body.messages) ? body.messages.map(withoutImageParts) : body.messages;
+  return estimateTokens(build({ ...body, messages })) + TOKENS_PER_IMAGE_ALLOWANCE * countImageParts(body.messages);
+}
+
+function withoutImageParts(message: unknown): unknown {
+  const content = (message as { content?: unknown } | null)?.content;
+  if (!Array.isArray(content)) return message;
+  return { ...(message as object), content: content.filter((part) => (part as { type?: unknown } | null)?.type !== "image_url") };
 }

@@ -67,6 +67,9 @@ export interface LedgerEntry {
   amount: { nano: string; usd: string };
   request_id: string | null;
   model: string | null;
+  /** The call's input tokens as billed (cache reads and writes included), on debits. */
+  input_tokens?: number | null;
+  output_tokens?: number | null;
 }
 
 /** Starts every process; if one fails, stops the others that did start, so nothing is left running. */

@@ -4,7 +4,7 @@
 // provider (Anthropic natively, OpenAI, Gemini and OpenRouter translated),
 // each answer's usage.cost equal to its ledger debit; and the gateway's errors
 // arriving as the SDK's own error classes.
-import Anthropic, { APIError, AuthenticationError, BadRequestError, RateLimitError } from "@anthropic-ai/sdk";
+import Anthropic, { APIError, AuthenticationError, BadRequestError, InternalServerError, RateLimitError } from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costToNano, marker, startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
 
@@ -16,14 +16,51 @@ interface PathRow {
   /** The stop_reason of the mock's recorded plain answer on this path, whole and streamed. */
   plainStop: string;
   streamStop: string;
+  /** The answer's cache fields for the usage scripted below (USAGE): each vendor reports what it can. */
+  cache: { input: number; read: number; creation: number };
 }
 
+/**
+ * Scripted on every plain answer. Anthropic counts uncached input apart (input 60, reads 20, writes
+ * 10); OpenAI and OpenRouter count reads inside prompt_tokens and report no writes (input 60 - 20);
+ * the Gemini persona ignores cache figures.
+ */
+const USAGE = { prompt_tokens: 60, completion_tokens: 15, cached_tokens: 20, cache_creation_tokens: 10 };
+
 const ROWS: PathRow[] = [
-  { path: "anthropic (native)", model: "anthropic/claude-sonnet-4", persona: "anthropic", plainStop: "end_turn", streamStop: "end_turn" },
-  { path: "openai", model: "openai/gpt-4.1-mini", persona: "openai", plainStop: "end_turn", streamStop: "end_turn" },
+  {
+    path: "anthropic (native)",
+    model: "anthropic/claude-sonnet-4",
+    persona: "anthropic",
+    plainStop: "end_turn",
+    streamStop: "end_turn",
+    cache: { input: 60, read: 20, creation: 10 },
+  },
+  {
+    path: "openai",
+    model: "openai/gpt-4.1-mini",
+    persona: "openai",
+    plainStop: "end_turn",
+    streamStop: "end_turn",
+    cache: { input: 40, read: 20, creation: 0 },
+  },
   // The recorded whole Gemini answer stopped at its max tokens.
-  { path: "gemini", model: "google/gemini-2.5-flash", persona: "gemini", plainStop: "max_tokens", streamStop: "end_turn" },
-  { path: "openrouter", model: "meta-llama/llama-4-maverick", persona: "openrouter", plainStop: "end_turn", streamStop: "end_turn" },
+  {
+    path: "gemini",
+    model: "google/gemini-2.5-flash",
+    persona: "gemini",
+    plainStop: "max_tokens",
+    streamStop: "end_turn",
+    cache: { input: 60, read: 0, creation: 0 },
+  },
+  {
+    path: "openrouter",
+    model: "meta-llama/llama-4-maverick",
+    persona: "openrouter",
+    plainStop: "end_turn",
+    streamStop: "end_turn",
+    cache: { input: 40, read: 20, creation: 0 },
+  },
 ];
 
 const price = (input: string, output: string) => ({ input_per_m: input, output_per_m: output, verified: true, source: "test" });
@@ -71,6 +108,9 @@ const CATALOGUE = {
   ],
 };
 
+/** A small body limit, so the 413 case sends little. */
+const BODY_LIMIT_BYTES = 64 * 1024;
+
 const WEATHER_TOOL = {
   name: "get_weather",
   description: "Weather in a city",
@@ -83,7 +123,11 @@ describe("the official @anthropic-ai/sdk client through the gateway", () => {
   let client: Anthropic;
 
   beforeAll(async () => {
-    stack = await startStack({ backend: "postgresql", mockAsProviders: ["openrouter", "anthropic", "google"] });
+    stack = await startStack({
+      backend: "postgresql",
+      mockAsProviders: ["openrouter", "anthropic", "google"],
+      dataPlaneEnv: { BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) },
+    });
     await stack.loadCatalogue(CATALOGUE);
     project = await stack.createProject({ balanceUsd: "20.00" });
     client = new Anthropic({ apiKey: project.key, baseURL: stack.url, maxRetries: 0 });
@@ -109,6 +153,7 @@ describe("the official @anthropic-ai/sdk client through the gateway", () => {
   describe.each(ROWS)("$path", (row) => {
     it("messages.create: a message with text, usage with cache fields, cost on the ledger", async () => {
       const tag = marker();
+      await stack.mockScript({ match: tag, usage: USAGE });
       const { data, response } = await client.messages
         .create({ model: row.model, max_tokens: 256, messages: [{ role: "user", content: `Tell me about Paris ${tag}` }] })
         .withResponse();
@@ -118,10 +163,10 @@ describe("the official @anthropic-ai/sdk client through the gateway", () => {
       expect(data.content[0]!.type).toBe("text");
       expect((data.content[0] as Anthropic.TextBlock).text.length).toBeGreaterThan(0);
       expect(data.stop_reason).toBe(row.plainStop);
-      expect(data.usage.input_tokens).toBeGreaterThan(0);
-      expect(data.usage.output_tokens).toBeGreaterThan(0);
-      expect(data.usage.cache_read_input_tokens).toBeTypeOf("number");
-      expect(data.usage.cache_creation_input_tokens).toBeTypeOf("number");
+      expect(data.usage.input_tokens).toBe(row.cache.input);
+      expect(data.usage.output_tokens).toBe(USAGE.completion_tokens);
+      expect(data.usage.cache_read_input_tokens).toBe(row.cache.read);
+      expect(data.usage.cache_creation_input_tokens).toBe(row.cache.creation);
       expect(costOf(data.usage)).toBeGreaterThan(0);
       expect(response.headers.get("x-service-model")).toBe(row.model);
       expect(await debits(response.headers.get("x-request-id"))).toEqual([costToNano(costOf(data.usage))]);
@@ -131,6 +176,7 @@ describe("the official @anthropic-ai/sdk client through the gateway", () => {
     // The SDK's finalMessage() keeps only the usage fields it knows: `cost` is read from the message_delta event.
     it("messages.stream: events in Anthropic's order, finalMessage() with the usage, cost on the ledger", async () => {
       const tag = marker();
+      await stack.mockScript({ match: tag, usage: USAGE });
       const stream = client.messages.stream({ model: row.model, max_tokens: 256, messages: [{ role: "user", content: `Paris ${tag}` }] });
       const events: string[] = [];
       let text = "";
@@ -151,9 +197,10 @@ describe("the official @anthropic-ai/sdk client through the gateway", () => {
       expect(text.length).toBeGreaterThan(0);
       expect((message.content[0] as Anthropic.TextBlock).text).toBe(text);
       expect(message.stop_reason).toBe(row.streamStop);
-      expect(message.usage.input_tokens).toBeGreaterThan(0);
-      expect(message.usage.output_tokens).toBeGreaterThan(0);
-      expect(message.usage.cache_read_input_tokens).toBeTypeOf("number");
+      expect(message.usage.input_tokens).toBe(row.cache.input);
+      expect(message.usage.output_tokens).toBe(USAGE.completion_tokens);
+      expect(message.usage.cache_read_input_tokens).toBe(row.cache.read);
+      expect(message.usage.cache_creation_input_tokens).toBe(row.cache.creation);
       expect(cost).toBeGreaterThan(0);
       expect(await debits(response.headers.get("x-request-id"))).toEqual([costToNano(cost!)]);
       expect(await personasFor(tag)).toEqual([row.persona]);
@@ -187,10 +234,12 @@ describe("the official @anthropic-ai/sdk client through the gateway", () => {
         expect(Object.keys(toolUse.input as object).length).toBeGreaterThan(0);
         expect(await debits(response.headers.get("x-request-id"))).toEqual([costToNano(streamed ? cost! : costOf(asked.usage))]);
 
-        // The mocks answer a request that declares tools with a tool call, so the follow-up carries none.
+        // The follow-up keeps its tools (Anthropic refuses tool_use/tool_result without them); every
+        // persona answers in text when the last turn hands tool results back.
         const answered = await client.messages.create({
           model: row.model,
           max_tokens: 512,
+          tools: [WEATHER_TOOL],
           messages: [
             ...first.messages,
             { role: "assistant", content: asked.content.filter((block) => block.type === "text" || block.type === "tool_use") },
@@ -214,6 +263,78 @@ describe("the official @anthropic-ai/sdk client through the gateway", () => {
       expect(asked).toEqual(row.persona === "anthropic" ? ["/v1/messages/count_tokens"] : []);
       expect(response.headers.get("x-service-estimate")).toBe(row.persona === "anthropic" ? null : "true");
       expect((await stack.ledger(project.projectId)).length).toBe(before);
+    });
+  });
+
+  describe("cache tokens end to end", () => {
+    /** The call's one debit: it must equal usage.cost, and its recorded input tokens count cache reads and writes. */
+    async function debitOf(
+      requestId: string | null,
+      cost: number,
+    ): Promise<{ input: number | null | undefined; output: number | null | undefined }> {
+      const entries = (await stack.ledger(project.projectId)).filter((entry) => entry.request_id === requestId);
+      expect(entries.map((entry) => -BigInt(entry.amount.nano))).toEqual([costToNano(cost)]);
+      return { input: entries[0]!.input_tokens, output: entries[0]!.output_tokens };
+    }
+    const ask = (model: string, tag: string) => ({
+      model,
+      max_tokens: 64,
+      messages: [{ role: "user" as const, content: `Cached ${tag}` }],
+    });
+
+    it("native Anthropic, whole: cache reads and writes as scripted, recorded input = uncached + reads + writes", async () => {
+      const tag = marker();
+      await stack.mockScript({
+        match: tag,
+        usage: { prompt_tokens: 40, completion_tokens: 12, cached_tokens: 300, cache_creation_tokens: 50 },
+      });
+      const { data, response } = await client.messages.create(ask("anthropic/claude-sonnet-4", tag)).withResponse();
+      expect(data.usage).toMatchObject({
+        input_tokens: 40,
+        cache_read_input_tokens: 300,
+        cache_creation_input_tokens: 50,
+        output_tokens: 12,
+      });
+      expect(await debitOf(response.headers.get("x-request-id"), costOf(data.usage))).toEqual({ input: 390, output: 12 });
+    });
+
+    it("native Anthropic, streamed: the final message_delta carries the same cache counts", async () => {
+      const tag = marker();
+      await stack.mockScript({
+        match: tag,
+        usage: { prompt_tokens: 40, completion_tokens: 12, cached_tokens: 300, cache_creation_tokens: 50 },
+      });
+      const stream = client.messages.stream(ask("anthropic/claude-sonnet-4", tag));
+      let delta: Record<string, unknown> | undefined;
+      stream.on("streamEvent", (event) => {
+        if (event.type === "message_delta") delta = event.usage as unknown as Record<string, unknown>;
+      });
+      const message = await stream.finalMessage();
+      const { response } = await stream.withResponse();
+      expect(delta).toMatchObject({ cache_read_input_tokens: 300, cache_creation_input_tokens: 50, output_tokens: 12 });
+      expect(message.usage).toMatchObject({ input_tokens: 40, cache_read_input_tokens: 300, cache_creation_input_tokens: 50 });
+      expect(await debitOf(response.headers.get("x-request-id"), delta!.cost as number)).toEqual({ input: 390, output: 12 });
+    });
+
+    it.each([false, true])("translated OpenAI (streamed: %s): cached tokens are cache reads, input_tokens the rest", async (streamed) => {
+      const tag = marker();
+      await stack.mockScript({ match: tag, usage: { prompt_tokens: 500, completion_tokens: 20, cached_tokens: 200 } });
+      let usage: Record<string, unknown>;
+      let requestId: string | null;
+      if (streamed) {
+        const stream = client.messages.stream(ask("openai/gpt-4.1-mini", tag));
+        stream.on("streamEvent", (event) => {
+          if (event.type === "message_delta") usage = event.usage as unknown as Record<string, unknown>;
+        });
+        await stream.finalMessage();
+        requestId = (await stream.withResponse()).response.headers.get("x-request-id");
+      } else {
+        const { data, response } = await client.messages.create(ask("openai/gpt-4.1-mini", tag)).withResponse();
+        usage = data.usage as unknown as Record<string, unknown>;
+        requestId = response.headers.get("x-request-id");
+      }
+      expect(usage!).toMatchObject({ input_tokens: 300, cache_read_input_tokens: 200, cache_creation_input_tokens: 0, output_tokens: 20 });
+      expect(await debitOf(requestId!, usage!.cost as number)).toEqual({ input: 500, output: 20 });
     });
   });
 
@@ -254,6 +375,44 @@ describe("the official @anthropic-ai/sdk client through the gateway", () => {
       expect(error).toBeInstanceOf(RateLimitError);
       expect(Number((error as RateLimitError).headers?.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect((error as APIError).error).toMatchObject({ error: { type: "rate_limit_error", code: "rate_limit_exceeded" } });
+    });
+
+    it("a body over BODY_LIMIT_BYTES: APIError with status 413 (request_too_large)", async () => {
+      const error = await client.messages
+        .create({ model: "openai/gpt-4.1-mini", max_tokens: 16, messages: [{ role: "user", content: "x".repeat(BODY_LIMIT_BYTES + 1) }] })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(APIError);
+      expect((error as APIError).status).toBe(413);
+      expect((error as APIError).error).toMatchObject({ type: "error", error: { type: "request_too_large", code: "body_too_large" } });
+    });
+
+    it("an upstream overload on the only path: InternalServerError with status 529 (overloaded_error)", async () => {
+      const tag = marker();
+      // times: 0 fails every attempt, the engine's retries included.
+      await stack.mockScript({ match: tag, times: 0, status: 529 });
+      const error = await client.messages
+        .create({ model: "anthropic/claude-sonnet-4", max_tokens: 16, messages: [{ role: "user", content: `Busy? ${tag}` }] })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InternalServerError);
+      expect((error as APIError).status).toBe(529);
+      expect((error as APIError).error).toMatchObject({ type: "error", error: { type: "overloaded_error" } });
+      expect((await personasFor(tag)).every((persona) => persona === "anthropic")).toBe(true);
+    });
+
+    it("a server tool: BadRequestError saying the gateway serves client tools only, nothing sent upstream", async () => {
+      const tag = marker();
+      const error = await client.messages
+        .create({
+          model: "anthropic/claude-sonnet-4",
+          max_tokens: 16,
+          tools: [{ type: "web_search_20250305", name: "web_search" }],
+          messages: [{ role: "user", content: `Search ${tag}` }],
+        })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(BadRequestError);
+      expect((error as APIError).error).toMatchObject({ error: { type: "invalid_request_error", code: "unsupported_input" } });
+      expect((error as BadRequestError).message).toContain("The gateway serves client tools only");
+      expect(await stack.mockRequestsWith(tag)).toEqual([]);
     });
 
     it("a body without max_tokens: BadRequestError (invalid_request_error)", async () => {

@@ -82,6 +82,15 @@ describe("anthropicMessages.answer, translated", () => {
     expect(anthropicMessages.answer(completion, context()).stop_reason).toBe(stop);
   });
 
+  it("writes an OpenAI refusal as a text block with stop_reason refusal", () => {
+    const completion = {
+      choices: [{ finish_reason: "stop", message: { role: "assistant", content: null, refusal: "I can't help with that." } }],
+    };
+    const message = anthropicMessages.answer(completion, context());
+    expect(message.content).toEqual([{ type: "text", text: "I can't help with that." }]);
+    expect(message.stop_reason).toBe("refusal");
+  });
+
   it("counts a known cache write apart, takes the billed tokens without usage, and adds the trace for a service block", () => {
     const written = anthropicMessages.answer(
       { choices: [] },

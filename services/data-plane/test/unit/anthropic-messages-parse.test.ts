@@ -89,12 +89,11 @@ describe("anthropicMessages.parse", () => {
       ],
       tool_choice: "required",
       parallel_tool_calls: false,
-      max_tokens: 1024,
+      max_completion_tokens: 1024,
       stop: ["END"],
       temperature: 0.5,
       top_p: 0.9,
       top_k: 40,
-      reasoning_effort: "medium",
       user: "user-7",
       response_format: { type: "json_schema", json_schema: { name: "output", schema: { type: "object" }, strict: true } },
       stream: true,
@@ -117,18 +116,13 @@ describe("anthropicMessages.parse", () => {
     expect(body.parallel_tool_calls).toBe(parallel);
   });
 
-  it.each<[number, string]>([
-    [1_024, "low"],
-    [4_096, "medium"],
-    [16_384, "high"],
-  ])("maps a thinking budget of %i tokens to reasoning_effort %s", (budget, effort) => {
-    const body = {
-      model: "m",
-      max_tokens: 1,
-      messages: [{ role: "user", content: "hi" }],
-      thinking: { type: "enabled", budget_tokens: budget },
-    };
-    expect(anthropicMessages.parse(body).body.reasoning_effort).toBe(effort);
+  it.each<[string, unknown]>([
+    ["enabled", { type: "enabled", budget_tokens: 20_000 }],
+    ["adaptive", { type: "adaptive" }],
+  ])("does not translate thinking (%s): reasoning_effort would make a non-reasoning model answer 400", (_case, thinking) => {
+    const request = anthropicMessages.parse({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "hi" }], thinking });
+    expect(request.body).not.toHaveProperty("reasoning_effort");
+    expect(request.original.thinking).toEqual(thinking);
   });
 
   it("keeps an assistant turn of thinking only as empty text, and a turn of tool calls only with null content", () => {
@@ -164,16 +158,27 @@ describe("anthropicMessages.parse", () => {
   });
 
   it.each<[string, Record<string, unknown>, string]>([
-    ["a server tool", { tools: [{ type: "web_search_20250305", name: "web_search" }] }, "tools.0: the server tool web_search_20250305"],
+    [
+      "an Anthropic-defined client tool",
+      { tools: [{ type: "bash_20250124", name: "bash" }] },
+      "tools.0: the Anthropic-defined tool bash_20250124",
+    ],
     [
       "a document by URL",
       { messages: [{ role: "user", content: [{ type: "document", source: { type: "url", url: "https://x/a.pdf" } }] }] },
       "messages.0.content.0.source: a document of source type url",
     ],
     [
-      "an image by file id",
-      { messages: [{ role: "user", content: [{ type: "image", source: { type: "file", file_id: "f" } }] }] },
-      "messages.0.content.0.source: an image of source type file",
+      "a document with citations",
+      {
+        messages: [
+          {
+            role: "user",
+            content: [{ type: "document", source: { type: "text", media_type: "text/plain", data: "x" }, citations: { enabled: true } }],
+          },
+        ],
+      },
+      "messages.0.content.0.citations: citations can only be asked of an Anthropic model.",
     ],
     [
       "a server tool block",
@@ -182,11 +187,70 @@ describe("anthropicMessages.parse", () => {
     ],
   ])("marks %s as native-only, with a clear 400 for translated paths", (_case, fields, message) => {
     const request = anthropicMessages.parse({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "hi" }], ...fields });
-    expect(request.nativeOnly).toMatchObject({ status: 400, code: "invalid_body" });
+    expect(request.nativeOnly).toMatchObject({ status: 400, code: "unsupported_input" });
     expect(request.nativeOnly!.message).toContain(message);
   });
 
   const valid = { model: "m", max_tokens: 1, messages: [{ role: "user", content: "hi" }] };
+  const serverTools = "The gateway serves client tools only: server tools are priced per call by the provider";
+  const storedFiles = "Files are stored resources of the provider account";
+  const image = (source: unknown) => ({ ...valid, messages: [{ role: "user", content: [{ type: "image", source }] }] });
+  it.each<[string, unknown, string, string]>([
+    [
+      "web search",
+      { ...valid, tools: [{ type: "web_search_20250305", name: "web_search" }] },
+      "tools.0: the server tool web_search_20250305",
+      serverTools,
+    ],
+    [
+      "web fetch",
+      { ...valid, tools: [{ type: "web_fetch_20250910", name: "web_fetch" }] },
+      "tools.0: the server tool web_fetch_20250910",
+      serverTools,
+    ],
+    [
+      "code execution",
+      { ...valid, tools: [{ type: "code_execution_20250825", name: "code_execution" }] },
+      "the server tool code_execution_20250825",
+      serverTools,
+    ],
+    [
+      "an MCP connector",
+      { ...valid, mcp_servers: [{ type: "url", url: "https://mcp.example", name: "x" }] },
+      "mcp_servers: an MCP connector",
+      serverTools,
+    ],
+    ["a container", { ...valid, container: "container_1" }, "container: a code execution container", serverTools],
+    ["an image by file id", image({ type: "file", file_id: "file_1" }), "messages.0.content.0.source: a file_id", storedFiles],
+    [
+      "a document by file id in a tool result",
+      {
+        ...valid,
+        messages: [
+          {
+            role: "user",
+            content: [{ type: "tool_result", tool_use_id: "t", content: [{ type: "document", source: { type: "file", file_id: "f" } }] }],
+          },
+        ],
+      },
+      "messages.0.content.0.content.0.source: a file_id",
+      storedFiles,
+    ],
+    [
+      "a container upload",
+      { ...valid, messages: [{ role: "user", content: [{ type: "container_upload", file_id: "f" }] }] },
+      "messages.0.content.0: a file_id",
+      storedFiles,
+    ],
+  ])("refuses %s on every path with a 400 saying why", (_case, body, where, why) => {
+    for (const parse of [anthropicMessages.parse, parseCountTokensRequest]) {
+      const error = thrown(() => parse(body));
+      expect(error).toMatchObject({ status: 400, code: "unsupported_input" });
+      expect((error as Error).message).toContain(where);
+      expect((error as Error).message).toContain(why);
+    }
+  });
+
   it.each<[string, unknown, string]>([
     ["an array", [], "The request body must be a JSON object."],
     ["no max_tokens", { model: "m", messages: valid.messages }, "max_tokens: Field required."],

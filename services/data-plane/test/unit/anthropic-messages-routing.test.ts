@@ -4,6 +4,7 @@
 import type { Catalogue__Output } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
 import type { KeyIdentity } from "../../src/auth/key-cache";
+import { TOKENS_PER_IMAGE_ALLOWANCE } from "../../src/billing/hold-estimate";
 import { buildSnapshot } from "../../src/catalogue/catalogue-snapshot";
 import { anthropicMessages } from "../../src/dialects/anthropic-messages/anthropic-messages-dialect";
 import { parseCountTokensRequest } from "../../src/dialects/anthropic-messages/parse-request";
@@ -76,6 +77,8 @@ const plan = (body: Record<string, unknown>) =>
     anthropicMessages.parse({ max_tokens: 50, messages, ...body }),
   );
 const WEB_SEARCH = { type: "web_search_20250305", name: "web_search" };
+/** A document Anthropic fetches itself: native-only, and its size is not in the body. */
+const PDF_BY_URL = [{ role: "user", content: [{ type: "document", source: { type: "url", url: "https://example.com/a.pdf" } }] }];
 
 describe("planning an Anthropic Messages request", () => {
   it("sends the body as written to an Anthropic path, and translates it for the others", () => {
@@ -87,18 +90,31 @@ describe("planning an Anthropic Messages request", () => {
     expect(JSON.parse(openrouter!.sized.upstream.body).messages[0]).toEqual({ role: "system", content: [{ type: "text", text: "s" }] });
   });
 
-  it("plans a request with a server tool onto Anthropic paths only", () => {
-    const call = plan({ model: "anthropic/claude", tools: [WEB_SEARCH] });
+  it("plans a native-only request (a document by URL) onto Anthropic paths only", () => {
+    const call = plan({ model: "anthropic/claude", messages: PDF_BY_URL });
     expect(call.targets.map((target) => target.path.provider)).toEqual(["anthropic"]);
     expect(call.trace.candidates).toEqual(["anthropic/claude"]);
   });
 
+  it("holds a native-only request's input at the model's whole context: the fetched document is not in the body", () => {
+    const target = plan({ model: "anthropic/claude", messages: PDF_BY_URL }).targets[0]!;
+    expect(target.sized.inputUpperTokens).toBe(128_000);
+    expect(plan({ model: "anthropic/claude" }).targets[0]!.sized.inputUpperTokens).toBeLessThan(1_000);
+  });
+
   it("refuses it with a clear 400 for a model without an Anthropic path", () => {
-    expect(thrown(() => plan({ model: "openai/gpt", tools: [WEB_SEARCH] }))).toMatchObject({
+    expect(thrown(() => plan({ model: "openai/gpt", messages: PDF_BY_URL }))).toMatchObject({
       status: 400,
-      code: "invalid_body",
+      code: "unsupported_input",
       message:
-        "tools.0: the server tool web_search_20250305 can only be used with an Anthropic model. The requested model is answered through a translation that cannot carry it.",
+        "messages.0.content.0.source: a document of source type url can only be sent to an Anthropic model (a base64 PDF or plain text is translated). The requested model is answered through a translation that cannot carry it.",
+    });
+  });
+
+  it("refuses a server tool even for an Anthropic model: it runs under the operator's key, with fees not billed", () => {
+    expect(thrown(() => plan({ model: "anthropic/claude", tools: [WEB_SEARCH] }))).toMatchObject({
+      status: 400,
+      code: "unsupported_input",
     });
   });
 });
@@ -124,6 +140,19 @@ describe("countTokens", () => {
     expect(result.model).toBe("openai/gpt");
     expect(result.inputTokens).toBeGreaterThan(0);
     expect(sent).toHaveLength(0);
+  });
+
+  it("estimates an image as the hold's image allowance, not its base64 bytes", async () => {
+    const data = "A".repeat(1_000_000);
+    const image = { type: "image", source: { type: "base64", media_type: "image/png", data } };
+    const result = await count({ model: "openai/gpt", messages: [{ role: "user", content: [{ type: "text", text: "hi" }, image] }] });
+    const textOnly = await count({ model: "openai/gpt", messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] });
+    expect(result.inputTokens - textOnly.inputTokens).toBeGreaterThanOrEqual(TOKENS_PER_IMAGE_ALLOWANCE - 10);
+    expect(result.inputTokens - textOnly.inputTokens).toBeLessThanOrEqual(TOKENS_PER_IMAGE_ALLOWANCE + 10);
+  });
+
+  it("refuses a native-only request for a model without an Anthropic path, as a call would", async () => {
+    await expect(count({ model: "openai/gpt", messages: PDF_BY_URL })).rejects.toMatchObject({ status: 400, code: "unsupported_input" });
   });
 
   it("turns an upstream refusal into the gateway's error (its status kept)", async () => {

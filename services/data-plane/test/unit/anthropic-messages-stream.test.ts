@@ -194,8 +194,8 @@ describe("the translated stream renderer", () => {
           index: 2,
           content_block: { type: "tool_use", id: "call_1", name: "get_weather", input: {} },
         }),
-        blockDelta(2, { type: "input_json_delta", partial_json: '{"city":' }),
-        blockDelta(2, { type: "input_json_delta", partial_json: '"Paris"}' }),
+        // A tool call is written whole once no more fragments can belong to it: its arguments in one delta.
+        blockDelta(2, { type: "input_json_delta", partial_json: '{"city":"Paris"}' }),
         frame("content_block_stop", { type: "content_block_stop", index: 2 }),
         frame("message_delta", {
           type: "message_delta",
@@ -207,17 +207,86 @@ describe("the translated stream renderer", () => {
     );
   });
 
+  /** The tool_use blocks of a rendered stream: each start, its arguments joined, and its stop, by block index. */
+  function toolBlocks(text: string) {
+    const frames = parsed(text);
+    const blocks = frames.filter((frame) => frame.event === "content_block_start").map((frame) => frame.data);
+    return blocks.map((start) => {
+      const index = start.index as number;
+      const deltas = frames.filter((frame) => frame.event === "content_block_delta" && frame.data.index === index);
+      const stops = frames.filter((frame) => frame.event === "content_block_stop" && frame.data.index === index);
+      const json = deltas.map((frame) => (frame.data.delta as { partial_json?: string }).partial_json ?? "").join("");
+      return { index, block: start.content_block, json, stops: stops.length };
+    });
+  }
+
   it("opens one tool_use block per tool call, in order", () => {
     const renderer = anthropicMessages.streamRenderer(renderContext(false));
-    const out = renderer.frames(ignored, [
+    let out = renderer.frames(ignored, [
       chunk({ tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: "{}" } }] }),
       chunk({ tool_calls: [{ index: 1, id: "b", function: { name: "g", arguments: "{}" } }] }),
     ]);
-    const starts = parsed(out).filter((frame) => frame.event === "content_block_start");
-    expect(starts.map((frame) => frame.data)).toEqual([
-      { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "a", name: "f", input: {} } },
-      { type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "b", name: "g", input: {} } },
+    out += renderer.finish(answerContext(usage), undefined);
+    expect(toolBlocks(out)).toEqual([
+      { index: 0, block: { type: "tool_use", id: "a", name: "f", input: {} }, json: "{}", stops: 1 },
+      { index: 1, block: { type: "tool_use", id: "b", name: "g", input: {} }, json: "{}", stops: 1 },
     ]);
+  });
+
+  it("keeps two calls of one delta without index apart, by their ids", () => {
+    const renderer = anthropicMessages.streamRenderer(renderContext(false));
+    let out = renderer.frames(ignored, [
+      chunk({
+        tool_calls: [
+          { id: "a", type: "function", function: { name: "f", arguments: '{"x":1}' } },
+          { id: "b", type: "function", function: { name: "g", arguments: '{"y":2}' } },
+        ],
+      }),
+    ]);
+    out += renderer.finish(answerContext(usage), undefined);
+    expect(toolBlocks(out)).toEqual([
+      { index: 0, block: { type: "tool_use", id: "a", name: "f", input: {} }, json: '{"x":1}', stops: 1 },
+      { index: 1, block: { type: "tool_use", id: "b", name: "g", input: {} }, json: '{"y":2}', stops: 1 },
+    ]);
+  });
+
+  it("gathers interleaved fragments (indices 0, 1, 0) into their own calls, each written whole once the next block starts", () => {
+    const renderer = anthropicMessages.streamRenderer(renderContext(false));
+    let out = renderer.frames(ignored, [
+      chunk({ tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: '{"x":' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: "b", function: { name: "g", arguments: '{"y":2}' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: "1}" } }] }),
+    ]);
+    out += renderer.frames(ignored, [chunk({ content: "Done." })]);
+    out += renderer.finish(answerContext(usage), undefined);
+    expect(toolBlocks(out)).toEqual([
+      { index: 0, block: { type: "tool_use", id: "a", name: "f", input: {} }, json: '{"x":1}', stops: 1 },
+      { index: 1, block: { type: "tool_use", id: "b", name: "g", input: {} }, json: '{"y":2}', stops: 1 },
+      { index: 2, block: { type: "text", text: "" }, json: "", stops: 1 },
+    ]);
+  });
+
+  it("opens the stream only with the first chunk that has content: after a role-only chunk nothing is written (a failure can be retried)", () => {
+    const renderer = anthropicMessages.streamRenderer(renderContext(false));
+    expect(renderer.frames(ignored, [chunk({ role: "assistant", content: "" })])).toBe("");
+    const first = parsed(renderer.frames(ignored, [chunk({ content: "Hi" })]));
+    expect(first.map((frame) => frame.event)).toEqual(["message_start", "ping", "content_block_start", "content_block_delta"]);
+  });
+
+  it("sends message_start and ping at the end when nothing was sent", () => {
+    const renderer = anthropicMessages.streamRenderer(renderContext(false));
+    expect(renderer.frames(ignored, [chunk({ role: "assistant" }), chunk({}, "stop")])).toBe("");
+    const frames = parsed(renderer.finish(answerContext(usage), undefined));
+    expect(frames.map((frame) => frame.event)).toEqual(["message_start", "ping", "message_delta", "message_stop"]);
+  });
+
+  it("writes a refusal delta as text, and stop_reason refusal", () => {
+    const renderer = anthropicMessages.streamRenderer(renderContext(false));
+    let out = renderer.frames(ignored, [chunk({ role: "assistant", content: null, refusal: "" }), chunk({ refusal: "I can't" })]);
+    out += renderer.frames(ignored, [chunk({}, "stop")]);
+    const frames = parsed(out + renderer.finish(answerContext(usage), undefined));
+    expect(frames.find((frame) => frame.event === "content_block_delta")!.data.delta).toEqual({ type: "text_delta", text: "I can't" });
+    expect(frames.at(-2)!.data.delta).toEqual({ stop_reason: "refusal", stop_sequence: null });
   });
 
   it("maps a length finish to max_tokens, and says end_turn when no finish came", () => {

@@ -4,15 +4,16 @@
 // `usage.cost` added; to any other it is translated both ways through the
 // shared representation.
 //   parse-request.ts, convert-content.ts, convert-tools.ts   the body -> ClientRequest
+//   provider-resources.ts                                     server tools and file ids, refused
 //   message-object.ts, stop-reason.ts, usage.ts              whole answers
-//   native-stream-renderer.ts, translated-stream-renderer.ts  streams
+//   native-stream-renderer.ts, translated-stream-renderer.ts  streams (tool-call-buffer.ts)
 //   anthropic-errors.ts                                       errors (the status -> type mapping)
 import type { AnswerContext, ClientDialect, RenderContext } from "../client-dialect";
 import { anthropicErrorBody, anthropicErrorFrame } from "./anthropic-errors";
 import { nativeMessage, translatedMessage } from "./message-object";
-import { NativeStreamRenderer } from "./native-stream-renderer";
+import { MessagesNativeStreamRenderer } from "./native-stream-renderer";
 import { parseMessagesRequest } from "./parse-request";
-import { TranslatedStreamRenderer } from "./translated-stream-renderer";
+import { MessagesTranslatedStreamRenderer } from "./translated-stream-renderer";
 
 export const anthropicMessages: ClientDialect = {
   name: "anthropic-messages",
@@ -28,7 +29,8 @@ export const anthropicMessages: ClientDialect = {
     return message;
   },
 
-  streamRenderer: (context: RenderContext) => (context.native ? new NativeStreamRenderer() : new TranslatedStreamRenderer(context)),
+  streamRenderer: (context: RenderContext) =>
+    context.native ? new MessagesNativeStreamRenderer() : new MessagesTranslatedStreamRenderer(context),
   errorBody: anthropicErrorBody,
   errorFrame: anthropicErrorFrame,
 };

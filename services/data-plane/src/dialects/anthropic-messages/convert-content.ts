@@ -7,10 +7,12 @@
 //                                           its images follow in a user message (tool messages take text only)
 //   assistant text / tool_use            -> content / tool_calls (input as JSON text)
 //   thinking / redacted_thinking         -> dropped: their signatures only mean something to Anthropic
-// A block only an Anthropic model understands (a document by URL or file id, an image by file id, server
-// tool blocks, ...) is recorded as native-only: the request can then go to Anthropic paths alone.
+// A block only an Anthropic model understands (a document by URL or with citations, server tool blocks, ...) is recorded
+// as native-only: the request can then go to Anthropic paths alone. A block naming a stored file
+// (file_id) is refused on every path (provider-resources.ts).
 // `cache_control` is left out of the translation (it stays in the original for native paths).
-import { badField, type JsonObject, requireRecord, requireString } from "./json-fields";
+import { badField, isRecord, type JsonObject, requireRecord, requireString } from "./json-fields";
+import { refuseStoredFile } from "./provider-resources";
 
 export interface ConvertedContent {
   messages: JsonObject[];
@@ -55,6 +57,7 @@ function contentBlocks(content: unknown, path: string): JsonObject[] {
   return content.map((block, index) => {
     const record = requireRecord(block, `${path}.${index}`);
     requireString(record.type, `${path}.${index}.type`);
+    refuseStoredFile(record, `${path}.${index}`);
     return record;
   });
 }
@@ -118,6 +121,9 @@ function imagePart(block: JsonObject, at: string, nativeOnly: NativeOnly): JsonO
 
 function documentPart(block: JsonObject, at: string, nativeOnly: NativeOnly): JsonObject | undefined {
   const source = requireRecord(block.source, `${at}.source`);
+  // Citations change the answer (citation blocks only Anthropic writes): they cannot be dropped.
+  if (isRecord(block.citations) && block.citations.enabled === true)
+    nativeOnly(`${at}.citations: citations can only be asked of an Anthropic model.`);
   if (source.type === "base64" && source.media_type === "application/pdf") {
     const data = requireString(source.data, `${at}.source.data`);
     const filename = typeof block.title === "string" && block.title.length > 0 ? block.title : "document.pdf";

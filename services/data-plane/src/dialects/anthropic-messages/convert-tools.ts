@@ -1,10 +1,12 @@
 // Anthropic `tools` and `tool_choice` -> shared function tools, tool_choice
 // and parallel_tool_calls.
 //   custom tool {name, description, input_schema}  -> {type:"function", function:{name, description, parameters}}
-//   server tools (web_search, bash, code_execution, ...) -> native-only (Anthropic runs them itself)
+//   Anthropic-defined client tools (bash, text_editor, computer, memory) -> native-only (only Anthropic knows their schema)
+//   server tools (web_search, web_fetch, code_execution, ...)            -> refused (provider-resources.ts)
 //   tool_choice auto / any / tool / none           -> "auto" / "required" / {type:"function", ...} / "none"
 //   disable_parallel_tool_use: true                -> parallel_tool_calls: false
 import { badField, type JsonObject, requireRecord, requireString } from "./json-fields";
+import { isAnthropicClientTool, serverToolRefused } from "./provider-resources";
 
 export interface ConvertedTools {
   tools?: JsonObject[];
@@ -21,7 +23,9 @@ export function convertTools(tools: unknown, toolChoice: unknown): ConvertedTool
     tools.forEach((raw, index) => {
       const tool = requireRecord(raw, `tools.${index}`);
       if (tool.type !== undefined && tool.type !== null && tool.type !== "custom") {
-        converted.nativeOnly ??= `tools.${index}: the server tool ${String(tool.type)} can only be used with an Anthropic model.`;
+        const type = String(tool.type);
+        if (!isAnthropicClientTool(type)) throw serverToolRefused(`tools.${index}`, `the server tool ${type}`);
+        converted.nativeOnly ??= `tools.${index}: the Anthropic-defined tool ${type} can only be used with an Anthropic model.`;
         return;
       }
       const fn: JsonObject = {

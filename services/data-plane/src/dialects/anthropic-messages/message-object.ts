@@ -2,7 +2,7 @@
 // own body with `usage.cost` added (and the cumulative cache fields it may
 // lack); a translated one is built from the shared chat.completion:
 //   message.reasoning / reasoning_content -> a thinking block (no signature: none exists to give)
-//   message.content                       -> a text block
+//   message.content, message.refusal      -> a text block each; a refusal makes stop_reason "refusal"
 //   message.tool_calls                    -> tool_use blocks, arguments parsed into `input`
 //   finish_reason                         -> stop_reason (stop-reason.ts)
 import type { AnswerContext } from "../client-dialect";
@@ -31,6 +31,8 @@ export function translatedMessage(completion: JsonObject, context: AnswerContext
   const reasoning = reasoningText(message);
   if (reasoning) content.push({ type: "thinking", thinking: reasoning, signature: "" });
   if (typeof message.content === "string" && message.content.length > 0) content.push({ type: "text", text: message.content });
+  const refused = typeof message.refusal === "string" && message.refusal.length > 0;
+  if (refused) content.push({ type: "text", text: message.refusal });
   if (Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls) {
       if (!isRecord(call) || !isRecord(call.function)) continue;
@@ -43,7 +45,7 @@ export function translatedMessage(completion: JsonObject, context: AnswerContext
     role: "assistant",
     model: typeof completion.model === "string" ? completion.model : context.upstreamModel,
     content,
-    stop_reason: anthropicStopReason(choice.finish_reason),
+    stop_reason: refused ? "refusal" : anthropicStopReason(choice.finish_reason),
     stop_sequence: null,
     usage: anthropicUsage(context.usage, context.tokens, context.debitedNano),
   };

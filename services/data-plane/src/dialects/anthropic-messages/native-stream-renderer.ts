@@ -15,7 +15,7 @@ import { anthropicErrorFrame, sseFrame } from "./anthropic-errors";
 import { isRecord, type JsonObject } from "./json-fields";
 import { completedUsage } from "./message-object";
 
-export class NativeStreamRenderer implements StreamRenderer {
+export class MessagesNativeStreamRenderer implements StreamRenderer {
   private messageDelta: JsonObject | undefined;
   private stopFrame: string | undefined;
   /** message_start and pings before the first content event, relayed with it. */

@@ -4,13 +4,15 @@
 //   model, stream                    -> as given (routing reads `model`: auto, auto:<tier>, bare names, vendor/model)
 //   system, messages                 -> messages (convert-content.ts)
 //   tools, tool_choice               -> tools, tool_choice, parallel_tool_calls (convert-tools.ts)
-//   max_tokens                       -> max_tokens
+//   max_tokens                       -> max_completion_tokens (OpenAI's reasoning models refuse max_tokens)
 //   stop_sequences                   -> stop
 //   temperature, top_p, top_k        -> as given (top_k is dropped by upstreams without it)
-//   thinking {enabled, budget_tokens} -> reasoning_effort: < 4,096 low, < 16,384 medium, else high
+//   thinking                         -> checked, not translated: reasoning_effort makes non-reasoning
+//                                       models answer 400; it is honoured on Anthropic paths only
 //   metadata.user_id                 -> user
 //   output_config.format json_schema -> response_format json_schema
 //   service                          -> the gateway's service block (never sent upstream)
+// Server tools, `mcp_servers`, `container` and file ids are refused (provider-resources.ts).
 // Other fields reach Anthropic paths only (the native allowlist), never an error.
 import type { GatewayError } from "@gateway/proto";
 import { invalidRequest } from "../../errors";
@@ -18,12 +20,14 @@ import { parseServiceBlock } from "../../routing/service-block";
 import type { ClientRequest } from "../client-dialect";
 import { convertContent } from "./convert-content";
 import { convertTools } from "./convert-tools";
+import { refuseServerFields } from "./provider-resources";
 import { badField, isRecord, type JsonObject, optionalNumber, optionalPositiveInteger, requireRecord, requireString } from "./json-fields";
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 /** The body as the shared representation, and why (if at all) it can only go to an Anthropic model. */
 export function translateRequest(body: JsonObject): { shared: JsonObject; nativeOnly: string | undefined } {
+  refuseServerFields(body);
   const content = convertContent(body.system, body.messages);
   const tools = convertTools(body.tools, body.tool_choice);
   const shared: JsonObject = { model: body.model, messages: content.messages };
@@ -31,7 +35,7 @@ export function translateRequest(body: JsonObject): { shared: JsonObject; native
   Object.assign(shared, toolFields);
 
   const maxTokens = optionalPositiveInteger(body.max_tokens, "max_tokens");
-  if (maxTokens !== undefined) shared.max_tokens = maxTokens;
+  if (maxTokens !== undefined) shared.max_completion_tokens = maxTokens;
   if (body.stop_sequences !== undefined && body.stop_sequences !== null) {
     if (!Array.isArray(body.stop_sequences)) throw badField("stop_sequences", "must be an array of strings.");
     shared.stop = body.stop_sequences.map((sequence, index) => requireString(sequence, `stop_sequences.${index}`));
@@ -42,8 +46,7 @@ export function translateRequest(body: JsonObject): { shared: JsonObject; native
   }
   const topK = optionalPositiveInteger(body.top_k, "top_k");
   if (topK !== undefined) shared.top_k = topK;
-  const effort = reasoningEffort(body.thinking);
-  if (effort) shared.reasoning_effort = effort;
+  checkThinking(body.thinking);
   if (body.metadata !== undefined && body.metadata !== null) {
     const metadata = requireRecord(body.metadata, "metadata");
     if (typeof metadata.user_id === "string" && metadata.user_id.length > 0) shared.user = metadata.user_id;
@@ -84,19 +87,19 @@ function toClientRequest(raw: JsonObject, headers: Headers): ClientRequest {
 }
 
 const nativeOnlyError = (reason: string): GatewayError =>
-  invalidRequest("invalid_body", `${reason} The requested model is answered through a translation that cannot carry it.`);
+  invalidRequest("unsupported_input", `${reason} The requested model is answered through a translation that cannot carry it.`);
 
-/** Anthropic's thinking budget as the shared reasoning hint; "disabled" and "adaptive" give none (the upstream's default). */
-function reasoningEffort(thinking: unknown): "low" | "medium" | "high" | undefined {
-  if (thinking === undefined || thinking === null) return undefined;
+/**
+ * `thinking` is checked on every path but not translated: OpenAI's non-reasoning models (gpt-4.1)
+ * refuse `reasoning_effort` with a 400, and reasoning models pick their own effort.
+ */
+function checkThinking(thinking: unknown): void {
+  if (thinking === undefined || thinking === null) return;
   const config = requireRecord(thinking, "thinking");
-  if (config.type !== "enabled") {
-    if (config.type === "disabled" || config.type === "adaptive") return undefined;
-    throw badField("thinking.type", 'must be "enabled", "disabled" or "adaptive".');
-  }
-  const budget = optionalPositiveInteger(config.budget_tokens, "thinking.budget_tokens");
-  if (budget === undefined) throw badField("thinking.budget_tokens", "Field required.");
-  return budget < 4_096 ? "low" : budget < 16_384 ? "medium" : "high";
+  if (config.type === "disabled" || config.type === "adaptive") return;
+  if (config.type !== "enabled") throw badField("thinking.type", 'must be "enabled", "disabled" or "adaptive".');
+  if (optionalPositiveInteger(config.budget_tokens, "thinking.budget_tokens") === undefined)
+    throw badField("thinking.budget_tokens", "Field required.");
 }
 
 function structuredOutput(outputConfig: unknown): JsonObject | undefined {

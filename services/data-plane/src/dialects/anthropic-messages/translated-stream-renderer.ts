@@ -1,12 +1,14 @@
 // A stream translated from shared chat chunks into Anthropic's event sequence:
-//   message_start (with the first chunk), ping,
+//   message_start, ping (with the first chunk that has content, so a stream
+//     that fails after a role-only chunk wrote nothing and can be retried),
 //   per content block, in order: content_block_start, content_block_delta..., content_block_stop
-//     reasoning deltas -> a thinking block (thinking_delta)
-//     content deltas   -> a text block (text_delta)
-//     a tool call      -> a tool_use block (input_json_delta with each arguments fragment)
+//     reasoning deltas        -> a thinking block (thinking_delta)
+//     content, refusal deltas -> a text block (text_delta); a refusal makes stop_reason "refusal"
+//     tool calls              -> tool_use blocks, each written whole (tool-call-buffer.ts)
 //   message_delta (stop_reason, usage with cache fields and cost), message_stop   (finish)
-// A block closes when another kind of content starts or the answer ends. The
-// usage-only chunk is not rendered: its counts reach finish() through the meter.
+// Text and thinking stream as they come; a block closes when another kind of
+// content starts or the answer ends. The usage-only chunk is not rendered: its
+// counts reach finish() through the meter.
 // After a failure: the open block closed, message_delta with the usage, then `event: error`.
 import type { GatewayError } from "@gateway/proto";
 import type { OpenAiChunk } from "../../providers/provider-adapter";
@@ -16,14 +18,17 @@ import { anthropicErrorFrame, sseFrame } from "./anthropic-errors";
 import { isRecord, type JsonObject } from "./json-fields";
 import { reasoningText } from "./message-object";
 import { anthropicStopReason, messageId } from "./stop-reason";
+import { ToolCallBuffer } from "./tool-call-buffer";
 import { anthropicUsage } from "./usage";
 
-type OpenBlock = { kind: "text" } | { kind: "thinking" } | { kind: "tool"; toolIndex: number };
+type StreamedBlock = "text" | "thinking";
 
-export class TranslatedStreamRenderer implements StreamRenderer {
+export class MessagesTranslatedStreamRenderer implements StreamRenderer {
   private started = false;
   private blockCount = 0;
-  private open: OpenBlock | undefined;
+  private open: StreamedBlock | undefined;
+  private readonly toolCalls = new ToolCallBuffer();
+  private refused = false;
   private stopReason: string | null = null;
   private model: string;
 
@@ -37,30 +42,30 @@ export class TranslatedStreamRenderer implements StreamRenderer {
       const choice = Array.isArray(chunk.choices) && isRecord(chunk.choices[0]) ? chunk.choices[0] : undefined;
       if (!choice) continue; // the usage-only chunk
       if (typeof chunk.model === "string" && !this.started) this.model = chunk.model;
-      out += this.start();
       const delta = isRecord(choice.delta) ? choice.delta : {};
       const reasoning = reasoningText(delta);
       if (reasoning)
-        out += this.into(
-          { kind: "thinking" },
-          { type: "thinking", thinking: "", signature: "" },
-          { type: "thinking_delta", thinking: reasoning },
-        );
-      if (typeof delta.content === "string" && delta.content.length > 0)
-        out += this.into({ kind: "text" }, { type: "text", text: "" }, { type: "text_delta", text: delta.content });
-      if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls) if (isRecord(call)) out += this.toolCall(call);
-      if (typeof choice.finish_reason === "string") {
-        this.stopReason = anthropicStopReason(choice.finish_reason);
-        out += this.close();
+        out += this.into("thinking", { type: "thinking", thinking: "", signature: "" }, { type: "thinking_delta", thinking: reasoning });
+      for (const field of ["content", "refusal"] as const) {
+        const text = delta[field];
+        if (typeof text !== "string" || text.length === 0) continue;
+        if (field === "refusal") this.refused = true;
+        out += this.into("text", { type: "text", text: "" }, { type: "text_delta", text });
       }
+      if (Array.isArray(delta.tool_calls)) {
+        const calls = delta.tool_calls.filter(isRecord);
+        if (calls.length > 0) out += this.start() + this.close();
+        for (const call of calls) this.toolCalls.add(call);
+      }
+      if (typeof choice.finish_reason === "string") this.stopReason = anthropicStopReason(choice.finish_reason);
     }
     return out;
   }
 
   finish(context: AnswerContext, failure: GatewayError | undefined): string {
-    let out = this.start() + this.close();
+    let out = this.start() + this.close() + this.writeToolCalls();
     const usage = anthropicUsage(context.usage, context.tokens, context.debitedNano);
-    const stopReason = failure ? null : (this.stopReason ?? "end_turn");
+    const stopReason = failure ? null : this.refused ? "refusal" : (this.stopReason ?? "end_turn");
     out += sseFrame("message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage });
     return out + (failure ? anthropicErrorFrame(failure) : sseFrame("message_stop", { type: "message_stop" }));
   }
@@ -82,40 +87,39 @@ export class TranslatedStreamRenderer implements StreamRenderer {
     return sseFrame("message_start", { type: "message_start", message }) + sseFrame("ping", { type: "ping" });
   }
 
-  private toolCall(call: JsonObject): string {
-    const toolIndex = typeof call.index === "number" ? call.index : 0;
-    const fn = isRecord(call.function) ? call.function : {};
-    let out = "";
-    const isNew = this.open?.kind !== "tool" || this.open.toolIndex !== toolIndex;
-    if (isNew) {
-      out += this.close();
-      const block = { type: "tool_use", id: call.id ?? `toolu_${this.blockCount}`, name: fn.name ?? "", input: {} };
-      out += this.openBlock({ kind: "tool", toolIndex }, block);
+  /** Into a streamed block of this kind (the tool calls before it written, another kind closed), then the delta. */
+  private into(kind: StreamedBlock, block: JsonObject, delta: JsonObject): string {
+    let out = this.start() + this.writeToolCalls();
+    if (this.open !== kind) {
+      out += this.close() + this.blockFrame("content_block_start", { content_block: block });
+      this.open = kind;
     }
-    if (typeof fn.arguments === "string" && fn.arguments.length > 0)
-      out += this.delta({ type: "input_json_delta", partial_json: fn.arguments });
-    return out;
+    return out + this.blockFrame("content_block_delta", { delta });
   }
 
-  /** Into a block of this kind (opening one when another kind is open), then the delta. */
-  private into(kind: OpenBlock, block: JsonObject, delta: JsonObject): string {
+  /** Each gathered tool call as a whole tool_use block: start, its arguments in one input_json_delta, stop. */
+  private writeToolCalls(): string {
     let out = "";
-    if (this.open?.kind !== kind.kind) out += this.close() + this.openBlock(kind, block);
-    return out + this.delta(delta);
-  }
-
-  private openBlock(kind: OpenBlock, block: JsonObject): string {
-    this.open = kind;
-    return sseFrame("content_block_start", { type: "content_block_start", index: this.blockCount, content_block: block });
-  }
-
-  private delta(delta: JsonObject): string {
-    return sseFrame("content_block_delta", { type: "content_block_delta", index: this.blockCount, delta });
+    for (const call of this.toolCalls.take()) {
+      const block = { type: "tool_use", id: call.id ?? `toolu_${this.blockCount}`, name: call.name, input: {} };
+      out += this.blockFrame("content_block_start", { content_block: block });
+      if (call.arguments.length > 0)
+        out += this.blockFrame("content_block_delta", { delta: { type: "input_json_delta", partial_json: call.arguments } });
+      out += this.blockFrame("content_block_stop", {});
+      this.blockCount++;
+    }
+    return out;
   }
 
   private close(): string {
     if (!this.open) return "";
     this.open = undefined;
-    return sseFrame("content_block_stop", { type: "content_block_stop", index: this.blockCount++ });
+    const out = this.blockFrame("content_block_stop", {});
+    this.blockCount++;
+    return out;
+  }
+
+  private blockFrame(type: string, fields: JsonObject): string {
+    return sseFrame(type, { type, index: this.blockCount, ...fields });
   }
 }

@@ -9,7 +9,10 @@ import { anthropicHeaders } from "./build-anthropic-request";
 import { convertAnthropicMessage } from "./convert-anthropic-message";
 import type { JsonObject } from "./json-values";
 
-/** The request fields of POST /v1/messages (the gateway's own `service` block is not one). */
+/**
+ * The request fields of POST /v1/messages (the gateway's own `service` block is not one), less
+ * `container` and `mcp_servers`: server-side resources the dialect refuses, never forwarded.
+ */
 export const MESSAGES_FIELDS: ReadonlySet<string> = new Set([
   "model",
   "messages",
@@ -25,8 +28,6 @@ export const MESSAGES_FIELDS: ReadonlySet<string> = new Set([
   "tool_choice",
   "thinking",
   "service_tier",
-  "container",
-  "mcp_servers",
   "context_management",
   "output_config",
   "output_format",
@@ -41,7 +42,6 @@ export const COUNT_TOKENS_FIELDS: ReadonlySet<string> = new Set([
   "tools",
   "tool_choice",
   "thinking",
-  "mcp_servers",
   "context_management",
   "output_config",
   "output_format",

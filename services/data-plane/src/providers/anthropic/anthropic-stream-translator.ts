@@ -35,6 +35,8 @@ export class AnthropicStreamTranslator implements StreamTranslator {
   private toolCallCount = 0;
   private usage: JsonObject = {};
   private finishSent = false;
+  /** message_start came: the next chunk carries the assistant role. */
+  private rolePending = false;
   /** message_stop or an error ended the answer: later events are not part of it. */
   private over = false;
 
@@ -167,8 +169,6 @@ export class AnthropicStreamTranslator implements StreamTranslator {
     this.finishSent = true;
     return this.chunk(delta, finishReason);
   }
-
-  private rolePending = false;
 
   private chunk(delta: JsonObject, finishReason: OpenAiFinishReason | null = null): StreamItem {
     if (this.rolePending) {
