@@ -142,6 +142,26 @@ describe("anthropicMessages.parse", () => {
     ]);
   });
 
+  it("keeps a system turn inside messages in its place (Claude Code sends one for models it does not know)", () => {
+    const body = {
+      model: "auto",
+      max_tokens: 64,
+      system: "Be brief.",
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "system", content: [{ type: "text", text: "# Environment" }] },
+        { role: "system", content: "" },
+      ],
+    };
+    const request = anthropicMessages.parse(body);
+    expect(request.body.messages).toEqual([
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "hi" },
+      { role: "system", content: [{ type: "text", text: "# Environment" }] },
+    ]);
+    expect(request.original).toBe(body);
+  });
+
   it("gives a tool_result's images to a user message after the tool messages", () => {
     const image = { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } };
     const { body } = anthropicMessages.parse({
@@ -257,7 +277,12 @@ describe("anthropicMessages.parse", () => {
     ["max_tokens 0", { ...valid, max_tokens: 0 }, "max_tokens: must be a positive integer."],
     ["no messages", { model: "m", max_tokens: 1 }, "messages: must be a non-empty array."],
     ["empty messages", { ...valid, messages: [] }, "messages: must be a non-empty array."],
-    ["a system role", { ...valid, messages: [{ role: "system", content: "x" }] }, 'messages.0.role: must be "user" or "assistant".'],
+    ["a tool role", { ...valid, messages: [{ role: "tool", content: "x" }] }, 'messages.0.role: must be "user", "assistant" or "system".'],
+    [
+      "a system turn with an image",
+      { ...valid, messages: [{ role: "system", content: [{ type: "image" }] }] },
+      'messages.0.content.0.type: must be "text".',
+    ],
     [
       "content of a number",
       { ...valid, messages: [{ role: "user", content: 7 }] },

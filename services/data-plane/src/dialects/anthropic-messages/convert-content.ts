@@ -1,5 +1,7 @@
 // Anthropic `system` and `messages` -> shared (OpenAI chat) messages.
 //   system (string or text blocks)       -> one system message
+//   a `system` turn inside messages      -> a system message in its place (Claude Code sends one there
+//                                           for models it does not know; native paths get it as written)
 //   user text / image (base64, url)      -> text / image_url parts
 //   user document: PDF base64            -> a `file` part (data URL); plain text source -> a text part
 //   user tool_result (string or blocks)  -> a tool message before the turn's other parts;
@@ -31,7 +33,12 @@ export function convertContent(system: unknown, messages: unknown): ConvertedCon
   messages.forEach((raw, index) => {
     const path = `messages.${index}`;
     const message = requireRecord(raw, path);
-    if (message.role !== "user" && message.role !== "assistant") throw badField(`${path}.role`, 'must be "user" or "assistant".');
+    if (message.role === "system") {
+      const turn = convertSystem(message.content, `${path}.content`);
+      if (turn) state.messages.push(turn);
+      return;
+    }
+    if (message.role !== "user" && message.role !== "assistant") throw badField(`${path}.role`, 'must be "user", "assistant" or "system".');
     const blocks = contentBlocks(message.content, `${path}.content`);
     if (message.role === "user") state.messages.push(...userMessages(blocks, path, nativeOnly));
     else state.messages.push(assistantMessage(blocks, path, nativeOnly));
@@ -39,13 +46,13 @@ export function convertContent(system: unknown, messages: unknown): ConvertedCon
   return state;
 }
 
-function convertSystem(system: unknown): JsonObject | undefined {
+function convertSystem(system: unknown, path = "system"): JsonObject | undefined {
   if (system === undefined || system === null) return undefined;
   if (typeof system === "string") return system.length > 0 ? { role: "system", content: system } : undefined;
-  const blocks = contentBlocks(system, "system");
+  const blocks = contentBlocks(system, path);
   const parts = blocks.map((block, index) => {
-    if (block.type !== "text") throw badField(`system.${index}.type`, 'must be "text".');
-    return { type: "text", text: requireString(block.text, `system.${index}.text`) };
+    if (block.type !== "text") throw badField(`${path}.${index}.type`, 'must be "text".');
+    return { type: "text", text: requireString(block.text, `${path}.${index}.text`) };
   });
   return parts.length > 0 ? { role: "system", content: parts } : undefined;
 }
