@@ -28,7 +28,7 @@ function relay(event: SseEvent): string {
     .join("")}\n`;
 }
 
-export class NativeStreamRenderer implements StreamRenderer {
+export class ResponsesNativeStreamRenderer implements StreamRenderer {
   private held: { event: SseEvent; parsed: EventShape } | undefined;
   private lastSequence = -1;
   /** The latest response snapshot (created / in_progress), for response.failed. */

@@ -44,7 +44,7 @@ interface ChunkDelta {
   tool_calls?: { index?: unknown; id?: unknown; function?: { name?: unknown; arguments?: unknown } }[];
 }
 
-export class TranslatingStreamRenderer implements StreamRenderer {
+export class ResponsesTranslatingStreamRenderer implements StreamRenderer {
   private sequence = 0;
   private started = false;
   private readonly ids: ResponseIds;
