@@ -200,14 +200,34 @@ describe("the translating renderer", () => {
     });
   });
 
+  it("holds response.created and in_progress until the first output, so an upstream failing after a role-only chunk is retried", () => {
+    const translating = renderer(false);
+    expect(translating.frames(event, [chunk({ role: "assistant", content: "" })])).toBe("");
+    const first = parse(translating.frames(event, [chunk({ content: "Hi" })]));
+    expect(first.map((one) => one.name).slice(0, 3)).toEqual(["response.created", "response.in_progress", "response.output_item.added"]);
+    expect(first[0]!.data.response).toMatchObject({ model: "claude-up", created_at: 1_700_000_000 });
+  });
+
+  it("sends the held opening before the failure events when finish comes with nothing sent", () => {
+    const translating = renderer(false);
+    expect(translating.frames(event, [chunk({ role: "assistant" })])).toBe("");
+    const events = parse(translating.finish(answerContext(), streamFailed()));
+    expect(events.map((one) => [one.name, one.data.sequence_number])).toEqual([
+      ["response.created", 0],
+      ["response.in_progress", 1],
+      ["error", 2],
+      ["response.failed", 3],
+    ]);
+  });
+
   it("still opens and closes the response when the upstream produced nothing", () => {
     expect(render([]).map((one) => one.name)).toEqual(["response.created", "response.in_progress", "response.completed"]);
   });
 });
 
 describe("the native renderer", () => {
-  /** Relays a recorded stream through the codec's reader and the native renderer, as the engine does. */
-  function relay(file: string, failure?: Parameters<StreamRenderer["finish"]>[1]) {
+  /** Relays a recorded stream through the codec's reader and the native renderer, as the engine does; `writes` gets each frames() result. */
+  function relay(file: string, failure?: Parameters<StreamRenderer["finish"]>[1], writes: [string, string][] = []) {
     const reader = new OpenAiCompatibleAdapter([], true).native("openai-responses")!.stream({ id: "x", created: 1, model: "m" });
     const native = renderer(true);
     let out = "";
@@ -215,10 +235,12 @@ describe("the native renderer", () => {
       if (item.kind !== "event") continue;
       const items = reader.push(item.event);
       if (items.some((one) => one.kind === "error")) break; // the engine stops at an upstream error
-      out += native.frames(
+      const written = native.frames(
         item.event,
         items.flatMap((one) => (one.kind === "chunk" ? [one.chunk] : [])),
       );
+      writes.push([item.event.event, written]);
+      out += written;
     }
     return out + native.finish(answerContext(), failure);
   }
@@ -235,6 +257,28 @@ describe("the native renderer", () => {
       expect(out.slice(at)).toBe(`event: response.completed\ndata: ${JSON.stringify(completed)}\n\n`);
     },
   );
+
+  it("holds response.created and in_progress until the first output item, then relays them with it", () => {
+    const writes: [string, string][] = [];
+    const text = recorded.text("openai.responses.stream.sse");
+    relay("openai.responses.stream.sse", undefined, writes);
+    expect(writes.slice(0, 3).map(([name, written]) => [name, written === ""])).toEqual([
+      ["response.created", true],
+      ["response.in_progress", true],
+      ["response.output_item.added", false],
+    ]);
+    expect(writes[2]![1]).toBe(text.slice(0, writes[2]![1].length));
+    expect(parse(writes[2]![1]).map((one) => one.name)).toEqual(["response.created", "response.in_progress", "response.output_item.added"]);
+  });
+
+  it("writes nothing for an upstream failing right after created and in_progress (OpenAI's quota pattern), so the engine retries it", () => {
+    const writes: [string, string][] = [];
+    relay("openai.responses.stream.error.sse", streamFailed(), writes);
+    expect(writes).toEqual([
+      ["response.created", ""],
+      ["response.in_progress", ""],
+    ]);
+  });
 
   it("ends an upstream failure with its own error event and response.failed, numbered after the last relayed event", () => {
     const text = recorded.text("openai.responses.stream.error.sse");

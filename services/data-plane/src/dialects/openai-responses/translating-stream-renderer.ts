@@ -1,5 +1,7 @@
 // A streamed answer translated into Responses events, from chat chunks:
-// response.created and response.in_progress before the first output, then per
+// response.created and response.in_progress with the first output item (not
+// before: an upstream that fails after a role-only chunk has sent the client
+// nothing, so the answer is retried on the next path and not billed), then per
 // output item (reasoning summary, message text, each function call) its
 // `added`, deltas, `done` events, in OpenAI's order, and at the end
 // response.completed (or response.incomplete) with the full response and usage
@@ -46,7 +48,9 @@ interface ChunkDelta {
 
 export class ResponsesTranslatingStreamRenderer implements StreamRenderer {
   private sequence = 0;
+  /** response.created and in_progress went out: they wait for the first output item (see the header). */
   private started = false;
+  private seenChunk = false;
   private readonly ids: ResponseIds;
   private readonly items: Item[] = [];
   /** The item deltas go to; closed before the next one opens. */
@@ -65,10 +69,10 @@ export class ResponsesTranslatingStreamRenderer implements StreamRenderer {
   frames(_event: SseEvent | undefined, chunks: readonly OpenAiChunk[]): string {
     let frames = "";
     for (const chunk of chunks) {
-      if (!this.started) {
+      if (!this.seenChunk) {
+        this.seenChunk = true;
         if (typeof chunk.model === "string") this.model = chunk.model;
         if (typeof chunk.created === "number") this.createdAt = chunk.created;
-        frames += this.start();
       }
       const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as
         | { delta?: ChunkDelta; finish_reason?: unknown }
@@ -128,7 +132,7 @@ export class ResponsesTranslatingStreamRenderer implements StreamRenderer {
   }
 
   private openItem(kind: Item["kind"], id: string, call?: { callId: unknown; name: unknown }): { item: Item; frames: string } {
-    let frames = this.close();
+    let frames = (this.started ? "" : this.start()) + this.close();
     const item: Item = { kind, id, outputIndex: this.items.length, text: "", done: false, ...call };
     this.items.push(item);
     this.open = item;
