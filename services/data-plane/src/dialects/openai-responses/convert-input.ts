@@ -5,13 +5,12 @@
 // clients send back on every turn and a translated upstream cannot take: they
 // are left out.
 import { invalidRequest } from "../../errors";
+import { isObject } from "./is-object";
 
 type Item = Record<string, unknown>;
 type Message = Record<string, unknown>;
 
 const MESSAGE_ROLES = new Set(["user", "system", "developer", "assistant"]);
-
-const isObject = (value: unknown): value is Item => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const unsupported = (message: string) => invalidRequest("unsupported_input", message);
 

@@ -3,6 +3,7 @@
 // OpenAI and exist only there, so they are named for the caller to refuse
 // them on translated paths.
 import { invalidRequest } from "../../errors";
+import { isObject } from "./is-object";
 
 export interface ChatTools {
   tools?: Record<string, unknown>[];
@@ -10,8 +11,6 @@ export interface ChatTools {
   /** The hosted tool types asked for (in tools or tool_choice); empty when every tool is a function. */
   hosted: string[];
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function convertTools(tools: unknown, toolChoice: unknown): ChatTools {
   const converted: ChatTools = { hosted: [] };

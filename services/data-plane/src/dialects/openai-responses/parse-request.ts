@@ -8,8 +8,7 @@ import type { ClientRequest } from "../client-dialect";
 import { requireObjectBody } from "../openai/request-body";
 import { inputAsMessages } from "./convert-input";
 import { convertTools } from "./convert-tools";
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+import { isObject } from "./is-object";
 
 const present = (value: unknown) => value !== undefined && value !== null;
 
