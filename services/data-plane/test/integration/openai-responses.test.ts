@@ -296,13 +296,18 @@ describe("the Responses API with the official openai client", () => {
       expect(response.status).toBe(401);
     });
 
-    it("refuses a hosted tool on a translated path with a clear 400", async () => {
-      const error = (await client.responses
-        .create({ model: "anthropic/claude-sonnet-4", input: "news today?", tools: [{ type: "web_search" }] })
-        .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
-      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-      expect(error.code).toBe("unsupported_input");
-      expect(error.message).toContain("the web_search tool");
-    });
+    it.each(["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4"])(
+      "refuses a hosted tool on every path (%s), the pass-through included, before anything goes upstream",
+      async (model) => {
+        const tag = marker();
+        const error = (await client.responses
+          .create({ model, input: `news today? ${tag}`, tools: [{ type: "web_search" }] })
+          .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+        expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+        expect(error.code).toBe("unsupported_input");
+        expect(error.message).toContain("tools[0] is a web_search tool: the gateway serves function tools only");
+        expect(await stack.mockRequestsWith(tag)).toEqual([]);
+      },
+    );
   });
 });

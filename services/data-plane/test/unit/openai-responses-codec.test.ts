@@ -32,8 +32,8 @@ describe("call", () => {
     const body = {
       model: "auto",
       input: [{ role: "user", content: "hi" }],
-      tools: [{ type: "web_search" }],
-      store: true,
+      tools: [{ type: "function", name: "f" }],
+      store: false,
       service: { tier: "economy" },
       stream_options: { include_obfuscation: false },
       made_up: 1,
@@ -42,7 +42,7 @@ describe("call", () => {
     expect(call.path).toBe("/responses");
     expect(call.headers).toMatchObject({ authorization: "Bearer sk-up", "content-type": "application/json" });
     expect(call.body).toBe(
-      JSON.stringify({ model: "gpt-up", input: [{ role: "user", content: "hi" }], tools: [{ type: "web_search" }], store: false }),
+      JSON.stringify({ model: "gpt-up", input: [{ role: "user", content: "hi" }], tools: [{ type: "function", name: "f" }], store: false }),
     );
   });
 
