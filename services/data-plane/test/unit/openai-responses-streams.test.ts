@@ -102,7 +102,7 @@ describe("the translating renderer", () => {
     expect(events[4]!.data).toEqual({
       type: "response.output_text.delta",
       sequence_number: 4,
-      item_id: "msg_0a1b2c3d4e5f40718293a4b5c6d7e8f9",
+      item_id: "msg_0a1b2c3d4e5f40718293a4b5c6d7e8f9_0",
       output_index: 0,
       content_index: 0,
       delta: "Hel",
@@ -142,10 +142,11 @@ describe("the translating renderer", () => {
       "response.output_item.added",
       "response.function_call_arguments.delta",
       "response.function_call_arguments.delta",
-      "response.function_call_arguments.done",
-      "response.output_item.done",
       "response.output_item.added",
       "response.function_call_arguments.delta",
+      // Function calls stay open until the end (a later delta may still continue the first).
+      "response.function_call_arguments.done",
+      "response.output_item.done",
       "response.function_call_arguments.done",
       "response.output_item.done",
       "response.completed",
@@ -154,10 +155,11 @@ describe("the translating renderer", () => {
       output_index: 1,
       item: { type: "function_call", status: "in_progress", arguments: "", call_id: "toolu_1", name: "get_weather" },
     });
-    expect(events[12]!.data).toMatchObject({ output_index: 1, arguments: '{"city":"Paris"}' });
+    expect(events[14]!.data).toMatchObject({ output_index: 1, arguments: '{"city":"Paris"}' });
+    expect(events[16]!.data).toMatchObject({ output_index: 2, arguments: '{"city":"Rome"}' });
     const completed = events.at(-1)!.data.response as { output: Record<string, unknown>[] };
     expect(completed.output).toEqual([
-      { id: "rs_0a1b2c3d4e5f40718293a4b5c6d7e8f9", type: "reasoning", summary: [{ type: "summary_text", text: "Thinking" }] },
+      { id: "rs_0a1b2c3d4e5f40718293a4b5c6d7e8f9_0", type: "reasoning", summary: [{ type: "summary_text", text: "Thinking" }] },
       {
         id: "fc_0a1b2c3d4e5f40718293a4b5c6d7e8f9_0",
         type: "function_call",
@@ -220,8 +222,112 @@ describe("the translating renderer", () => {
     ]);
   });
 
-  it("still opens and closes the response when the upstream produced nothing", () => {
-    expect(render([]).map((one) => one.name)).toEqual(["response.created", "response.in_progress", "response.completed"]);
+  it("answers an upstream that produced nothing with one empty message, as the whole answer does", () => {
+    const events = render([chunk({ role: "assistant" }), chunk({}, "stop")]);
+    expect(events.map((one) => one.name)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.output_text.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    const whole = openAiResponses.answer(
+      {
+        object: "chat.completion",
+        created: 1,
+        model: "claude-up",
+        choices: [{ message: { role: "assistant", content: "" }, finish_reason: "stop" }],
+      },
+      answerContext(),
+    );
+    expect((events.at(-1)!.data.response as { output: unknown }).output).toEqual(whole.output);
+  });
+
+  it("gives every message and reasoning item its own id when text, a tool call, then text (and reasoning twice) arrive", () => {
+    const events = render([
+      chunk({ reasoning: "a" }),
+      chunk({ content: "Let me look." }),
+      chunk({ tool_calls: [{ index: 0, id: "call_1", function: { name: "f", arguments: "{}" } }] }),
+      chunk({ reasoning: "b" }),
+      chunk({ content: "Done." }),
+      chunk({}, "stop"),
+    ]);
+    const output = (events.at(-1)!.data.response as { output: { id: string; type: string }[] }).output;
+    expect(output.map((item) => item.type)).toEqual(["reasoning", "message", "function_call", "reasoning", "message"]);
+    expect(new Set(output.map((item) => item.id)).size).toBe(5);
+  });
+
+  it("streams a refusal as a refusal part, with refusal.delta and refusal.done, as the whole answer holds it", () => {
+    const events = render([chunk({ refusal: "I can't " }), chunk({ refusal: "help." }), chunk({}, "stop")]);
+    expect(events.map((one) => one.name)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.refusal.delta",
+      "response.refusal.delta",
+      "response.refusal.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(events[3]!.data.part).toEqual({ type: "refusal", refusal: "" });
+    expect(events[4]!.data).toMatchObject({ content_index: 0, delta: "I can't " });
+    expect(events[6]!.data).toMatchObject({ content_index: 0, refusal: "I can't help." });
+    const whole = openAiResponses.answer(
+      {
+        object: "chat.completion",
+        choices: [{ message: { role: "assistant", content: null, refusal: "I can't help." }, finish_reason: "stop" }],
+      },
+      answerContext(),
+    );
+    expect((events.at(-1)!.data.response as { output: unknown }).output).toEqual(whole.output);
+  });
+
+  /** The completed output's function calls as [call_id, name, arguments]. */
+  const calls = (events: Parsed[]) =>
+    (events.at(-1)!.data.response as { output: Record<string, unknown>[] }).output
+      .filter((item) => item.type === "function_call")
+      .map((item) => [item.call_id, item.name, item.arguments]);
+
+  it("keeps two calls of one delta apart when they come without an index, by their ids", () => {
+    const events = render([
+      chunk({
+        tool_calls: [
+          { id: "call_a", type: "function", function: { name: "f", arguments: '{"a":1}' } },
+          { id: "call_b", type: "function", function: { name: "g", arguments: '{"b":2}' } },
+        ],
+      }),
+      chunk({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toEqual([
+      ["call_a", "f", '{"a":1}'],
+      ["call_b", "g", '{"b":2}'],
+    ]);
+  });
+
+  it("appends interleaved argument pieces (indices 0, 1, 0) to the right call, never to a finished item", () => {
+    const events = render([
+      chunk({ tool_calls: [{ index: 0, id: "call_a", function: { name: "f", arguments: '{"a":' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: "call_b", function: { name: "g", arguments: '{"b":2}' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: "1}" } }] }),
+      chunk({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toEqual([
+      ["call_a", "f", '{"a":1}'],
+      ["call_b", "g", '{"b":2}'],
+    ]);
+    // No delta for an item after its output_item.done.
+    const doneAt = new Map<unknown, number>();
+    events.forEach((one, at) => {
+      if (one.name === "response.output_item.done") doneAt.set((one.data.item as { id: unknown }).id, at);
+    });
+    events.forEach((one, at) => {
+      if (one.name.endsWith(".delta")) expect(at).toBeLessThan(doneAt.get(one.data.item_id)!);
+    });
   });
 });
 
