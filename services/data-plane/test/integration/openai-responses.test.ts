@@ -248,6 +248,28 @@ describe("the Responses API with the official openai client", () => {
     });
   });
 
+  describe("cached tokens, end to end", () => {
+    // Each persona writes the scripted figures in its vendor's own meaning: OpenAI's input_tokens include
+    // the cached ones, Anthropic's input_tokens exclude them (cache_read_input_tokens come on top).
+    const usage = { prompt_tokens: 1_200, completion_tokens: 40, cached_tokens: 1_024 };
+    it.each<[string, string, number]>([
+      ["the native OpenAI path", "openai/gpt-4.1-mini", 1_200],
+      ["a translated path (Anthropic)", "anthropic/claude-sonnet-4", 1_200 + 1_024],
+    ])("reports cached_tokens on %s, input_tokens the whole input, the debit equal to usage.cost", async (_path, model, input) => {
+      for (const stream of [false, true]) {
+        const tag = marker();
+        await stack.mockScript({ match: tag, times: 1, usage });
+        const { result, added } = await withNewDebits(async () => {
+          if (!stream) return client.responses.create({ model, input: `Tell me about Paris ${tag}` });
+          return client.responses.stream({ model, input: `Tell me about Paris ${tag}` }).finalResponse();
+        });
+        expect(result.usage).toMatchObject({ input_tokens: input, input_tokens_details: { cached_tokens: 1_024 }, output_tokens: 40 });
+        expect(result.usage!.total_tokens).toBe(input + 40);
+        expect(added).toEqual([costToNano(costOf(result))]);
+      }
+    });
+  });
+
   it("answers a length finish as an incomplete response, reason max_output_tokens", async () => {
     // The mock's recorded plain Gemini answer (not streamed) stopped at its token limit.
     const data = await client.responses.create({ model: "google/gemini-2.5-flash", input: `Tell me about Paris ${marker()}` });
@@ -296,13 +318,18 @@ describe("the Responses API with the official openai client", () => {
       expect(response.status).toBe(401);
     });
 
-    it("refuses a hosted tool on a translated path with a clear 400", async () => {
-      const error = (await client.responses
-        .create({ model: "anthropic/claude-sonnet-4", input: "news today?", tools: [{ type: "web_search" }] })
-        .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
-      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-      expect(error.code).toBe("unsupported_input");
-      expect(error.message).toContain("the web_search tool");
-    });
+    it.each(["openai/gpt-4.1-mini", "anthropic/claude-sonnet-4"])(
+      "refuses a hosted tool on every path (%s), the pass-through included, before anything goes upstream",
+      async (model) => {
+        const tag = marker();
+        const error = (await client.responses
+          .create({ model, input: `news today? ${tag}`, tools: [{ type: "web_search" }] })
+          .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+        expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+        expect(error.code).toBe("unsupported_input");
+        expect(error.message).toContain("tools[0] is a web_search tool: the gateway serves function tools only");
+        expect(await stack.mockRequestsWith(tag)).toEqual([]);
+      },
+    );
   });
 });

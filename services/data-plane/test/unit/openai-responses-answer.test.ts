@@ -64,7 +64,7 @@ describe("openAiResponses.answer, translated", () => {
       model: "claude-sonnet-4-20250514",
       output: [
         {
-          id: `msg_${HEX}`,
+          id: `msg_${HEX}_0`,
           type: "message",
           status: "completed",
           content: [{ type: "output_text", annotations: [], logprobs: [], text: "Hello!" }],
@@ -100,7 +100,7 @@ describe("openAiResponses.answer, translated", () => {
     const response = openAiResponses.answer(completion(message, "tool_calls"), context());
     expect(response.status).toBe("completed");
     expect(response.output).toEqual([
-      { id: `rs_${HEX}`, type: "reasoning", summary: [{ type: "summary_text", text: "The user wants weather." }] },
+      { id: `rs_${HEX}_0`, type: "reasoning", summary: [{ type: "summary_text", text: "The user wants weather." }] },
       expect.objectContaining({ type: "message", content: [expect.objectContaining({ text: "Checking." })] }),
       {
         id: `fc_${HEX}_0`,

@@ -32,8 +32,8 @@ describe("call", () => {
     const body = {
       model: "auto",
       input: [{ role: "user", content: "hi" }],
-      tools: [{ type: "web_search" }],
-      store: true,
+      tools: [{ type: "function", name: "f" }],
+      store: false,
       service: { tier: "economy" },
       stream_options: { include_obfuscation: false },
       made_up: 1,
@@ -42,7 +42,7 @@ describe("call", () => {
     expect(call.path).toBe("/responses");
     expect(call.headers).toMatchObject({ authorization: "Bearer sk-up", "content-type": "application/json" });
     expect(call.body).toBe(
-      JSON.stringify({ model: "gpt-up", input: [{ role: "user", content: "hi" }], tools: [{ type: "web_search" }], store: false }),
+      JSON.stringify({ model: "gpt-up", input: [{ role: "user", content: "hi" }], tools: [{ type: "function", name: "f" }], store: false }),
     );
   });
 
@@ -54,8 +54,18 @@ describe("call", () => {
       stream: true,
       stream_options: { include_obfuscation: false },
       store: false,
+      include: ["reasoning.encrypted_content"],
       max_output_tokens: 64,
     });
+  });
+
+  it("asks for encrypted reasoning when the client did not send store: false, keeping its own include entries", () => {
+    const include = (body: Record<string, unknown>) =>
+      JSON.parse(codec.call({ model: "auto", input: "hi", ...body }, context).body).include;
+    expect(include({ include: ["message.output_text.logprobs"] })).toEqual(["message.output_text.logprobs", "reasoning.encrypted_content"]);
+    expect(include({ store: true, include: ["reasoning.encrypted_content"] })).toEqual(["reasoning.encrypted_content"]);
+    expect(include({ store: false })).toBeUndefined();
+    expect(include({ store: false, include: ["message.output_text.logprobs"] })).toEqual(["message.output_text.logprobs"]);
   });
 });
 

@@ -130,13 +130,28 @@ describe("openAiResponses.parse: accepted fields", () => {
     });
   });
 
-  it("marks hosted tools and stored prompts as served by a native upstream only, keeping them out of the shared body", () => {
-    const request = openAiResponses.parse({ input: "x", tools: [{ type: "web_search" }, { type: "function", name: "f" }] });
-    expect(request.body.tools).toEqual([{ type: "function", function: { name: "f" } }]);
-    expect(request.nativeOnly).toMatchObject({ status: 400, code: "unsupported_input" });
-    expect(request.nativeOnly!.message).toContain("the web_search tool");
-    expect(openAiResponses.parse({ input: "x", tool_choice: { type: "file_search" } }).nativeOnly!.message).toContain("file_search");
-    expect(openAiResponses.parse({ input: "x", prompt: { id: "pmpt_1" } }).nativeOnly!.message).toContain("a stored prompt");
+  it("translates an inline input_file into the shared chat file part", () => {
+    const pdf = "data:application/pdf;base64,JVBERi0x";
+    const request = openAiResponses.parse({
+      input: [
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "Sum up" },
+            { type: "input_file", filename: "a.pdf", file_data: pdf },
+          ],
+        },
+      ],
+    });
+    expect(request.body.messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Sum up" },
+          { type: "file", file: { filename: "a.pdf", file_data: pdf } },
+        ],
+      },
+    ]);
   });
 });
 
@@ -166,10 +181,46 @@ describe("openAiResponses.parse: refusals", () => {
       "input[0].content[0]: input_image by file_id is not supported (the gateway stores no files); send image_url (an https or data: URL).",
     ],
     [
-      "an input_file part",
+      "an input_file by file_id",
       { input: [{ role: "user", content: [{ type: "input_file", file_id: "file-1" }] }] },
       "unsupported_input",
-      'input[0].content[0] has type "input_file": only input_text, input_image (by image_url) and output_text parts are supported.',
+      "input[0].content[0]: input_file by file_id is not supported (the gateway stores no files); send file_data (a data: URL).",
+    ],
+    [
+      "an input_file whose file_data is no data: URL",
+      { input: [{ role: "user", content: [{ type: "input_file", file_data: "JVBERi0x" }] }] },
+      "invalid_body",
+      "input[0].content[0].file_data must be a data: URL (data:<media type>;base64,<data>).",
+    ],
+    [
+      "an unknown part",
+      { input: [{ role: "user", content: [{ type: "input_audio" }] }] },
+      "unsupported_input",
+      'input[0].content[0] has type "input_audio": only input_text, input_image (by image_url), input_file (by file_data) and output_text parts are supported.',
+    ],
+    [
+      "a hosted tool",
+      { input: "x", tools: [{ type: "function", name: "f" }, { type: "web_search" }] },
+      "unsupported_input",
+      `tools[1] is a web_search tool: the gateway serves function tools only, because hosted tools are priced per call and use the provider account's stored resources.`,
+    ],
+    [
+      "a custom tool",
+      { input: "x", tools: [{ type: "custom", name: "c" }] },
+      "unsupported_input",
+      `tools[0] is a custom tool: the gateway serves function tools only, because hosted tools are priced per call and use the provider account's stored resources.`,
+    ],
+    [
+      "a hosted tool_choice",
+      { input: "x", tool_choice: { type: "file_search" } },
+      "unsupported_input",
+      `tool_choice of type file_search is not supported: the gateway serves function tools only, because hosted tools are priced per call and use the provider account's stored resources.`,
+    ],
+    [
+      "a stored prompt",
+      { input: "x", prompt: { id: "pmpt_1" } },
+      "unsupported_input",
+      `prompt (a stored prompt) is not supported: the gateway serves function tools only, because hosted tools are priced per call and use the provider account's stored resources.`,
     ],
     [
       "an item_reference",
@@ -181,7 +232,7 @@ describe("openAiResponses.parse: refusals", () => {
       "a hosted tool's item",
       { input: [{ type: "web_search_call", id: "ws_1" }] },
       "unsupported_input",
-      'input[0] has type "web_search_call": this gateway translates only message, function_call and function_call_output items here (hosted tool items pass through to OpenAI models only).',
+      `input[0] has type "web_search_call": only message, function_call, function_call_output and reasoning items are accepted; the gateway serves function tools only, because hosted tools are priced per call and use the provider account's stored resources.`,
     ],
     [
       "a bad role",

@@ -102,7 +102,7 @@ describe("the translating renderer", () => {
     expect(events[4]!.data).toEqual({
       type: "response.output_text.delta",
       sequence_number: 4,
-      item_id: "msg_0a1b2c3d4e5f40718293a4b5c6d7e8f9",
+      item_id: "msg_0a1b2c3d4e5f40718293a4b5c6d7e8f9_0",
       output_index: 0,
       content_index: 0,
       delta: "Hel",
@@ -142,10 +142,11 @@ describe("the translating renderer", () => {
       "response.output_item.added",
       "response.function_call_arguments.delta",
       "response.function_call_arguments.delta",
-      "response.function_call_arguments.done",
-      "response.output_item.done",
       "response.output_item.added",
       "response.function_call_arguments.delta",
+      // Function calls stay open until the end (a later delta may still continue the first).
+      "response.function_call_arguments.done",
+      "response.output_item.done",
       "response.function_call_arguments.done",
       "response.output_item.done",
       "response.completed",
@@ -154,10 +155,11 @@ describe("the translating renderer", () => {
       output_index: 1,
       item: { type: "function_call", status: "in_progress", arguments: "", call_id: "toolu_1", name: "get_weather" },
     });
-    expect(events[12]!.data).toMatchObject({ output_index: 1, arguments: '{"city":"Paris"}' });
+    expect(events[14]!.data).toMatchObject({ output_index: 1, arguments: '{"city":"Paris"}' });
+    expect(events[16]!.data).toMatchObject({ output_index: 2, arguments: '{"city":"Rome"}' });
     const completed = events.at(-1)!.data.response as { output: Record<string, unknown>[] };
     expect(completed.output).toEqual([
-      { id: "rs_0a1b2c3d4e5f40718293a4b5c6d7e8f9", type: "reasoning", summary: [{ type: "summary_text", text: "Thinking" }] },
+      { id: "rs_0a1b2c3d4e5f40718293a4b5c6d7e8f9_0", type: "reasoning", summary: [{ type: "summary_text", text: "Thinking" }] },
       {
         id: "fc_0a1b2c3d4e5f40718293a4b5c6d7e8f9_0",
         type: "function_call",
@@ -200,14 +202,138 @@ describe("the translating renderer", () => {
     });
   });
 
-  it("still opens and closes the response when the upstream produced nothing", () => {
-    expect(render([]).map((one) => one.name)).toEqual(["response.created", "response.in_progress", "response.completed"]);
+  it("holds response.created and in_progress until the first output, so an upstream failing after a role-only chunk is retried", () => {
+    const translating = renderer(false);
+    expect(translating.frames(event, [chunk({ role: "assistant", content: "" })])).toBe("");
+    const first = parse(translating.frames(event, [chunk({ content: "Hi" })]));
+    expect(first.map((one) => one.name).slice(0, 3)).toEqual(["response.created", "response.in_progress", "response.output_item.added"]);
+    expect(first[0]!.data.response).toMatchObject({ model: "claude-up", created_at: 1_700_000_000 });
+  });
+
+  it("sends the held opening before the failure events when finish comes with nothing sent", () => {
+    const translating = renderer(false);
+    expect(translating.frames(event, [chunk({ role: "assistant" })])).toBe("");
+    const events = parse(translating.finish(answerContext(), streamFailed()));
+    expect(events.map((one) => [one.name, one.data.sequence_number])).toEqual([
+      ["response.created", 0],
+      ["response.in_progress", 1],
+      ["error", 2],
+      ["response.failed", 3],
+    ]);
+  });
+
+  it("answers an upstream that produced nothing with one empty message, as the whole answer does", () => {
+    const events = render([chunk({ role: "assistant" }), chunk({}, "stop")]);
+    expect(events.map((one) => one.name)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.output_text.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    const whole = openAiResponses.answer(
+      {
+        object: "chat.completion",
+        created: 1,
+        model: "claude-up",
+        choices: [{ message: { role: "assistant", content: "" }, finish_reason: "stop" }],
+      },
+      answerContext(),
+    );
+    expect((events.at(-1)!.data.response as { output: unknown }).output).toEqual(whole.output);
+  });
+
+  it("gives every message and reasoning item its own id when text, a tool call, then text (and reasoning twice) arrive", () => {
+    const events = render([
+      chunk({ reasoning: "a" }),
+      chunk({ content: "Let me look." }),
+      chunk({ tool_calls: [{ index: 0, id: "call_1", function: { name: "f", arguments: "{}" } }] }),
+      chunk({ reasoning: "b" }),
+      chunk({ content: "Done." }),
+      chunk({}, "stop"),
+    ]);
+    const output = (events.at(-1)!.data.response as { output: { id: string; type: string }[] }).output;
+    expect(output.map((item) => item.type)).toEqual(["reasoning", "message", "function_call", "reasoning", "message"]);
+    expect(new Set(output.map((item) => item.id)).size).toBe(5);
+  });
+
+  it("streams a refusal as a refusal part, with refusal.delta and refusal.done, as the whole answer holds it", () => {
+    const events = render([chunk({ refusal: "I can't " }), chunk({ refusal: "help." }), chunk({}, "stop")]);
+    expect(events.map((one) => one.name)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.refusal.delta",
+      "response.refusal.delta",
+      "response.refusal.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(events[3]!.data.part).toEqual({ type: "refusal", refusal: "" });
+    expect(events[4]!.data).toMatchObject({ content_index: 0, delta: "I can't " });
+    expect(events[6]!.data).toMatchObject({ content_index: 0, refusal: "I can't help." });
+    const whole = openAiResponses.answer(
+      {
+        object: "chat.completion",
+        choices: [{ message: { role: "assistant", content: null, refusal: "I can't help." }, finish_reason: "stop" }],
+      },
+      answerContext(),
+    );
+    expect((events.at(-1)!.data.response as { output: unknown }).output).toEqual(whole.output);
+  });
+
+  /** The completed output's function calls as [call_id, name, arguments]. */
+  const calls = (events: Parsed[]) =>
+    (events.at(-1)!.data.response as { output: Record<string, unknown>[] }).output
+      .filter((item) => item.type === "function_call")
+      .map((item) => [item.call_id, item.name, item.arguments]);
+
+  it("keeps two calls of one delta apart when they come without an index, by their ids", () => {
+    const events = render([
+      chunk({
+        tool_calls: [
+          { id: "call_a", type: "function", function: { name: "f", arguments: '{"a":1}' } },
+          { id: "call_b", type: "function", function: { name: "g", arguments: '{"b":2}' } },
+        ],
+      }),
+      chunk({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toEqual([
+      ["call_a", "f", '{"a":1}'],
+      ["call_b", "g", '{"b":2}'],
+    ]);
+  });
+
+  it("appends interleaved argument pieces (indices 0, 1, 0) to the right call, never to a finished item", () => {
+    const events = render([
+      chunk({ tool_calls: [{ index: 0, id: "call_a", function: { name: "f", arguments: '{"a":' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: "call_b", function: { name: "g", arguments: '{"b":2}' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: "1}" } }] }),
+      chunk({}, "tool_calls"),
+    ]);
+    expect(calls(events)).toEqual([
+      ["call_a", "f", '{"a":1}'],
+      ["call_b", "g", '{"b":2}'],
+    ]);
+    // No delta for an item after its output_item.done.
+    const doneAt = new Map<unknown, number>();
+    events.forEach((one, at) => {
+      if (one.name === "response.output_item.done") doneAt.set((one.data.item as { id: unknown }).id, at);
+    });
+    events.forEach((one, at) => {
+      if (one.name.endsWith(".delta")) expect(at).toBeLessThan(doneAt.get(one.data.item_id)!);
+    });
   });
 });
 
 describe("the native renderer", () => {
-  /** Relays a recorded stream through the codec's reader and the native renderer, as the engine does. */
-  function relay(file: string, failure?: Parameters<StreamRenderer["finish"]>[1]) {
+  /** Relays a recorded stream through the codec's reader and the native renderer, as the engine does; `writes` gets each frames() result. */
+  function relay(file: string, failure?: Parameters<StreamRenderer["finish"]>[1], writes: [string, string][] = []) {
     const reader = new OpenAiCompatibleAdapter([], true).native("openai-responses")!.stream({ id: "x", created: 1, model: "m" });
     const native = renderer(true);
     let out = "";
@@ -215,10 +341,12 @@ describe("the native renderer", () => {
       if (item.kind !== "event") continue;
       const items = reader.push(item.event);
       if (items.some((one) => one.kind === "error")) break; // the engine stops at an upstream error
-      out += native.frames(
+      const written = native.frames(
         item.event,
         items.flatMap((one) => (one.kind === "chunk" ? [one.chunk] : [])),
       );
+      writes.push([item.event.event, written]);
+      out += written;
     }
     return out + native.finish(answerContext(), failure);
   }
@@ -235,6 +363,28 @@ describe("the native renderer", () => {
       expect(out.slice(at)).toBe(`event: response.completed\ndata: ${JSON.stringify(completed)}\n\n`);
     },
   );
+
+  it("holds response.created and in_progress until the first output item, then relays them with it", () => {
+    const writes: [string, string][] = [];
+    const text = recorded.text("openai.responses.stream.sse");
+    relay("openai.responses.stream.sse", undefined, writes);
+    expect(writes.slice(0, 3).map(([name, written]) => [name, written === ""])).toEqual([
+      ["response.created", true],
+      ["response.in_progress", true],
+      ["response.output_item.added", false],
+    ]);
+    expect(writes[2]![1]).toBe(text.slice(0, writes[2]![1].length));
+    expect(parse(writes[2]![1]).map((one) => one.name)).toEqual(["response.created", "response.in_progress", "response.output_item.added"]);
+  });
+
+  it("writes nothing for an upstream failing right after created and in_progress (OpenAI's quota pattern), so the engine retries it", () => {
+    const writes: [string, string][] = [];
+    relay("openai.responses.stream.error.sse", streamFailed(), writes);
+    expect(writes).toEqual([
+      ["response.created", ""],
+      ["response.in_progress", ""],
+    ]);
+  });
 
   it("ends an upstream failure with its own error event and response.failed, numbered after the last relayed event", () => {
     const text = recorded.text("openai.responses.stream.error.sse");

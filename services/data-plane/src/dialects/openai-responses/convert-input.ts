@@ -1,17 +1,19 @@
 // Responses `input` (and `instructions`) as chat messages: message items with
 // their text and image parts, function calls as an assistant's tool_calls,
-// function call outputs as tool messages. What has no chat counterpart is
-// refused with a clear 400, except the model's own reasoning items, which
-// clients send back on every turn and a translated upstream cannot take: they
-// are left out.
+// function call outputs as tool messages, inline files (`input_file` with
+// `file_data`) as chat `file` parts. What has no chat counterpart is refused
+// with a clear 400 on every path (hosted tool items included: see
+// convert-tools.ts), except the model's own reasoning items, which clients
+// send back on every turn and a translated upstream cannot take: they are left
+// out.
 import { invalidRequest } from "../../errors";
+import { FUNCTION_TOOLS_ONLY } from "./convert-tools";
+import { isObject } from "./is-object";
 
 type Item = Record<string, unknown>;
 type Message = Record<string, unknown>;
 
 const MESSAGE_ROLES = new Set(["user", "system", "developer", "assistant"]);
-
-const isObject = (value: unknown): value is Item => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const unsupported = (message: string) => invalidRequest("unsupported_input", message);
 
@@ -52,7 +54,7 @@ function addItem(messages: Message[], item: unknown, index: number): void {
       );
     default:
       throw unsupported(
-        `input[${index}] has type "${String(type)}": this gateway translates only message, function_call and function_call_output items here (hosted tool items pass through to OpenAI models only).`,
+        `input[${index}] has type "${String(type)}": only message, function_call, function_call_output and reasoning items are accepted; ${FUNCTION_TOOLS_ONLY}`,
       );
   }
 }
@@ -66,7 +68,7 @@ function message(item: Item, index: number): Message {
   const parts = item.content.map((part, partIndex) => contentPart(part, `input[${index}].content[${partIndex}]`));
   // Assistant and system turns take text only in chat: their parts are joined.
   if (role !== "user") {
-    if (parts.some((part) => part.type !== "text")) throw unsupported(`input[${index}]: only user messages may carry images.`);
+    if (parts.some((part) => part.type !== "text")) throw unsupported(`input[${index}]: only user messages may carry images and files.`);
     return { role, content: parts.map((part) => part.text).join("") };
   }
   return { role, content: parts };
@@ -92,11 +94,25 @@ function contentPart(part: unknown, where: string): Item {
         type: "image_url",
         image_url: part.detail === undefined ? { url: part.image_url } : { url: part.image_url, detail: part.detail },
       };
+    case "input_file":
+      return filePart(part, where);
     default:
       throw unsupported(
-        `${where} has type "${String(part.type)}": only input_text, input_image (by image_url) and output_text parts are supported.`,
+        `${where} has type "${String(part.type)}": only input_text, input_image (by image_url), input_file (by file_data) and output_text parts are supported.`,
       );
   }
+}
+
+/** An inline file as the shared chat `file` part (as the Anthropic dialect writes a base64 PDF); a stored one is refused. */
+function filePart(part: Item, where: string): Item {
+  if (part.file_id !== undefined && part.file_id !== null)
+    throw unsupported(`${where}: input_file by file_id is not supported (the gateway stores no files); send file_data (a data: URL).`);
+  if (part.file_url !== undefined && part.file_url !== null)
+    throw unsupported(`${where}: input_file by file_url is not supported; send file_data (a data: URL).`);
+  if (typeof part.file_data !== "string" || !part.file_data.startsWith("data:"))
+    throw invalidRequest("invalid_body", `${where}.file_data must be a data: URL (data:<media type>;base64,<data>).`);
+  const filename = typeof part.filename === "string" && part.filename !== "" ? part.filename : "file";
+  return { type: "file", file: { filename, file_data: part.file_data } };
 }
 
 /** Consecutive function calls are one assistant turn, with the text that came just before them. */

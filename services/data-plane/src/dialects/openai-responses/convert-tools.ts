@@ -1,30 +1,30 @@
 // Responses `tools` and `tool_choice` as chat ones. Function tools translate;
-// hosted tools (web_search, file_search, code_interpreter, mcp, ...) run at
-// OpenAI and exist only there, so they are named for the caller to refuse
-// them on translated paths.
+// hosted tools (web_search, file_search, code_interpreter, mcp, custom, ...)
+// are refused on every path, pass-through included: OpenAI bills them per
+// call, a fee the gateway would not bill, and runs them on the provider key's
+// stored resources (vector stores, containers), which are not the client's.
 import { invalidRequest } from "../../errors";
+import { isObject } from "./is-object";
 
 export interface ChatTools {
   tools?: Record<string, unknown>[];
   tool_choice?: unknown;
-  /** The hosted tool types asked for (in tools or tool_choice); empty when every tool is a function. */
-  hosted: string[];
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+/** Why hosted tools (and stored prompts, hosted tool items) are refused; ends every such 400's message. */
+export const FUNCTION_TOOLS_ONLY =
+  "the gateway serves function tools only, because hosted tools are priced per call and use the provider account's stored resources.";
 
 export function convertTools(tools: unknown, toolChoice: unknown): ChatTools {
-  const converted: ChatTools = { hosted: [] };
+  const converted: ChatTools = {};
   if (tools !== undefined && tools !== null) {
     if (!Array.isArray(tools)) throw invalidRequest("invalid_body", "tools must be an array.");
     const functions: Record<string, unknown>[] = [];
     tools.forEach((tool, index) => {
       if (!isObject(tool) || typeof tool.type !== "string")
         throw invalidRequest("invalid_body", `tools[${index}] must be an object with a type.`);
-      if (tool.type !== "function") {
-        converted.hosted.push(tool.type);
-        return;
-      }
+      if (tool.type !== "function")
+        throw invalidRequest("unsupported_input", `tools[${index}] is a ${tool.type} tool: ${FUNCTION_TOOLS_ONLY}`);
       if (typeof tool.name !== "string" || tool.name === "") throw invalidRequest("invalid_body", `tools[${index}].name must be a string.`);
       const definition: Record<string, unknown> = { name: tool.name };
       if (tool.description !== undefined && tool.description !== null) definition.description = tool.description;
@@ -34,17 +34,15 @@ export function convertTools(tools: unknown, toolChoice: unknown): ChatTools {
     });
     if (functions.length > 0) converted.tools = functions;
   }
-  if (toolChoice !== undefined && toolChoice !== null) converted.tool_choice = convertChoice(toolChoice, converted);
+  if (toolChoice !== undefined && toolChoice !== null) converted.tool_choice = convertChoice(toolChoice);
   return converted;
 }
 
-function convertChoice(choice: unknown, converted: ChatTools): unknown {
+function convertChoice(choice: unknown): unknown {
   if (choice === "auto" || choice === "none" || choice === "required") return choice;
   if (isObject(choice) && choice.type === "function" && typeof choice.name === "string")
     return { type: "function", function: { name: choice.name } };
-  if (isObject(choice) && typeof choice.type === "string") {
-    converted.hosted.push(choice.type);
-    return undefined;
-  }
+  if (isObject(choice) && typeof choice.type === "string")
+    throw invalidRequest("unsupported_input", `tool_choice of type ${choice.type} is not supported: ${FUNCTION_TOOLS_ONLY}`);
   throw invalidRequest("invalid_body", 'tool_choice must be "auto", "none", "required" or {"type":"function","name":...}.');
 }

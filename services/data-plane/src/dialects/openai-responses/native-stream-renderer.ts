@@ -3,6 +3,10 @@
 // response.incomplete), held back until the cost is known and then written
 // with `cost` in its response.usage. After a failure the stream ends with an
 // `error` event and response.failed, numbered after the last relayed event.
+// Everything before the first output item (response.created, in_progress)
+// waits and goes out with it: OpenAI's quota and overload pattern is created,
+// in_progress, then `error`, and an answer nothing of which reached the client
+// is retried on the next path and not billed.
 import type { GatewayError } from "@gateway/proto";
 import { streamFailed } from "../../errors";
 import type { OpenAiChunk } from "../../providers/provider-adapter";
@@ -28,11 +32,13 @@ function relay(event: SseEvent): string {
     .join("")}\n`;
 }
 
-export class NativeStreamRenderer implements StreamRenderer {
+export class ResponsesNativeStreamRenderer implements StreamRenderer {
   private held: { event: SseEvent; parsed: EventShape } | undefined;
   private lastSequence = -1;
   /** The latest response snapshot (created / in_progress), for response.failed. */
   private response: Record<string, unknown> | undefined;
+  /** The frames before the first output item, relayed with it; undefined once sent. */
+  private opening: string | undefined = "";
 
   frames(event: SseEvent | undefined, _chunks: readonly OpenAiChunk[]): string {
     if (!event) return ""; // the end of the body: no event to relay
@@ -49,18 +55,29 @@ export class NativeStreamRenderer implements StreamRenderer {
       this.held = { event, parsed };
       return "";
     }
-    return relay(event);
+    if (this.opening !== undefined && type !== "response.output_item.added") {
+      this.opening += relay(event);
+      return "";
+    }
+    return this.opened() + relay(event);
+  }
+
+  /** The held opening frames, once. */
+  private opened(): string {
+    const opening = this.opening ?? "";
+    this.opening = undefined;
+    return opening;
   }
 
   finish(context: AnswerContext, failure: GatewayError | undefined): string {
     // Without a failure the engine has seen the terminal event; a stream without one ended early all the same.
     if (failure || !this.held) {
       const response = { ...(this.response ?? {}), usage: responsesUsage(context) };
-      return failureFrames(failure ?? streamFailed(), this.lastSequence + 1, response);
+      return this.opened() + failureFrames(failure ?? streamFailed(), this.lastSequence + 1, response);
     }
     const { event, parsed } = this.held;
     const response = parsed.response!;
     response.usage = nativeUsageWithCost(response.usage, context);
-    return `event: ${event.event}\ndata: ${JSON.stringify(parsed)}\n\n`;
+    return `${this.opened()}event: ${event.event}\ndata: ${JSON.stringify(parsed)}\n\n`;
   }
 }

@@ -3,11 +3,11 @@
 // through as written to an upstream that speaks the Responses API itself;
 // answers are Responses objects and event streams either way, with usage.cost.
 import type { AnswerContext, ClientDialect } from "../client-dialect";
-import { NativeStreamRenderer } from "./native-stream-renderer";
+import { ResponsesNativeStreamRenderer } from "./native-stream-renderer";
 import { parseResponsesRequest } from "./parse-request";
 import { outputItems, ResponseIds, responseShell, statusOf } from "./response-object";
 import { responsesErrorBody, responsesErrorFrame } from "./responses-errors";
-import { TranslatingStreamRenderer } from "./translating-stream-renderer";
+import { ResponsesTranslatingStreamRenderer } from "./translating-stream-renderer";
 import { nativeUsageWithCost, responsesUsage } from "./usage";
 
 export const openAiResponses: ClientDialect = {
@@ -23,7 +23,7 @@ export const openAiResponses: ClientDialect = {
     return response;
   },
 
-  streamRenderer: (context) => (context.native ? new NativeStreamRenderer() : new TranslatingStreamRenderer(context)),
+  streamRenderer: (context) => (context.native ? new ResponsesNativeStreamRenderer() : new ResponsesTranslatingStreamRenderer(context)),
   errorBody: responsesErrorBody,
   errorFrame: responsesErrorFrame,
 };

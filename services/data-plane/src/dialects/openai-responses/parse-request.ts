@@ -7,9 +7,8 @@ import { parseServiceBlock } from "../../routing/service-block";
 import type { ClientRequest } from "../client-dialect";
 import { requireObjectBody } from "../openai/request-body";
 import { inputAsMessages } from "./convert-input";
-import { convertTools } from "./convert-tools";
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+import { convertTools, FUNCTION_TOOLS_ONLY } from "./convert-tools";
+import { isObject } from "./is-object";
 
 const present = (value: unknown) => value !== undefined && value !== null;
 
@@ -28,7 +27,7 @@ export function parseResponsesRequest(raw: unknown): ClientRequest {
   const shared: Record<string, unknown> = {};
   for (const field of SAME_NAME) if (present(body[field])) shared[field] = body[field];
   shared.messages = inputAsMessages(body.input, body.instructions);
-  const { tools, tool_choice, hosted } = convertTools(body.tools, body.tool_choice);
+  const { tools, tool_choice } = convertTools(body.tools, body.tool_choice);
   if (tools) shared.tools = tools;
   if (tool_choice !== undefined) shared.tool_choice = tool_choice;
   if (present(body.max_output_tokens)) {
@@ -43,29 +42,15 @@ export function parseResponsesRequest(raw: unknown): ClientRequest {
   Object.assign(shared, textSettings(body.text));
   if (body.stream === true) shared.stream = true;
 
-  // Hosted tools and stored prompts live at OpenAI: only a native Responses upstream can serve them.
-  const nativeOnly = [...hosted.map((type) => `the ${type} tool`), ...(present(body.prompt) ? ["a stored prompt"] : [])];
-  return {
-    operation: "chat",
-    body: shared,
-    original: body,
-    stream: body.stream === true,
-    service,
-    ...(nativeOnly.length > 0
-      ? {
-          nativeOnly: invalidRequest(
-            "unsupported_input",
-            `This request uses ${nativeOnly.join(" and ")}, which only OpenAI's own Responses API serves; the model it was routed to is reached through translation. Use function tools, or an OpenAI model.`,
-          ),
-        }
-      : {}),
-  };
+  return { operation: "chat", body: shared, original: body, stream: body.stream === true, service };
 }
 
-/** `previous_response_id`, `conversation` and `background` need responses kept between requests. */
+/** `previous_response_id`, `conversation` and `background` need responses kept between requests; `prompt` is stored at the provider. */
 function refuseStoredState(body: Record<string, unknown>): void {
   if (present(body.previous_response_id)) throw invalidRequest("invalid_request", `previous_response_id is not supported. ${NO_STORAGE}`);
   if (present(body.conversation)) throw invalidRequest("invalid_request", `conversation is not supported. ${NO_STORAGE}`);
+  // A stored prompt is one of the provider account's resources, not the client's.
+  if (present(body.prompt)) throw invalidRequest("unsupported_input", `prompt (a stored prompt) is not supported: ${FUNCTION_TOOLS_ONLY}`);
   if (body.background === true)
     throw invalidRequest("invalid_request", "background is not supported: the gateway stores no responses to poll. Stream instead.");
 }

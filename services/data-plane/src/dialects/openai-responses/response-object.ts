@@ -9,6 +9,8 @@ export type ResponseStatus = "in_progress" | "completed" | "incomplete" | "faile
 export class ResponseIds {
   private readonly hex: string;
   private calls = 0;
+  private messages = 0;
+  private reasonings = 0;
 
   constructor(requestId: string) {
     this.hex = requestId.replaceAll("-", "");
@@ -18,12 +20,13 @@ export class ResponseIds {
     return `resp_${this.hex}`;
   }
 
-  get message(): string {
-    return `msg_${this.hex}`;
+  /** Every item of one answer has its own id, numbered per kind (an answer may hold several of each). */
+  nextMessage(): string {
+    return `msg_${this.hex}_${this.messages++}`;
   }
 
-  get reasoning(): string {
-    return `rs_${this.hex}`;
+  nextReasoning(): string {
+    return `rs_${this.hex}_${this.reasonings++}`;
   }
 
   nextFunctionCall(): string {
@@ -84,6 +87,8 @@ export const reasoningItem = (id: string, text: string) => ({ id, type: "reasoni
 
 export const outputTextPart = (text: string) => ({ type: "output_text", annotations: [], logprobs: [], text });
 
+export const refusalPart = (refusal: string) => ({ type: "refusal", refusal });
+
 export const messageItem = (id: string, status: string, content: unknown[]) => ({
   id,
   type: "message",
@@ -126,12 +131,12 @@ export function reasoningText(delta: { reasoning?: unknown; reasoning_content?: 
 export function outputItems(message: ChatMessage, ids: ResponseIds, itemStatus: string): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   const reasoning = reasoningText(message);
-  if (reasoning !== "") items.push(reasoningItem(ids.reasoning, reasoning));
+  if (reasoning !== "") items.push(reasoningItem(ids.nextReasoning(), reasoning));
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
   const text = messageText(message.content);
   const refusal = typeof message.refusal === "string" && message.refusal !== "" ? message.refusal : undefined;
-  if (refusal !== undefined) items.push(messageItem(ids.message, itemStatus, [{ type: "refusal", refusal }]));
-  else if (text !== "" || calls.length === 0) items.push(messageItem(ids.message, itemStatus, [outputTextPart(text)]));
+  if (refusal !== undefined) items.push(messageItem(ids.nextMessage(), itemStatus, [refusalPart(refusal)]));
+  else if (text !== "" || calls.length === 0) items.push(messageItem(ids.nextMessage(), itemStatus, [outputTextPart(text)]));
   for (const call of calls) {
     const args = typeof call.function?.arguments === "string" ? call.function.arguments : "";
     items.push(functionCallItem(ids.nextFunctionCall(), "completed", { callId: call.id, name: call.function?.name, arguments: args }));
