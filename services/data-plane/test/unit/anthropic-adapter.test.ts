@@ -305,6 +305,23 @@ describe("AnthropicAdapter.request: system and messages", () => {
     ]);
   });
 
+  it("turns a file part with inline data (a PDF) into a document block; a file_id is dropped", () => {
+    const pdf = Buffer.from("%PDF-1.4").toString("base64");
+    const translated = translate({
+      messages: [
+        user([
+          { type: "file", file: { filename: "report.pdf", file_data: `data:application/pdf;base64,${pdf}` } },
+          { type: "file", file: { file_id: "file-abc" } },
+          { type: "text", text: "Summarize" },
+        ]),
+      ],
+    });
+    expect(translated.messages[0].content).toEqual([
+      { type: "document", source: { type: "base64", media_type: "application/pdf", data: pdf }, title: "report.pdf" },
+      { type: "text", text: "Summarize" },
+    ]);
+  });
+
   it("re-encodes a URL-encoded data: URL as base64", () => {
     const translated = translate({ messages: [user([{ type: "image_url", image_url: { url: "data:image/svg+xml,%3Csvg%2F%3E" } }])] });
     expect(translated.messages[0].content[0].source).toEqual({
@@ -314,7 +331,7 @@ describe("AnthropicAdapter.request: system and messages", () => {
     });
   });
 
-  it("drops parts and roles Anthropic cannot take (audio, files, legacy function role, names, refusals) without error", () => {
+  it("drops parts and roles Anthropic cannot take (audio, legacy function role, names, refusals) without error", () => {
     const translated = translate({
       messages: [
         {

@@ -17,6 +17,14 @@ export interface AnthropicImageBlock {
   cache_control?: CacheControl;
 }
 
+/** A PDF (or plain text) document, inline. */
+export interface AnthropicDocumentBlock {
+  type: "document";
+  source: { type: "base64"; media_type: string; data: string };
+  title?: string;
+  cache_control?: CacheControl;
+}
+
 export interface AnthropicToolUseBlock {
   type: "tool_use";
   id: string;
@@ -27,10 +35,10 @@ export interface AnthropicToolUseBlock {
 export interface AnthropicToolResultBlock {
   type: "tool_result";
   tool_use_id: string;
-  content?: string | (AnthropicTextBlock | AnthropicImageBlock)[];
+  content?: string | (AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock)[];
 }
 
-export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock;
+export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock | AnthropicToolResultBlock;
 export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicToolUseBlock;
 export type AnthropicBlock = AnthropicUserBlock | AnthropicAssistantBlock;
 

@@ -14,6 +14,7 @@
 import type {
   AnthropicAssistantBlock,
   AnthropicBlock,
+  AnthropicDocumentBlock,
   AnthropicImageBlock,
   AnthropicMessage,
   AnthropicTextBlock,
@@ -93,15 +94,31 @@ function textBlocks(content: unknown): AnthropicTextBlock[] {
   return blocks;
 }
 
-function userBlocks(content: unknown): (AnthropicTextBlock | AnthropicImageBlock)[] {
+function userBlocks(content: unknown): (AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock)[] {
   if (!Array.isArray(content)) return textBlocks(content);
-  const blocks: (AnthropicTextBlock | AnthropicImageBlock)[] = [];
+  const blocks: (AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock)[] = [];
   for (const part of content) {
     if (!isRecord(part)) continue;
-    const block = part.type === "text" ? textBlock(part) : part.type === "image_url" ? imageBlock(part) : undefined;
+    const block =
+      part.type === "text"
+        ? textBlock(part)
+        : part.type === "image_url"
+          ? imageBlock(part)
+          : part.type === "file"
+            ? documentBlock(part)
+            : undefined;
     if (block) blocks.push(block);
   }
   return blocks;
+}
+
+/** A `file` part with inline data (a data: URL, e.g. a PDF) as a document block; a `file_id` means nothing to Anthropic and is dropped. */
+function documentBlock(part: JsonObject): AnthropicDocumentBlock | undefined {
+  const file = part.file;
+  if (!isRecord(file) || typeof file.file_data !== "string") return undefined;
+  const source = dataUrlSource(file.file_data);
+  if (!source || source.type !== "base64") return undefined;
+  return { type: "document", source, ...(typeof file.filename === "string" ? { title: file.filename } : {}) };
 }
 
 /**
