@@ -8,6 +8,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costToNano, marker, startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
+import { accessPath, chatModel, embeddingsModel, price } from "../support/catalogue-file";
 
 interface Row {
   adapter: string;
@@ -46,79 +47,38 @@ const ROWS: Row[] = [
   },
 ];
 
-const price = (input: string, output: string, extra: Record<string, string> = {}) => ({
-  input_per_m: input,
-  output_per_m: output,
-  ...extra,
-  verified: true,
-  source: "conformance test",
-});
-const path = (provider: string, upstream: string, credentials: string, cost = price("1", "2", {})) => ({
-  provider,
-  upstream_model: upstream,
-  credentials,
-  price: cost,
-});
-
-function chatModel(id: string, paths: unknown[], extra: Record<string, unknown> = {}) {
-  return {
-    id,
-    tiers: ["economy", "balanced", "quality"],
-    purposes: ["chat"],
-    owned_by: id.split("/")[0],
-    created: 1_700_000_000,
-    context_length: 200_000,
-    max_output_tokens: 8_192,
-    input_modalities: ["text", "image"],
-    output_modalities: ["text"],
-    capabilities: { tools: true, json_schema: true },
-    paths,
-    ...extra,
-  };
-}
-
-const embeddingsModel = (id: string, paths: unknown[]) => ({
-  id,
-  owned_by: id.split("/")[0],
-  created: 1_700_000_000,
-  context_length: 8_192,
-  max_output_tokens: 0,
-  input_modalities: ["text"],
-  output_modalities: ["embeddings"],
-  capabilities: { embeddings: true },
-  paths,
-});
-
 const CATALOGUE = {
   version: 1,
   defaults: { embeddings: "openai/text-embedding-3-small" },
   models: [
-    chatModel("openai/gpt-4.1-mini", [path("openai", "gpt-4.1-mini", "OPENAI_API_KEY", price("0.40", "1.60"))]),
+    chatModel("openai/gpt-4.1-mini", [accessPath("openai", "gpt-4.1-mini", "OPENAI_API_KEY", price("0.40", "1.60"))]),
     chatModel("meta-llama/llama-4-maverick", [
-      path("openrouter", "meta-llama/llama-4-maverick", "OPENROUTER_API_KEY", price("0.15", "0.60")),
+      accessPath("openrouter", "meta-llama/llama-4-maverick", "OPENROUTER_API_KEY", price("0.15", "0.60")),
     ]),
     chatModel("anthropic/claude-sonnet-4", [
-      path("anthropic", "claude-sonnet-4-20250514", "ANTHROPIC_API_KEY", price("3", "15")),
-      path("openrouter", "anthropic/claude-sonnet-4", "OPENROUTER_API_KEY", price("3", "15")),
+      accessPath("anthropic", "claude-sonnet-4-20250514", "ANTHROPIC_API_KEY", price("3", "15")),
+      accessPath("openrouter", "anthropic/claude-sonnet-4", "OPENROUTER_API_KEY", price("3", "15")),
     ]),
     chatModel("google/gemini-2.5-flash", [
-      path("google", "gemini-2.5-flash", "GOOGLE_API_KEY", price("0.30", "2.50")),
-      path("openrouter", "google/gemini-2.5-flash", "OPENROUTER_API_KEY", price("0.30", "2.50")),
+      accessPath("google", "gemini-2.5-flash", "GOOGLE_API_KEY", price("0.30", "2.50")),
+      accessPath("openrouter", "google/gemini-2.5-flash", "OPENROUTER_API_KEY", price("0.30", "2.50")),
     ]),
     chatModel(
       "google/gemini-2.5-flash-image",
-      [path("google", "gemini-2.5-flash-image", "GOOGLE_API_KEY", price("0.30", "2.50", { per_image: "0.039" }))],
+      [accessPath("google", "gemini-2.5-flash-image", "GOOGLE_API_KEY", price("0.30", "2.50", { per_image: "0.039" }))],
       {
         tiers: [],
         output_modalities: ["text", "image"],
       },
     ),
-    chatModel("openai/gpt-5-image-mini", [path("openrouter", "openai/gpt-5-image-mini", "OPENROUTER_API_KEY", price("2.50", "2"))], {
+    chatModel("openai/gpt-5-image-mini", [accessPath("openrouter", "openai/gpt-5-image-mini", "OPENROUTER_API_KEY", price("2.50", "2"))], {
       tiers: [],
       output_modalities: ["text", "image"],
     }),
-    embeddingsModel("openai/text-embedding-3-small", [path("openai", "text-embedding-3-small", "OPENAI_API_KEY", price("0.02", "0"))]),
-    embeddingsModel("google/gemini-embedding-001", [path("google", "gemini-embedding-001", "GOOGLE_API_KEY", price("0.15", "0"))]),
+    embeddingsModel("openai/text-embedding-3-small", [
+      accessPath("openai", "text-embedding-3-small", "OPENAI_API_KEY", price("0.02", "0")),
+    ]),
+    embeddingsModel("google/gemini-embedding-001", [accessPath("google", "gemini-embedding-001", "GOOGLE_API_KEY", price("0.15", "0"))]),
   ],
 };
 

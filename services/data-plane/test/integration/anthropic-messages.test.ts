@@ -7,6 +7,7 @@
 import Anthropic, { APIError, AuthenticationError, BadRequestError, InternalServerError, RateLimitError } from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costToNano, marker, startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
+import { accessPath, catalogueOf, chatModel, price } from "../support/catalogue-file";
 
 interface PathRow {
   path: string;
@@ -63,50 +64,14 @@ const ROWS: PathRow[] = [
   },
 ];
 
-const price = (input: string, output: string) => ({ input_per_m: input, output_per_m: output, verified: true, source: "test" });
-const accessPath = (provider: string, upstream: string, credentials: string, cost: ReturnType<typeof price>) => ({
-  provider,
-  upstream_model: upstream,
-  credentials,
-  price: cost,
-});
-const chatModel = (id: string, paths: unknown[]) => ({
-  id,
-  tiers: ["economy", "balanced", "quality"],
-  purposes: ["chat"],
-  owned_by: id.split("/")[0],
-  created: 1_700_000_000,
-  context_length: 200_000,
-  max_output_tokens: 8_192,
-  input_modalities: ["text", "image"],
-  output_modalities: ["text"],
-  capabilities: { tools: true, json_schema: true },
-  paths,
-});
-
-const CATALOGUE = {
-  version: 1,
-  defaults: { embeddings: "openai/text-embedding-3-small" },
-  models: [
-    chatModel("anthropic/claude-sonnet-4", [accessPath("anthropic", "claude-sonnet-4-20250514", "ANTHROPIC_API_KEY", price("3", "15"))]),
-    chatModel("openai/gpt-4.1-mini", [accessPath("openai", "gpt-4.1-mini", "OPENAI_API_KEY", price("0.40", "1.60"))]),
-    chatModel("google/gemini-2.5-flash", [accessPath("google", "gemini-2.5-flash", "GOOGLE_API_KEY", price("0.30", "2.50"))]),
-    chatModel("meta-llama/llama-4-maverick", [
-      accessPath("openrouter", "meta-llama/llama-4-maverick", "OPENROUTER_API_KEY", price("0.15", "0.60")),
-    ]),
-    {
-      id: "openai/text-embedding-3-small",
-      owned_by: "openai",
-      created: 1_700_000_000,
-      context_length: 8_192,
-      max_output_tokens: 0,
-      input_modalities: ["text"],
-      output_modalities: ["embeddings"],
-      capabilities: { embeddings: true },
-      paths: [accessPath("openai", "text-embedding-3-small", "OPENAI_API_KEY", price("0.02", "0"))],
-    },
-  ],
-};
+const CATALOGUE = catalogueOf([
+  chatModel("anthropic/claude-sonnet-4", [accessPath("anthropic", "claude-sonnet-4-20250514", "ANTHROPIC_API_KEY", price("3", "15"))]),
+  chatModel("openai/gpt-4.1-mini", [accessPath("openai", "gpt-4.1-mini", "OPENAI_API_KEY", price("0.40", "1.60"))]),
+  chatModel("google/gemini-2.5-flash", [accessPath("google", "gemini-2.5-flash", "GOOGLE_API_KEY", price("0.30", "2.50"))]),
+  chatModel("meta-llama/llama-4-maverick", [
+    accessPath("openrouter", "meta-llama/llama-4-maverick", "OPENROUTER_API_KEY", price("0.15", "0.60")),
+  ]),
+]);
 
 /** A small body limit, so the 413 case sends little. */
 const BODY_LIMIT_BYTES = 64 * 1024;

@@ -9,6 +9,7 @@
 // that leaves is billed once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costToNano, type GatewayStack, marker, startStack, type TestProject } from "../harness/gateway-stack";
+import { accessPath, catalogueOf, chatModel, price } from "../support/catalogue-file";
 
 interface SseEvent {
   name: string | undefined;
@@ -127,52 +128,17 @@ const ROWS: Row[] = [
   { dialect: MESSAGES, model: MINI, direct: '"model":"gpt-4.1-mini"', how: "translated" },
 ];
 
-const price = (input: string, output: string) => ({ input_per_m: input, output_per_m: output, verified: true, source: "dialect test" });
-const path = (provider: string, upstream: string, credentials: string, cost: ReturnType<typeof price>) => ({
-  provider,
-  upstream_model: upstream,
-  credentials,
-  price: cost,
-});
-const chatModel = (id: string, paths: unknown[]) => ({
-  id,
-  tiers: ["economy", "balanced", "quality"],
-  purposes: ["chat"],
-  owned_by: id.split("/")[0],
-  created: 1_700_000_000,
-  context_length: 200_000,
-  max_output_tokens: 8_192,
-  input_modalities: ["text", "image"],
-  output_modalities: ["text"],
-  capabilities: { tools: true, json_schema: true },
-  paths,
-});
 /** Each model has its direct path, then OpenRouter. */
-const CATALOGUE = {
-  version: 1,
-  defaults: { embeddings: "openai/text-embedding-3-small" },
-  models: [
-    {
-      id: "openai/text-embedding-3-small",
-      owned_by: "openai",
-      created: 1_700_000_000,
-      context_length: 8_192,
-      max_output_tokens: 0,
-      input_modalities: ["text"],
-      output_modalities: ["embeddings"],
-      capabilities: { embeddings: true },
-      paths: [path("openai", "text-embedding-3-small", "OPENAI_API_KEY", price("0.02", "0"))],
-    },
-    chatModel(MINI, [
-      path("openai", "gpt-4.1-mini", "OPENAI_API_KEY", price("0.40", "1.60")),
-      path("openrouter", MINI, "OPENROUTER_API_KEY", price("0.40", "1.60")),
-    ]),
-    chatModel(SONNET, [
-      path("anthropic", "claude-sonnet-4-20250514", "ANTHROPIC_API_KEY", price("3", "15")),
-      path("openrouter", SONNET, "OPENROUTER_API_KEY", price("3", "15")),
-    ]),
-  ],
-};
+const CATALOGUE = catalogueOf([
+  chatModel(MINI, [
+    accessPath("openai", "gpt-4.1-mini", "OPENAI_API_KEY", price("0.40", "1.60")),
+    accessPath("openrouter", MINI, "OPENROUTER_API_KEY", price("0.40", "1.60")),
+  ]),
+  chatModel(SONNET, [
+    accessPath("anthropic", "claude-sonnet-4-20250514", "ANTHROPIC_API_KEY", price("3", "15")),
+    accessPath("openrouter", SONNET, "OPENROUTER_API_KEY", price("3", "15")),
+  ]),
+]);
 
 /** An SSE body's events (comments dropped). */
 function events(text: string): SseEvent[] {

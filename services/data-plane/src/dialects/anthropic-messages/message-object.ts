@@ -5,7 +5,9 @@
 //   message.content, message.refusal      -> a text block each; a refusal makes stop_reason "refusal"
 //   message.tool_calls                    -> tool_use blocks, arguments parsed into `input`
 //   finish_reason                         -> stop_reason (stop-reason.ts)
+import { toolInput } from "../../providers/anthropic/convert-to-anthropic-messages";
 import type { AnswerContext } from "../client-dialect";
+import { reasoningText } from "../reasoning-text";
 import { isRecord, type JsonObject } from "./json-fields";
 import { anthropicStopReason, messageId } from "./stop-reason";
 import { anthropicUsage } from "./usage";
@@ -36,7 +38,7 @@ export function translatedMessage(completion: JsonObject, context: AnswerContext
   if (Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls) {
       if (!isRecord(call) || !isRecord(call.function)) continue;
-      content.push({ type: "tool_use", id: call.id, name: call.function.name, input: parseInput(call.function.arguments) });
+      content.push({ type: "tool_use", id: call.id, name: call.function.name, input: toolInput(call.function.arguments) });
     }
   }
   return {
@@ -52,18 +54,3 @@ export function translatedMessage(completion: JsonObject, context: AnswerContext
 }
 
 /** OpenRouter's `reasoning`, or DeepSeek-style `reasoning_content`. */
-export function reasoningText(messageOrDelta: JsonObject): string | undefined {
-  const text = typeof messageOrDelta.reasoning === "string" ? messageOrDelta.reasoning : messageOrDelta.reasoning_content;
-  return typeof text === "string" && text.length > 0 ? text : undefined;
-}
-
-/** Tool arguments as an object: Anthropic's `input` is always one; text that is not a JSON object becomes {}. */
-export function parseInput(args: unknown): JsonObject {
-  if (typeof args !== "string") return {};
-  try {
-    const parsed: unknown = JSON.parse(args);
-    return isRecord(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
-}

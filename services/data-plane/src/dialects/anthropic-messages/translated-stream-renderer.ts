@@ -14,9 +14,10 @@ import type { GatewayError } from "@gateway/proto";
 import type { OpenAiChunk } from "../../providers/provider-adapter";
 import type { SseEvent } from "../../upstream/sse-parser";
 import type { AnswerContext, RenderContext, StreamRenderer } from "../client-dialect";
+import { reasoningText } from "../reasoning-text";
 import { anthropicErrorFrame, sseFrame } from "./anthropic-errors";
 import { isRecord, type JsonObject } from "./json-fields";
-import { reasoningText } from "./message-object";
+
 import { anthropicStopReason, messageId } from "./stop-reason";
 import { ToolCallBuffer } from "./tool-call-buffer";
 import { anthropicUsage } from "./usage";

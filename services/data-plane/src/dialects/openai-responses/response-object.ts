@@ -2,6 +2,7 @@
 // items, built from a chat answer in the shared representation: the whole
 // answer of a translated request, and the snapshots a translated stream sends.
 import type { ClientRequest } from "../client-dialect";
+import { reasoningText } from "../reasoning-text";
 
 export type ResponseStatus = "in_progress" | "completed" | "incomplete" | "failed";
 
@@ -119,12 +120,6 @@ export function messageText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("");
-}
-
-/** A chat reply's reasoning text (`reasoning` from OpenRouter-style upstreams and our translations, `reasoning_content` from others). */
-export function reasoningText(delta: { reasoning?: unknown; reasoning_content?: unknown }): string {
-  if (typeof delta.reasoning === "string") return delta.reasoning;
-  return typeof delta.reasoning_content === "string" ? delta.reasoning_content : "";
 }
 
 /** The output items of one chat message: reasoning, then the message (unless only tools were called), then the function calls. */

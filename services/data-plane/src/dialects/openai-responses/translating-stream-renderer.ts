@@ -13,6 +13,7 @@ import type { GatewayError } from "@gateway/proto";
 import type { OpenAiChunk } from "../../providers/provider-adapter";
 import type { SseEvent } from "../../upstream/sse-parser";
 import type { AnswerContext, RenderContext, StreamRenderer } from "../client-dialect";
+import { reasoningText } from "../reasoning-text";
 import {
   functionCallItem,
   messageItem,
@@ -21,7 +22,6 @@ import {
   ResponseIds,
   type ResponseStatus,
   reasoningItem,
-  reasoningText,
   responseShell,
   statusOf,
 } from "./response-object";

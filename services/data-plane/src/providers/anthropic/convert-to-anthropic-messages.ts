@@ -179,7 +179,7 @@ function assistantBlocks(message: JsonObject): AnthropicAssistantBlock[] {
  * or a bare value) become {}: Anthropic accepts nothing else, and the tool
  * result that follows still tells the model what happened.
  */
-function toolInput(args: unknown): Record<string, unknown> {
+export function toolInput(args: unknown): Record<string, unknown> {
   if (isRecord(args)) return args;
   if (typeof args !== "string") return {};
   try {
