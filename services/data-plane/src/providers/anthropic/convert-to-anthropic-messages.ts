@@ -117,7 +117,7 @@ function documentBlock(part: JsonObject): AnthropicDocumentBlock | undefined {
   const file = part.file;
   if (!isRecord(file) || typeof file.file_data !== "string") return undefined;
   const source = dataUrlSource(file.file_data);
-  if (!source || source.type !== "base64") return undefined;
+  if (source?.type !== "base64") return undefined;
   return { type: "document", source, ...(typeof file.filename === "string" ? { title: file.filename } : {}) };
 }
 
