@@ -103,7 +103,7 @@ try {
   console.log(`
 Gateway running (${upstream.OPENAI_BASE_URL ? `mock provider at ${upstream.OPENAI_BASE_URL}` : "OpenAI upstream"}; database ${controlPlane.ready.database}).
 
-  data plane    ${dataPlane.ready.url}       (OpenAI-compatible: /v1/chat/completions, /v1/embeddings, /v1/models)
+  data plane    ${dataPlane.ready.url}       (/v1/chat/completions, /v1/responses, /v1/messages, /v1/embeddings, /v1/models)
   admin API     ${controlPlane.ready.admin}  (pnpm gatewayctl ... uses it)
   project       local, available $${(balance.json.available as { usd: string }).usd}
 
