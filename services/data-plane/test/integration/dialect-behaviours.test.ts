@@ -217,6 +217,19 @@ describe.each(titled)("%s", (_title, { dialect, model, direct }) => {
     expect(await debits(project, streamed.headers.get("x-request-id"))).toEqual([costToNano(dialect.streamCost(seen)!)]);
   });
 
+  it("routes auto:<tier> and bare names, and gives a request with a service block its routing trace", async () => {
+    const tiered = await post(project.key, { ...dialect.body("auto:economy", marker(), false), service: {} });
+    expect(tiered.status).toBe(200);
+    const answer = (await tiered.json()) as { service?: { reason: { requested: string; resolved: string; tier: string } } };
+    expect(answer.service?.reason).toMatchObject({ requested: "auto:economy", tier: "economy" });
+    expect(tiered.headers.get("x-service-model")).toBe(answer.service!.reason.resolved);
+    expect(tiered.headers.get("x-service-reason")).toMatch(/^auto:economy -> /);
+
+    const bare = await post(project.key, dialect.body(model.split("/")[1]!, marker(), false));
+    expect(bare.status).toBe(200);
+    expect(bare.headers.get("x-service-model")).toBe(model);
+  });
+
   it("refuses with 402 in its own shape when the balance cannot cover the call", async () => {
     const broke = await stack.createProject();
     const tag = marker();
