@@ -5,6 +5,7 @@
 // that status. `code` (the table's code, or the upstream's status) is an
 // extra field Anthropic's SDKs keep in `error.error` without reading it.
 import type { GatewayError } from "@gateway/proto";
+import { namedFrame } from "../sse-frames";
 
 /** Anthropic's error type for each status the gateway answers with (docs/dialects/anthropic-messages.md). */
 const TYPE_BY_STATUS: Readonly<Record<number, string>> = {
@@ -37,7 +38,6 @@ export const anthropicErrorBody = (error: GatewayError): AnthropicErrorBody => (
   error: { type: anthropicErrorType(error.status), message: error.message, code: error.code },
 });
 
-export const anthropicErrorFrame = (error: GatewayError): string => sseFrame("error", anthropicErrorBody(error));
+export const anthropicErrorFrame = (error: GatewayError): string => namedFrame("error", anthropicErrorBody(error));
 
 /** One SSE event as Anthropic frames it: `event: <name>\ndata: <json>\n\n`. */
-export const sseFrame = (name: string, data: unknown): string => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;

@@ -10,8 +10,9 @@
 import type { GatewayError } from "@gateway/proto";
 import type { OpenAiChunk } from "../../providers/provider-adapter";
 import type { SseEvent } from "../../upstream/sse-parser";
+import { namedFrame, relayedFrame } from "../sse-frames";
 import type { AnswerContext, StreamRenderer } from "../client-dialect";
-import { anthropicErrorFrame, sseFrame } from "./anthropic-errors";
+import { anthropicErrorFrame } from "./anthropic-errors";
 import { isRecord, type JsonObject } from "./json-fields";
 import { completedUsage } from "./message-object";
 
@@ -24,7 +25,7 @@ export class MessagesNativeStreamRenderer implements StreamRenderer {
   frames(event: SseEvent | undefined, _chunks: readonly OpenAiChunk[]): string {
     if (!event) return ""; // the end of the body: no event to relay
     if (this.opening !== undefined && (event.event === "message_start" || event.event === "ping")) {
-      this.opening += relayed(event);
+      this.opening += relayedFrame(event);
       return "";
     }
     if (event.event === "message_delta") {
@@ -32,10 +33,10 @@ export class MessagesNativeStreamRenderer implements StreamRenderer {
       return "";
     }
     if (event.event === "message_stop") {
-      this.stopFrame = relayed(event);
+      this.stopFrame = relayedFrame(event);
       return "";
     }
-    return this.opened() + relayed(event);
+    return this.opened() + relayedFrame(event);
   }
 
   /** The held opening frames, once. */
@@ -48,12 +49,10 @@ export class MessagesNativeStreamRenderer implements StreamRenderer {
   finish(context: AnswerContext, failure: GatewayError | undefined): string {
     const delta = this.messageDelta ?? { type: "message_delta", delta: { stop_reason: null, stop_sequence: null } };
     delta.usage = completedUsage(delta.usage, context);
-    const end = failure ? anthropicErrorFrame(failure) : (this.stopFrame ?? sseFrame("message_stop", { type: "message_stop" }));
-    return this.opened() + sseFrame("message_delta", delta) + end;
+    const end = failure ? anthropicErrorFrame(failure) : (this.stopFrame ?? namedFrame("message_stop", { type: "message_stop" }));
+    return this.opened() + namedFrame("message_delta", delta) + end;
   }
 }
-
-const relayed = (event: SseEvent): string => `event: ${event.event}\ndata: ${event.data}\n\n`;
 
 function parseObject(text: string): JsonObject | undefined {
   try {

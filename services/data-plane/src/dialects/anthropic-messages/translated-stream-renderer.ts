@@ -15,7 +15,8 @@ import type { OpenAiChunk } from "../../providers/provider-adapter";
 import type { SseEvent } from "../../upstream/sse-parser";
 import type { AnswerContext, RenderContext, StreamRenderer } from "../client-dialect";
 import { reasoningText } from "../reasoning-text";
-import { anthropicErrorFrame, sseFrame } from "./anthropic-errors";
+import { namedFrame } from "../sse-frames";
+import { anthropicErrorFrame } from "./anthropic-errors";
 import { isRecord, type JsonObject } from "./json-fields";
 
 import { anthropicStopReason, messageId } from "./stop-reason";
@@ -67,8 +68,8 @@ export class MessagesTranslatedStreamRenderer implements StreamRenderer {
     let out = this.start() + this.close() + this.writeToolCalls();
     const usage = anthropicUsage(context.usage, context.tokens, context.debitedNano);
     const stopReason = failure ? null : this.refused ? "refusal" : (this.stopReason ?? "end_turn");
-    out += sseFrame("message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage });
-    return out + (failure ? anthropicErrorFrame(failure) : sseFrame("message_stop", { type: "message_stop" }));
+    out += namedFrame("message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage });
+    return out + (failure ? anthropicErrorFrame(failure) : namedFrame("message_stop", { type: "message_stop" }));
   }
 
   /** message_start and a ping, once. Input counts are not known before the end: message_delta carries them. */
@@ -85,7 +86,7 @@ export class MessagesTranslatedStreamRenderer implements StreamRenderer {
       stop_sequence: null,
       usage: { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 },
     };
-    return sseFrame("message_start", { type: "message_start", message }) + sseFrame("ping", { type: "ping" });
+    return namedFrame("message_start", { type: "message_start", message }) + namedFrame("ping", { type: "ping" });
   }
 
   /** Into a streamed block of this kind (the tool calls before it written, another kind closed), then the delta. */
@@ -121,6 +122,6 @@ export class MessagesTranslatedStreamRenderer implements StreamRenderer {
   }
 
   private blockFrame(type: string, fields: JsonObject): string {
-    return sseFrame(type, { type, index: this.blockCount, ...fields });
+    return namedFrame(type, { type, index: this.blockCount, ...fields });
   }
 }

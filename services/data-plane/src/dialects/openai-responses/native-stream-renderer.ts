@@ -11,6 +11,7 @@ import type { GatewayError } from "@gateway/proto";
 import { streamFailed } from "../../errors";
 import type { OpenAiChunk } from "../../providers/provider-adapter";
 import type { SseEvent } from "../../upstream/sse-parser";
+import { relayedFrame } from "../sse-frames";
 import type { AnswerContext, StreamRenderer } from "../client-dialect";
 import { failureFrames } from "./responses-errors";
 import { nativeUsageWithCost, responsesUsage } from "./usage";
@@ -24,14 +25,6 @@ interface EventShape {
 }
 
 /** An event framed as it came: its name (when it had one) and its data lines. */
-function relay(event: SseEvent): string {
-  const name = event.event === "message" ? "" : `event: ${event.event}\n`;
-  return `${name}${event.data
-    .split("\n")
-    .map((line) => `data: ${line}\n`)
-    .join("")}\n`;
-}
-
 export class ResponsesNativeStreamRenderer implements StreamRenderer {
   private held: { event: SseEvent; parsed: EventShape } | undefined;
   private lastSequence = -1;
@@ -56,10 +49,10 @@ export class ResponsesNativeStreamRenderer implements StreamRenderer {
       return "";
     }
     if (this.opening !== undefined && type !== "response.output_item.added") {
-      this.opening += relay(event);
+      this.opening += relayedFrame(event);
       return "";
     }
-    return this.opened() + relay(event);
+    return this.opened() + relayedFrame(event);
   }
 
   /** The held opening frames, once. */
