@@ -10,6 +10,7 @@
 import type { GatewayError } from "@gateway/proto";
 import type { OpenAiChunk } from "../../providers/provider-adapter";
 import type { SseEvent } from "../../upstream/sse-parser";
+import { HeldOpening } from "../held-opening";
 import { namedFrame, relayedFrame } from "../sse-frames";
 import type { AnswerContext, StreamRenderer } from "../client-dialect";
 import { anthropicErrorFrame } from "./anthropic-errors";
@@ -19,13 +20,12 @@ import { completedUsage } from "./message-object";
 export class MessagesNativeStreamRenderer implements StreamRenderer {
   private messageDelta: JsonObject | undefined;
   private stopFrame: string | undefined;
-  /** message_start and pings before the first content event, relayed with it. */
-  private opening: string | undefined = "";
+  private readonly opening = new HeldOpening();
 
   frames(event: SseEvent | undefined, _chunks: readonly OpenAiChunk[]): string {
     if (!event) return ""; // the end of the body: no event to relay
-    if (this.opening !== undefined && (event.event === "message_start" || event.event === "ping")) {
-      this.opening += relayedFrame(event);
+    if (this.opening.holding && (event.event === "message_start" || event.event === "ping")) {
+      this.opening.hold(relayedFrame(event));
       return "";
     }
     if (event.event === "message_delta") {
@@ -36,21 +36,14 @@ export class MessagesNativeStreamRenderer implements StreamRenderer {
       this.stopFrame = relayedFrame(event);
       return "";
     }
-    return this.opened() + relayedFrame(event);
-  }
-
-  /** The held opening frames, once. */
-  private opened(): string {
-    const opening = this.opening ?? "";
-    this.opening = undefined;
-    return opening;
+    return this.opening.release() + relayedFrame(event);
   }
 
   finish(context: AnswerContext, failure: GatewayError | undefined): string {
     const delta = this.messageDelta ?? { type: "message_delta", delta: { stop_reason: null, stop_sequence: null } };
     delta.usage = completedUsage(delta.usage, context);
     const end = failure ? anthropicErrorFrame(failure) : (this.stopFrame ?? namedFrame("message_stop", { type: "message_stop" }));
-    return this.opened() + namedFrame("message_delta", delta) + end;
+    return this.opening.release() + namedFrame("message_delta", delta) + end;
   }
 }
 

@@ -8,10 +8,11 @@
 // in_progress, then `error`, and an answer nothing of which reached the client
 // is retried on the next path and not billed.
 import type { GatewayError } from "@gateway/proto";
+import { HeldOpening } from "../held-opening";
 import { streamFailed } from "../../errors";
 import type { OpenAiChunk } from "../../providers/provider-adapter";
 import type { SseEvent } from "../../upstream/sse-parser";
-import { relayedFrame } from "../sse-frames";
+import { namedFrame, relayedFrame } from "../sse-frames";
 import type { AnswerContext, StreamRenderer } from "../client-dialect";
 import { failureFrames } from "./responses-errors";
 import { nativeUsageWithCost, responsesUsage } from "./usage";
@@ -24,14 +25,12 @@ interface EventShape {
   response?: Record<string, unknown>;
 }
 
-/** An event framed as it came: its name (when it had one) and its data lines. */
 export class ResponsesNativeStreamRenderer implements StreamRenderer {
   private held: { event: SseEvent; parsed: EventShape } | undefined;
   private lastSequence = -1;
   /** The latest response snapshot (created / in_progress), for response.failed. */
   private response: Record<string, unknown> | undefined;
-  /** The frames before the first output item, relayed with it; undefined once sent. */
-  private opening: string | undefined = "";
+  private readonly opening = new HeldOpening();
 
   frames(event: SseEvent | undefined, _chunks: readonly OpenAiChunk[]): string {
     if (!event) return ""; // the end of the body: no event to relay
@@ -48,29 +47,22 @@ export class ResponsesNativeStreamRenderer implements StreamRenderer {
       this.held = { event, parsed };
       return "";
     }
-    if (this.opening !== undefined && type !== "response.output_item.added") {
-      this.opening += relayedFrame(event);
+    if (this.opening.holding && type !== "response.output_item.added") {
+      this.opening.hold(relayedFrame(event));
       return "";
     }
-    return this.opened() + relayedFrame(event);
-  }
-
-  /** The held opening frames, once. */
-  private opened(): string {
-    const opening = this.opening ?? "";
-    this.opening = undefined;
-    return opening;
+    return this.opening.release() + relayedFrame(event);
   }
 
   finish(context: AnswerContext, failure: GatewayError | undefined): string {
     // Without a failure the engine has seen the terminal event; a stream without one ended early all the same.
     if (failure || !this.held) {
       const response = { ...(this.response ?? {}), usage: responsesUsage(context) };
-      return this.opened() + failureFrames(failure ?? streamFailed(), this.lastSequence + 1, response);
+      return this.opening.release() + failureFrames(failure ?? streamFailed(), this.lastSequence + 1, response);
     }
     const { event, parsed } = this.held;
     const response = parsed.response!;
     response.usage = nativeUsageWithCost(response.usage, context);
-    return `${this.opened()}event: ${event.event}\ndata: ${JSON.stringify(parsed)}\n\n`;
+    return this.opening.release() + namedFrame(event.event === "message" ? String(parsed.type) : event.event, parsed);
   }
 }
