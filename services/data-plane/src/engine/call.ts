@@ -10,6 +10,8 @@ export class Call {
   upstream: UpstreamCall;
   /** What the control plane held; set by the reserve. */
   reservedNano: bigint | undefined;
+  /** What an aggregator said the answer cost it (OpenRouter's usage.cost, USD), for the request's log line. */
+  upstreamCostUsd: number | undefined;
   /** Settled or released: nothing more may touch the hold. */
   holdClosed = false;
   /** performance.now() when the request's body had been read, for the gateway-overhead metric. */

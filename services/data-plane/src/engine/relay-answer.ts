@@ -155,6 +155,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   else if (finished) attempts.answered();
 
   const tokens = meter.tokens(call.upstream.body);
+  call.upstreamCostUsd = upstreamCost(meter.usage);
   const debitedNano = await context.money.settle(call, tokens);
   const answerContext: AnswerContext = {
     request: plan.request,
@@ -176,4 +177,10 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
     return { kind: "relayed" };
   }
   return { kind: "relayed", body: plan.dialect.answer(whole!, answerContext) };
+}
+
+/** An aggregator's own charge in its usage (OpenRouter's `cost`, USD), when it reported one. */
+function upstreamCost(usage: unknown): number | undefined {
+  const cost = (usage as { cost?: unknown } | null | undefined)?.cost;
+  return typeof cost === "number" && Number.isFinite(cost) ? cost : undefined;
 }

@@ -108,7 +108,7 @@ const SCHEMA = {
 };
 const RED_DOT = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
-type Usage = { prompt_tokens: number; completion_tokens: number; cost: number; upstream_cost?: number };
+type Usage = { prompt_tokens: number; completion_tokens: number; cost: number };
 type ToolCall = { id?: string; function: { name: string; arguments: string } };
 
 describe("adapter conformance", () => {
@@ -190,6 +190,8 @@ describe("adapter conformance", () => {
       const usage = data.usage as unknown as Usage;
       expect(usage.prompt_tokens).toBeGreaterThan(0);
       expect(usage.completion_tokens).toBeGreaterThan(0);
+      // Only usage.cost differs from the upstream's body: OpenRouter's own cost is replaced, not kept beside it.
+      expect(Object.keys(usage)).not.toContain("upstream_cost");
       expect(response.headers.get("x-service-model")).toBe(row.model);
       expect(await debit(response.headers.get("x-request-id"))).toEqual([costToNano(usage.cost)]);
       expect(await personasFor(tag)).toEqual([row.persona]);

@@ -54,9 +54,9 @@ describe("openAiChat.parse", () => {
 });
 
 describe("openAiChat.answer", () => {
-  it("adds usage.cost (the debit in USD), keeping an aggregator's own figure as upstream_cost", () => {
+  it("sets usage.cost to the debit in USD, in place of an aggregator's own figure, adding no other field", () => {
     const answer = openAiChat.answer({ id: "x", choices: [] }, context(undefined, { usage: { prompt_tokens: 9, cost: 0.5 } }));
-    expect(answer.usage).toEqual({ prompt_tokens: 9, upstream_cost: 0.5, cost: 0.000012345 });
+    expect(answer.usage).toEqual({ prompt_tokens: 9, cost: 0.000012345 });
     expect(answer.service).toBeUndefined();
   });
 

@@ -50,6 +50,7 @@ function recordCompletion(metrics: RequestMetrics, request: FastifyRequest, repl
       path: path || undefined,
       stream: call ? stream : undefined,
       attempts: call?.plan.trace.attempts.map((attempt) => attempt.outcome),
+      upstream_cost_usd: call?.upstreamCostUsd,
     },
     "request completed",
   );

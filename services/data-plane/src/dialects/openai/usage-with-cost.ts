@@ -18,8 +18,7 @@ export function usageWithCost(usage: unknown, tokens: { inputTokens: number; out
           completion_tokens: tokens.outputTokens,
           total_tokens: tokens.inputTokens + tokens.outputTokens,
         };
-  // An aggregator's own figure (OpenRouter's usage.cost, USD) stays visible as the upstream cost record;
-  // `cost` is always the gateway's charge, the amount on the ledger.
-  const upstreamCost = typeof base.cost === "number" ? { upstream_cost: base.cost } : {};
-  return { ...base, ...upstreamCost, cost: usdNumber(debitedNano) };
+  // `cost` is always the gateway's charge, the amount on the ledger: an aggregator's own figure
+  // (OpenRouter's usage.cost) is replaced, not added as another field; it goes to the request's log line.
+  return { ...base, cost: usdNumber(debitedNano) };
 }

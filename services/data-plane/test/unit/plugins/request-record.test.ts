@@ -7,6 +7,7 @@ import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { requestRecord } from "../../../src/app/plugins/request-record";
 import { CounterFamily, HistogramFamily } from "../../../src/metric-families";
+import type { Call } from "../../../src/engine/call";
 import "../../../src/request-context";
 
 async function app() {
@@ -23,6 +24,15 @@ async function app() {
   await instance.register(requestRecord, { metrics });
   instance.get("/v1/models", async (request) => ({ read: request.readAt >= request.receivedAt && request.receivedAt > 0 }));
   instance.get("/health", async () => ({ status: "ok" }));
+  // A call answered through an aggregator that reported its own cost.
+  instance.get("/v1/called", async (request) => {
+    request.call = {
+      target: { model: { id: "openai/gpt-4.1-mini" }, path: { provider: "openrouter" } },
+      plan: { request: { stream: false }, trace: { attempts: [{ outcome: "ok" }] } },
+      upstreamCostUsd: 0.0012,
+    } as unknown as Call;
+    return {};
+  });
   const url = await instance.listen({ host: "127.0.0.1", port: 0 });
   after.push(() => instance.close());
   /** GET `path`, and the record written once the socket closed. */
@@ -48,6 +58,14 @@ describe("requestRecord", () => {
     expect(text).toMatch(/^requests_total\{route="\/v1\/models",status="200",model="",path=""\} 1$/m);
     expect(text).toMatch(/^duration_seconds_count\{route="\/v1\/models",stream="false"\} 1$/m);
     expect(logged.filter((line) => line.msg === "request completed")).toMatchObject([{ route: "/v1/models", status: 200 }]);
+  });
+
+  it("logs the model, path and attempts of a call, and the aggregator's own cost (kept out of the answer)", async () => {
+    const { get, logged } = await app();
+    await get("/v1/called");
+    expect(logged.filter((line) => line.msg === "request completed")).toMatchObject([
+      { route: "/v1/called", model: "openai/gpt-4.1-mini", path: "openrouter", attempts: ["ok"], upstream_cost_usd: 0.0012 },
+    ]);
   });
 
   it("records neither probes nor scrapes", async () => {
