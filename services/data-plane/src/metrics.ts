@@ -30,7 +30,12 @@ export interface DataPlaneMetrics {
   keyCacheLookups: CounterFamily;
   /** By method and outcome. */
   controlPlaneCalls: HistogramFamily;
+  /** Answers whose aggregator reported its own cost (OpenRouter): the gateway's charge over it, by model. */
+  upstreamCostRatio: HistogramFamily;
 }
+
+/** Ratio buckets around 1 (the catalogue price agrees with the aggregator's charge). */
+const RATIO = [0.5, 0.8, 0.9, 0.95, 0.99, 1.01, 1.05, 1.1, 1.25, 2];
 
 /** Latency buckets from 0.5 ms (the gateway's own work) to 2 minutes (long completions). */
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -190,5 +195,12 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
       "method",
       "outcome",
     ]),
+    upstreamCostRatio: new HistogramFamily(
+      registry,
+      "gateway_upstream_cost_ratio",
+      "The gateway's charge over the cost an aggregator reported for the same answer (OpenRouter), by model: far from 1 means a stale catalogue price.",
+      ["model"],
+      RATIO,
+    ),
   };
 }

@@ -57,6 +57,7 @@ export class CallMoney {
       outputTokens: tokens.outputTokens,
     });
     this.afterUpstream.observe((performance.now() - started) / 1000);
+    call.debitedNano = debited;
     return debited;
   }
 

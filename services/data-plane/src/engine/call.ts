@@ -10,8 +10,10 @@ export class Call {
   upstream: UpstreamCall;
   /** What the control plane held; set by the reserve. */
   reservedNano: bigint | undefined;
-  /** What an aggregator said the answer cost it (OpenRouter's usage.cost, USD), for the request's log line. */
+  /** What an aggregator said the answer cost it (OpenRouter's usage.cost, USD), for the request's record. */
   upstreamCostUsd: number | undefined;
+  /** What the ledger debited, once settled. */
+  debitedNano: bigint | undefined;
   /** Settled or released: nothing more may touch the hold. */
   holdClosed = false;
   /** performance.now() when the request's body had been read, for the gateway-overhead metric. */

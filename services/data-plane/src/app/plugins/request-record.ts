@@ -5,6 +5,7 @@
 // Hooks on every request take a callback rather than returning a promise: no promise per request and hook.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CounterFamily, HistogramFamily } from "../../metric-families";
+import { usdNumber } from "../../billing/pricing";
 import { globalPlugin } from "./global-plugin";
 
 export interface RequestMetrics {
@@ -12,7 +13,12 @@ export interface RequestMetrics {
   requests: CounterFamily;
   /** By route and stream. */
   requestDuration: HistogramFamily;
+  /** The charge over an aggregator's own reported cost, by model. */
+  upstreamCostRatio: HistogramFamily;
 }
+
+/** A charge further than this from the aggregator's own figure is logged as a warning: the catalogue price is likely stale. */
+const COST_TOLERANCE = 0.01;
 
 export const requestRecord = globalPlugin<{ metrics: RequestMetrics }>(async (app, { metrics }) => {
   app.decorateRequest("receivedAt", 0);
@@ -54,4 +60,14 @@ function recordCompletion(metrics: RequestMetrics, request: FastifyRequest, repl
     },
     "request completed",
   );
+  if (call?.upstreamCostUsd && call.debitedNano !== undefined) {
+    const charged = usdNumber(call.debitedNano);
+    const ratio = charged / call.upstreamCostUsd;
+    metrics.upstreamCostRatio.series(model).observe(ratio);
+    if (Math.abs(ratio - 1) > COST_TOLERANCE)
+      request.log.warn(
+        { model, path, cost_usd: charged, upstream_cost_usd: call.upstreamCostUsd },
+        "the charge differs from the aggregator's own cost by more than 1%: is the catalogue price stale?",
+      );
+  }
 }

@@ -15,6 +15,7 @@ async function app() {
   const metrics = {
     requests: new CounterFamily(registry, "requests_total", "requests", ["route", "status", "model", "path"]),
     requestDuration: new HistogramFamily(registry, "duration_seconds", "duration", ["route", "stream"], [1]),
+    upstreamCostRatio: new HistogramFamily(registry, "cost_ratio", "ratio", ["model"], [0.99, 1.01]),
   };
   const logged: Record<string, unknown>[] = [];
   const instance = Fastify({
@@ -24,12 +25,13 @@ async function app() {
   await instance.register(requestRecord, { metrics });
   instance.get("/v1/models", async (request) => ({ read: request.readAt >= request.receivedAt && request.receivedAt > 0 }));
   instance.get("/health", async () => ({ status: "ok" }));
-  // A call answered through an aggregator that reported its own cost.
+  // A call answered through an aggregator that reported its own cost ($0.0012); the ledger debited ?debited nano-USD.
   instance.get("/v1/called", async (request) => {
     request.call = {
       target: { model: { id: "openai/gpt-4.1-mini" }, path: { provider: "openrouter" } },
       plan: { request: { stream: false }, trace: { attempts: [{ outcome: "ok" }] } },
       upstreamCostUsd: 0.0012,
+      debitedNano: BigInt((request.query as { debited: string }).debited),
     } as unknown as Call;
     return {};
   });
@@ -62,10 +64,28 @@ describe("requestRecord", () => {
 
   it("logs the model, path and attempts of a call, and the aggregator's own cost (kept out of the answer)", async () => {
     const { get, logged } = await app();
-    await get("/v1/called");
+    await get("/v1/called?debited=1200000");
     expect(logged.filter((line) => line.msg === "request completed")).toMatchObject([
       { route: "/v1/called", model: "openai/gpt-4.1-mini", path: "openrouter", attempts: ["ok"], upstream_cost_usd: 0.0012 },
     ]);
+  });
+
+  it("compares the charge with the aggregator's cost: a ratio per model, and a warning beyond 1%", async () => {
+    const { get, registry, logged } = await app();
+    await get("/v1/called?debited=1205000"); // 0.4% above: agrees
+    expect(logged.filter((line) => line.level === 40)).toEqual([]);
+    await get("/v1/called?debited=1500000"); // 25% above: a stale price
+    expect(logged.filter((line) => line.level === 40)).toMatchObject([
+      { model: "openai/gpt-4.1-mini", path: "openrouter", cost_usd: 0.0015, upstream_cost_usd: 0.0012 },
+    ]);
+    const ratios = (await registry.getSingleMetric("cost_ratio")!.get()).values as {
+      metricName?: string;
+      labels: { le?: number };
+      value: number;
+    }[];
+    const bucket = (le: number) => ratios.find((value) => value.metricName === "cost_ratio_bucket" && value.labels.le === le)?.value;
+    expect([bucket(0.99), bucket(1.01)]).toEqual([0, 1]);
+    expect(ratios.find((value) => value.metricName === "cost_ratio_count")?.value).toBe(2);
   });
 
   it("records neither probes nor scrapes", async () => {
