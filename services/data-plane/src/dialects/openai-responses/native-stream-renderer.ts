@@ -18,6 +18,7 @@ import { failureFrames } from "./responses-errors";
 import { nativeUsageWithCost, responsesUsage } from "./usage";
 
 const TERMINAL = new Set(["response.completed", "response.incomplete"]);
+const SNAPSHOTS = new Set(["response.created", "response.in_progress"]);
 
 interface EventShape {
   type?: unknown;
@@ -27,24 +28,22 @@ interface EventShape {
 
 export class ResponsesNativeStreamRenderer implements StreamRenderer {
   private held: { event: SseEvent; parsed: EventShape } | undefined;
-  private lastSequence = -1;
+  /** The last event's data, read only when a failure must be numbered after it. */
+  private lastData = "";
   /** The latest response snapshot (created / in_progress), for response.failed. */
   private response: Record<string, unknown> | undefined;
   private readonly opening = new HeldOpening();
 
+  // The codec's reader has parsed every event for the meter already: only the few events this
+  // renderer must read (the snapshots, the terminal one) are parsed here again.
   frames(event: SseEvent | undefined, _chunks: readonly OpenAiChunk[]): string {
     if (!event) return ""; // the end of the body: no event to relay
-    let parsed: EventShape = {};
-    try {
-      parsed = JSON.parse(event.data) as EventShape;
-    } catch {
-      // Relayed as it came; it carries nothing to read.
-    }
-    if (typeof parsed.sequence_number === "number") this.lastSequence = parsed.sequence_number;
-    const type = typeof parsed.type === "string" ? parsed.type : event.event;
-    if (typeof parsed.response === "object" && parsed.response !== null) this.response = parsed.response;
+    this.lastData = event.data;
+    // OpenAI names every event by its type; an unnamed one is read for it.
+    const type = event.event === "message" ? String(parseEvent(event.data).type) : event.event;
+    if (SNAPSHOTS.has(type)) this.response = parseEvent(event.data).response ?? this.response;
     if (TERMINAL.has(type)) {
-      this.held = { event, parsed };
+      this.held = { event, parsed: parseEvent(event.data) };
       return "";
     }
     if (this.opening.holding && type !== "response.output_item.added") {
@@ -58,11 +57,22 @@ export class ResponsesNativeStreamRenderer implements StreamRenderer {
     // Without a failure the engine has seen the terminal event; a stream without one ended early all the same.
     if (failure || !this.held) {
       const response = { ...(this.response ?? {}), usage: responsesUsage(context) };
-      return this.opening.release() + failureFrames(failure ?? streamFailed(), this.lastSequence + 1, response);
+      const last = parseEvent(this.lastData).sequence_number;
+      return this.opening.release() + failureFrames(failure ?? streamFailed(), typeof last === "number" ? last + 1 : 0, response);
     }
     const { event, parsed } = this.held;
     const response = parsed.response!;
     response.usage = nativeUsageWithCost(response.usage, context);
     return this.opening.release() + namedFrame(event.event === "message" ? String(parsed.type) : event.event, parsed);
+  }
+}
+
+/** An event's JSON, or {} when it is not an object (relayed as it came all the same). */
+function parseEvent(data: string): EventShape {
+  try {
+    const parsed: unknown = JSON.parse(data);
+    return typeof parsed === "object" && parsed !== null ? (parsed as EventShape) : {};
+  } catch {
+    return {};
   }
 }
