@@ -30,6 +30,9 @@ export type { CatalogueDefaults__Output } from "./generated/gateway/v1/Catalogue
 export type { ControlEvent, ControlEvent__Output } from "./generated/gateway/v1/ControlEvent";
 export type { Model, Model__Output } from "./generated/gateway/v1/Model";
 export type { Price, Price__Output } from "./generated/gateway/v1/Price";
+export type { TokenRates as ProtoTokenRates, TokenRates__Output as ProtoTokenRates__Output } from "./generated/gateway/v1/TokenRates";
+export type { LongContextPrice, LongContextPrice__Output } from "./generated/gateway/v1/LongContextPrice";
+export type { CostPart, CostPart__Output } from "./generated/gateway/v1/CostPart";
 export type { ProjectLimits__Output } from "./generated/gateway/v1/ProjectLimits";
 export type { ReleaseResponse, ReleaseResponse__Output } from "./generated/gateway/v1/ReleaseResponse";
 export type { ReserveRequest__Output } from "./generated/gateway/v1/ReserveRequest";

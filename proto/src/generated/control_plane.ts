@@ -6,6 +6,7 @@ import type { Catalogue as _gateway_v1_Catalogue, Catalogue__Output as _gateway_
 import type { CatalogueDefaults as _gateway_v1_CatalogueDefaults, CatalogueDefaults__Output as _gateway_v1_CatalogueDefaults__Output } from './gateway/v1/CatalogueDefaults';
 import type { ControlEvent as _gateway_v1_ControlEvent, ControlEvent__Output as _gateway_v1_ControlEvent__Output } from './gateway/v1/ControlEvent';
 import type { ControlPlaneClient as _gateway_v1_ControlPlaneClient, ControlPlaneDefinition as _gateway_v1_ControlPlaneDefinition } from './gateway/v1/ControlPlane';
+import type { CostPart as _gateway_v1_CostPart, CostPart__Output as _gateway_v1_CostPart__Output } from './gateway/v1/CostPart';
 import type { Draw as _gateway_v1_Draw, Draw__Output as _gateway_v1_Draw__Output } from './gateway/v1/Draw';
 import type { DrawRequest as _gateway_v1_DrawRequest, DrawRequest__Output as _gateway_v1_DrawRequest__Output } from './gateway/v1/DrawRequest';
 import type { DrawResponse as _gateway_v1_DrawResponse, DrawResponse__Output as _gateway_v1_DrawResponse__Output } from './gateway/v1/DrawResponse';
@@ -15,6 +16,7 @@ import type { Heartbeat as _gateway_v1_Heartbeat, Heartbeat__Output as _gateway_
 import type { KeyRevoked as _gateway_v1_KeyRevoked, KeyRevoked__Output as _gateway_v1_KeyRevoked__Output } from './gateway/v1/KeyRevoked';
 import type { LeaseRequest as _gateway_v1_LeaseRequest, LeaseRequest__Output as _gateway_v1_LeaseRequest__Output } from './gateway/v1/LeaseRequest';
 import type { LeaseResponse as _gateway_v1_LeaseResponse, LeaseResponse__Output as _gateway_v1_LeaseResponse__Output } from './gateway/v1/LeaseResponse';
+import type { LongContextPrice as _gateway_v1_LongContextPrice, LongContextPrice__Output as _gateway_v1_LongContextPrice__Output } from './gateway/v1/LongContextPrice';
 import type { Model as _gateway_v1_Model, Model__Output as _gateway_v1_Model__Output } from './gateway/v1/Model';
 import type { Price as _gateway_v1_Price, Price__Output as _gateway_v1_Price__Output } from './gateway/v1/Price';
 import type { ProjectChanged as _gateway_v1_ProjectChanged, ProjectChanged__Output as _gateway_v1_ProjectChanged__Output } from './gateway/v1/ProjectChanged';
@@ -26,6 +28,7 @@ import type { ReserveResponse as _gateway_v1_ReserveResponse, ReserveResponse__O
 import type { SettleRequest as _gateway_v1_SettleRequest, SettleRequest__Output as _gateway_v1_SettleRequest__Output } from './gateway/v1/SettleRequest';
 import type { SettleResponse as _gateway_v1_SettleResponse, SettleResponse__Output as _gateway_v1_SettleResponse__Output } from './gateway/v1/SettleResponse';
 import type { SubscribeRequest as _gateway_v1_SubscribeRequest, SubscribeRequest__Output as _gateway_v1_SubscribeRequest__Output } from './gateway/v1/SubscribeRequest';
+import type { TokenRates as _gateway_v1_TokenRates, TokenRates__Output as _gateway_v1_TokenRates__Output } from './gateway/v1/TokenRates';
 import type { ValidateKeyRequest as _gateway_v1_ValidateKeyRequest, ValidateKeyRequest__Output as _gateway_v1_ValidateKeyRequest__Output } from './gateway/v1/ValidateKeyRequest';
 import type { ValidateKeyResponse as _gateway_v1_ValidateKeyResponse, ValidateKeyResponse__Output as _gateway_v1_ValidateKeyResponse__Output } from './gateway/v1/ValidateKeyResponse';
 
@@ -41,6 +44,7 @@ export interface ProtoGrpcType {
       CatalogueDefaults: MessageTypeDefinition<_gateway_v1_CatalogueDefaults, _gateway_v1_CatalogueDefaults__Output>
       ControlEvent: MessageTypeDefinition<_gateway_v1_ControlEvent, _gateway_v1_ControlEvent__Output>
       ControlPlane: SubtypeConstructor<typeof grpc.Client, _gateway_v1_ControlPlaneClient> & { service: _gateway_v1_ControlPlaneDefinition }
+      CostPart: MessageTypeDefinition<_gateway_v1_CostPart, _gateway_v1_CostPart__Output>
       Draw: MessageTypeDefinition<_gateway_v1_Draw, _gateway_v1_Draw__Output>
       DrawRequest: MessageTypeDefinition<_gateway_v1_DrawRequest, _gateway_v1_DrawRequest__Output>
       DrawResponse: MessageTypeDefinition<_gateway_v1_DrawResponse, _gateway_v1_DrawResponse__Output>
@@ -50,6 +54,7 @@ export interface ProtoGrpcType {
       KeyRevoked: MessageTypeDefinition<_gateway_v1_KeyRevoked, _gateway_v1_KeyRevoked__Output>
       LeaseRequest: MessageTypeDefinition<_gateway_v1_LeaseRequest, _gateway_v1_LeaseRequest__Output>
       LeaseResponse: MessageTypeDefinition<_gateway_v1_LeaseResponse, _gateway_v1_LeaseResponse__Output>
+      LongContextPrice: MessageTypeDefinition<_gateway_v1_LongContextPrice, _gateway_v1_LongContextPrice__Output>
       Model: MessageTypeDefinition<_gateway_v1_Model, _gateway_v1_Model__Output>
       Price: MessageTypeDefinition<_gateway_v1_Price, _gateway_v1_Price__Output>
       ProjectChanged: MessageTypeDefinition<_gateway_v1_ProjectChanged, _gateway_v1_ProjectChanged__Output>
@@ -61,6 +66,7 @@ export interface ProtoGrpcType {
       SettleRequest: MessageTypeDefinition<_gateway_v1_SettleRequest, _gateway_v1_SettleRequest__Output>
       SettleResponse: MessageTypeDefinition<_gateway_v1_SettleResponse, _gateway_v1_SettleResponse__Output>
       SubscribeRequest: MessageTypeDefinition<_gateway_v1_SubscribeRequest, _gateway_v1_SubscribeRequest__Output>
+      TokenRates: MessageTypeDefinition<_gateway_v1_TokenRates, _gateway_v1_TokenRates__Output>
       ValidateKeyRequest: MessageTypeDefinition<_gateway_v1_ValidateKeyRequest, _gateway_v1_ValidateKeyRequest__Output>
       ValidateKeyResponse: MessageTypeDefinition<_gateway_v1_ValidateKeyResponse, _gateway_v1_ValidateKeyResponse__Output>
     }

@@ -6,12 +6,48 @@ import { parseUsd } from "../billing/money";
 
 export const TIERS = ["economy", "balanced", "quality"] as const;
 
-export interface CataloguePriceEntry {
-  input_per_m?: string;
-  output_per_m?: string;
+/** Token prices, USD per million tokens: the base ones, and the ones a long-context tier or a service tier overrides. */
+export const TOKEN_RATES = [
+  "input",
+  "output",
+  "cached_input",
+  "cache_write_5m",
+  "cache_write_1h",
+  "reasoning",
+  "audio_input",
+  "audio_output",
+  "image_input",
+  "image_output",
+] as const;
+export type TokenRate = (typeof TOKEN_RATES)[number];
+/** Prices per unit, USD: an output image, an input image, a request, a web search or other per-call tool. */
+export const UNIT_PRICES = ["image", "input_image", "request", "web_search"] as const;
+export type UnitPrice = (typeof UNIT_PRICES)[number];
+/** The service tiers a path may price (OpenAI's `service_tier`). */
+export const SERVICE_TIERS = ["priority", "flex", "scale"] as const;
+/** Every component name (`verified_components`, `service.pricing`, the cost split). */
+export const PRICE_COMPONENTS = [...TOKEN_RATES, ...UNIT_PRICES, "long_context", "service_tiers"] as const;
+export type PriceComponent = (typeof PRICE_COMPONENTS)[number];
+
+/** A file key of a token rate (`cached_input` -> `cached_input_per_m`) and of a unit price (`image` -> `per_image`). */
+export const rateKey = (rate: TokenRate) => `${rate}_per_m` as const;
+export const unitKey = (unit: UnitPrice) => `per_${unit}` as const;
+
+export type CatalogueTokenRates = { [K in TokenRate as `${K}_per_m`]?: string };
+
+export interface CataloguePriceEntry extends CatalogueTokenRates {
   per_image?: string;
+  per_input_image?: string;
   per_request?: string;
+  per_web_search?: string;
+  /** Above this many input tokens (the whole prompt, cached and cache writes included), the given rates replace the base ones. */
+  long_context?: CatalogueTokenRates & { above_input_tokens: number };
+  /** Rates of an answer served at that tier; a rate not given is the base one. */
+  service_tiers?: { [tier in (typeof SERVICE_TIERS)[number]]?: CatalogueTokenRates };
+  /** Input and output were checked against the provider's own page. */
   verified: boolean;
+  /** Every component checked against the provider's own page (input and output at least, when verified). */
+  verified_components?: PriceComponent[];
   source?: string;
 }
 
@@ -36,16 +72,30 @@ export interface CatalogueFile {
   inventory?: CatalogueModelEntry[];
 }
 
+const tokenRateProperties = Object.fromEntries(TOKEN_RATES.map((rate) => [rateKey(rate), { type: "string" }]));
+const tokenRatesSchema = { type: "object", additionalProperties: false, properties: tokenRateProperties };
+
+// Unknown components are refused (additionalProperties: false): a price the gateway does not bill must not load.
 const priceSchema = {
   type: "object",
   additionalProperties: false,
   required: ["verified"],
   properties: {
-    input_per_m: { type: "string" },
-    output_per_m: { type: "string" },
-    per_image: { type: "string" },
-    per_request: { type: "string" },
+    ...tokenRateProperties,
+    ...Object.fromEntries(UNIT_PRICES.map((unit) => [unitKey(unit), { type: "string" }])),
+    long_context: {
+      type: "object",
+      additionalProperties: false,
+      required: ["above_input_tokens"],
+      properties: { above_input_tokens: { type: "integer", minimum: 1 }, ...tokenRateProperties },
+    },
+    service_tiers: {
+      type: "object",
+      additionalProperties: false,
+      properties: Object.fromEntries(SERVICE_TIERS.map((tier) => [tier, tokenRatesSchema])),
+    },
     verified: { type: "boolean" },
+    verified_components: { type: "array", uniqueItems: true, items: { enum: [...PRICE_COMPONENTS] } },
     source: { type: "string" },
   },
 } as const;
@@ -117,6 +167,20 @@ export interface NormalizedPath {
   requestNano: bigint | null;
   priceVerified: boolean;
   priceSource: string | null;
+  /** Every other component, nano-USD as decimal strings (the `price_components` column). */
+  priceComponents: PriceComponentsJson;
+}
+
+/** Token rates in nano-USD per million tokens, as decimal strings. */
+export type NanoRates = { [K in TokenRate]?: string };
+
+/** The components beyond input, output, per image and per request, as stored and sent to the data planes. */
+export interface PriceComponentsJson extends Omit<NanoRates, "input" | "output"> {
+  input_image?: string;
+  web_search?: string;
+  long_context?: NanoRates & { above_input_tokens: number };
+  service_tiers?: { [tier: string]: NanoRates };
+  verified_components: PriceComponent[];
 }
 
 export interface NormalizedModel {
@@ -142,6 +206,55 @@ function price(text: string | undefined, where: string): bigint | null {
   const nano = parseUsd(text);
   if (nano === undefined) throw invalidRequest(`${where}: "${text}" is not a USD amount`);
   return nano;
+}
+
+/** The rates given in a file's rate object, in nano-USD. */
+function nanoRates(rates: CatalogueTokenRates, only: readonly TokenRate[], where: string): NanoRates {
+  const converted: NanoRates = {};
+  for (const rate of only) {
+    const nano = price(rates[rateKey(rate)], `${where} ${rateKey(rate)}`);
+    if (nano !== null) converted[rate] = nano.toString();
+  }
+  return converted;
+}
+
+const OTHER_RATES = TOKEN_RATES.filter((rate) => rate !== "input" && rate !== "output");
+
+/** The path's components beyond the four columns, checked: overrides name at least one rate, verified ones are set. */
+export function priceComponents(entry: CataloguePriceEntry | undefined, where: string): PriceComponentsJson {
+  if (!entry) return { verified_components: [] };
+  const components: PriceComponentsJson = { ...nanoRates(entry, OTHER_RATES, where), verified_components: [] };
+  for (const unit of ["input_image", "web_search"] as const) {
+    const nano = price(entry[unitKey(unit)], `${where} ${unitKey(unit)}`);
+    if (nano !== null) components[unit] = nano.toString();
+  }
+  if (entry.long_context) {
+    const rates = nanoRates(entry.long_context, TOKEN_RATES, `${where} long_context`);
+    if (Object.keys(rates).length === 0) throw invalidRequest(`${where} long_context: gives no rate`);
+    components.long_context = { above_input_tokens: entry.long_context.above_input_tokens, ...rates };
+  }
+  if (entry.service_tiers) {
+    components.service_tiers = {};
+    for (const [tier, tierRates] of Object.entries(entry.service_tiers)) {
+      const rates = nanoRates(tierRates ?? {}, TOKEN_RATES, `${where} service_tiers.${tier}`);
+      if (Object.keys(rates).length === 0) throw invalidRequest(`${where} service_tiers.${tier}: gives no rate`);
+      components.service_tiers[tier] = rates;
+    }
+  }
+  const given = (component: PriceComponent): boolean =>
+    component === "long_context" || component === "service_tiers"
+      ? entry[component] !== undefined
+      : (TOKEN_RATES as readonly string[]).includes(component)
+        ? entry[rateKey(component as TokenRate)] !== undefined
+        : entry[unitKey(component as UnitPrice)] !== undefined;
+  // `verified` speaks for the base token prices the path has (an embeddings path has no output price).
+  const base = (["input", "output"] as const).filter(given);
+  const verified = entry.verified_components ?? (entry.verified ? base : []);
+  for (const component of verified) if (!given(component)) throw invalidRequest(`${where} verified_components: ${component} has no price`);
+  if (entry.verified && !base.every((component) => verified.includes(component)))
+    throw invalidRequest(`${where} verified_components: a verified price lists ${base.join(" and ")}`);
+  components.verified_components = [...verified];
+  return components;
 }
 
 /** Semantic checks the JSON schema cannot express, and conversion to database rows. */
@@ -181,6 +294,7 @@ export function normalizeCatalogue(file: CatalogueFile): NormalizedModel[] {
           requestNano: price(path.price?.per_request, where),
           priceVerified: path.price?.verified ?? false,
           priceSource: path.price?.source ?? null,
+          priceComponents: priceComponents(path.price, where),
         };
       }),
     };

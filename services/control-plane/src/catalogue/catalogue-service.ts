@@ -1,10 +1,46 @@
 // Stores the catalogue and serves it as the snapshot the data planes receive.
 import type { Catalogue } from "@gateway/proto";
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { changeEventRow, type ChangeFeed } from "../changes/change-feed";
-import { normalizeCatalogue, type CatalogueFile } from "./catalogue-file";
+import { normalizeCatalogue, type CatalogueFile, type NanoRates, type PriceComponentsJson } from "./catalogue-file";
 
 const optionalInt64 = (value: bigint | null): string | undefined => (value === null ? undefined : value.toString());
+
+/** Catalogue names of the token rates -> the proto's fields (TokenRates and Price share them). */
+const PROTO_RATE = {
+  input: "inputNanoPerM",
+  output: "outputNanoPerM",
+  cached_input: "cachedInputNanoPerM",
+  cache_write_5m: "cacheWrite_5mNanoPerM",
+  cache_write_1h: "cacheWrite_1hNanoPerM",
+  reasoning: "reasoningNanoPerM",
+  audio_input: "audioInputNanoPerM",
+  audio_output: "audioOutputNanoPerM",
+  image_input: "imageInputNanoPerM",
+  image_output: "imageOutputNanoPerM",
+} as const;
+
+function protoRates(rates: NanoRates): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [rate, field] of Object.entries(PROTO_RATE)) {
+    const value = rates[rate as keyof NanoRates];
+    if (value !== undefined) fields[field] = value;
+  }
+  return fields;
+}
+
+/** The price components column as the proto's Price fields beyond the four columns. */
+function protoComponents(components: PriceComponentsJson) {
+  const { input_image, web_search, long_context, service_tiers, verified_components, ...rates } = components;
+  return {
+    ...protoRates(rates),
+    inputImageNano: input_image,
+    webSearchNano: web_search,
+    longContext: long_context ? { aboveInputTokens: long_context.above_input_tokens, rates: protoRates(long_context) } : null,
+    serviceTiers: Object.fromEntries(Object.entries(service_tiers ?? {}).map(([tier, tierRates]) => [tier, protoRates(tierRates)])),
+    verifiedComponents: verified_components ?? [],
+  };
+}
 
 export class CatalogueService {
   private cached: Catalogue | undefined;
@@ -49,7 +85,14 @@ export class CatalogueService {
         await tx.catalogueModel.deleteMany();
         await tx.catalogueModel.createMany({ data: models.map(({ paths: _paths, ...model }) => model) });
         await tx.accessPath.createMany({
-          data: models.flatMap((model) => model.paths.map((path, position) => ({ ...path, modelId: model.id, position }))),
+          data: models.flatMap((model) =>
+            model.paths.map((path, position) => ({
+              ...path,
+              priceComponents: path.priceComponents as unknown as Prisma.InputJsonObject,
+              modelId: model.id,
+              position,
+            })),
+          ),
         });
         const created = await tx.catalogueRevision.create({ data: { source, defaults: file.defaults } });
         await tx.changeEvent.create({ data: changeEventRow({ kind: "catalogue", revision: String(created.id) }) });
@@ -112,6 +155,7 @@ export class CatalogueService {
             requestNano: optionalInt64(path.requestNano),
             verified: path.priceVerified,
             source: path.priceSource ?? "",
+            ...protoComponents(path.priceComponents as unknown as PriceComponentsJson),
           },
         })),
       })),

@@ -127,6 +127,7 @@ describe("normalizeCatalogue conversions", () => {
           requestNano: null,
           priceVerified: true,
           priceSource: null,
+          priceComponents: { verified_components: ["input", "output"] },
         },
       ],
     });

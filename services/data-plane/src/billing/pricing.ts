@@ -1,30 +1,141 @@
-// Integer pricing. Prices are nano-USD per million tokens (per image / per
-// request for those parts). A request's cost is rounded up to the next
-// nano-USD once, over all its parts.
-import type { Price } from "../catalogue/catalogue-snapshot";
+// Integer pricing. Token prices are nano-USD per million tokens, other parts
+// nano-USD per unit (image, request, web search). A request's cost is the sum of
+// its tokens of each kind times that kind's rate, rounded up to the next nano-USD
+// once, plus its unit parts (docs/money.md, "Cost by component").
+import type { Price, TokenRate, TokenRates } from "../catalogue/catalogue-snapshot";
 
-export interface TokenUsage {
+/**
+ * What a call used, read from the upstream's usage (engine/usage-meter.ts). The detail counts are
+ * parts of the totals: cache reads and writes, audio and image tokens are inside `inputTokens`
+ * (OpenAI's prompt_tokens), reasoning, audio and image tokens inside `outputTokens`.
+ */
+export interface UsageRecord {
+  /** Every prompt token. */
   inputTokens: number;
+  cachedInputTokens?: number;
+  cacheWrite5mTokens?: number;
+  cacheWrite1hTokens?: number;
+  audioInputTokens?: number;
+  imageInputTokens?: number;
+  /** Every produced token. */
   outputTokens: number;
+  reasoningTokens?: number;
+  audioOutputTokens?: number;
+  imageOutputTokens?: number;
+  /** Output images delivered, for paths priced per image (their tokens are then not billed). */
   images?: number;
+  /** Input images, for paths priced per input image. */
+  inputImages?: number;
+  /** Web searches (or other tool calls) the upstream ran and bills per call. */
+  webSearches?: number;
+  /** The tier the upstream says it served at (OpenAI's `service_tier`). */
+  serviceTier?: string;
+}
+
+/** A component of a cost, named as in the catalogue (docs/catalogue.md), with the units billed at it. */
+export interface CostPart {
+  component: string;
+  /** Tokens, or images, requests, searches. */
+  units: number;
+  /** Its share, rounded down; the `rounding` part carries what the one rounding up adds. */
+  nano: bigint;
 }
 
 const MILLION = 1_000_000n;
 
-export function costNano(price: Price, usage: TokenUsage): bigint {
-  const tokenPart = BigInt(usage.inputTokens) * (price.inputNanoPerM ?? 0n) + BigInt(usage.outputTokens) * (price.outputNanoPerM ?? 0n);
-  const tokens = (tokenPart + MILLION - 1n) / MILLION;
-  return tokens + (price.requestNano ?? 0n) + BigInt(usage.images ?? 0) * (price.imageNano ?? 0n);
+/** Token kinds in the order a prompt or an answer is split into them; each falls back to the next rate when unpriced. */
+const INPUT_KINDS = [
+  { component: "cached_input", count: "cachedInputTokens", rates: ["cachedInput", "input"] },
+  { component: "cache_write_5m", count: "cacheWrite5mTokens", rates: ["cacheWrite5m", "input"] },
+  // An hour's write costs more than five minutes': unpriced, it is billed at least at the 5-minute rate.
+  { component: "cache_write_1h", count: "cacheWrite1hTokens", rates: ["cacheWrite1h", "cacheWrite5m", "input"] },
+  { component: "audio_input", count: "audioInputTokens", rates: ["audioInput", "input"] },
+  { component: "image_input", count: "imageInputTokens", rates: ["imageInput", "input"] },
+] as const;
+const OUTPUT_KINDS = [
+  { component: "reasoning", count: "reasoningTokens", rates: ["reasoning", "output"] },
+  { component: "audio_output", count: "audioOutputTokens", rates: ["audioOutput", "output"] },
+  { component: "image_output", count: "imageOutputTokens", rates: ["imageOutput", "output"] },
+] as const;
+
+/**
+ * The token rates that apply to a call: the base ones; above the long-context threshold (the whole
+ * prompt's tokens), the long-context ones; at a priced service tier, that tier's. A rate a tier does
+ * not give stays what it was.
+ */
+export function ratesFor(price: Price, inputTokens: number, serviceTier?: string): TokenRates {
+  let rates: TokenRates = { ...price.rates };
+  if (price.inputNanoPerM !== null) rates.input = price.inputNanoPerM;
+  if (price.outputNanoPerM !== null) rates.output = price.outputNanoPerM;
+  if (price.longContext && inputTokens > price.longContext.aboveInputTokens) rates = { ...rates, ...price.longContext.rates };
+  const tier = serviceTier === undefined ? undefined : price.serviceTiers?.get(serviceTier);
+  if (tier) rates = { ...rates, ...tier };
+  return rates;
 }
+
+const rateOf = (rates: TokenRates, chain: readonly TokenRate[]): bigint => {
+  for (const rate of chain) if (rates[rate] !== undefined) return rates[rate]!;
+  return 0n;
+};
+
+/** Whether images in this answer are billed per image (and their tokens not at all). */
+export const billsPerImage = (price: Price, usage: UsageRecord): boolean =>
+  price.imageNano !== null && price.imageNano !== undefined && (usage.images ?? 0) > 0;
+
+/**
+ * The call's cost split by component, and its total: every token kind at its rate, summed, rounded
+ * up once; then the per-unit parts. Detail counts beyond their total (a malformed usage) are cut to it.
+ */
+export function costParts(price: Price, usage: UsageRecord): { totalNano: bigint; parts: CostPart[] } {
+  const rates = ratesFor(price, usage.inputTokens, usage.serviceTier);
+  const tokenParts: { component: string; units: number; numerator: bigint }[] = [];
+  const split = (total: number, base: { component: string; rate: TokenRate }, kinds: typeof INPUT_KINDS | typeof OUTPUT_KINDS) => {
+    let left = Math.max(0, total);
+    for (const kind of kinds) {
+      if (kind.component === "image_output" && billsPerImage(price, usage)) {
+        left -= Math.min(left, usage.imageOutputTokens ?? 0); // billed per image instead
+        continue;
+      }
+      const units = Math.min(left, Math.max(0, usage[kind.count] ?? 0));
+      if (units === 0) continue;
+      left -= units;
+      tokenParts.push({ component: kind.component, units, numerator: BigInt(units) * rateOf(rates, kind.rates) });
+    }
+    if (left > 0) tokenParts.unshift({ component: base.component, units: left, numerator: BigInt(left) * rateOf(rates, [base.rate]) });
+  };
+  split(usage.outputTokens, { component: "output", rate: "output" }, OUTPUT_KINDS);
+  split(usage.inputTokens, { component: "input", rate: "input" }, INPUT_KINDS);
+  const numerator = tokenParts.reduce((sum, part) => sum + part.numerator, 0n);
+  const tokensNano = (numerator + MILLION - 1n) / MILLION;
+  const parts: CostPart[] = tokenParts.map(({ component, units, numerator: partNumerator }) => ({
+    component,
+    units,
+    nano: partNumerator / MILLION,
+  }));
+  const rounding = tokensNano - parts.reduce((sum, part) => sum + part.nano, 0n);
+  if (rounding > 0n) parts.push({ component: "rounding", units: 0, nano: rounding });
+  const unit = (component: string, count: number | undefined, each: bigint | null | undefined) => {
+    if (count && count > 0 && each) parts.push({ component, units: count, nano: BigInt(count) * each });
+  };
+  unit("image", billsPerImage(price, usage) ? usage.images : 0, price.imageNano);
+  unit("input_image", usage.inputImages, price.inputImageNano);
+  unit("web_search", usage.webSearches, price.webSearchNano);
+  unit("request", 1, price.requestNano);
+  return { totalNano: parts.reduce((sum, part) => sum + part.nano, 0n), parts };
+}
+
+/** The call's cost in nano-USD (costParts' total). */
+export const costNano = (price: Price, usage: UsageRecord): bigint => costParts(price, usage).totalNano;
 
 /**
  * The most output tokens a budget covers after `inputTokens` of prompt: the
  * largest n with costNano(price, { inputTokens, outputTokens: n }) <= budget.
  */
 export function affordableOutputTokens(price: Price, inputTokens: number, budgetNano: bigint): number {
-  const room = (budgetNano - (price.requestNano ?? 0n)) * MILLION - BigInt(inputTokens) * (price.inputNanoPerM ?? 0n);
+  const rates = ratesFor(price, inputTokens);
+  const room = (budgetNano - (price.requestNano ?? 0n)) * MILLION - BigInt(inputTokens) * (rates.input ?? 0n);
   if (room < 0n) return 0;
-  const perToken = price.outputNanoPerM ?? 0n;
+  const perToken = rates.output ?? 0n;
   if (perToken === 0n) return Number.MAX_SAFE_INTEGER;
   const tokens = room / perToken;
   return tokens > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(tokens);

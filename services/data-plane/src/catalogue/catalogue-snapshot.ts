@@ -1,15 +1,44 @@
 // The catalogue as the data plane uses it: received from the control plane,
 // indexed once per revision, kept as the last good snapshot while the control
 // plane is away.
-import type { Catalogue__Output, Price__Output } from "@gateway/proto";
+import type { Catalogue__Output, Price__Output, ProtoTokenRates__Output } from "@gateway/proto";
+
+/** Token prices by kind of token, nano-USD per million tokens (docs/catalogue.md, "Price components"). */
+export const TOKEN_RATES = [
+  "input",
+  "output",
+  "cachedInput",
+  "cacheWrite5m",
+  "cacheWrite1h",
+  "reasoning",
+  "audioInput",
+  "audioOutput",
+  "imageInput",
+  "imageOutput",
+] as const;
+export type TokenRate = (typeof TOKEN_RATES)[number];
+/** A rate not given is absent (the base rate applies: billing/pricing.ts). */
+export type TokenRates = { [K in TokenRate]?: bigint };
 
 export interface Price {
   inputNanoPerM: bigint | null;
   outputNanoPerM: bigint | null;
+  /** Per output image. */
   imageNano: bigint | null;
   requestNano: bigint | null;
   verified: boolean;
   source: string;
+  /** The token rates beyond input and output (cache reads and writes, reasoning, audio, image tokens). */
+  rates?: TokenRates;
+  /** Per input image; per web search (a tool billed per call). */
+  inputImageNano?: bigint | null;
+  webSearchNano?: bigint | null;
+  /** Above `aboveInputTokens` input tokens (the whole prompt), these rates replace the base ones. */
+  longContext?: { aboveInputTokens: number; rates: TokenRates } | null;
+  /** The rates of an answer served at a service tier (OpenAI's `service_tier`: priority, flex). */
+  serviceTiers?: ReadonlyMap<string, TokenRates>;
+  /** The components checked against the provider's own page (catalogue names: input, cached_input...). */
+  verifiedComponents?: readonly string[];
 }
 
 export interface AccessPath {
@@ -50,7 +79,33 @@ export interface CatalogueSnapshot {
 
 const optionalBigInt = (value: string | undefined): bigint | null => (value === undefined ? null : BigInt(value));
 
+/** The proto's field of each rate (the generated names keep the digit's underscore). */
+const PROTO_RATE = {
+  input: "inputNanoPerM",
+  output: "outputNanoPerM",
+  cachedInput: "cachedInputNanoPerM",
+  cacheWrite5m: "cacheWrite_5mNanoPerM",
+  cacheWrite1h: "cacheWrite_1hNanoPerM",
+  reasoning: "reasoningNanoPerM",
+  audioInput: "audioInputNanoPerM",
+  audioOutput: "audioOutputNanoPerM",
+  imageInput: "imageInputNanoPerM",
+  imageOutput: "imageOutputNanoPerM",
+} as const satisfies Record<TokenRate, keyof ProtoTokenRates__Output>;
+
+function toRates(source: Partial<Record<(typeof PROTO_RATE)[TokenRate], string>>, only: readonly TokenRate[]): TokenRates {
+  const rates: TokenRates = {};
+  for (const rate of only) {
+    const value = source[PROTO_RATE[rate]];
+    if (value !== undefined) rates[rate] = BigInt(value);
+  }
+  return rates;
+}
+
+const OTHER_RATES = TOKEN_RATES.filter((rate) => rate !== "input" && rate !== "output");
+
 function toPrice(price: Price__Output | null): Price {
+  const longContext = price?.longContext;
   return {
     inputNanoPerM: optionalBigInt(price?.inputNanoPerM),
     outputNanoPerM: optionalBigInt(price?.outputNanoPerM),
@@ -58,6 +113,14 @@ function toPrice(price: Price__Output | null): Price {
     requestNano: optionalBigInt(price?.requestNano),
     verified: price?.verified ?? false,
     source: price?.source ?? "",
+    rates: price ? toRates(price, OTHER_RATES) : {},
+    inputImageNano: optionalBigInt(price?.inputImageNano),
+    webSearchNano: optionalBigInt(price?.webSearchNano),
+    longContext: longContext?.rates
+      ? { aboveInputTokens: longContext.aboveInputTokens, rates: toRates(longContext.rates, TOKEN_RATES) }
+      : null,
+    serviceTiers: new Map(Object.entries(price?.serviceTiers ?? {}).map(([tier, rates]) => [tier, toRates(rates, TOKEN_RATES)])),
+    verifiedComponents: price?.verifiedComponents ?? [],
   };
 }
 

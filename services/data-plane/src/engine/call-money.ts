@@ -35,22 +35,17 @@ export class CallMoney {
   }
 
   /**
-   * Debits the call's cost for these tokens at the answering target's price; returns the amount on
-   * the ledger. On a path priced per image, images are billed per image and their tokens are taken
-   * out of the output tokens (an upstream such as Gemini counts image tokens as output): never both.
+   * Debits the call's cost for this usage at the answering target's price; returns the amount on
+   * the ledger. On a path priced per image, images are billed per image and their tokens not at all
+   * (an upstream such as Gemini counts image tokens as output): never both (billing/pricing.ts).
    */
   async settle(call: Call, tokens: MeteredTokens): Promise<bigint> {
     call.holdClosed = true;
-    const { price } = call.target.path;
-    const perImage = price.imageNano !== null && price.imageNano !== undefined && tokens.images > 0;
-    const billed = perImage
-      ? { ...tokens, outputTokens: Math.max(0, tokens.outputTokens - (tokens.imageTokens ?? 0)) }
-      : { ...tokens, images: 0 };
     const started = performance.now();
     const debited = await this.billing.settle({
       requestId: call.requestId,
       projectId: call.projectId,
-      amountNano: costNano(price, billed),
+      amountNano: costNano(call.target.path.price, tokens),
       model: call.target.model.id,
       accessPath: call.target.path.provider,
       inputTokens: tokens.inputTokens,

@@ -4,15 +4,10 @@
 // the upstream reported none is it estimated, from the forwarded body and the
 // text delivered.
 import { countImages, estimateTokens } from "../billing/hold-estimate";
+import type { UsageRecord } from "../billing/pricing";
 
-export interface MeteredTokens {
-  inputTokens: number;
-  outputTokens: number;
-  /** Images delivered, for paths priced per image. */
-  images: number;
-  /** The part of the output tokens that was images (for paths that price images per image instead). */
-  imageTokens?: number;
-}
+/** The usage billed: what the upstream reported, with the images delivered (for paths priced per image). */
+export type MeteredTokens = UsageRecord & { images: number };
 
 /** Keys of a message or delta that carry no produced content. Images are billed per image, not as text. */
 const NON_CONTENT_KEYS = new Set(["role", "type", "id", "index", "images"]);
@@ -31,13 +26,17 @@ const count = (value: unknown): number | undefined =>
   typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined;
 
 /** Token counts an upstream reported in the shared (OpenAI) usage shape, when it reported them. */
-export function readUsage(usage: unknown): { inputTokens: number; outputTokens: number; imageTokens?: number } | undefined {
+export function readUsage(usage: unknown): UsageRecord | undefined {
   if (typeof usage !== "object" || usage === null) return undefined;
   const fields = usage as { prompt_tokens?: unknown; completion_tokens?: unknown; completion_tokens_details?: { image_tokens?: unknown } };
   const input = count(fields.prompt_tokens);
   if (input === undefined) return undefined;
   const imageTokens = count(fields.completion_tokens_details?.image_tokens);
-  return { inputTokens: input, outputTokens: count(fields.completion_tokens) ?? 0, ...(imageTokens ? { imageTokens } : {}) };
+  return {
+    inputTokens: input,
+    outputTokens: count(fields.completion_tokens) ?? 0,
+    ...(imageTokens ? { imageOutputTokens: imageTokens } : {}),
+  };
 }
 
 type Choices = { message?: unknown; delta?: unknown }[];

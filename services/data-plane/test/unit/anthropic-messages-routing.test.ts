@@ -17,7 +17,15 @@ import type { UpstreamHttp } from "../../src/upstream/upstream-http";
 import { catalogueModel } from "../support/catalogue-model";
 import { thrown } from "../support/thrown";
 
-const price = { inputNanoPerM: "3000000000", outputNanoPerM: "15000000000", verified: true, source: "test" };
+const price = {
+  inputNanoPerM: "3000000000",
+  outputNanoPerM: "15000000000",
+  verified: true,
+  source: "test",
+  longContext: null,
+  serviceTiers: {},
+  verifiedComponents: [],
+};
 const catalogue: Catalogue__Output = {
   revision: "r",
   models: [

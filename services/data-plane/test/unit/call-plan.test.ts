@@ -17,7 +17,15 @@ import { UpstreamHttp } from "../../src/upstream/upstream-http";
 import { catalogueModel } from "../support/catalogue-model";
 import { thrown } from "../support/thrown";
 
-const price = (input: string, output: string) => ({ inputNanoPerM: input, outputNanoPerM: output, verified: true, source: "test" });
+const price = (input: string, output: string) => ({
+  inputNanoPerM: input,
+  outputNanoPerM: output,
+  verified: true,
+  source: "test",
+  longContext: null,
+  serviceTiers: {},
+  verifiedComponents: [],
+});
 
 const model = (id: string, paths: Model__Output["paths"]) => catalogueModel(id, paths);
 

@@ -8,7 +8,15 @@ import { buildSnapshot, type CatalogueSnapshot } from "../../src/catalogue/catal
 import { registerModelsRoute } from "../../src/routes/models";
 import { catalogueModel } from "../support/catalogue-model";
 
-const price = { inputNanoPerM: "400000000", outputNanoPerM: "1600000000", verified: true, source: "test" };
+const price = {
+  inputNanoPerM: "400000000",
+  outputNanoPerM: "1600000000",
+  verified: true,
+  source: "test",
+  longContext: null,
+  serviceTiers: {},
+  verifiedComponents: [],
+};
 const path = (provider: string, upstreamModel: string) => ({ provider, upstreamModel, credentialsRef: "", price });
 
 const catalogue = buildSnapshot({

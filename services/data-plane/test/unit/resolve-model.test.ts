@@ -25,7 +25,15 @@ function model(id: string, overrides: Partial<Model__Output> = {}): Model__Outpu
         provider,
         upstreamModel: upstream,
         credentialsRef: `${provider.toUpperCase()}_API_KEY`,
-        price: { inputNanoPerM: "400000000", outputNanoPerM: "1600000000", verified: true, source: "test" },
+        price: {
+          inputNanoPerM: "400000000",
+          outputNanoPerM: "1600000000",
+          verified: true,
+          source: "test",
+          longContext: null,
+          serviceTiers: {},
+          verifiedComponents: [],
+        },
       },
     ],
     ...overrides,
@@ -63,6 +71,12 @@ describe("buildSnapshot", () => {
       requestNano: null,
       verified: true,
       source: "test",
+      rates: {},
+      inputImageNano: null,
+      webSearchNano: null,
+      longContext: null,
+      serviceTiers: new Map(),
+      verifiedComponents: [],
     });
   });
 
@@ -87,6 +101,12 @@ describe("buildSnapshot", () => {
       requestNano: null,
       verified: false,
       source: "",
+      rates: {},
+      inputImageNano: null,
+      webSearchNano: null,
+      longContext: null,
+      serviceTiers: new Map(),
+      verifiedComponents: [],
     });
     expect(snapshot.defaults).toEqual({ embeddings: "" });
   });

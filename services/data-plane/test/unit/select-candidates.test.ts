@@ -11,7 +11,15 @@ import { thrown } from "../support/thrown";
 /** Circuit settings that never open within these tests unless they fail a path five times in a row. */
 const CIRCUIT = { errorHalfLifeMs: 30_000, failureThreshold: 5, cooldownMs: 30_000 };
 
-const price = (input: string, output: string) => ({ inputNanoPerM: input, outputNanoPerM: output, verified: true, source: "test" });
+const price = (input: string, output: string) => ({
+  inputNanoPerM: input,
+  outputNanoPerM: output,
+  verified: true,
+  source: "test",
+  longContext: null,
+  serviceTiers: {},
+  verifiedComponents: [],
+});
 
 function model(id: string, overrides: Partial<Model__Output> = {}): Model__Output {
   const [vendor, upstream] = [id.split("/")[0]!, id.slice(id.indexOf("/") + 1)];

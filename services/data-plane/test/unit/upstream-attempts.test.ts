@@ -21,7 +21,15 @@ import { PathHealth } from "../../src/routing/path-health";
 import { UpstreamHttp } from "../../src/upstream/upstream-http";
 import { catalogueModel } from "../support/catalogue-model";
 
-const price = { inputNanoPerM: "100000000", outputNanoPerM: "400000000", verified: true, source: "test" };
+const price = {
+  inputNanoPerM: "100000000",
+  outputNanoPerM: "400000000",
+  verified: true,
+  source: "test",
+  longContext: null,
+  serviceTiers: {},
+  verifiedComponents: [],
+};
 
 const model = (id: string, paths: [provider: string, upstream: string][]) =>
   catalogueModel(

@@ -17,7 +17,7 @@ describe("UsageMeter", () => {
     const meter = new UsageMeter();
     meter.report({ usage: { prompt_tokens: 10, completion_tokens: 4, completion_tokens_details: { image_tokens: 2 } } });
     meter.deliveredAnswer({ choices: [{ message }] });
-    expect(meter.tokens("ignored")).toEqual({ inputTokens: 10, outputTokens: 4, imageTokens: 2, images: 1 });
+    expect(meter.tokens("ignored")).toEqual({ inputTokens: 10, outputTokens: 4, imageOutputTokens: 2, images: 1 });
   });
 
   it("estimates a whole answer and the same answer streamed alike: produced text only, images apart", () => {

@@ -1,5 +1,6 @@
 // Original file: gateway/v1/control_plane.proto
 
+import type { CostPart as _gateway_v1_CostPart, CostPart__Output as _gateway_v1_CostPart__Output } from '../../gateway/v1/CostPart';
 import type { Long } from '@grpc/proto-loader';
 
 export interface Draw {
@@ -12,6 +13,7 @@ export interface Draw {
   'accessPath'?: (string);
   'inputTokens'?: (number);
   'outputTokens'?: (number);
+  'costParts'?: (_gateway_v1_CostPart)[];
 }
 
 export interface Draw__Output {
@@ -24,4 +26,5 @@ export interface Draw__Output {
   'accessPath': (string);
   'inputTokens': (number);
   'outputTokens': (number);
+  'costParts': (_gateway_v1_CostPart__Output)[];
 }

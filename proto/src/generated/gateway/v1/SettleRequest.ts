@@ -1,5 +1,6 @@
 // Original file: gateway/v1/control_plane.proto
 
+import type { CostPart as _gateway_v1_CostPart, CostPart__Output as _gateway_v1_CostPart__Output } from '../../gateway/v1/CostPart';
 import type { Long } from '@grpc/proto-loader';
 
 export interface SettleRequest {
@@ -10,6 +11,7 @@ export interface SettleRequest {
   'inputTokens'?: (number);
   'outputTokens'?: (number);
   'projectId'?: (string);
+  'costParts'?: (_gateway_v1_CostPart)[];
 }
 
 export interface SettleRequest__Output {
@@ -20,4 +22,5 @@ export interface SettleRequest__Output {
   'inputTokens': (number);
   'outputTokens': (number);
   'projectId': (string);
+  'costParts': (_gateway_v1_CostPart__Output)[];
 }
