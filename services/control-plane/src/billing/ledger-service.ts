@@ -22,6 +22,9 @@ export interface ReserveInput {
   accessPath: string;
 }
 
+/** A debit's cost by component: {component: {units, nano}} (the ledger's cost_parts, docs/money.md). */
+export type CostParts = Record<string, { units: number; nano: string }>;
+
 export interface SettleInput {
   requestId: string;
   projectId: string;
@@ -30,6 +33,7 @@ export interface SettleInput {
   accessPath: string;
   inputTokens: number;
   outputTokens: number;
+  costParts?: CostParts;
 }
 
 export interface LeaseInput {
@@ -49,6 +53,7 @@ export interface DrawInput {
   accessPath: string;
   inputTokens: number;
   outputTokens: number;
+  costParts?: CostParts;
 }
 
 /** A lease holds at most this share of what a project can spend (1/8): a busy data plane never takes the whole balance. */
@@ -134,6 +139,7 @@ export class LedgerService {
       access_path: input.accessPath || null,
       input_tokens: input.inputTokens,
       output_tokens: input.outputTokens,
+      ...(input.costParts ? { cost_parts: input.costParts } : {}),
     });
     const debitedNano = BigInt(result.debited ?? "0");
     this.count("settle", result.outcome as string);
@@ -191,6 +197,7 @@ export class LedgerService {
           access_path: input.accessPath || null,
           input_tokens: input.inputTokens,
           output_tokens: input.outputTokens,
+          ...(input.costParts ? { cost_parts: input.costParts } : {}),
         }),
       ),
     );

@@ -1,13 +1,21 @@
 // The control plane's gRPC service. Handlers are thin: authenticate the
 // calling data plane, translate messages, call a service, map errors once.
 import * as grpc from "@grpc/grpc-js";
-import { AUTH_METADATA_KEY, bearer, ControlPlaneService, GatewayError, type ControlEvent, type ControlPlaneHandlers } from "@gateway/proto";
+import {
+  AUTH_METADATA_KEY,
+  bearer,
+  ControlPlaneService,
+  GatewayError,
+  type ControlEvent,
+  type ControlPlaneHandlers,
+  type CostPart__Output,
+} from "@gateway/proto";
 import { timingSafeEqual } from "node:crypto";
 import type { CatalogueService } from "../catalogue/catalogue-service";
 import type { Change, ChangeFeed } from "../changes/change-feed";
 import { invalidRequest, unauthorized } from "../errors";
 import type { KeyService } from "../keys/key-service";
-import type { LedgerService } from "../billing/ledger-service";
+import type { CostParts, LedgerService } from "../billing/ledger-service";
 import { asGatewayError } from "../errors";
 import { toServiceError } from "./service-error";
 
@@ -56,6 +64,14 @@ function amount(value: string | undefined): bigint {
 
 /** Token counts are stored as 32-bit integers; a count beyond that is an upstream's nonsense, kept at the maximum. */
 const tokens = (count: number): number => Math.min(Math.max(0, Math.floor(count)), 2_147_483_647);
+
+/** A settle's cost by component as the ledger stores it; none sent, none stored. */
+function costParts(parts: CostPart__Output[]): CostParts | undefined {
+  if (parts.length === 0) return undefined;
+  const stored: CostParts = {};
+  for (const part of parts) stored[part.component] = { units: Number(part.tokens), nano: amount(part.nano).toString() };
+  return stored;
+}
 
 /** Open Subscribe streams of one server: a stopping control plane ends them, so data planes reconnect to another replica. */
 type Subscriptions = Set<grpc.ServerWritableStream<unknown, unknown>>;
@@ -124,6 +140,7 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
         accessPath: request.accessPath,
         inputTokens: tokens(request.inputTokens),
         outputTokens: tokens(request.outputTokens),
+        costParts: costParts(request.costParts),
       });
       return { outcome: settleOutcomes[result.outcome], debitedNano: result.debitedNano.toString() };
     }),
@@ -153,6 +170,7 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
             accessPath: draw.accessPath,
             inputTokens: tokens(draw.inputTokens),
             outputTokens: tokens(draw.outputTokens),
+            costParts: costParts(draw.costParts),
           };
         } catch {
           return undefined;

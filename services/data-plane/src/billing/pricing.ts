@@ -3,6 +3,9 @@
 // its tokens of each kind times that kind's rate, rounded up to the next nano-USD
 // once, plus its unit parts (docs/money.md, "Cost by component").
 import type { Price, TokenRate, TokenRates } from "../catalogue/catalogue-snapshot";
+import type { CostPart } from "../control-plane/control-plane-client";
+
+export type { CostPart };
 
 /**
  * What a call used, read from the upstream's usage (engine/usage-meter.ts). The detail counts are
@@ -30,15 +33,6 @@ export interface UsageRecord {
   webSearches?: number;
   /** The tier the upstream says it served at (OpenAI's `service_tier`). */
   serviceTier?: string;
-}
-
-/** A component of a cost, named as in the catalogue (docs/catalogue.md), with the units billed at it. */
-export interface CostPart {
-  component: string;
-  /** Tokens, or images, requests, searches. */
-  units: number;
-  /** Its share, rounded down; the `rounding` part carries what the one rounding up adds. */
-  nano: bigint;
 }
 
 const MILLION = 1_000_000n;

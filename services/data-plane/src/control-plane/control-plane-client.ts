@@ -30,6 +30,15 @@ export interface ReserveCall {
   accessPath: string;
 }
 
+/** A component of a request's cost, named as in the catalogue (docs/catalogue.md), with the units billed at it. */
+export interface CostPart {
+  component: string;
+  /** Tokens, or images, requests, searches. */
+  units: number;
+  /** Its share, rounded down; the `rounding` part carries what the one rounding up adds. */
+  nano: bigint;
+}
+
 export interface SettleCall {
   requestId: string;
   projectId: string;
@@ -38,6 +47,8 @@ export interface SettleCall {
   accessPath: string;
   inputTokens: number;
   outputTokens: number;
+  /** The cost by component (billing/pricing.ts), for the ledger's split. */
+  costParts?: readonly CostPart[];
 }
 
 /** One request's debit from a budget lease. */
@@ -52,6 +63,8 @@ export interface DrawCall {
   accessPath: string;
   inputTokens: number;
   outputTokens: number;
+  /** The cost by component (billing/pricing.ts), for the ledger's split. */
+  costParts?: readonly CostPart[];
 }
 
 /** gRPC statuses of a call that carried no error code (it never reached the control plane, or was cut): an outage. */
@@ -76,6 +89,8 @@ function callFailure(error: grpc.ServiceError | null): GatewayError {
 const INT64_MAX = 9_223_372_036_854_775_807n;
 /** A money amount for an int64 field: an absurd cost (an upstream's nonsense usage) is kept at the maximum instead of wrapping negative. */
 const wireAmount = (nano: bigint): string => (nano > INT64_MAX ? INT64_MAX : nano < 0n ? 0n : nano).toString();
+const wireParts = (parts: readonly CostPart[] | undefined) =>
+  (parts ?? []).map((part) => ({ component: part.component, tokens: part.units, nano: wireAmount(part.nano) }));
 
 export class ControlPlaneClientWrapper {
   private readonly client: ControlPlaneClient;
@@ -139,7 +154,11 @@ export class ControlPlaneClientWrapper {
   }
 
   settle(call: SettleCall): Promise<SettleResponse__Output> {
-    return this.unary("Settle", this.client.settle, { ...call, amountNano: wireAmount(call.amountNano) });
+    return this.unary("Settle", this.client.settle, {
+      ...call,
+      amountNano: wireAmount(call.amountNano),
+      costParts: wireParts(call.costParts),
+    });
   }
 
   /** `keepNano` > 0: a budget lease gives back only what it holds above that, and stays active. */
@@ -158,7 +177,12 @@ export class ControlPlaneClientWrapper {
 
   draw(draws: DrawCall[]): Promise<DrawResponse__Output> {
     return this.unary("Draw", this.client.draw, {
-      draws: draws.map((draw) => ({ ...draw, amountNano: wireAmount(draw.amountNano), holdNano: wireAmount(draw.holdNano) })),
+      draws: draws.map((draw) => ({
+        ...draw,
+        amountNano: wireAmount(draw.amountNano),
+        holdNano: wireAmount(draw.holdNano),
+        costParts: wireParts(draw.costParts),
+      })),
     });
   }
 

@@ -2,7 +2,7 @@
 // release. Every call ends in exactly one of settle or release.
 import type { ReserveCall, SettleCall } from "../control-plane/control-plane-client";
 import { estimateTokens } from "../billing/hold-estimate";
-import { costNano } from "../billing/pricing";
+import { costParts } from "../billing/pricing";
 import type { Call } from "./call";
 import type { MeteredTokens } from "./usage-meter";
 
@@ -41,11 +41,14 @@ export class CallMoney {
    */
   async settle(call: Call, tokens: MeteredTokens): Promise<bigint> {
     call.holdClosed = true;
+    const { totalNano, parts } = costParts(call.target.path.price, tokens);
+    call.costNano = totalNano;
     const started = performance.now();
     const debited = await this.billing.settle({
       requestId: call.requestId,
       projectId: call.projectId,
-      amountNano: costNano(call.target.path.price, tokens),
+      amountNano: totalNano,
+      costParts: parts,
       model: call.target.model.id,
       accessPath: call.target.path.provider,
       inputTokens: tokens.inputTokens,
