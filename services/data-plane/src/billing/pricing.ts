@@ -85,6 +85,7 @@ export function costParts(price: Price, usage: UsageRecord): { totalNano: bigint
   const tokenParts: { component: string; units: number; numerator: bigint }[] = [];
   const split = (total: number, base: { component: string; rate: TokenRate }, kinds: typeof INPUT_KINDS | typeof OUTPUT_KINDS) => {
     let left = Math.max(0, total);
+    const detail: typeof tokenParts = [];
     for (const kind of kinds) {
       if (kind.component === "image_output" && billsPerImage(price, usage)) {
         left -= Math.min(left, usage.imageOutputTokens ?? 0); // billed per image instead
@@ -93,12 +94,13 @@ export function costParts(price: Price, usage: UsageRecord): { totalNano: bigint
       const units = Math.min(left, Math.max(0, usage[kind.count] ?? 0));
       if (units === 0) continue;
       left -= units;
-      tokenParts.push({ component: kind.component, units, numerator: BigInt(units) * rateOf(rates, kind.rates) });
+      detail.push({ component: kind.component, units, numerator: BigInt(units) * rateOf(rates, kind.rates) });
     }
-    if (left > 0) tokenParts.unshift({ component: base.component, units: left, numerator: BigInt(left) * rateOf(rates, [base.rate]) });
+    if (left > 0) tokenParts.push({ component: base.component, units: left, numerator: BigInt(left) * rateOf(rates, [base.rate]) });
+    tokenParts.push(...detail);
   };
-  split(usage.outputTokens, { component: "output", rate: "output" }, OUTPUT_KINDS);
   split(usage.inputTokens, { component: "input", rate: "input" }, INPUT_KINDS);
+  split(usage.outputTokens, { component: "output", rate: "output" }, OUTPUT_KINDS);
   const numerator = tokenParts.reduce((sum, part) => sum + part.numerator, 0n);
   const tokensNano = (numerator + MILLION - 1n) / MILLION;
   const parts: CostPart[] = tokenParts.map(({ component, units, numerator: partNumerator }) => ({
