@@ -17,6 +17,19 @@ export const TOKEN_RATES = [
   "imageOutput",
 ] as const;
 export type TokenRate = (typeof TOKEN_RATES)[number];
+/** Each rate's component name in the catalogue file, `service.pricing` and the cost split. */
+export const RATE_COMPONENT: Record<TokenRate, string> = {
+  input: "input",
+  output: "output",
+  cachedInput: "cached_input",
+  cacheWrite5m: "cache_write_5m",
+  cacheWrite1h: "cache_write_1h",
+  reasoning: "reasoning",
+  audioInput: "audio_input",
+  audioOutput: "audio_output",
+  imageInput: "image_input",
+  imageOutput: "image_output",
+};
 /** A rate not given is absent (the base rate applies: billing/pricing.ts). */
 export type TokenRates = { [K in TokenRate]?: bigint };
 

@@ -3,19 +3,49 @@
 // of that list, by id (a slash in it sent as is or as %2F), alias or
 // unambiguous bare name.
 import type { FastifyInstance } from "fastify";
-import { bareName, type CatalogueSnapshot, type ModelEntry } from "../catalogue/catalogue-snapshot";
+import {
+  bareName,
+  type CatalogueSnapshot,
+  type ModelEntry,
+  RATE_COMPONENT,
+  TOKEN_RATES,
+  type TokenRates,
+} from "../catalogue/catalogue-snapshot";
 import { controlPlaneUnavailable, modelNotFound } from "../errors";
 import { resolveConcrete, TIERS } from "../routing/resolve-model";
 
 const ALIASES = ["auto", ...TIERS.map((tier) => `auto:${tier}`)];
-const perMillionUsd = (nano: bigint) => Number(nano) / 1e9;
+const usd = (nano: bigint) => Number(nano) / 1e9;
 
-function pricing(model: ModelEntry): Record<string, number> | undefined {
+/** Token rates as `service.pricing` names them, USD per million tokens. */
+function ratesUsd(rates: TokenRates, shown: (component: string) => boolean): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const rate of TOKEN_RATES)
+    if (rates[rate] !== undefined && shown(RATE_COMPONENT[rate])) out[RATE_COMPONENT[rate]] = usd(rates[rate]!);
+  return out;
+}
+
+/**
+ * The first verified path's price, its verified components only (docs/catalogue.md): `input` and
+ * `output` as before, then the other token rates (USD per million tokens), the unit prices (USD each),
+ * `long_context` and `service_tiers`.
+ */
+function pricing(model: ModelEntry): Record<string, unknown> | undefined {
   const price = model.paths.find((path) => path.price.verified && path.price.inputNanoPerM !== null)?.price;
   if (!price) return undefined;
-  const out: Record<string, number> = { input: perMillionUsd(price.inputNanoPerM!), output: perMillionUsd(price.outputNanoPerM ?? 0n) };
-  if (price.imageNano !== null) out.image = perMillionUsd(price.imageNano);
-  if (price.requestNano !== null) out.request = perMillionUsd(price.requestNano);
+  const verified = new Set(price.verifiedComponents ?? []);
+  const out: Record<string, unknown> = {
+    input: usd(price.inputNanoPerM!),
+    output: usd(price.outputNanoPerM ?? 0n),
+    ...ratesUsd(price.rates ?? {}, (component) => verified.has(component)),
+  };
+  const units = { image: price.imageNano, input_image: price.inputImageNano, request: price.requestNano, web_search: price.webSearchNano };
+  for (const [component, nano] of Object.entries(units))
+    if (nano !== null && nano !== undefined && verified.has(component)) out[component] = usd(nano);
+  if (price.longContext && verified.has("long_context"))
+    out.long_context = { above_input_tokens: price.longContext.aboveInputTokens, ...ratesUsd(price.longContext.rates, () => true) };
+  if (price.serviceTiers?.size && verified.has("service_tiers"))
+    out.service_tiers = Object.fromEntries([...price.serviceTiers].map(([tier, rates]) => [tier, ratesUsd(rates, () => true)]));
   return out;
 }
 

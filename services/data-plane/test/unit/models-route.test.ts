@@ -26,6 +26,27 @@ const catalogue = buildSnapshot({
     catalogueModel("acme/twin", [path("openrouter", "acme/twin")]),
     catalogueModel("other/twin", [path("openrouter", "other/twin")]),
     catalogueModel("meta/llama-inventory", [path("openrouter", "meta/llama-inventory")], { curated: false }),
+    catalogueModel("anthropic/claude-sonnet-4", [
+      {
+        provider: "anthropic",
+        upstreamModel: "claude-sonnet-4-20250514",
+        credentialsRef: "",
+        price: {
+          inputNanoPerM: "3000000000",
+          outputNanoPerM: "15000000000",
+          cachedInputNanoPerM: "300000000",
+          cacheWrite_5mNanoPerM: "3750000000",
+          cacheWrite_1hNanoPerM: "6000000000",
+          webSearchNano: "10000000",
+          verified: true,
+          source: "test",
+          longContext: { aboveInputTokens: 200000, rates: { inputNanoPerM: "6000000000", outputNanoPerM: "22500000000" } },
+          serviceTiers: { priority: { inputNanoPerM: "5250000000" } },
+          // The 1-hour write, the search price and the tier were not checked: not shown.
+          verifiedComponents: ["input", "output", "cached_input", "cache_write_5m", "long_context"],
+        },
+      },
+    ]),
   ],
   defaults: { embeddings: "" },
 });
@@ -36,6 +57,19 @@ async function app(current: () => CatalogueSnapshot | undefined = () => catalogu
   registerModelsRoute(instance, current);
   return instance;
 }
+
+describe("service.pricing", () => {
+  it("shows the verified components by name, in USD per million tokens (per unit for unit prices)", async () => {
+    const entry = (await (await app()).inject({ url: "/v1/models/anthropic/claude-sonnet-4" })).json();
+    expect(entry.service.pricing).toEqual({
+      input: 3,
+      output: 15,
+      cached_input: 0.3,
+      cache_write_5m: 3.75,
+      long_context: { above_input_tokens: 200000, input: 6, output: 22.5 },
+    });
+  });
+});
 
 describe("GET /v1/models/{id}", () => {
   it("answers one entry, the same as the list's, for an id with its slash sent as %2F or as is", async () => {
