@@ -31,10 +31,23 @@ interface LedgerRow {
   accessPath: string | null;
   inputTokens: number | null;
   outputTokens: number | null;
+  /** {component: {units, nano}} as the settle wrote it (null on credits and older debits). */
+  costParts: unknown;
   createdAt: Date;
 }
 
 const money = (nano: bigint) => ({ nano: nano.toString(), usd: formatUsd(nano) });
+
+/** A debit's stored split as the API shows it; null when it has none. */
+function costByComponent(parts: unknown) {
+  if (typeof parts !== "object" || parts === null) return null;
+  return Object.fromEntries(
+    Object.entries(parts as Record<string, { units: number; nano: string }>).map(([component, part]) => [
+      component,
+      { units: part.units, cost: money(BigInt(part.nano)) },
+    ]),
+  );
+}
 
 export const presentProject = (project: ProjectRow) => ({
   id: project.id,
@@ -73,6 +86,7 @@ export const presentLedgerEntry = (entry: LedgerRow) => ({
   access_path: entry.accessPath,
   input_tokens: entry.inputTokens,
   output_tokens: entry.outputTokens,
+  cost_by_component: costByComponent(entry.costParts),
   created_at: entry.createdAt.toISOString(),
 });
 
@@ -116,4 +130,8 @@ export const presentUsage = (row: UsageRow) => ({
   input_tokens: row.inputTokens,
   output_tokens: row.outputTokens,
   cost: money(row.costNano),
+  // What each component cost (tokens or units billed at it); the parts add up to `cost` unless a debit was capped at its hold.
+  cost_by_component: Object.fromEntries(
+    Object.entries(row.components).map(([component, part]) => [component, { units: part.units, cost: money(part.costNano) }]),
+  ),
 });

@@ -66,6 +66,8 @@ export interface UsageRow {
   inputTokens: number;
   outputTokens: number;
   costNano: bigint;
+  /** The cost split by component (input, cached_input, cache_write_5m, output, reasoning, image...), from debits that carry it. */
+  components: Record<string, { units: number; costNano: bigint }>;
 }
 
 export interface Balance {
@@ -279,6 +281,22 @@ export class LedgerService {
        WHERE project_id = ${projectId} AND kind = 'debit' AND day BETWEEN ${fromDay}::date AND ${toDay}::date
        GROUP BY day, model
        ORDER BY day, model`;
+    // The split, summed per day, model and component (debits written before it existed have none).
+    const parts = await this.prisma.$queryRaw<{ day: Date; model: string | null; component: string; units: bigint; cost: bigint }[]>`
+      SELECT day, model, part.key AS component, sum((part.value->>'units')::bigint)::bigint AS units,
+             sum((part.value->>'nano')::bigint)::bigint AS cost
+        FROM ledger_entries, jsonb_each(cost_parts) AS part
+       WHERE project_id = ${projectId} AND kind = 'debit' AND cost_parts IS NOT NULL
+         AND day BETWEEN ${fromDay}::date AND ${toDay}::date
+       GROUP BY day, model, part.key
+       ORDER BY day, model, part.key`;
+    const key = (day: Date, model: string | null) => `${utcDay(day)}\u0000${model ?? ""}`;
+    const split = new Map<string, UsageRow["components"]>();
+    for (const part of parts) {
+      const components = split.get(key(part.day, part.model)) ?? {};
+      components[part.component] = { units: Number(part.units), costNano: BigInt(part.cost) };
+      split.set(key(part.day, part.model), components);
+    }
     const usage = rows.map((row) => ({
       day: utcDay(row.day),
       model: row.model ?? "",
@@ -286,6 +304,7 @@ export class LedgerService {
       inputTokens: Number(row.input_tokens ?? 0n),
       outputTokens: Number(row.output_tokens ?? 0n),
       costNano: BigInt(row.cost ?? 0n),
+      components: split.get(key(row.day, row.model)) ?? {},
     }));
     return { from: fromDay, to: toDay, rows: usage };
   }

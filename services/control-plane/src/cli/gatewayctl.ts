@@ -22,7 +22,8 @@ const USAGE = `usage: pnpm gatewayctl <command> [options] [--json]
   balance show --project ID                    balance, held and available amounts
   ledger --project ID [--limit N]              latest ledger entries
   holds --project ID [--status S]              holds (active by default; settled, released, expired, refused)
-  usage --project ID [--from DAY] [--to DAY]   requests, tokens and cost per UTC day and model (default: this month)
+  usage --project ID [--from DAY] [--to DAY]   requests, tokens and cost per UTC day and model (default: this month),
+                                               with the cost split by component (input, cached_input, cache writes, output, reasoning, images)
   limits set --project ID [--rpm N|default] [--daily-cap USD|none]
                                                requests per minute (0 = none), daily spend cap
   catalogue load --file PATH                   replace the catalogue with a catalogue file
@@ -75,6 +76,13 @@ function need(value: string | undefined, flag: string): string {
 
 type Row = Record<string, unknown>;
 const money = (value: unknown) => (value && typeof value === "object" ? `$${(value as { usd: string }).usd}` : "none");
+
+/** A usage row's cost by component, indented on the next line: "input 1,000 $0.0004 · cached_input 9,000 $0.0009 ...". */
+function costSplit(split: unknown): string {
+  const parts = Object.entries((split ?? {}) as Record<string, { units: number; cost: unknown }>);
+  if (parts.length === 0) return "";
+  return `\n\t${parts.map(([component, part]) => `${component} ${part.units.toLocaleString("en-US")} ${money(part.cost)}`).join(" · ")}`;
+}
 
 function human(command: string, result: unknown): string {
   const data = (result as { data?: Row[] }).data;
@@ -133,7 +141,7 @@ function human(command: string, result: unknown): string {
         (data ?? [])
           .map(
             (row) =>
-              `${row.day}\t${row.model}\t${row.requests} requests\t${row.input_tokens} in\t${row.output_tokens} out\t${money(row.cost)}`,
+              `${row.day}\t${row.model}\t${row.requests} requests\t${row.input_tokens} in\t${row.output_tokens} out\t${money(row.cost)}${costSplit(row.cost_by_component)}`,
           )
           .join("\n") || "no usage"
       );

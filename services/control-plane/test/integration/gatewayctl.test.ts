@@ -99,8 +99,14 @@ describe("gatewayctl", () => {
         input_tokens: 19,
         output_tokens: 10,
         cost: { nano: "23600", usd: "0.0000236" },
+        cost_by_component: {
+          input: { units: 19, cost: { nano: "7600", usd: "0.0000076" } },
+          output: { units: 10, cost: { nano: "16000", usd: "0.000016" } },
+        },
       },
     ]);
+    // The table shows the split under its row.
+    expect((await ctl("usage", "--project", "acme")).stdout).toContain("input 19 $0.0000076 · output 10 $0.000016");
     expect(BigInt(ledger.data[0]!.amount.nano)).toBe(-23_600n);
     expect((await ctlJson<{ data: unknown[] }>("holds", "--project", "acme")).data).toEqual([]);
     const settled = await ctlJson<{ data: { status: string; debited: { nano: string } }[] }>(
