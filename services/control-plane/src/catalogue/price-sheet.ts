@@ -8,6 +8,7 @@
 //   the long-context tier "long_context.above_input_tokens"      tokens
 //                         "long_context.<rate>"                  nano-USD per million tokens
 //   a service tier        "service_tiers.<tier>.<rate>"          nano-USD per million tokens
+import type { Price__Output, ProtoTokenRates__Output } from "@gateway/proto";
 import { formatUsd, parseUsd } from "../billing/money";
 import {
   type CataloguePriceEntry,
@@ -62,6 +63,35 @@ export function sheetOfEntry(entry: CataloguePriceEntry): Map<string, bigint> {
     const rates = entry.service_tiers?.[tier];
     if (rates) putRates(`service_tiers.${tier}.`, rates);
   }
+  return sheet;
+}
+
+/**
+ * A field of the data planes' Price message (what `GET /admin/catalogue` answers), named as the
+ * proto loader names `cache_write_5m_nano_per_m`: a letter after "_" upper-cased, a digit kept ("cacheWrite_5mNanoPerM").
+ */
+const protoField = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** The sheet of a price as the catalogue snapshot carries it (nano-USD decimal strings). */
+export function sheetOfSnapshotPrice(price: Partial<Price__Output>): Map<string, bigint> {
+  const sheet = new Map<string, bigint>();
+  const fields = (message: object) => message as Record<string, string | undefined>;
+  const putRates = (prefix: string, rates: Partial<ProtoTokenRates__Output> | null | undefined) => {
+    for (const rate of TOKEN_RATES) {
+      const value = rates ? fields(rates)[protoField(`${rate}_nano_per_m`)] : undefined;
+      if (value !== undefined) sheet.set(`${prefix}${rate}`, BigInt(value));
+    }
+  };
+  putRates("", price);
+  for (const unit of UNIT_PRICES) {
+    const value = fields(price)[protoField(`${unit}_nano`)];
+    if (value !== undefined) sheet.set(unit, BigInt(value));
+  }
+  if (price.longContext) {
+    sheet.set(LONG_CONTEXT_THRESHOLD, BigInt(price.longContext.aboveInputTokens));
+    putRates("long_context.", price.longContext.rates);
+  }
+  for (const tier of SERVICE_TIERS) putRates(`service_tiers.${tier}.`, price.serviceTiers?.[tier]);
   return sheet;
 }
 
