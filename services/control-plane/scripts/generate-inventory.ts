@@ -274,8 +274,8 @@ export function entryForOpenRouterModel(model: OpenRouterModel, date: string, da
     // Only the vendor's own figures (models.dev's and litellm's native entries) can confirm
     // OpenRouter's price: models.dev's openrouter provider and litellm's openrouter/ entries
     // are copies of OpenRouter's list, so they do not count as a second source.
-    // OpenRouter bills its own component prices (cache, per request, per search...): the path charges them.
     const others = nativeFigures(model, data).figures;
+    // OpenRouter bills its own component prices (cache, per request, per search...): the path charges them.
     const price = priceEntry(orFigure, others);
     // Free only when another publisher agrees it is free (free tiers come and go)
     // and the model outputs text only (Lyria lists 0/0 tokens but bills per clip).
