@@ -10,126 +10,45 @@
 // input AND output price for that model within 0.5%. models.dev's `openrouter`
 // provider is not counted: models.dev fills it with a sync script from the very
 // OpenRouter API being checked, so it is a copy, not a second source. A free
-// (0 / 0) price is kept only when it is verified the same way.
+// (0 / 0) price is kept only when it is verified the same way. Every other price
+// component (cache reads and writes, long context, service tiers...) is verified
+// the same way on its own and listed in `verified_components`.
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatUsd } from "../src/billing/money";
-import type { CatalogueFile, CatalogueModelEntry, CataloguePriceEntry } from "../src/catalogue/catalogue-file";
+import {
+  type CatalogueFile,
+  type CatalogueModelEntry,
+  type CataloguePriceEntry,
+  PRICE_COMPONENTS,
+  type PriceComponent,
+} from "../src/catalogue/catalogue-file";
+import {
+  type Figure,
+  litellmFigure,
+  modelsDevFigure,
+  type ModelsDevModel,
+  type OpenRouterModel,
+  openrouterFigure,
+  type PriceLists,
+  type Publisher,
+  readPriceLists,
+  type TokenPrice,
+  VENDORS,
+} from "../src/catalogue/price-lists";
+import { componentOf, entryFields, valuesAgree, withinHalfPercent } from "../src/catalogue/price-sheet";
 
-// ---------------------------------------------------------------- input shapes
-
-/** The fields of an OpenRouter `GET /api/v1/models` entry the generator reads. */
-export interface OpenRouterModel {
-  id: string;
-  name?: string;
-  canonical_slug?: string;
-  created?: number;
-  context_length?: number | null;
-  architecture?: { input_modalities?: string[]; output_modalities?: string[] };
-  pricing?: Record<string, unknown>;
-  top_provider?: { context_length?: number | null; max_completion_tokens?: number | null };
-  supported_parameters?: string[];
-}
-
-/** A models.dev `api.json` provider-model entry (costs already USD per 1M tokens). */
-export interface ModelsDevModel {
-  id: string;
-  name?: string;
-  status?: string;
-  cost?: { input?: number; output?: number };
-  limit?: { context?: number; output?: number };
-}
-
-/** A litellm `model_prices_and_context_window.json` entry (costs USD per token). */
-export interface LitellmEntry {
-  litellm_provider?: string;
-  mode?: string;
-  input_cost_per_token?: number;
-  output_cost_per_token?: number;
-  max_input_tokens?: number;
-  max_output_tokens?: number;
-}
-
-export interface OpenRouterList {
-  /** Capture date, used in `source` texts. */
-  date: string;
-  models: OpenRouterModel[];
-}
-
-export interface SourceData {
-  /** Newest first: an id takes its figures from the first list that has it. */
-  openrouter: OpenRouterList[];
-  modelsDev: Record<string, { models: Record<string, ModelsDevModel> }>;
-  litellm: Record<string, LitellmEntry>;
+export interface SourceData extends PriceLists {
   /** Ids of the curated catalogue: the inventory must not repeat them. */
   curatedIds: ReadonlySet<string>;
 }
 
 // ---------------------------------------------------------------- prices
 
-/** Input and output price in integer nano-USD per million tokens. */
-export interface TokenPrice {
-  input: bigint;
-  output: bigint;
-}
-
-export type Publisher = "openrouter" | "models.dev" | "litellm";
-
-/** One publisher's statement of a price, with where exactly it was read. */
-export interface Figure {
-  publisher: Publisher;
-  label: string;
-  price: TokenPrice;
-}
-
-const DECIMAL = /^(-?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
-
-/**
- * Exact conversion of a price as the sources write it (OpenRouter: per-token
- * decimal strings; litellm: per-token JSON numbers; models.dev: per-1M numbers)
- * to nano-USD per million tokens. Decimal arithmetic on the text, not floats,
- * because 1.5e-7 * 1e6 is 0.15000000000000002 in binary. Rounds to the nearest
- * nano-USD (the catalogue's resolution). Missing, non-numeric and negative values
- * (OpenRouter's "-1" = variable pricing) give undefined.
- */
-export function toNanoPerM(value: unknown, unit: "per-token" | "per-million"): bigint | undefined {
-  let text: string;
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) return undefined;
-    text = String(value);
-  } else if (typeof value === "string") {
-    text = value.trim();
-  } else {
-    return undefined;
-  }
-  const match = DECIMAL.exec(text);
-  if (!match) return undefined;
-  const [, sign, whole = "", fraction = "", exponent = "0"] = match;
-  if (whole === "" && fraction === "") return undefined;
-  const digits = BigInt(`${whole}${fraction}` || "0");
-  if (sign === "-" && digits !== 0n) return undefined;
-  const scale = Number(exponent) - fraction.length + 9 + (unit === "per-token" ? 6 : 0);
-  if (scale >= 0) return digits * 10n ** BigInt(scale);
-  const divisor = 10n ** BigInt(-scale);
-  return (digits + divisor / 2n) / divisor;
-}
-
-/** Both parts of a price, or undefined when either is missing or unusable. */
-export function tokenPrice(input: unknown, output: unknown, unit: "per-token" | "per-million"): TokenPrice | undefined {
-  const inputNano = toNanoPerM(input, unit);
-  const outputNano = toNanoPerM(output, unit);
-  return inputNano === undefined || outputNano === undefined ? undefined : { input: inputNano, output: outputNano };
-}
-
-const within = (a: bigint, b: bigint): boolean => {
-  const difference = a > b ? a - b : b - a;
-  const larger = a > b ? a : b;
-  return difference * 1000n <= larger * 5n; // 0.5 %
-};
-
 /** The sources' "same price": input and output each within 0.5% of each other. */
-export const pricesAgree = (a: TokenPrice, b: TokenPrice): boolean => within(a.input, b.input) && within(a.output, b.output);
+export const pricesAgree = (a: TokenPrice, b: TokenPrice): boolean =>
+  withinHalfPercent(a.input, b.input) && withinHalfPercent(a.output, b.output);
 
 export const isFree = (price: TokenPrice): boolean => price.input === 0n && price.output === 0n;
 
@@ -158,60 +77,69 @@ export function judgePrice(chosen: Figure, others: Figure[]): { verified: boolea
   return { verified, source: `unverified: ${alone}${differs}` };
 }
 
-/** The catalogue's price object for a judged figure (canonical "0.15" text). */
-export function priceEntry(chosen: Figure, others: Figure[], extra: Partial<CataloguePriceEntry> = {}): CataloguePriceEntry {
+const PUBLISHER_NAMES: Record<Publisher, string> = { openrouter: "OpenRouter", "models.dev": "models.dev", litellm: "litellm" };
+const names = (figures: Figure[]): string => [...new Set(figures.map((figure) => PUBLISHER_NAMES[figure.publisher]))].join(" = ");
+
+/** The components beyond input and output, in the catalogue's order. */
+const OTHER_COMPONENTS = PRICE_COMPONENTS.filter((component) => component !== "input" && component !== "output");
+
+/** A figure's keys of one component (`long_context` has its threshold and each of its rates). */
+const keysOf = (figure: Figure, component: PriceComponent): string[] =>
+  [...figure.components.keys()].filter((key) => componentOf(key) === component);
+
+/**
+ * The verified rule for one component: `chosen` states it, and a figure from another publisher
+ * states every one of its keys (a long-context tier: the same threshold and each rate) within 0.5%.
+ * A figure differs when it states one of those keys otherwise; one silent on some of them (OpenRouter
+ * prices Gemini's long-context audio, models.dev does not) neither confirms nor contradicts.
+ */
+export function judgeComponent(component: PriceComponent, chosen: Figure, others: Figure[]): { verified: boolean; verdict: string } {
+  const keys = keysOf(chosen, component);
+  const same = (figure: Figure, key: string) => valuesAgree(key, chosen.components.get(key)!, figure.components.get(key)!);
+  const agreeing = others.filter((figure) => keys.every((key) => figure.components.has(key) && same(figure, key)));
+  const differing = others.filter((figure) => keys.some((key) => figure.components.has(key) && !same(figure, key)));
+  const verified = agreeing.some((figure) => figure.publisher !== chosen.publisher);
+  const differs = differing.length ? `; differs: ${names(differing)}` : "";
+  const stated = verified
+    ? names([chosen, ...agreeing])
+    : agreeing.length
+      ? `${names([chosen])} (one publisher)`
+      : `only ${names([chosen])}`;
+  return { verified, verdict: `${verified ? "verified" : "unverified"} (${stated}${differs})` };
+}
+
+/**
+ * The catalogue's price object for a judged figure (canonical "0.15" texts). Each other component
+ * is charged as the first of `componentSources` that states it gives it (a direct path: models.dev's,
+ * else litellm's), whole, and judged against every other figure. `source` says which components
+ * were checked and how they fared; `verified_components` lists the verified ones, given whenever
+ * the price has components beyond input and output.
+ */
+export function priceEntry(chosen: Figure, others: Figure[], componentSources: Figure[] = [chosen]): CataloguePriceEntry {
   const { verified, source } = judgePrice(chosen, others);
-  return { input_per_m: formatUsd(chosen.price.input), output_per_m: formatUsd(chosen.price.output), ...extra, verified, source };
+  const everyone = [chosen, ...others];
+  const components = new Map<string, bigint>();
+  const verifiedComponents: PriceComponent[] = verified ? ["input", "output"] : [];
+  const verdicts = new Map<string, PriceComponent[]>(); // verdict -> its components, to say each verdict once
+  for (const component of OTHER_COMPONENTS) {
+    const stating = componentSources.find((figure) => keysOf(figure, component).length > 0);
+    if (!stating) continue;
+    for (const key of keysOf(stating, component)) components.set(key, stating.components.get(key)!);
+    const judged = judgeComponent(
+      component,
+      stating,
+      everyone.filter((figure) => figure !== stating),
+    );
+    if (judged.verified) verifiedComponents.push(component);
+    verdicts.set(judged.verdict, [...(verdicts.get(judged.verdict) ?? []), component]);
+  }
+  const base = { input_per_m: formatUsd(chosen.price.input), output_per_m: formatUsd(chosen.price.output), ...entryFields(components) };
+  if (components.size === 0) return { ...base, verified, source };
+  const checked = [...verdicts].map(([verdict, list]) => `${list.join(", ")} ${verdict}`).join("; ");
+  return { ...base, verified, verified_components: verifiedComponents, source: `${source}. Components: ${checked}` };
 }
 
 // ---------------------------------------------------------------- id mapping
-
-/** Where a vendor's own prices live in models.dev and litellm, and its direct adapter if the data plane has one. */
-interface VendorSources {
-  modelsDev?: string;
-  litellmPrefix?: string;
-  litellmProvider?: string;
-  direct?: { provider: string; credentials: string };
-}
-
-// Direct paths only for the three providers the data plane has adapters for; the
-// other vendors' native prices still serve as a second opinion on OpenRouter's.
-export const VENDORS: Record<string, VendorSources> = {
-  openai: {
-    modelsDev: "openai",
-    litellmPrefix: "",
-    litellmProvider: "openai",
-    direct: { provider: "openai", credentials: "OPENAI_API_KEY" },
-  },
-  anthropic: {
-    modelsDev: "anthropic",
-    litellmPrefix: "",
-    litellmProvider: "anthropic",
-    direct: { provider: "anthropic", credentials: "ANTHROPIC_API_KEY" },
-  },
-  google: {
-    modelsDev: "google",
-    litellmPrefix: "gemini/",
-    litellmProvider: "gemini",
-    direct: { provider: "google", credentials: "GEMINI_API_KEY" },
-  },
-  deepseek: { modelsDev: "deepseek", litellmPrefix: "deepseek/", litellmProvider: "deepseek" },
-  mistralai: { modelsDev: "mistral", litellmPrefix: "mistral/", litellmProvider: "mistral" },
-  "x-ai": { modelsDev: "xai", litellmPrefix: "xai/", litellmProvider: "xai" },
-  moonshotai: { modelsDev: "moonshotai", litellmPrefix: "moonshot/", litellmProvider: "moonshot" },
-  minimax: { modelsDev: "minimax", litellmPrefix: "minimax/", litellmProvider: "minimax" },
-  "z-ai": { modelsDev: "zai", litellmPrefix: "zai/", litellmProvider: "zai" },
-  perplexity: { modelsDev: "perplexity", litellmPrefix: "perplexity/", litellmProvider: "perplexity" },
-  qwen: { modelsDev: "alibaba", litellmPrefix: "dashscope/", litellmProvider: "dashscope" },
-  cohere: { modelsDev: "cohere" },
-  xiaomi: { modelsDev: "xiaomi" },
-  inception: { modelsDev: "inception" },
-  upstage: { modelsDev: "upstage" },
-  poolside: { modelsDev: "poolside" },
-  sakana: { modelsDev: "sakana" },
-  morph: { modelsDev: "morph" },
-  stepfun: { modelsDev: "stepfun" },
-};
 
 /** Dots as dashes, no trailing date: `claude-sonnet-4.5` and `claude-sonnet-4-5-20250929` meet. */
 export const matchKey = (id: string): string =>
@@ -284,8 +212,8 @@ function nativeFigures(model: OpenRouterModel, data: SourceData): { nativeId?: s
     const names = new Map(Object.entries(provider.models).map(([id, entry]) => [id, entry.name ?? id]));
     nativeId = mapToNative(model, Object.keys(provider.models), names);
     native = nativeId === undefined ? undefined : provider.models[nativeId];
-    const price = native && tokenPrice(native.cost?.input, native.cost?.output, "per-million");
-    if (price) figures.push({ publisher: "models.dev", label: `models.dev ${vendor.modelsDev}/${nativeId}`, price });
+    const figure = native && modelsDevFigure(vendor.modelsDev, nativeId!, native);
+    if (figure) figures.push(figure);
   }
   if (vendor.litellmPrefix !== undefined) {
     const prefix = vendor.litellmPrefix;
@@ -298,8 +226,8 @@ function nativeFigures(model: OpenRouterModel, data: SourceData): { nativeId?: s
     // Prefer litellm's entry for the very native id models.dev gave; else map on its own.
     const litellmId = nativeId !== undefined && ids.includes(nativeId) ? nativeId : mapToNative(model, ids);
     const entry = litellmId === undefined ? undefined : data.litellm[`${prefix}${litellmId}`];
-    const price = entry && tokenPrice(entry.input_cost_per_token, entry.output_cost_per_token, "per-token");
-    if (price) figures.push({ publisher: "litellm", label: `litellm ${prefix}${litellmId}`, price });
+    const figure = entry && litellmFigure(`${prefix}${litellmId}`, entry);
+    if (figure) figures.push(figure);
   }
   return { nativeId, native, figures };
 }
@@ -324,28 +252,12 @@ function directPath(
       provider: vendor.direct.provider,
       upstream_model: nativeId,
       credentials: vendor.direct.credentials,
-      price: priceEntry(chosen, others),
+      // Components too are the provider's own: models.dev's, else litellm's (never OpenRouter's).
+      price: priceEntry(chosen, others, figures),
     },
     context: positive(native.limit?.context),
     maxOutput: positive(native.limit?.output),
   };
-}
-
-/**
- * OpenRouter's own price for a model, or undefined when missing, variable or
- * negative. Image and audio generators bill their output tokens at a higher rate
- * (`image_output`, `audio_output`) than text; the catalogue has one output price,
- * so it takes the highest: a call is never billed below what the upstream charges.
- */
-export function openrouterFigure(model: OpenRouterModel, date: string): Figure | undefined {
-  const price = tokenPrice(model.pricing?.prompt, model.pricing?.completion, "per-token");
-  if (!price) return undefined;
-  const media = [model.pricing?.image_output, model.pricing?.audio_output]
-    .map((value) => toNanoPerM(value, "per-token"))
-    .filter((value): value is bigint => value !== undefined);
-  const highest = media.reduce((max, value) => (value > max ? value : max), price.output);
-  const label = highest > price.output ? `OpenRouter ${date} (output at its image/audio token rate)` : `OpenRouter ${date}`;
-  return { publisher: "openrouter", label, price: { input: price.input, output: highest } };
 }
 
 /** Only text output is billed per token alone; a zero price on audio or image output means "priced otherwise", not free. */
@@ -363,10 +275,8 @@ export function entryForOpenRouterModel(model: OpenRouterModel, date: string, da
     // OpenRouter's price: models.dev's openrouter provider and litellm's openrouter/ entries
     // are copies of OpenRouter's list, so they do not count as a second source.
     const others = nativeFigures(model, data).figures;
-    // pricing.request is USD per request: the "per-million" unit is a plain USD -> nano conversion.
-    const perRequest = toNanoPerM(model.pricing?.request, "per-million");
-    const extra = perRequest ? { per_request: formatUsd(perRequest) } : {};
-    const price = priceEntry(orFigure, others, extra);
+    // OpenRouter bills its own component prices (cache, per request, per search...): the path charges them.
+    const price = priceEntry(orFigure, others);
     // Free only when another publisher agrees it is free (free tiers come and go)
     // and the model outputs text only (Lyria lists 0/0 tokens but bills per clip).
     if (!isFree(orFigure.price) || (price.verified && textOnly(model)))
@@ -408,16 +318,12 @@ export function embeddingEntries(data: SourceData): CatalogueModelEntry[] {
       const nativeId = key.slice(source.prefix.length);
       // litellm files gemini-1.5-flash under mode "embedding"; only real embedding models qualify.
       if (!nativeId.includes("embedding") || NOT_CALLABLE.has(nativeId)) continue;
-      const litellmPrice = tokenPrice(entry.input_cost_per_token, entry.output_cost_per_token ?? 0, "per-token");
-      if (!litellmPrice || isFree(litellmPrice)) continue;
+      // An embeddings model produces no output: a missing output price is 0.
+      const fromLitellm = litellmFigure(key, { output_cost_per_token: 0, ...entry });
+      if (!fromLitellm || isFree(fromLitellm.price)) continue;
       const native = data.modelsDev[vendor.modelsDev!]?.models[nativeId];
-      const nativePrice = native && tokenPrice(native.cost?.input, native.cost?.output ?? 0, "per-million");
-      const figures: Figure[] = [
-        ...(nativePrice
-          ? [{ publisher: "models.dev" as const, label: `models.dev ${vendor.modelsDev}/${nativeId}`, price: nativePrice }]
-          : []),
-        { publisher: "litellm", label: `litellm ${key}`, price: litellmPrice },
-      ];
+      const fromModelsDev = native && modelsDevFigure(vendor.modelsDev!, nativeId, { ...native, cost: { output: 0, ...native.cost } });
+      const figures: Figure[] = [...(fromModelsDev ? [fromModelsDev] : []), fromLitellm];
       const [chosen, ...others] = figures;
       const context = smallest(positive(entry.max_input_tokens), positive(native?.limit?.context));
       if (!chosen || context === undefined) continue;
@@ -434,7 +340,7 @@ export function embeddingEntries(data: SourceData): CatalogueModelEntry[] {
             provider: vendor.direct!.provider,
             upstream_model: nativeId,
             credentials: vendor.direct!.credentials,
-            price: priceEntry(chosen, others),
+            price: priceEntry(chosen, others, figures),
           },
         ],
       });
@@ -482,26 +388,10 @@ export const DATA_DIR = path.resolve(REPO_ROOT, "../shared/data/catalogue");
 export const INVENTORY_FILE = path.join(REPO_ROOT, "services/control-plane/src/catalogue/inventory.json");
 const CURATED_FILE = path.join(REPO_ROOT, "services/control-plane/src/catalogue/default-catalogue.json");
 
-// Newest list first: it decides the figures of ids present in both.
-const OPENROUTER_LISTS = [
-  { date: "2026-08-01", file: "openrouter/openrouter.api.v1.models.2026-08-01.json" },
-  { date: "2026-05-15", file: "openrouter/openrouter.api.v1.models.2026-05-15.json" },
-];
-
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, "utf8")) as T;
 
 export function readSources(dataDir = DATA_DIR, curatedFile = CURATED_FILE): SourceData {
-  const litellm = readJson<Record<string, LitellmEntry>>(path.join(dataDir, "litellm/model_prices_and_context_window.json"));
-  delete litellm.sample_spec; // documentation, not a model
-  return {
-    openrouter: OPENROUTER_LISTS.map(({ date, file }) => ({
-      date,
-      models: readJson<{ data: OpenRouterModel[] }>(path.join(dataDir, file)).data,
-    })),
-    modelsDev: readJson<SourceData["modelsDev"]>(path.join(dataDir, "models.dev/api.json")),
-    litellm,
-    curatedIds: new Set(readJson<CatalogueFile>(curatedFile).models.map((model) => model.id)),
-  };
+  return { ...readPriceLists(dataDir), curatedIds: new Set(readJson<CatalogueFile>(curatedFile).models.map((model) => model.id)) };
 }
 
 /**

@@ -72,32 +72,33 @@ export interface CatalogueFile {
   inventory?: CatalogueModelEntry[];
 }
 
-const tokenRateProperties = Object.fromEntries(TOKEN_RATES.map((rate) => [rateKey(rate), { type: "string" }]));
-const tokenRatesSchema = { type: "object", additionalProperties: false, properties: tokenRateProperties };
+/**
+ * An object of exactly these properties. `additionalProperties: false` alone is not enough behind
+ * fastify: its validator (ajv with `removeAdditional`) deletes the properties it forbids instead of
+ * refusing the body, so a price component the gateway does not bill would load silently ignored.
+ * `propertyNames` is checked before that removal and refuses them (400).
+ */
+const onlyProperties = <P extends Record<string, unknown>>(properties: P) =>
+  ({ type: "object", additionalProperties: false, propertyNames: { enum: Object.keys(properties) }, properties }) as const;
 
-// Unknown components are refused (additionalProperties: false): a price the gateway does not bill must not load.
+const tokenRateProperties = Object.fromEntries(TOKEN_RATES.map((rate) => [rateKey(rate), { type: "string" }]));
+const tokenRatesSchema = onlyProperties(tokenRateProperties);
+
+// Unknown components are refused: a price the gateway does not bill must not load.
 const priceSchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["verified"],
-  properties: {
+  ...onlyProperties({
     ...tokenRateProperties,
     ...Object.fromEntries(UNIT_PRICES.map((unit) => [unitKey(unit), { type: "string" }])),
     long_context: {
-      type: "object",
-      additionalProperties: false,
+      ...onlyProperties({ above_input_tokens: { type: "integer", minimum: 1 }, ...tokenRateProperties }),
       required: ["above_input_tokens"],
-      properties: { above_input_tokens: { type: "integer", minimum: 1 }, ...tokenRateProperties },
     },
-    service_tiers: {
-      type: "object",
-      additionalProperties: false,
-      properties: Object.fromEntries(SERVICE_TIERS.map((tier) => [tier, tokenRatesSchema])),
-    },
+    service_tiers: onlyProperties(Object.fromEntries(SERVICE_TIERS.map((tier) => [tier, tokenRatesSchema]))),
     verified: { type: "boolean" },
     verified_components: { type: "array", uniqueItems: true, items: { enum: [...PRICE_COMPONENTS] } },
     source: { type: "string" },
-  },
+  }),
+  required: ["verified"],
 } as const;
 
 const stringArray = { type: "array", items: { type: "string", minLength: 1 } } as const;

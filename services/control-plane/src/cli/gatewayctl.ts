@@ -7,8 +7,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { ErrorBody } from "@gateway/proto";
+import { type Catalogue__Output, type ErrorBody, GatewayError } from "@gateway/proto";
+import { type CatalogueFile, normalizeCatalogue } from "../catalogue/catalogue-file";
+import { readPriceLists } from "../catalogue/price-lists";
 import { repositoryRoot } from "../config";
+import { checkPrices, formatCheck, type PricesCheck, pathsOfFile, pathsOfSnapshot } from "./prices-check";
 
 const USAGE = `usage: pnpm gatewayctl <command> [options] [--json]
 
@@ -28,6 +31,14 @@ const USAGE = `usage: pnpm gatewayctl <command> [options] [--json]
                                                requests per minute (0 = none), daily spend cap
   catalogue load --file PATH                   replace the catalogue with a catalogue file
   catalogue show                               the catalogue as the data planes receive it
+  prices check --sources DIR [--file CATALOGUE.json]
+                                               list the prices that disagree (beyond 0.5%) with the public
+                                               price lists in DIR (laid out like ../shared/data/catalogue:
+                                               litellm/, models.dev/, openrouter/): every component of every
+                                               path against its own provider's figures (OpenRouter's list for
+                                               openrouter paths, models.dev and litellm for direct ones).
+                                               Checks the loaded catalogue (admin API), or with --file a
+                                               catalogue file. Exit status 1 when any price disagrees.
 
 options: --url URL --token TOKEN (admin API), --json (machine-readable output)`;
 
@@ -149,8 +160,30 @@ function human(command: string, result: unknown): string {
       const loaded = result as Row;
       return `catalogue revision ${loaded.revision}: ${loaded.models} models (${loaded.curated} curated)`;
     }
+    case "prices check":
+      return formatCheck(result as PricesCheck);
     default:
       return JSON.stringify(result, null, 2);
+  }
+}
+
+function readJsonFile(file: string, shown: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new CliError(`cannot read ${shown}: ${(error as Error).message}`);
+  }
+}
+
+/** A catalogue file the gateway would load (its prices readable): the check compares only what could be billed. */
+function validCatalogue(document: unknown, shown: string): CatalogueFile {
+  try {
+    normalizeCatalogue(document as CatalogueFile);
+    return document as CatalogueFile;
+  } catch (error) {
+    if (error instanceof GatewayError || error instanceof TypeError)
+      throw new CliError(`${shown} is not a catalogue file: ${error.message}`);
+    throw error;
   }
 }
 
@@ -171,6 +204,7 @@ async function run(argv: string[]): Promise<void> {
       rpm: { type: "string" },
       "daily-cap": { type: "string" },
       file: { type: "string" },
+      sources: { type: "string" },
       limit: { type: "string" },
       status: { type: "string" },
       from: { type: "string" },
@@ -182,6 +216,7 @@ async function run(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
+  const fromCwd = (file: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
   const singleWord = ["ledger", "holds", "usage"].includes(positionals[0]!);
   const command = positionals.slice(0, singleWord ? 1 : 2).join(" ");
   const target = () => connection(values);
@@ -244,18 +279,33 @@ async function run(argv: string[]): Promise<void> {
     }
     case "catalogue load": {
       const file = need(values.file, "file");
-      let document: unknown;
-      try {
-        document = JSON.parse(readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), file), "utf8"));
-      } catch (error) {
-        throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
-      }
-      result = await call(target(), "PUT", `/admin/catalogue?source=${encodeURIComponent(path.basename(file))}`, document);
+      result = await call(
+        target(),
+        "PUT",
+        `/admin/catalogue?source=${encodeURIComponent(path.basename(file))}`,
+        readJsonFile(fromCwd(file), file),
+      );
       break;
     }
     case "catalogue show":
       result = await call(target(), "GET", "/admin/catalogue");
       break;
+    case "prices check": {
+      const sources = need(values.sources, "sources");
+      let lists: ReturnType<typeof readPriceLists>;
+      try {
+        lists = readPriceLists(fromCwd(sources));
+      } catch (error) {
+        throw new CliError(`cannot read the price lists in ${sources}: ${(error as Error).message}`);
+      }
+      const paths = values.file
+        ? pathsOfFile(validCatalogue(readJsonFile(fromCwd(values.file), values.file), values.file))
+        : pathsOfSnapshot((await call(target(), "GET", "/admin/catalogue")) as Catalogue__Output);
+      const check = checkPrices(paths, lists);
+      if (check.disagreements.length > 0) process.exitCode = 1;
+      result = check;
+      break;
+    }
     default:
       throw new CliError(`unknown command "${positionals.join(" ")}"\n\n${USAGE}`);
   }

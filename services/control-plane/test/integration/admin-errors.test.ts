@@ -1,18 +1,20 @@
 // Every admin API error is `{"error":{"type","code","message"}}` from the error table, with
 // `x-should-retry` from its retryable flag: the services' own failures and fastify's (validation,
 // unreadable or oversized bodies, unknown routes, the admin token), on a real control plane (PGlite).
-import { GatewayError } from "@gateway/proto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { type Catalogue__Output, GatewayError } from "@gateway/proto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAdminApp } from "../../src/admin/admin-app";
+import type { CatalogueFile } from "../../src/catalogue/catalogue-file";
 import { parseControlPlaneConfig } from "../../src/config";
 import { startControlPlane, type RunningControlPlane } from "../../src/control-plane";
 import type { ControlPlaneServices } from "../../src/control-plane-services";
 
 const ADMIN_TOKEN = "admin-errors-token";
+const DEFAULT_CATALOGUE = path.resolve(import.meta.dirname, "../../src/catalogue/default-catalogue.json");
 
 async function expectError(response: Response, status: number, type: string, code: string, retry: boolean, message?: string) {
   expect(response.status).toBe(status);
@@ -122,6 +124,34 @@ describe("admin API errors", () => {
       false,
       "project taken already exists",
     );
+  });
+
+  it("refuses a catalogue with a price component the gateway does not bill (400) and keeps the current catalogue", async () => {
+    const before = (await (await admin("GET", "/admin/catalogue")).json()) as Catalogue__Output;
+    const file = JSON.parse(readFileSync(DEFAULT_CATALOGUE, "utf8")) as CatalogueFile;
+    // A plausible but unknown component (Gemini bills cache storage per hour): it must not load and be ignored.
+    Object.assign(file.models[0]!.paths[0]!.price!, { cache_storage_per_m: "1.00" });
+    await expectError(
+      await admin("PUT", "/admin/catalogue?source=unknown-component", JSON.stringify(file)),
+      400,
+      "invalid_request_error",
+      "invalid_request",
+      false,
+      "body/models/0/paths/0/price must be equal to one of the allowed values, body/models/0/paths/0/price property name must be valid",
+    );
+    // Unknown inside a long-context tier or a service tier too.
+    const nested = JSON.parse(readFileSync(DEFAULT_CATALOGUE, "utf8")) as CatalogueFile;
+    Object.assign(nested.models[0]!.paths[0]!.price!, { service_tiers: { priority: { input_per_m: "1.00", storage_per_m: "1.00" } } });
+    await expectError(
+      await admin("PUT", "/admin/catalogue", JSON.stringify(nested)),
+      400,
+      "invalid_request_error",
+      "invalid_request",
+      false,
+    );
+    const after = (await (await admin("GET", "/admin/catalogue")).json()) as Catalogue__Output;
+    expect(after.revision).toBe(before.revision);
+    expect(after.models).toEqual(before.models);
   });
 
   it("answers a bug with internal_error and an unreachable database with control_plane_unavailable (retryable), logging both", async () => {

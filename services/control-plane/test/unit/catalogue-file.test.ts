@@ -88,6 +88,32 @@ describe("normalizeCatalogue on the default catalogue", () => {
     });
   });
 
+  it("converts the components of Claude Sonnet 4's direct path: cache prices, the long-context tier, the verified ones", () => {
+    expect(byId.get("anthropic/claude-sonnet-4")!.paths[0]!.priceComponents).toEqual({
+      cached_input: "300000000",
+      cache_write_5m: "3750000000",
+      cache_write_1h: "6000000000",
+      web_search: "10000000",
+      long_context: {
+        above_input_tokens: 200000,
+        input: "6000000000",
+        output: "22500000000",
+        cached_input: "600000000",
+        cache_write_5m: "7500000000",
+        cache_write_1h: "12000000000",
+      },
+      verified_components: ["input", "output", "cached_input", "cache_write_5m", "cache_write_1h"],
+    });
+  });
+
+  it("converts an OpenAI path's cached input and priority tier", () => {
+    expect(byId.get("openai/gpt-4.1")!.paths[0]!.priceComponents).toEqual({
+      cached_input: "500000000",
+      service_tiers: { priority: { input: "3500000000", output: "14000000000", cached_input: "875000000" } },
+      verified_components: ["input", "output"],
+    });
+  });
+
   it("maps path fields", () => {
     expect(byId.get("openai/gpt-4.1-mini")!.paths[0]).toMatchObject({
       provider: "openai",
@@ -235,6 +261,93 @@ describe("normalizeCatalogue rejections", () => {
       code: "invalid_request",
       status: 400,
       message,
+    });
+  });
+
+  const componentRejection = (price: Record<string, unknown>) => {
+    const models = file().models;
+    models.push(chatModel("v/parts", { paths: [{ provider: "v", upstream_model: "parts", price: price as never }] }));
+    const error = rejection(() => normalizeCatalogue(file({ models })));
+    return { status: error.status, code: error.code, message: error.message };
+  };
+  const base = { input_per_m: "1.00", output_per_m: "2.00" };
+
+  it.each<[string, Record<string, unknown>, string]>([
+    [
+      "verified_components naming a component the path does not price",
+      { ...base, verified: true, verified_components: ["input", "output", "cached_input"] },
+      "v/parts path 0 verified_components: cached_input has no price",
+    ],
+    [
+      "verified_components naming an absent long-context tier",
+      { ...base, verified: false, verified_components: ["long_context"] },
+      "v/parts path 0 verified_components: long_context has no price",
+    ],
+    [
+      "a verified price whose verified_components leave out input or output",
+      { ...base, cached_input_per_m: "0.10", verified: true, verified_components: ["cached_input"] },
+      "v/parts path 0 verified_components: a verified price lists input and output",
+    ],
+    [
+      "a long-context tier without rates",
+      { ...base, verified: false, long_context: { above_input_tokens: 200000 } },
+      "v/parts path 0 long_context: gives no rate",
+    ],
+    [
+      "a service tier without rates",
+      { ...base, verified: false, service_tiers: { priority: { input_per_m: "2.00" }, flex: {} } },
+      "v/parts path 0 service_tiers.flex: gives no rate",
+    ],
+    [
+      "a bad decimal in a component",
+      { ...base, verified: false, cached_input_per_m: "0.1.0" },
+      'v/parts path 0 cached_input_per_m: "0.1.0" is not a USD amount',
+    ],
+    [
+      "a bad decimal in a unit price",
+      { ...base, verified: false, per_web_search: "1e-2" },
+      'v/parts path 0 per_web_search: "1e-2" is not a USD amount',
+    ],
+    [
+      "a bad decimal in a long-context rate",
+      { ...base, verified: false, long_context: { above_input_tokens: 200000, output_per_m: "-3" } },
+      'v/parts path 0 long_context output_per_m: "-3" is not a USD amount',
+    ],
+    [
+      "a bad decimal in a service tier's rate",
+      { ...base, verified: false, service_tiers: { priority: { cached_input_per_m: "0.0000000001" } } },
+      'v/parts path 0 service_tiers.priority cached_input_per_m: "0.0000000001" is not a USD amount',
+    ],
+  ])("rejects %s", (_name, price, message) => {
+    expect(componentRejection(price)).toEqual({ status: 400, code: "invalid_request", message });
+  });
+
+  it("accepts components with exactly the verified ones listed, and defaults verified_components to input and output", () => {
+    const models = file().models;
+    models.push(
+      chatModel("v/parts", {
+        paths: [
+          {
+            provider: "v",
+            upstream_model: "parts",
+            price: {
+              ...base,
+              cached_input_per_m: "0.10",
+              long_context: { above_input_tokens: 128000, input_per_m: "2.00" },
+              service_tiers: { flex: { input_per_m: "0.50" } },
+              verified: true,
+              verified_components: ["input", "output", "long_context"],
+            },
+          },
+        ],
+      }),
+    );
+    const parts = normalizeCatalogue(file({ models })).find((model) => model.id === "v/parts")!.paths[0]!;
+    expect(parts.priceComponents).toEqual({
+      cached_input: "100000000",
+      long_context: { above_input_tokens: 128000, input: "2000000000" },
+      service_tiers: { flex: { input: "500000000" } },
+      verified_components: ["input", "output", "long_context"],
     });
   });
 

@@ -10,19 +10,16 @@ import {
   buildInventory,
   checkInventory,
   embeddingEntries,
+  judgeComponent,
   judgePrice,
   mapToNative,
   matchKey,
-  openrouterFigure,
   pricesAgree,
   readSources,
   serializeInventory,
-  toNanoPerM,
-  tokenPrice,
-  type Figure,
-  type OpenRouterModel,
   type SourceData,
 } from "../../scripts/generate-inventory";
+import { type Figure, type OpenRouterModel, openrouterFigure, toNanoPerM, tokenPrice } from "../../src/catalogue/price-lists";
 import { normalizeCatalogue, type CatalogueFile, type CatalogueModelEntry } from "../../src/catalogue/catalogue-file";
 import { withInventory } from "../../src/catalogue/load-default-catalogue";
 
@@ -33,6 +30,7 @@ const figure = (publisher: Figure["publisher"], input: bigint, output: bigint, l
   publisher,
   label,
   price: { input, output },
+  components: new Map(),
 });
 const M = 1_000_000_000n; // 1 USD per million tokens, in nano-USD
 
@@ -97,6 +95,54 @@ describe("the verified rule", () => {
     ]);
     expect(outvoted.verified).toBe(true);
     expect(outvoted.source).toContain("differs: litellm x 5.00/1.00");
+  });
+});
+
+describe("the verified rule for each other component", () => {
+  const stating = (publisher: Figure["publisher"], components: Record<string, bigint>): Figure => ({
+    ...figure(publisher, M, M),
+    components: new Map(Object.entries(components)),
+  });
+  const longContext = (above: bigint, input: bigint) => ({ "long_context.above_input_tokens": above, "long_context.input": input });
+
+  it("is verified when another publisher states the same figure within 0.5%", () => {
+    const chosen = stating("litellm", { cached_input: 300_000_000n });
+    expect(judgeComponent("cached_input", chosen, [stating("openrouter", { cached_input: 301_000_000n })])).toEqual({
+      verified: true,
+      verdict: "verified (litellm = OpenRouter)",
+    });
+  });
+
+  it("is not verified by the same publisher, nor by a figure silent on it", () => {
+    const chosen = stating("litellm", { cached_input: 300_000_000n });
+    expect(judgeComponent("cached_input", chosen, [stating("litellm", { cached_input: 300_000_000n })])).toEqual({
+      verified: false,
+      verdict: "unverified (litellm (one publisher))",
+    });
+    expect(judgeComponent("cached_input", chosen, [stating("models.dev", {})])).toEqual({
+      verified: false,
+      verdict: "unverified (only litellm)",
+    });
+  });
+
+  it("says which publishers differ", () => {
+    const chosen = stating("litellm", { web_search: 35_000_000n });
+    expect(judgeComponent("web_search", chosen, [stating("openrouter", { web_search: 14_000_000n })])).toEqual({
+      verified: false,
+      verdict: "unverified (only litellm; differs: OpenRouter)",
+    });
+  });
+
+  it("needs the same long-context threshold and every rate of the tier", () => {
+    const chosen = stating("openrouter", { ...longContext(200_000n, 6n * M), "long_context.output": 22n * M });
+    const agrees = stating("litellm", { ...longContext(200_000n, 6n * M), "long_context.output": 22n * M });
+    expect(judgeComponent("long_context", chosen, [agrees]).verified).toBe(true);
+    const otherThreshold = stating("litellm", { ...longContext(272_000n, 6n * M), "long_context.output": 22n * M });
+    expect(judgeComponent("long_context", chosen, [otherThreshold]).verdict).toBe("unverified (only OpenRouter; differs: litellm)");
+    // Silent on the output rate: neither confirms the tier nor contradicts it.
+    expect(judgeComponent("long_context", chosen, [stating("models.dev", longContext(200_000n, 6n * M))]).verdict).toBe(
+      "unverified (only OpenRouter)",
+    );
   });
 });
 
@@ -271,6 +317,104 @@ describe("buildInventory on hand-made sources", () => {
   });
 });
 
+describe("components on hand-made sources", () => {
+  const data = sources({
+    openrouter: [
+      {
+        date: "2026-08-01",
+        models: [
+          orModel("anthropic/claude-x", "0.000003", "0.000015", {
+            pricing: {
+              prompt: "0.000003",
+              completion: "0.000015",
+              input_cache_read: "0.0000003",
+              input_cache_write: "0.00000375",
+              input_cache_write_1h: "0.000006",
+              web_search: "0.01",
+              overrides: [{ min_prompt_tokens: 200000, prompt: "0.000006", completion: "0.0000225" }],
+            },
+          }),
+        ],
+      },
+    ],
+    modelsDev: {
+      anthropic: {
+        models: {
+          "claude-x-20250101": {
+            id: "claude-x-20250101",
+            cost: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 },
+            limit: { context: 200_000, output: 64_000 },
+          },
+        },
+      },
+    },
+    litellm: {
+      "claude-x-20250101": {
+        litellm_provider: "anthropic",
+        mode: "chat",
+        input_cost_per_token: 3e-6,
+        output_cost_per_token: 1.5e-5,
+        cache_read_input_token_cost: 3e-7,
+        cache_creation_input_token_cost: 3.8e-6, // differs from models.dev's 3.75, which the direct path takes
+        cache_creation_input_token_cost_above_1hr: 6e-6,
+        input_cost_per_token_above_200k_tokens: 6e-6,
+        output_cost_per_token_above_200k_tokens: 2.25e-5,
+      },
+    },
+    curatedIds: new Set(),
+  });
+  const [direct, openrouter] = buildInventory(data).find((entry) => entry.id === "anthropic/claude-x")!.paths;
+
+  it("prices a direct path's components from the vendor's own lists: models.dev first, litellm for what models.dev lacks", () => {
+    expect(direct!.price).toMatchObject({
+      cached_input_per_m: "0.30",
+      cache_write_5m_per_m: "3.75", // models.dev's
+      cache_write_1h_per_m: "6.00", // litellm's
+      long_context: { above_input_tokens: 200000, input_per_m: "6.00", output_per_m: "22.50" },
+      verified: true,
+    });
+    expect(direct!.price).not.toHaveProperty("per_web_search"); // OpenRouter's own search price is not the vendor's
+    expect(direct!.price!.verified_components).toEqual([
+      "input",
+      "output",
+      "cached_input",
+      "cache_write_5m",
+      "cache_write_1h",
+      "long_context",
+    ]);
+    expect(direct!.price!.source).toContain(
+      "Components: cached_input verified (models.dev = litellm = OpenRouter); cache_write_5m verified (models.dev = OpenRouter; differs: litellm); " +
+        "cache_write_1h, long_context verified (litellm = OpenRouter)",
+    );
+  });
+
+  it("prices an OpenRouter path's components from OpenRouter's own list, verified where a vendor list agrees", () => {
+    expect(openrouter!.price).toMatchObject({
+      cached_input_per_m: "0.30",
+      cache_write_5m_per_m: "3.75",
+      cache_write_1h_per_m: "6.00",
+      per_web_search: "0.01",
+      long_context: { above_input_tokens: 200000, input_per_m: "6.00", output_per_m: "22.50" },
+    });
+    expect(openrouter!.price!.verified_components).toEqual([
+      "input",
+      "output",
+      "cached_input",
+      "cache_write_5m",
+      "cache_write_1h",
+      "long_context",
+    ]);
+    expect(openrouter!.price!.source).toContain("web_search unverified (only OpenRouter)");
+    expect(openrouter!.price!.source).toContain("cache_write_5m verified (OpenRouter = models.dev; differs: litellm)");
+  });
+
+  it("gives no verified_components to a price without components (the normalizer's default: input and output when verified)", () => {
+    expect(buildInventory(sources()).find((entry) => entry.id === "openai/gpt-x")!.paths[0]!.price).not.toHaveProperty(
+      "verified_components",
+    );
+  });
+});
+
 describe("readSources and checkInventory on an excerpt of the public lists (test/fixtures/catalogue)", () => {
   const EXCERPT_DIR = path.resolve(import.meta.dirname, "../fixtures/catalogue");
   const sources = readSources(EXCERPT_DIR);
@@ -375,6 +519,57 @@ describe("the committed inventory.json", () => {
     expect(appended.every((model) => model.tiers.length === 0 && model.purposes.length === 0 && model.paths.length > 0)).toBe(true);
     // Every path can price a call: input and output present.
     expect(appended.every((model) => model.paths.every((p) => p.inputNanoPerM !== null && p.outputNanoPerM !== null))).toBe(true);
+  });
+
+  const path = (id: string, provider: string) => inventory.find((entry) => entry.id === id)!.paths.find((p) => p.provider === provider)!;
+
+  it("prices Claude Sonnet 4.5 direct with Anthropic's cache and long-context prices, verified by two publishers", () => {
+    // anthropic/claude-sonnet-4 is curated (default-catalogue.json); 4.5 has the same prices.
+    expect(path("anthropic/claude-sonnet-4.5", "anthropic").price).toMatchObject({
+      input_per_m: "3.00",
+      output_per_m: "15.00",
+      cached_input_per_m: "0.30",
+      cache_write_5m_per_m: "3.75",
+      cache_write_1h_per_m: "6.00",
+      long_context: { above_input_tokens: 200000, input_per_m: "6.00", output_per_m: "22.50" },
+      verified: true,
+      verified_components: expect.arrayContaining(["cached_input", "cache_write_5m", "cache_write_1h", "long_context"]),
+    });
+  });
+
+  it("prices Gemini 2.5 Pro direct with its long context above 200k", () => {
+    expect(path("google/gemini-2.5-pro", "google").price).toMatchObject({
+      cached_input_per_m: "0.125",
+      long_context: { above_input_tokens: 200000, input_per_m: "2.50", output_per_m: "15.00", cached_input_per_m: "0.25" },
+      verified_components: expect.arrayContaining(["cached_input", "long_context"]),
+    });
+  });
+
+  it("prices GPT-5 direct with its priority and flex tiers (litellm's figures, no second publisher: unverified)", () => {
+    const price = path("openai/gpt-5", "openai").price!;
+    expect(price.service_tiers).toEqual({
+      priority: { input_per_m: "2.50", output_per_m: "20.00", cached_input_per_m: "0.25" },
+      flex: { input_per_m: "0.625", output_per_m: "5.00", cached_input_per_m: "0.0625" },
+    });
+    expect(price.verified_components).not.toContain("service_tiers");
+  });
+
+  it("prices GPT-5.4's long context above 272k on both paths", () => {
+    for (const provider of ["openai", "openrouter"])
+      expect(path("openai/gpt-5.4", provider).price!.long_context).toEqual({
+        above_input_tokens: 272000,
+        input_per_m: "5.00",
+        output_per_m: "22.50",
+        cached_input_per_m: "0.50",
+      });
+  });
+
+  it("lists in verified_components only components the price has", () => {
+    for (const price of inventory.flatMap((entry) => entry.paths.map((p) => p.price!)))
+      for (const component of price.verified_components ?? [])
+        expect(Object.keys(price).some((key) => key === component || key === `${component}_per_m` || key === `per_${component}`)).toBe(
+          true,
+        );
   });
 
   it("marks verified prices with their agreeing sources", () => {
