@@ -32,7 +32,7 @@ export interface UsageBound {
   inputTokens: number;
   /** The output limit the upstream enforces, over all choices: what a cap replaces. */
   outputLimitTokens: number;
-  /** Output beyond that limit: thinking the upstream does not count in it, rejected predicted tokens. */
+  /** Output beyond that limit: thinking the upstream does not count in it. */
   outputBeyondLimitTokens: number;
   /** Output images, for paths priced per image. */
   images: number;
@@ -101,14 +101,11 @@ export function usageBound(facts: CallFacts): UsageBound {
   // Anthropic answers one choice whatever `n` says; the others honour it (Gemini as candidateCount).
   const choices = protocol === "anthropic" ? 1 : choicesAsked(shared);
   const perChoice = outputLimitPerChoice(shared, model.maxOutputTokens, model.contextLength);
-  // Anthropic counts thinking inside max_tokens, OpenAI reasoning inside max_completion_tokens /
-  // max_output_tokens; Gemini thinks beyond maxOutputTokens, and OpenRouter's `reasoning.max_tokens`
+  // Anthropic counts thinking inside max_tokens, OpenAI reasoning (and rejected predicted tokens)
+  // inside max_completion_tokens / max_output_tokens; Gemini thinks beyond maxOutputTokens, and OpenRouter's `reasoning.max_tokens`
   // is a budget it does not say stays inside max_tokens.
   let beyondPerChoice = gemini ? geminiThinkingAllowance(upstreamModel, model.maxOutputTokens, model.contextLength) : 0;
   if (openAiCompatible) beyondPerChoice = Math.max(beyondPerChoice, reasoningBudget(shared));
-  // Rejected predicted tokens are billed as output, beyond the limit; the prediction's bytes bound them.
-  if (openAiCompatible && shared.prediction !== undefined && shared.prediction !== null)
-    beyondPerChoice += Buffer.byteLength(JSON.stringify(shared.prediction));
 
   const imageOutput = mayProduce("image", shared, model.outputModalities);
   return {

@@ -287,11 +287,11 @@ function limitsOf(target: CallTarget, request: ClientRequest, forwarded: string,
     perChoice = positive(sent.max_output_tokens) ?? modelMax; // reasoning is inside max_output_tokens
   } else {
     const limits = [positive(sent.max_tokens), positive(sent.max_completion_tokens)].filter((v): v is number => v !== undefined);
-    perChoice = limits.length > 0 ? Math.max(...limits) : modelMax; // reasoning is inside max_completion_tokens
+    // Reasoning and rejected predicted tokens are inside max_completion_tokens (OpenAI's API reference).
+    perChoice = limits.length > 0 ? Math.max(...limits) : modelMax;
     choices = positive(sent.n) ?? 1;
     const reasoning = positive((sent.reasoning as Json | undefined)?.max_tokens) ?? 0;
     beyond = Math.max(geminiThinking(upstreamModel), reasoning);
-    if (sent.prediction !== undefined) beyond += Buffer.byteLength(JSON.stringify(sent.prediction));
     outputModalities = Array.isArray(sent.modalities) ? sent.modalities : [];
   }
   const tiers: (string | undefined)[] = [undefined];

@@ -99,10 +99,10 @@ describe("output: the limit the upstream enforces, and what it produces beyond i
     expect([bound.outputLimitTokens, bound.outputBeyondLimitTokens]).toEqual([1_000, 8_000]);
   });
 
-  it("a prediction's rejected tokens are output beyond the limit, bounded by its bytes", () => {
+  it("a prediction's rejected tokens count inside the limit: nothing beyond it", () => {
     const prediction = { type: "content", content: "x".repeat(300) };
     const bound = usageBound(facts({ shared: { messages: hello, max_tokens: 10, prediction } }));
-    expect(bound.outputBeyondLimitTokens).toBe(Buffer.byteLength(JSON.stringify(prediction)));
+    expect([bound.outputLimitTokens, bound.outputBeyondLimitTokens]).toEqual([10, 0]);
   });
 
   it("without max tokens, the model's maximum output (its context when unknown)", () => {
