@@ -102,8 +102,8 @@ export function usageBound(facts: CallFacts): UsageBound {
   const choices = protocol === "anthropic" ? 1 : choicesAsked(shared);
   const perChoice = outputLimitPerChoice(shared, model.maxOutputTokens, model.contextLength);
   // Anthropic counts thinking inside max_tokens, OpenAI reasoning (and rejected predicted tokens)
-  // inside max_completion_tokens / max_output_tokens; Gemini thinks beyond maxOutputTokens, and OpenRouter's `reasoning.max_tokens`
-  // is a budget it does not say stays inside max_tokens.
+  // inside max_completion_tokens / max_output_tokens; Gemini thinks beyond maxOutputTokens, and
+  // OpenRouter's `reasoning.max_tokens` is a budget it does not say stays inside max_tokens.
   let beyondPerChoice = gemini ? geminiThinkingAllowance(upstreamModel, model.maxOutputTokens, model.contextLength) : 0;
   if (openAiCompatible) beyondPerChoice = Math.max(beyondPerChoice, reasoningBudget(shared));
 
