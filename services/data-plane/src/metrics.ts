@@ -32,6 +32,8 @@ export interface DataPlaneMetrics {
   controlPlaneCalls: HistogramFamily;
   /** Answers whose aggregator reported its own cost (OpenRouter): the gateway's charge over it, by model. */
   upstreamCostRatio: HistogramFamily;
+  /** Nano-USD a settle computed but did not debit (the hold capped it), by model and access path. */
+  unbilledNano: CounterFamily;
 }
 
 /** Ratio buckets around 1 (the catalogue price agrees with the aggregator's charge). */
@@ -201,6 +203,12 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
       "The gateway's charge over the cost an aggregator reported for the same answer (OpenRouter), by model: far from 1 means a stale catalogue price.",
       ["model"],
       RATIO,
+    ),
+    unbilledNano: new CounterFamily(
+      registry,
+      "gateway_unbilled_nano_total",
+      "Nano-USD of computed cost left off the ledger because the debit was capped (at the hold, or at what a late settle still found free), by model and access path: usage beyond the worst case reserved.",
+      ["model", "access_path"],
     ),
   };
 }

@@ -1,11 +1,13 @@
-// Worst-case token counts for the hold placed before forwarding. Input: the
-// forwarded body's UTF-8 bytes bound its text tokens (a byte-level BPE token is
-// at least one byte), plus a fixed allowance per image part, whose tokens do
-// not depend on the bytes sent. Output: the larger of the caller's
-// max_completion_tokens and max_tokens (an upstream may honour either), or the
-// model's maximum output, times the number of choices.
-export const TOKENS_PER_IMAGE_ALLOWANCE = 3_000;
+// What a request's body says about the most it may use, read for the hold
+// placed before forwarding (worst-case.ts puts it together and prices it).
+// Input: the forwarded body's UTF-8 bytes bound its text tokens (a byte-level
+// BPE token is at least one byte), and each media part counts an allowance,
+// its tokens not depending on the bytes sent. Output: the larger of the
+// caller's max_completion_tokens and max_tokens (an upstream may honour
+// either), else the model's maximum output, times the number of choices.
+export const TOKENS_PER_IMAGE_ALLOWANCE = 5_000;
 
+/** Image parts in OpenAI chat messages (`image_url`): the context filter and token estimates read them. */
 export function countImageParts(messages: unknown): number {
   if (!Array.isArray(messages)) return 0;
   let count = 0;
@@ -17,32 +19,56 @@ export function countImageParts(messages: unknown): number {
   return count;
 }
 
-export function chatInputUpperBound(forwardedBodyBytes: number, messages: unknown): number {
-  return forwardedBodyBytes + TOKENS_PER_IMAGE_ALLOWANCE * countImageParts(messages);
+/**
+ * Media parts in a forwarded body, in every shape an upstream is sent: OpenAI `image_url` and
+ * `file`, Responses `input_image` and `input_file`, Anthropic `image` and `document`, Gemini
+ * `inlineData` and `fileData`. Read from the JSON text: a quote inside a string is escaped, so
+ * text a caller wrote never matches.
+ */
+const MEDIA_PART = /"type":"(?:image_url|input_image|image|document|file|input_file)"|"(?:inlineData|fileData)":/g;
+
+export function countMediaParts(forwardedBody: string): number {
+  let count = 0;
+  for (const _ of forwardedBody.matchAll(MEDIA_PART)) count++;
+  return count;
 }
 
-export function chatOutputUpperBound(body: Record<string, unknown>, modelMaxOutput: number, modelContext: number): number {
-  const requested = [body.max_completion_tokens, body.max_tokens].filter(
-    (value): value is number => typeof value === "number" && Number.isInteger(value) && value > 0,
-  );
-  const perChoice = requested.length > 0 ? Math.max(...requested) : modelMaxOutput > 0 ? modelMaxOutput : modelContext;
-  const choices = typeof body.n === "number" && Number.isInteger(body.n) && body.n > 1 ? body.n : 1;
-  return perChoice * choices;
+/** Audio input in a forwarded body: OpenAI `input_audio` parts or an earlier answer's audio, Gemini inline audio. */
+export const carriesAudio = (forwardedBody: string): boolean => /"type":"input_audio"|"audio":\{|"mimeType":"audio\//.test(forwardedBody);
+
+/** Whether a forwarded body can write a prompt cache (Anthropic's `cache_control`, anywhere), and for how long. */
+export function cacheWrite(forwardedBody: string): "none" | "5m" | "1h" {
+  if (!forwardedBody.includes('"cache_control"')) return "none";
+  return forwardedBody.includes('"ttl":"1h"') ? "1h" : "5m";
 }
+
+/** Every `service_tier` a forwarded body names (a nested one too: taking it can only raise the bound). */
+export function serviceTiersNamed(forwardedBody: string): string[] {
+  return [...forwardedBody.matchAll(/"service_tier":"([^"\\]*)"/g)].map((match) => match[1]!);
+}
+
+const positiveInteger = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value > 0;
+
+/** The output limit of one choice: the caller's max tokens, else the model's maximum output, else its context. */
+export function outputLimitPerChoice(body: Record<string, unknown>, modelMaxOutput: number, modelContext: number): number {
+  const requested = [body.max_completion_tokens, body.max_tokens].filter(positiveInteger);
+  return requested.length > 0 ? Math.max(...requested) : modelMaxOutput > 0 ? modelMaxOutput : modelContext;
+}
+
+/** The number of choices asked for (`n`). */
+export const choicesAsked = (body: Record<string, unknown>): number => (positiveInteger(body.n) && body.n > 1 ? body.n : 1);
 
 /**
- * Images an answer may carry when the caller asked for image output
- * (`modalities` with "image"), for paths priced per image. Models generate one
- * image per answer as a rule; the bound allows a few, and an answer beyond it
- * is billed up to the hold (docs/money.md, "actual cost above the worst case").
+ * Images an answer may carry when it can produce images (the caller asked with `modalities`, or
+ * the model produces them unasked), for paths priced per image. Models generate one image per
+ * answer as a rule; the bound allows a few, and an answer beyond it is billed up to the hold
+ * (docs/money.md, "The worst case").
  */
 export const IMAGES_PER_ANSWER_BOUND = 4;
 
-export function chatImageUpperBound(body: Record<string, unknown>): number {
-  const modalities = Array.isArray(body.modalities) ? body.modalities : [];
-  if (!modalities.includes("image")) return 0;
-  const choices = typeof body.n === "number" && Number.isInteger(body.n) && body.n > 1 ? body.n : 1;
-  return IMAGES_PER_ANSWER_BOUND * choices;
+/** Whether an answer may carry this kind of output: asked for in `modalities`, or produced by the model unasked. */
+export function mayProduce(kind: "image" | "audio", body: Record<string, unknown>, modelOutputModalities: readonly string[]): boolean {
+  return (Array.isArray(body.modalities) && body.modalities.includes(kind)) || modelOutputModalities.includes(kind);
 }
 
 /** Images in an OpenAI-shaped message or delta (`images: [{type:"image_url", ...}]`, OpenRouter's shape). */

@@ -123,20 +123,6 @@ export function costParts(price: Price, usage: UsageRecord): { totalNano: bigint
 /** The call's cost in nano-USD (costParts' total). */
 export const costNano = (price: Price, usage: UsageRecord): bigint => costParts(price, usage).totalNano;
 
-/**
- * The most output tokens a budget covers after `inputTokens` of prompt: the
- * largest n with costNano(price, { inputTokens, outputTokens: n }) <= budget.
- */
-export function affordableOutputTokens(price: Price, inputTokens: number, budgetNano: bigint): number {
-  const rates = ratesFor(price, inputTokens);
-  const room = (budgetNano - (price.requestNano ?? 0n)) * MILLION - BigInt(inputTokens) * (rates.input ?? 0n);
-  if (room < 0n) return 0;
-  const perToken = rates.output ?? 0n;
-  if (perToken === 0n) return Number.MAX_SAFE_INTEGER;
-  const tokens = room / perToken;
-  return tokens > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(tokens);
-}
-
 /** A path can be billed when its token prices are known. */
 export function canPrice(price: Price, endpoint: "chat" | "embeddings"): boolean {
   return price.inputNanoPerM !== null && (endpoint === "embeddings" || price.outputNanoPerM !== null);

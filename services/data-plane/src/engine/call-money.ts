@@ -3,6 +3,7 @@
 import type { ReserveCall, SettleCall } from "../control-plane/control-plane-client";
 import { estimateTokens } from "../billing/hold-estimate";
 import { costParts } from "../billing/pricing";
+import type { CounterFamily } from "../metric-families";
 import type { Call } from "./call";
 import type { MeteredTokens } from "./usage-meter";
 
@@ -20,6 +21,8 @@ export class CallMoney {
     private readonly billing: CallBilling,
     /** The gateway's own time after the upstream answered. */
     private readonly afterUpstream: { observe(seconds: number): void },
+    /** Computed cost the ledger did not take, by model and access path. */
+    private readonly unbilledNano: Pick<CounterFamily, "series">,
   ) {}
 
   /** Places the call's hold; what was held decides which targets may be tried, and whether their answers are capped. */
@@ -56,6 +59,8 @@ export class CallMoney {
     });
     this.afterUpstream.observe((performance.now() - started) / 1000);
     call.debitedNano = debited;
+    // Usage beyond the worst case is debited up to the hold; the rest the gateway absorbs, and counts (docs/money.md).
+    if (totalNano > debited) this.unbilledNano.series(call.target.model.id, call.target.path.provider).inc(Number(totalNano - debited));
     return debited;
   }
 

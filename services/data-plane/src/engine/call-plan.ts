@@ -3,8 +3,7 @@
 // worst-case cost. Which target is sent, and with what body, is decided when
 // it is chosen (choose-target.ts).
 import type { KeyIdentity } from "../auth/key-cache";
-import { chatImageUpperBound, chatInputUpperBound, chatOutputUpperBound } from "../billing/hold-estimate";
-import { costNano } from "../billing/pricing";
+import { cappedBound, type UsageBound, usageBound, worstCaseNano } from "../billing/worst-case";
 import type { AccessPath, CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
 import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
 import type { NativeCodec, RequestContext, UpstreamCall } from "../providers/provider-adapter";
@@ -15,8 +14,6 @@ import type { RouteTrace } from "../routing/route-trace";
 
 /** The shortest answer worth giving when the balance cannot cover the model's maximum output. */
 export const MIN_ANSWER_TOKENS = 16;
-/** Bytes a `"max_tokens":N` field adds to the forwarded body, counted into the input bound of a capped answer. */
-export const CAP_FIELD_BYTES = 32;
 
 /** What a target's hold is computed from: its upstream call as built for the request, and what that may cost. */
 export interface TargetSizing {
@@ -25,8 +22,8 @@ export interface TargetSizing {
   holdNano: bigint;
   /** 0, or the smallest hold worth answering with (the caller set no max tokens, so the answer may be capped). */
   minHoldNano: bigint;
-  /** The worst-case input tokens the hold was computed with. */
-  inputUpperTokens: number;
+  /** The most the call can be billed for, which the hold prices (billing/worst-case.ts). */
+  bound: UsageBound;
 }
 
 /** One model through one access path. */
@@ -62,22 +59,22 @@ export class CallTarget {
   }
 
   private size(): TargetSizing {
-    const { body, operation } = this.request;
-    const chat = operation === "chat";
+    const { body, original, operation, nativeOnly } = this.request;
     const upstream = this.build();
-    const payloadBytes = Buffer.byteLength(upstream.body);
-    const bodyBound = chat ? chatInputUpperBound(payloadBytes, body.messages) : payloadBytes;
-    // A native-only request may carry input its body does not show (a document Anthropic fetches by
-    // URL): its bound is the model's whole context, when known.
-    const inputUpperTokens = this.request.nativeOnly ? Math.max(bodyBound, this.model.contextLength) : bodyBound;
-    const outputUpperTokens = chat ? chatOutputUpperBound(body, this.model.maxOutputTokens, this.model.contextLength) : 0;
-    const images = chat ? chatImageUpperBound(body) : 0;
+    const bound = usageBound({
+      endpoint: operation,
+      protocol: this.provider.adapter.protocol,
+      upstreamModel: this.path.upstreamModel,
+      model: this.model,
+      shared: body,
+      original: this.native ? original : undefined,
+      forwardedBody: upstream.body,
+      nativeOnly: nativeOnly !== undefined,
+    });
     const { price } = this.path;
-    const holdNano = costNano(price, { inputTokens: inputUpperTokens, outputTokens: outputUpperTokens, images });
-    const minHoldNano = this.cappable
-      ? costNano(price, { inputTokens: inputUpperTokens + CAP_FIELD_BYTES, outputTokens: MIN_ANSWER_TOKENS, images })
-      : 0n;
-    return { upstream, holdNano, minHoldNano: minHoldNano < holdNano ? minHoldNano : 0n, inputUpperTokens };
+    const holdNano = worstCaseNano(price, bound);
+    const minHoldNano = this.cappable ? worstCaseNano(price, cappedBound(bound, MIN_ANSWER_TOKENS)) : 0n;
+    return { upstream, holdNano, minHoldNano: minHoldNano < holdNano ? minHoldNano : 0n, bound };
   }
 }
 

@@ -1,13 +1,13 @@
 // The call sent to a chosen target, within what was reserved. A target whose
 // worst case the hold covers goes as planned; otherwise, when the caller
-// accepted a capped answer (no max tokens), its answer is capped to the hold
-// (forwarded as max_tokens and said in the routing trace). Undefined when the
-// hold cannot cover even a capped answer: the target is skipped.
-import { chatImageUpperBound } from "../billing/hold-estimate";
-import { affordableOutputTokens } from "../billing/pricing";
+// accepted a capped answer (no max tokens), its answer is capped to the most
+// output whose worst case the hold covers (forwarded as max_tokens and said in
+// the routing trace). Undefined when the hold cannot cover even a capped
+// answer: the target is skipped.
+import { affordableOutputTokens, cappedBound } from "../billing/worst-case";
 import type { UpstreamCall } from "../providers/provider-adapter";
 import type { RouteTrace } from "../routing/route-trace";
-import { CAP_FIELD_BYTES, type CallTarget } from "./call-plan";
+import type { CallTarget } from "./call-plan";
 
 export interface ChosenCall {
   upstream: UpstreamCall;
@@ -15,13 +15,12 @@ export interface ChosenCall {
   cappedTo?: number;
 }
 
-export function chooseCall(target: CallTarget, body: Record<string, unknown>, reservedNano: bigint): ChosenCall | undefined {
+export function chooseCall(target: CallTarget, reservedNano: bigint): ChosenCall | undefined {
   const sized = target.sized;
   if (reservedNano >= sized.holdNano) return { upstream: sized.upstream };
   if (sized.minHoldNano === 0n || reservedNano < sized.minHoldNano) return undefined;
-  const { price } = target.path;
-  const imagesNano = BigInt(chatImageUpperBound(body)) * (price.imageNano ?? 0n);
-  const maxTokens = affordableOutputTokens(price, sized.inputUpperTokens + CAP_FIELD_BYTES, reservedNano - imagesNano);
+  // The capped call's worst case is the same bound with the cap as its output limit (thinking beyond it included).
+  const maxTokens = affordableOutputTokens(target.path.price, cappedBound(sized.bound, 0), reservedNano);
   return { upstream: target.build(maxTokens), cappedTo: maxTokens };
 }
 

@@ -6,7 +6,7 @@ import type { KeyIdentity } from "../auth/key-cache";
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
 import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
 import { controlPlaneUnavailable, GatewayError, streamFailed } from "../errors";
-import type { HistogramFamily } from "../metric-families";
+import type { CounterFamily, HistogramFamily } from "../metric-families";
 import type { UpstreamProvider } from "../providers/upstream-provider";
 import type { PathHealth } from "../routing/path-health";
 import { reasonHeader } from "../routing/route-trace";
@@ -28,6 +28,8 @@ export interface EngineSettings extends AttemptSettings {
 
 export interface EngineMetrics extends AttemptMetrics {
   upstreamFirstEvent: HistogramFamily;
+  /** Computed cost the ledger did not take, by model and access path. */
+  unbilledNano: CounterFamily;
 }
 
 export interface EngineDependencies {
@@ -60,7 +62,7 @@ export class Engine {
   private readonly attemptContext: AttemptContext;
 
   constructor(private readonly deps: EngineDependencies) {
-    this.money = new CallMoney(deps.billing, deps.metrics.overhead.series("after_upstream"));
+    this.money = new CallMoney(deps.billing, deps.metrics.overhead.series("after_upstream"), deps.metrics.unbilledNano);
     this.planContext = { ...deps, maxAttempts: deps.settings.maxAttempts };
     this.attemptContext = { health: deps.health, settings: deps.settings, metrics: deps.metrics, money: this.money };
   }

@@ -134,7 +134,7 @@ export class UpstreamAttempts {
     const { call } = this;
     const target = call.plan.targets[index]!;
     call.target = target;
-    const chosen = chooseCall(target, call.plan.request.body, call.reservedNano ?? call.plan.holdNano);
+    const chosen = chooseCall(target, call.reservedNano ?? call.plan.holdNano);
     traceChoice(call.plan.trace, target, chosen);
     if (!chosen) return this.skip("skipped: the hold cannot cover this model");
     call.upstream = chosen.upstream;

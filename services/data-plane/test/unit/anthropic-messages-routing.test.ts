@@ -106,8 +106,8 @@ describe("planning an Anthropic Messages request", () => {
 
   it("holds a native-only request's input at the model's whole context: the fetched document is not in the body", () => {
     const target = plan({ model: "anthropic/claude", messages: PDF_BY_URL }).targets[0]!;
-    expect(target.sized.inputUpperTokens).toBe(128_000);
-    expect(plan({ model: "anthropic/claude" }).targets[0]!.sized.inputUpperTokens).toBeLessThan(1_000);
+    expect(target.sized.bound.inputTokens).toBe(128_000);
+    expect(plan({ model: "anthropic/claude" }).targets[0]!.sized.bound.inputTokens).toBeLessThan(1_000);
   });
 
   it("refuses it with a clear 400 for a model without an Anthropic path", () => {

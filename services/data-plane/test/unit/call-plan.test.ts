@@ -4,7 +4,7 @@
 import type { Catalogue__Output, GatewayError, Model__Output } from "@gateway/proto";
 import { describe, expect, it, vi } from "vitest";
 import type { KeyIdentity } from "../../src/auth/key-cache";
-import { costNano } from "../../src/billing/pricing";
+import { cappedBound, worstCaseNano } from "../../src/billing/worst-case";
 import { buildSnapshot } from "../../src/catalogue/catalogue-snapshot";
 import { openAiChat } from "../../src/dialects/openai/openai-chat-dialect";
 import { openAiResponses } from "../../src/dialects/openai-responses/openai-responses-dialect";
@@ -151,7 +151,8 @@ describe("planCall: the attempt plan", () => {
     expect(pricey!.sized.holdNano).toBeGreaterThan(cheap!.sized.holdNano);
     expect(call.holdNano).toBe(pricey!.sized.holdNano);
     expect(call.minHoldNano).toBe(cheap!.sized.holdNano);
-    expect(cheap!.sized.holdNano).toBe(costNano(cheap!.path.price, { inputTokens: cheap!.sized.inputUpperTokens, outputTokens: 100 }));
+    expect(cheap!.sized.holdNano).toBe(worstCaseNano(cheap!.path.price, cheap!.sized.bound));
+    expect(cheap!.sized.bound).toMatchObject({ outputLimitTokens: 100, outputBeyondLimitTokens: 0 });
   });
 
   it("leaves out of the hold a target beyond the attempt limit (it can only be reached past skipped ones, and is skipped itself if uncovered)", () => {
@@ -177,30 +178,29 @@ describe("chooseCall: what the hold allows", () => {
     const call = prepare({ model: "auto", max_tokens: 100 });
     // The OpenRouter body names the model longer ("openai/cheap"), so its bound is a few bytes higher.
     const reserved = call.targets[1]!.sized.holdNano;
-    expect(chooseCall(call.targets[0]!, call.request.body, reserved)).toBeDefined();
-    const second = chooseCall(call.targets[1]!, call.request.body, reserved);
+    expect(chooseCall(call.targets[0]!, reserved)).toBeDefined();
+    const second = chooseCall(call.targets[1]!, reserved);
     expect(second).toBeDefined();
     traceChoice(call.trace, call.targets[1]!, second);
     expect(call.trace.path).toBe("openrouter");
-    expect(chooseCall(call.targets[2]!, call.request.body, reserved)).toBeUndefined();
+    expect(chooseCall(call.targets[2]!, reserved)).toBeUndefined();
   });
 
   it("caps the answer of a target the hold covers only in part, and says so in the trace", () => {
     const call = prepare({ model: "auto" });
     const pricey = call.targets[2]!;
     const reserved = pricey.sized.minHoldNano * 4n;
-    const chosen = chooseCall(pricey, call.request.body, reserved);
+    const chosen = chooseCall(pricey, reserved);
     expect(chosen).toBeDefined();
     traceChoice(call.trace, pricey, chosen);
     const capped = JSON.parse(chosen!.upstream.body).max_tokens as number;
     expect(capped).toBeGreaterThanOrEqual(16);
     expect(chosen!.cappedTo).toBe(capped);
     expect(call.trace).toMatchObject({ resolved: "acme/pricey", path: "openrouter", max_tokens_capped: capped });
-    expect(costNano(pricey.path.price, { inputTokens: pricey.sized.inputUpperTokens + 32, outputTokens: capped })).toBeLessThanOrEqual(
-      reserved,
-    );
+    expect(worstCaseNano(pricey.path.price, cappedBound(pricey.sized.bound, capped))).toBeLessThanOrEqual(reserved);
+    expect(worstCaseNano(pricey.path.price, cappedBound(pricey.sized.bound, capped + 1))).toBeGreaterThan(reserved);
     // Moving on to a target the hold covers in full clears the cap from the trace.
-    const covered = chooseCall(call.targets[0]!, call.request.body, call.holdNano);
+    const covered = chooseCall(call.targets[0]!, call.holdNano);
     expect(covered).toBeDefined();
     traceChoice(call.trace, call.targets[0]!, covered);
     expect(call.trace.max_tokens_capped).toBeUndefined();
@@ -213,7 +213,7 @@ describe("chooseCall: what the hold allows", () => {
     const call = planCall(context, buildSnapshot(catalogue), "req-1", identity, openAiChat, request);
     expect(openrouter).not.toHaveBeenCalled();
     const late = call.targets[2]!;
-    const chosen = chooseCall(late, call.request.body, late.sized.holdNano);
+    const chosen = chooseCall(late, late.sized.holdNano);
     expect(openrouter).toHaveBeenCalledTimes(1);
     expect(JSON.parse(chosen!.upstream.body).model).toBe("acme/pricey");
   });

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
-  chatInputUpperBound,
-  chatOutputUpperBound,
+  cacheWrite,
+  carriesAudio,
+  choicesAsked,
   countImageParts,
   estimateTokens,
-  TOKENS_PER_IMAGE_ALLOWANCE,
+  mayProduce,
+  outputLimitPerChoice,
+  serviceTiersNamed,
 } from "../../src/billing/hold-estimate";
 
 const image = { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } };
@@ -32,18 +35,7 @@ describe("countImageParts", () => {
   });
 });
 
-describe("chatInputUpperBound", () => {
-  it("is the body bytes when there are no images", () => {
-    expect(chatInputUpperBound(1234, [{ role: "user", content: "hi" }])).toBe(1234);
-  });
-
-  it("adds the allowance per image part", () => {
-    expect(TOKENS_PER_IMAGE_ALLOWANCE).toBe(3_000);
-    expect(chatInputUpperBound(500, [{ role: "user", content: [image, image] }])).toBe(6_500);
-  });
-});
-
-describe("chatOutputUpperBound", () => {
+describe("outputLimitPerChoice", () => {
   it.each<[string, Record<string, unknown>, number, number, number]>([
     ["max_completion_tokens", { max_completion_tokens: 100 }, 16_384, 128_000, 100],
     ["max_tokens", { max_tokens: 200 }, 16_384, 128_000, 200],
@@ -62,14 +54,48 @@ describe("chatOutputUpperBound", () => {
     ["model max output when neither is given", {}, 16_384, 128_000, 16_384],
     ["model max output when both are invalid", { max_completion_tokens: null, max_tokens: 0 }, 16_384, 128_000, 16_384],
     ["context length when the model max output is 0", {}, 0, 128_000, 128_000],
-    ["n multiplies the caller's max", { max_tokens: 100, n: 3 }, 16_384, 128_000, 300],
-    ["n multiplies the model max", { n: 2 }, 16_384, 128_000, 32_768],
-    ["n = 1 keeps one choice", { max_tokens: 100, n: 1 }, 16_384, 128_000, 100],
-    ["n = 0 counts as one choice", { max_tokens: 100, n: 0 }, 16_384, 128_000, 100],
-    ["fractional n counts as one choice", { max_tokens: 100, n: 2.5 }, 16_384, 128_000, 100],
-    ["string n counts as one choice", { max_tokens: 100, n: "3" }, 16_384, 128_000, 100],
   ])("%s", (_name, body, maxOutput, context, expected) => {
-    expect(chatOutputUpperBound(body, maxOutput, context)).toBe(expected);
+    expect(outputLimitPerChoice(body, maxOutput, context)).toBe(expected);
+  });
+});
+
+describe("choicesAsked", () => {
+  it.each<[unknown, number]>([
+    [3, 3],
+    [1, 1],
+    [undefined, 1],
+    [0, 1],
+    [2.5, 1],
+    ["3", 1],
+  ])("n = %j -> %d", (n, expected) => {
+    expect(choicesAsked({ n })).toBe(expected);
+  });
+});
+
+describe("what a forwarded body says", () => {
+  it("can write a cache when cache_control appears anywhere, for an hour when a 1h ttl does", () => {
+    expect(cacheWrite(JSON.stringify({ messages: [{ content: "hi" }] }))).toBe("none");
+    expect(cacheWrite(JSON.stringify({ system: [{ text: "s", cache_control: { type: "ephemeral" } }] }))).toBe("5m");
+    expect(cacheWrite(JSON.stringify({ cache_control: { type: "ephemeral", ttl: "1h" } }))).toBe("1h");
+    // A caller's text that names it is escaped, and not read as a field.
+    expect(cacheWrite(JSON.stringify({ messages: [{ content: '"cache_control": {"ttl":"1h"}' }] }))).toBe("none");
+  });
+
+  it("names its service tiers", () => {
+    expect(serviceTiersNamed(JSON.stringify({ service_tier: "priority", messages: [] }))).toEqual(["priority"]);
+    expect(serviceTiersNamed(JSON.stringify({ messages: [] }))).toEqual([]);
+  });
+
+  it("carries audio in OpenAI's and Gemini's shapes", () => {
+    expect(carriesAudio(JSON.stringify({ content: [{ type: "input_audio", input_audio: { data: "AA" } }] }))).toBe(true);
+    expect(carriesAudio(JSON.stringify({ parts: [{ inlineData: { mimeType: "audio/wav", data: "AA" } }] }))).toBe(true);
+    expect(carriesAudio(JSON.stringify({ content: "input_audio" }))).toBe(false);
+  });
+
+  it("may produce images or audio when asked for, or when the model produces them unasked", () => {
+    expect(mayProduce("image", { modalities: ["text", "image"] }, ["text"])).toBe(true);
+    expect(mayProduce("image", {}, ["text", "image"])).toBe(true);
+    expect(mayProduce("audio", { modalities: ["text", "image"] }, ["text", "image"])).toBe(false);
   });
 });
 

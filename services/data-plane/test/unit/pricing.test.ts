@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Price } from "../../src/catalogue/catalogue-snapshot";
-import { affordableOutputTokens, canPrice, costNano, usdNumber } from "../../src/billing/pricing";
+import { canPrice, costNano, usdNumber } from "../../src/billing/pricing";
 
 const price = (fields: Partial<Price>): Price => ({
   inputNanoPerM: null,
@@ -129,35 +129,5 @@ describe("usdNumber", () => {
     for (const nano of [10n ** 15n, 10n ** 15n - 1n, 999_999_999_999_937n, 123_456_789_012_345n]) {
       expect(BigInt(Math.round(usdNumber(nano) * 1e9))).toBe(nano);
     }
-  });
-});
-
-describe("affordableOutputTokens", () => {
-  const price = (input: bigint, output: bigint, request: bigint | null = null) => ({
-    inputNanoPerM: input,
-    outputNanoPerM: output,
-    imageNano: null,
-    requestNano: request,
-    verified: true,
-    source: "test",
-  });
-
-  it.each([
-    [price(2_000_000_000n, 8_000_000_000n), 137, 10_000_000n],
-    [price(400_000_000n, 1_600_000_000n), 19, 23_600n],
-    [price(150_000_000n, 600_000_000n, 1_000n), 1, 5_000n],
-    [price(37_500_000n, 150_000_000n), 3_333, 1_000_000n],
-  ])("gives the largest output whose cost fits the budget (%#)", (tokenPrice, inputTokens, budget) => {
-    const tokens = affordableOutputTokens(tokenPrice, inputTokens, budget);
-    expect(costNano(tokenPrice, { inputTokens, outputTokens: tokens })).toBeLessThanOrEqual(budget);
-    expect(costNano(tokenPrice, { inputTokens, outputTokens: tokens + 1 })).toBeGreaterThan(budget);
-  });
-
-  it("gives 0 when the prompt alone exceeds the budget", () => {
-    expect(affordableOutputTokens(price(2_000_000_000n, 8_000_000_000n), 1_000_000, 10n)).toBe(0);
-  });
-
-  it("is unbounded when output is free", () => {
-    expect(affordableOutputTokens(price(2_000_000_000n, 0n), 10, 1_000_000n)).toBe(Number.MAX_SAFE_INTEGER);
   });
 });

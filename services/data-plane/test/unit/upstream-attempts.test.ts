@@ -123,7 +123,8 @@ function harness(answers: Answer[], options: { maxAttempts?: number; budgetMs?: 
     upstreamLatency: histogram("latency", ["provider"]),
   };
   const settings = { maxAttempts: options.maxAttempts ?? 4, retryWaitBudgetMs: options.budgetMs ?? 1_000, retryBackoffMs: 1 };
-  const context = { health, settings, metrics, money: new CallMoney(billing, metrics.overhead.series("after_upstream")) };
+  const unbilled = counter("unbilled", ["model", "access_path"]);
+  const context = { health, settings, metrics, money: new CallMoney(billing, metrics.overhead.series("after_upstream"), unbilled) };
   const plan = (body: Record<string, unknown>) =>
     new Call(
       planCall(

@@ -1,0 +1,51 @@
+// The settle: the computed cost goes to the ledger, which debits at most the
+// hold; what it leaves off is counted by model and access path
+// (gateway_unbilled_nano_total, docs/money.md "The worst case").
+import { Registry } from "prom-client";
+import { describe, expect, it } from "vitest";
+import type { Price } from "../../src/catalogue/catalogue-snapshot";
+import type { Call } from "../../src/engine/call";
+import { type CallBilling, CallMoney } from "../../src/engine/call-money";
+import { CounterFamily } from "../../src/metric-families";
+
+const price: Price = {
+  inputNanoPerM: 1_000_000n, // 1 nano-USD a token
+  outputNanoPerM: 4_000_000n,
+  imageNano: null,
+  requestNano: null,
+  verified: true,
+  source: "test",
+};
+
+function settleAgainst(holdNano: bigint) {
+  const unbilled = new CounterFamily(new Registry(), "unbilled", "unbilled", ["model", "access_path"]);
+  const billing: CallBilling = {
+    reserve: async () => holdNano,
+    settle: async ({ amountNano }) => (amountNano < holdNano ? amountNano : holdNano),
+    release: async () => {},
+  };
+  const money = new CallMoney(billing, { observe: () => {} }, unbilled);
+  const call = {
+    requestId: "r",
+    projectId: "p",
+    target: { model: { id: "google/gemini-2.5-flash" }, path: { provider: "google", price } },
+  } as unknown as Call;
+  return { money, call, unbilled };
+}
+
+describe("CallMoney.settle", () => {
+  it("counts what the hold left unbilled, by model and access path", async () => {
+    const { money, call, unbilled } = settleAgainst(1_000n);
+    const debited = await money.settle(call, { inputTokens: 100, outputTokens: 500, images: 0 }); // 100 + 2,000 nano
+    expect(debited).toBe(1_000n);
+    expect([call.costNano, call.debitedNano]).toEqual([2_100n, 1_000n]);
+    expect(unbilled.series("google/gemini-2.5-flash", "google").value).toBe(1_100);
+  });
+
+  it("counts nothing when the cost fits the hold", async () => {
+    const { money, call, unbilled } = settleAgainst(10_000n);
+    await money.settle(call, { inputTokens: 100, outputTokens: 500, images: 0 });
+    expect(call.debitedNano).toBe(2_100n);
+    expect((await unbilled.get()).values).toEqual([]);
+  });
+});
