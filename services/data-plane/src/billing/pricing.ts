@@ -123,9 +123,17 @@ export function costParts(price: Price, usage: UsageRecord): { totalNano: bigint
 /** The call's cost in nano-USD (costParts' total). */
 export const costNano = (price: Price, usage: UsageRecord): bigint => costParts(price, usage).totalNano;
 
-/** A path can be billed when its token prices are known. */
-export function canPrice(price: Price, endpoint: "chat" | "embeddings"): boolean {
-  return price.inputNanoPerM !== null && (endpoint === "embeddings" || price.outputNanoPerM !== null);
+/** Service tiers a catalogue may price (OpenAI's `service_tier`); `auto` and `default` are the standard rates. */
+export const PRICED_SERVICE_TIERS: ReadonlySet<string> = new Set(["priority", "flex", "scale"]);
+
+/**
+ * A path can be billed when its token prices are known, and, for a request asking for a priced
+ * service tier (`priority`, `flex`, `scale`), when it prices that tier: an answer served at a tier
+ * the catalogue does not price would be billed at the wrong rates.
+ */
+export function canPrice(price: Price, endpoint: "chat" | "embeddings", serviceTier?: unknown): boolean {
+  if (price.inputNanoPerM === null || (endpoint === "chat" && price.outputNanoPerM === null)) return false;
+  return typeof serviceTier !== "string" || !PRICED_SERVICE_TIERS.has(serviceTier) || price.serviceTiers?.has(serviceTier) === true;
 }
 
 /**

@@ -26,6 +26,8 @@ export interface RequestNeeds {
   imageOutput: boolean;
   /** Context the request needs: its estimated input tokens (text at about 4 bytes a token, a fixed count per image) plus the output it asks for. */
   contextTokens: number;
+  /** The `service_tier` asked for, as sent: a path must price a named tier (billing/pricing.ts canPrice). */
+  serviceTier: unknown;
 }
 
 /** @param bodyBytes the body's size as received; image data in it is counted per image, not per byte. */
@@ -43,5 +45,6 @@ export function requestNeeds(body: Record<string, unknown>, bodyBytes: number): 
     imageInput: images > 0,
     imageOutput: modalities.includes("image"),
     contextTokens: estimatedInputTokens + (maxOutput.length > 0 ? Math.max(...maxOutput) : 0),
+    serviceTier: body.service_tier,
   };
 }

@@ -36,8 +36,14 @@ const reachable = (context: RoutingContext, provider: string, endpoint: Endpoint
   context.providers.get(provider)?.adapter.supports(endpoint) === true;
 
 /** A concrete model's paths this gateway can reach and price, in the order to try them. */
-function usablePaths(context: RoutingContext, model: ModelEntry, endpoint: Endpoint): AccessPath[] {
-  const paths = model.paths.filter((candidate) => reachable(context, candidate.provider, endpoint) && canPrice(candidate.price, endpoint));
+function usablePaths(context: RoutingContext, model: ModelEntry, endpoint: Endpoint, serviceTier: unknown): AccessPath[] {
+  const priced = (candidate: AccessPath) => reachable(context, candidate.provider, endpoint) && canPrice(candidate.price, endpoint);
+  const paths = model.paths.filter((candidate) => priced(candidate) && canPrice(candidate.price, endpoint, serviceTier));
+  if (paths.length === 0 && model.paths.some(priced))
+    throw invalidRequest(
+      "no_eligible_model",
+      `Model ${model.id} has no access path whose price covers service_tier ${String(serviceTier)}.`,
+    );
   if (paths.length === 0) throw invalidRequest("model_unknown", `Model ${model.id} has no access path this gateway can reach and price.`);
   return orderPaths(paths, pathHealth(context));
 }
@@ -111,7 +117,7 @@ export function routeRequest(
   if (service?.allow && !allowedBy(service.allow, model.id)) {
     throw invalidRequest("no_eligible_model", `Model ${model.id} is not allowed by service.allow.`);
   }
-  const paths = usablePaths(context, model, endpoint);
+  const paths = usablePaths(context, model, endpoint, body.service_tier);
   return {
     requested: resolution.requested,
     tier: null,

@@ -2,7 +2,7 @@
 // (docs/routing.md). Pure: the catalogue, the request's needs, the service
 // block, which providers this data plane can reach, and recent path health in;
 // an ordered candidate list and the exclusions (with why) out.
-import { canPrice } from "../billing/pricing";
+import { canPrice, PRICED_SERVICE_TIERS } from "../billing/pricing";
 import type { AccessPath, CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
 import { PathHealth, type PathHealthView } from "./path-health";
 import type { RequestNeeds } from "./request-needs";
@@ -69,11 +69,18 @@ export function selectCandidates(input: SelectionInput): Selection {
       continue;
     }
     const paths = orderPaths(
-      model.paths.filter((path) => input.reachable(path.provider) && canPrice(path.price, "chat")),
+      model.paths.filter((path) => input.reachable(path.provider) && canPrice(path.price, "chat", input.needs.serviceTier)),
       input.health,
     );
     if (paths.length === 0) {
-      excluded.push({ model: model.id, why: "no reachable access path with a price" });
+      const tier = input.needs.serviceTier;
+      excluded.push({
+        model: model.id,
+        why:
+          typeof tier === "string" && PRICED_SERVICE_TIERS.has(tier)
+            ? `no reachable access path pricing service_tier ${tier}`
+            : "no reachable access path with a price",
+      });
       continue;
     }
     eligible.push({ model, path: paths[0]!, paths, health: input.health(paths[0]!), position });

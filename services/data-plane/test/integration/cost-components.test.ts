@@ -187,6 +187,18 @@ describe("usage.cost equals the provider's invoice, and the ledger", () => {
     });
   });
 
+  it("a service tier no path of the model prices is refused before anything goes upstream", async () => {
+    const tag = marker();
+    const response = await fetch(`${stack.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${project.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "anthropic/claude-3.7-sonnet", service_tier: "priority", messages: [{ role: "user", content: tag }] }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("no_eligible_model");
+    expect(await stack.mockRequestsWith(tag)).toEqual([]);
+  });
+
   describe("Anthropic: cache reads at 10%, 5-minute writes at 125%, 1-hour writes at 200%", () => {
     // anthropic.messages.cache_write / cache_read.response.json: input_tokens 21 (after the last
     // breakpoint), 188086 written or read, 393 out. Anthropic's input_tokens excludes both.

@@ -9,7 +9,7 @@ export const price = (input: string, output: string, extra: Record<string, strin
   source: "test",
 });
 
-export const accessPath = (provider: string, upstream: string, credentials: string, cost = price("1", "2")) => ({
+export const accessPath = (provider: string, upstream: string, credentials: string, cost: Record<string, unknown> = price("1", "2")) => ({
   provider,
   upstream_model: upstream,
   credentials,

@@ -95,7 +95,14 @@ function catalogue(): CatalogueSnapshot {
 }
 
 const REACHABLE = new Set(["openai", "acme", "google", "anthropic", "openrouter"]);
-const plain: RequestNeeds = { tools: false, jsonSchema: false, imageInput: false, imageOutput: false, contextTokens: 100 };
+const plain: RequestNeeds = {
+  tools: false,
+  jsonSchema: false,
+  imageInput: false,
+  imageOutput: false,
+  contextTokens: 100,
+  serviceTier: undefined,
+};
 
 function select(
   tier: string,
@@ -116,6 +123,12 @@ function select(
 
 const ids = (selection: ReturnType<typeof select>) => selection.candidates.map((candidate) => candidate.model.id);
 
+describe("selectCandidates: service tiers", () => {
+  it("keeps every model for the standard tiers (auto, default) and for no tier", () => {
+    for (const serviceTier of [undefined, "auto", "default"]) expect(ids(select("economy", { serviceTier }))).toEqual(ids(select("economy")));
+  });
+});
+
 describe("selectCandidates: filters", () => {
   it.each<[string, Partial<RequestNeeds>, string, string]>([
     ["tools", { tools: true }, "acme/tiny", "does not support tools"],
@@ -123,6 +136,8 @@ describe("selectCandidates: filters", () => {
     ["image input", { imageInput: true }, "acme/tiny", "does not accept image input"],
     ["image output", { imageOutput: true }, "openai/gpt-4o-mini", "does not produce images"],
     ["context length", { contextTokens: 9_000 }, "acme/tiny", "context 8000 tokens < 9000 needed"],
+    // No path of the test catalogue prices a service tier: an answer at it would be billed at the wrong rates.
+    ["a service tier no path prices", { serviceTier: "priority" }, "acme/tiny", "no reachable access path pricing service_tier priority"],
   ])("excludes by %s, saying why", (_need, needs, excludedModel, why) => {
     const selection = select("economy", needs);
     expect(selection.excluded).toContainEqual({ model: excludedModel, why });
