@@ -3,8 +3,8 @@
 import type { AnthropicKind } from "./anthropic-fixtures";
 import { anthropicFrame, reserialize } from "./anthropic-sse";
 import type { AnthropicEvent } from "./anthropic-sse";
-import { isRecord, type Json } from "./json";
-import type { TokenCounts } from "./usage";
+import { insertAfter, isRecord, type Json } from "./json";
+import { cacheWrites, type TokenCounts } from "./usage";
 
 export interface MessageIdentity {
   id: string;
@@ -37,27 +37,30 @@ function withTokens(recorded: unknown, input: number, output: number): Json {
 
 /**
  * Scripted cache figures on a full usage object (a Message's, message_start's):
- * `cache_read_input_tokens` = cached, `cache_creation_input_tokens` = creation, and
- * `cache_creation.ephemeral_5m_input_tokens` = creation (5m + 1h = creation), as in
+ * `cache_read_input_tokens` = cached, `cache_creation_input_tokens` = the writes of
+ * both lifetimes, and `cache_creation` = {ephemeral_5m_input_tokens: 5-minute writes,
+ * ephemeral_1h_input_tokens: 1-hour writes} (5m + 1h = creation), as in
  * anthropic.messages.cache_read/cache_write.response.json. A recording without the
- * two counters (the SDK's stream fixtures) gets them right after `input_tokens`, as there.
+ * two counters (the SDK's stream fixtures) gets them right after `input_tokens`, and
+ * the split after them only when 1-hour writes are scripted (without it every write
+ * reads as a 5-minute one), as there.
  */
 function withCache(usage: Json, counts: TokenCounts): Json {
-  const { cached_tokens: read, cache_creation_tokens: creation } = counts;
+  const { cached_tokens: read, cache_creation_tokens: fiveMinutes, cache_creation_1h_tokens: hour } = counts;
+  const creation = cacheWrites(counts);
   if (read === undefined && creation === undefined) return usage;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(usage)) {
-    out[key] = value;
-    if (key === "input_tokens") {
-      out.cache_creation_input_tokens = usage.cache_creation_input_tokens ?? 0;
-      out.cache_read_input_tokens = usage.cache_read_input_tokens ?? 0;
-    }
-  }
+  let out = insertAfter(usage, "input_tokens", {
+    cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+  });
   if (read !== undefined) out.cache_read_input_tokens = read;
   if (creation !== undefined) {
     out.cache_creation_input_tokens = creation;
-    if (isRecord(out.cache_creation)) {
-      out.cache_creation = { ...out.cache_creation, ephemeral_5m_input_tokens: creation, ephemeral_1h_input_tokens: 0 };
+    if (isRecord(out.cache_creation) || hour !== undefined) {
+      const split = { ...(isRecord(out.cache_creation) ? out.cache_creation : {}) };
+      split.ephemeral_5m_input_tokens = fiveMinutes ?? 0;
+      split.ephemeral_1h_input_tokens = hour ?? 0;
+      out = insertAfter(out, "cache_read_input_tokens", { cache_creation: split });
     }
   }
   return out;
@@ -66,25 +69,42 @@ function withCache(usage: Json, counts: TokenCounts): Json {
 /** message_delta's usage: the cache counters only where the recording repeats them. */
 function repeatedCache(usage: Json, counts: TokenCounts): Json {
   const out = { ...usage };
+  const creation = cacheWrites(counts);
   if (counts.cached_tokens !== undefined && "cache_read_input_tokens" in usage) out.cache_read_input_tokens = counts.cached_tokens;
-  if (counts.cache_creation_tokens !== undefined && "cache_creation_input_tokens" in usage) {
-    out.cache_creation_input_tokens = counts.cache_creation_tokens;
-  }
+  if (creation !== undefined && "cache_creation_input_tokens" in usage) out.cache_creation_input_tokens = creation;
   return out;
+}
+
+/** The tier served in `usage.service_tier`: where recorded, else after `output_tokens`, where the API puts it. */
+function withServiceTier(usage: Json, counts: TokenCounts): Json {
+  return counts.service_tier === undefined ? usage : insertAfter(usage, "output_tokens", { service_tier: counts.service_tier });
+}
+
+/**
+ * Web searches in `server_tool_use.web_search_requests` (the other server-tool counts kept where recorded),
+ * after `output_tokens` as in the recorded message_delta of anthropic.messages.stream.cache.sse.
+ */
+function withWebSearches(usage: Json, counts: TokenCounts): Json {
+  if (counts.web_search_requests === undefined) return usage;
+  const tools = { ...(isRecord(usage.server_tool_use) ? usage.server_tool_use : {}), web_search_requests: counts.web_search_requests };
+  return insertAfter(usage, "output_tokens", { server_tool_use: tools });
 }
 
 /** A non-stream Message: the recording with id/model (and usage when scripted) replaced, key order kept. */
 export function messageResponse(recorded: Json, identity: MessageIdentity, usage: TokenCounts | undefined): Json {
   const response: Json = { ...recorded, id: identity.id, model: identity.model };
-  if (usage) response.usage = withCache(withTokens(recorded.usage, usage.prompt_tokens, usage.completion_tokens), usage);
+  if (usage) {
+    const counted = withCache(withTokens(recorded.usage, usage.prompt_tokens, usage.completion_tokens), usage);
+    response.usage = withWebSearches(withServiceTier(counted, usage), usage);
+  }
   return response;
 }
 
 /**
  * message_start carries the id, the model and the initial usage (output as
- * recorded, at most the scripted total; scripted cache figures); message_delta
- * the final output count (and the input and cache counts again, when the
- * recording repeats them there).
+ * recorded, at most the scripted total; scripted cache figures and tier);
+ * message_delta the final output count (and the input and cache counts again,
+ * when the recording repeats them there) and the web searches.
  */
 function rewriteEvent(event: AnthropicEvent, identity: MessageIdentity, usage: TokenCounts | undefined): AnthropicEvent {
   if (event.event === "message_start") {
@@ -92,7 +112,8 @@ function rewriteEvent(event: AnthropicEvent, identity: MessageIdentity, usage: T
     const message: Json = { ...(payload.message as Json), id: identity.id, model: identity.model };
     if (usage && isRecord(message.usage)) {
       const recordedOutput = typeof message.usage.output_tokens === "number" ? message.usage.output_tokens : 0;
-      message.usage = withCache(withTokens(message.usage, usage.prompt_tokens, Math.min(recordedOutput, usage.completion_tokens)), usage);
+      const counted = withCache(withTokens(message.usage, usage.prompt_tokens, Math.min(recordedOutput, usage.completion_tokens)), usage);
+      message.usage = withServiceTier(counted, usage);
     }
     return { event: event.event, data: reserialize(event.data, { ...payload, message }) };
   }
@@ -101,7 +122,9 @@ function rewriteEvent(event: AnthropicEvent, identity: MessageIdentity, usage: T
     const recorded = isRecord(payload.usage) ? payload.usage : {};
     const rewritten: Json = { ...recorded, output_tokens: usage.completion_tokens };
     if ("input_tokens" in recorded) rewritten.input_tokens = usage.prompt_tokens;
-    return { event: event.event, data: reserialize(event.data, { ...payload, usage: repeatedCache(rewritten, usage) }) };
+    // The searches are counted when the answer ends: in message_delta's cumulative usage.
+    const final = withWebSearches(repeatedCache(rewritten, usage), usage);
+    return { event: event.event, data: reserialize(event.data, { ...payload, usage: final }) };
   }
   return event;
 }

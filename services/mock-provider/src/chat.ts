@@ -3,7 +3,7 @@
 // and usage when scripted). Everything else goes out exactly as recorded.
 import type { ChatKind, Fixtures, StreamTranscript } from "./fixtures";
 import type { Json } from "./json";
-import { applyUsage } from "./usage";
+import { applyUsage, withServiceTier } from "./usage";
 import type { TokenCounts } from "./usage";
 
 export interface Identity {
@@ -46,7 +46,7 @@ function rewrite(chunk: Json, identity: Identity): Json {
 export function chatResponse(recorded: Json, identity: Identity, usage: TokenCounts | undefined): Json {
   const response = rewrite(recorded, identity);
   if (usage) response.usage = applyUsage(recorded.usage, usage);
-  return response;
+  return withServiceTier(response, usage, "usage");
 }
 
 /** The usage-only chunk, synthesised from the plain stream's when the transcript has none. */
@@ -77,5 +77,6 @@ export function streamChunks(
     if (usage) chunk.usage = applyUsage(recorded.usage, usage);
     chunks.push(chunk);
   }
-  return chunks;
+  // OpenAI writes the tier on every chunk.
+  return chunks.map((chunk) => withServiceTier(chunk, usage, "model"));
 }

@@ -1,7 +1,7 @@
 // generateContent / streamGenerateContent: pick the recorded answer by request
 // shape, then rewrite only what must differ per request (modelVersion,
 // responseId, and usageMetadata when scripted).
-import { isRecord, type Json } from "./json";
+import { insertAfter, isRecord, type Json } from "./json";
 import type { GeminiKind } from "./gemini-fixtures";
 import type { TokenCounts } from "./usage";
 
@@ -66,13 +66,19 @@ function followTotal(details: unknown, total: number): unknown {
 
 /**
  * Scripted usage: promptTokenCount = prompt, candidatesTokenCount = completion
- * on the final chunk (intermediate chunks: as recorded, capped at it), and
- * totalTokenCount their sum. thoughtsTokenCount is dropped, so the output the
- * caller is billed for is exactly the scripted completion.
+ * on the final chunk (intermediate chunks: as recorded, capped at it),
+ * thoughtsTokenCount = reasoning (apart from the candidates, as Gemini counts
+ * them; dropped when none is scripted, so the output billed is exactly the
+ * scripted completion), cachedContentTokenCount = cached (part of the prompt),
+ * and totalTokenCount their sum. The prompt-side counts and the thoughts are on
+ * every chunk, as Gemini repeats them (gemini.streamGenerateContent.thinking.sse);
+ * a recorded key keeps its place, a new one goes where the recordings have it:
+ * cachedContentTokenCount after totalTokenCount (gemini.generateContent.cached.response.json),
+ * thoughtsTokenCount last (gemini.streamGenerateContent.thinking.sse).
  */
 function scriptedUsage(recorded: unknown, usage: TokenCounts, final: boolean): Json {
-  const out: Json = { ...(isRecord(recorded) ? recorded : {}) };
-  delete out.thoughtsTokenCount;
+  let out: Json = { ...(isRecord(recorded) ? recorded : {}) };
+  if (usage.reasoning_tokens === undefined) delete out.thoughtsTokenCount;
   out.promptTokenCount = usage.prompt_tokens;
   if (out.promptTokensDetails !== undefined) out.promptTokensDetails = followTotal(out.promptTokensDetails, usage.prompt_tokens);
   if (final || typeof out.candidatesTokenCount === "number") {
@@ -80,7 +86,10 @@ function scriptedUsage(recorded: unknown, usage: TokenCounts, final: boolean): J
     out.candidatesTokenCount = candidates;
     if (out.candidatesTokensDetails !== undefined) out.candidatesTokensDetails = followTotal(out.candidatesTokensDetails, candidates);
   }
-  out.totalTokenCount = usage.prompt_tokens + (typeof out.candidatesTokenCount === "number" ? out.candidatesTokenCount : 0);
+  const candidates = typeof out.candidatesTokenCount === "number" ? out.candidatesTokenCount : 0;
+  out.totalTokenCount = usage.prompt_tokens + candidates + (usage.reasoning_tokens ?? 0);
+  if (usage.cached_tokens !== undefined) out = insertAfter(out, "totalTokenCount", { cachedContentTokenCount: usage.cached_tokens });
+  if (usage.reasoning_tokens !== undefined) out.thoughtsTokenCount = usage.reasoning_tokens;
   return out;
 }
 

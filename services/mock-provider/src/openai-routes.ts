@@ -53,7 +53,7 @@ export function registerOpenAIRoutes(app: FastifyInstance, state: MockState): vo
         ? imageStreamChunks(fixtures.openrouter.imageResponse, identity, includeUsage, usage)
         : streamChunks(fixtures.stream[chooseChatKind(body)], fixtures, identity, includeUsage, usage);
     if (body.stream === true) {
-      const frames = chunks(openRouterIncludesUsage(body)).map((chunk) => frame(JSON.stringify(asOpenRouter(chunk, body.model))));
+      const frames = chunks(openRouterIncludesUsage(body)).map((chunk) => frame(JSON.stringify(asOpenRouter(chunk, body.model, usage))));
       await sendStream(ex, frames, openRouterStreamFraming(fixtures.openrouter.midStreamError, identity));
       return;
     }
@@ -62,7 +62,7 @@ export function registerOpenAIRoutes(app: FastifyInstance, state: MockState): vo
       : image
         ? imageCompletion(fixtures.openrouter.imageResponse, identity, usage)
         : chatResponse(fixtures.chat[chooseChatKind(body)], identity, usage);
-    sendSuccessJson(ex, asOpenRouter(response, body.model));
+    sendSuccessJson(ex, asOpenRouter(response, body.model, usage));
   }
 
   /** The JSON body when it is an object naming a model; otherwise answers 400 as OpenAI does and returns undefined. */

@@ -3,10 +3,12 @@
 // OpenAI API never has a slash in a model id; `x-mock-persona: openai` forces
 // it off). It adds what OpenRouter adds to OpenAI's shapes: a top-level
 // `provider`, `native_finish_reason` per choice, `usage.cost` (USD at a fixed
-// fake rate) with `is_byok` and `cost_details`, a `: OPENROUTER PROCESSING`
+// fake rate) with `is_byok` and `cost_details`, scripted cache writes in
+// `prompt_tokens_details.cache_write_tokens`, a `: OPENROUTER PROCESSING`
 // comment before the first stream event, and its own error forms.
-import { isRecord, type Json } from "./json";
+import { insertAfter, isRecord, type Json } from "./json";
 import { frame, DONE_FRAME } from "./sse";
+import { cacheWrites, type TokenCounts } from "./usage";
 import type { StreamFraming, Wire } from "./wire";
 import { MALFORMED_JSON } from "./wire";
 
@@ -58,18 +60,6 @@ export function nativeFinishReason(finish: unknown, model: string): unknown {
   return NATIVE_FINISH[vendorOf(model)]?.[finish] ?? finish;
 }
 
-/** `object` with `entries` placed right after `after` (existing keys keep their place, with the new value). */
-function insertAfter(object: Json, after: string, entries: Json): Json {
-  const fresh = Object.entries(entries).filter(([key]) => !(key in object));
-  const out: Json = {};
-  for (const [key, value] of Object.entries(object)) {
-    out[key] = key in entries ? entries[key] : value;
-    if (key === after) for (const [newKey, newValue] of fresh) out[newKey] = newValue;
-  }
-  for (const [key, value] of fresh) if (!(key in out)) out[key] = value;
-  return out;
-}
-
 const count = (value: unknown): number => (typeof value === "number" ? value : 0);
 
 /** Usage with OpenRouter's cost fields, priced at the fake rate from its own token counts. */
@@ -88,8 +78,20 @@ export function withCost(usage: Json): Json {
     : { ...priced, cost_details: details };
 }
 
-/** A completion or chunk as OpenRouter sends it: provider, native finish reasons, priced usage. */
-export function asOpenRouter(body: Json, model: string): Json {
+/**
+ * Scripted cache writes (both lifetimes: OpenRouter reports none apart) in `cache_write_tokens`, after
+ * `cached_tokens` as in openrouter.usage.cache_write.observed.json; usage without the details object
+ * gets `{cached_tokens: 0, cache_write_tokens, audio_tokens: 0}` after `total_tokens`.
+ */
+function withCacheWrites(usage: Json, writes: number): Json {
+  const details = isRecord(usage.prompt_tokens_details)
+    ? insertAfter(usage.prompt_tokens_details, "cached_tokens", { cache_write_tokens: writes })
+    : { cached_tokens: 0, cache_write_tokens: writes, audio_tokens: 0 };
+  return insertAfter(usage, "total_tokens", { prompt_tokens_details: details });
+}
+
+/** A completion or chunk as OpenRouter sends it: provider, native finish reasons, priced usage (with the scripted cache writes). */
+export function asOpenRouter(body: Json, model: string, counts?: TokenCounts): Json {
   const out = insertAfter(body, "id", { provider: providerFor(model) });
   if (Array.isArray(out.choices)) {
     out.choices = out.choices.map((choice: unknown) =>
@@ -98,7 +100,10 @@ export function asOpenRouter(body: Json, model: string): Json {
         : choice,
     );
   }
-  if (isRecord(out.usage)) out.usage = withCost(out.usage);
+  if (isRecord(out.usage)) {
+    const writes = counts && cacheWrites(counts);
+    out.usage = withCost(writes === undefined ? out.usage : withCacheWrites(out.usage, writes));
+  }
   return out;
 }
 

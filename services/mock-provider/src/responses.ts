@@ -6,7 +6,7 @@
 import { anthropicFrame } from "./anthropic-sse";
 import { isRecord, type Json } from "./json";
 import type { ResponsesEvent, ResponsesFixtures, ResponsesKind } from "./responses-fixtures";
-import type { TokenCounts } from "./usage";
+import { cacheWrites, type TokenCounts } from "./usage";
 import type { StreamFraming } from "./wire";
 import { MALFORMED_JSON } from "./wire";
 
@@ -36,8 +36,9 @@ export function chooseResponsesKind(body: Json): ResponsesKind {
 
 /**
  * Responses usage with the counters replaced and the details objects kept;
- * scripted cache figures go to `input_tokens_details.cached_tokens` /
- * `cache_write_tokens` (shape of openai.responses.cached.response.json).
+ * scripted details go to `input_tokens_details.cached_tokens` /
+ * `cache_write_tokens` (both write lifetimes) and `output_tokens_details.reasoning_tokens`
+ * (shape of openai.responses.cached.response.json).
  */
 export function responsesUsage(recorded: unknown, counts: TokenCounts): Json {
   const base = isRecord(recorded) ? recorded : {};
@@ -47,19 +48,28 @@ export function responsesUsage(recorded: unknown, counts: TokenCounts): Json {
     output_tokens: counts.completion_tokens,
     total_tokens: counts.prompt_tokens + counts.completion_tokens,
   };
-  if (counts.cached_tokens !== undefined || counts.cache_creation_tokens !== undefined) {
+  const writes = cacheWrites(counts);
+  if (counts.cached_tokens !== undefined || writes !== undefined) {
     const details: Json = isRecord(base.input_tokens_details) ? { ...base.input_tokens_details } : {};
     if (counts.cached_tokens !== undefined) details.cached_tokens = counts.cached_tokens;
-    if (counts.cache_creation_tokens !== undefined) details.cache_write_tokens = counts.cache_creation_tokens;
+    if (writes !== undefined) details.cache_write_tokens = writes;
     usage.input_tokens_details = details;
+  }
+  if (counts.reasoning_tokens !== undefined) {
+    const details = isRecord(base.output_tokens_details) ? base.output_tokens_details : {};
+    usage.output_tokens_details = { ...details, reasoning_tokens: counts.reasoning_tokens };
   }
   return usage;
 }
 
-/** A Response object: the recording with id/created_at/model (and usage when scripted) replaced, key order kept. */
+/**
+ * A Response object: the recording with id/created_at/model (and usage and the tier served when
+ * scripted) replaced, key order kept.
+ */
 export function responseObject(recorded: Json, identity: ResponseIdentity, usage: TokenCounts | undefined): Json {
   const response: Json = { ...recorded, id: identity.id, created_at: identity.created_at, model: identity.model };
   if (usage && recorded.usage !== null) response.usage = responsesUsage(recorded.usage, usage);
+  if (usage?.service_tier !== undefined) response.service_tier = usage.service_tier;
   return response;
 }
 
@@ -69,8 +79,9 @@ function eventFrame(payload: Json): string {
 
 /**
  * The stream's events for this request, in send order: the Response object in
- * created/in_progress/completed rewritten (usage only in response.completed,
- * the others carry `usage: null`), every other event exactly as recorded.
+ * created/in_progress/completed rewritten (usage and the tier served only in
+ * response.completed: the others carry `usage: null` and the tier asked for,
+ * "auto"), every other event exactly as recorded.
  */
 export function responseStreamEvents(
   events: readonly ResponsesEvent[],

@@ -18,21 +18,35 @@ function nonNegativeInt(value: unknown, field: string): number {
   return value;
 }
 
-const USAGE_KEYS = ["prompt_tokens", "completion_tokens", "cached_tokens", "cache_creation_tokens"] as const;
+const USAGE_COUNTS = [
+  "prompt_tokens",
+  "completion_tokens",
+  "cached_tokens",
+  "cache_creation_tokens",
+  "cache_creation_1h_tokens",
+  "reasoning_tokens",
+  "web_search_requests",
+] as const;
+const USAGE_KEYS: readonly string[] = [...USAGE_COUNTS, "service_tier"];
 
 function parseUsage(value: unknown): UsageScript {
   if (value === "random") return "random";
   if (isRecord(value)) {
     for (const key of Object.keys(value)) {
-      if (!(USAGE_KEYS as readonly string[]).includes(key)) throw new ScriptError(`unknown usage field "${key}"`);
+      if (!USAGE_KEYS.includes(key)) throw new ScriptError(`unknown usage field "${key}"`);
     }
     const usage: UsageScript = { prompt_tokens: nonNegativeInt(value.prompt_tokens, "usage.prompt_tokens") };
-    for (const key of USAGE_KEYS.slice(1)) {
+    for (const key of USAGE_COUNTS.slice(1)) {
       if (value[key] !== undefined) usage[key] = nonNegativeInt(value[key], `usage.${key}`);
+    }
+    if (value.service_tier !== undefined) {
+      if (typeof value.service_tier !== "string" || value.service_tier === "")
+        throw new ScriptError("usage.service_tier must be a non-empty string");
+      usage.service_tier = value.service_tier;
     }
     return usage;
   }
-  throw new ScriptError('usage must be "random" or {prompt_tokens, completion_tokens?, cached_tokens?, cache_creation_tokens?}');
+  throw new ScriptError(`usage must be "random" or {${USAGE_KEYS.map((key, i) => (i === 0 ? key : `${key}?`)).join(", ")}}`);
 }
 
 const SCRIPT_KEYS = new Set([

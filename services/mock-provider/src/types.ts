@@ -22,15 +22,25 @@ export const FAULTS: readonly Fault[] = [
 
 /**
  * Usage override: fixed numbers, or "random" (prompt 1..200, completion 1..400).
- * `total_tokens` is always recomputed as the sum. The cache figures are each
- * vendor's own fields: `cached_tokens` → OpenAI chat `prompt_tokens_details.cached_tokens`,
- * Responses `input_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`;
- * `cache_creation_tokens` → Responses `input_tokens_details.cache_write_tokens`,
- * Anthropic `cache_creation_input_tokens` (and `cache_creation.ephemeral_5m_input_tokens`).
+ * `total_tokens` is always recomputed as the sum. The other figures go into each
+ * vendor's own fields, as given, in its own meaning (README, "Usage details"):
+ * `cached_tokens` cache reads; `cache_creation_tokens` 5-minute and
+ * `cache_creation_1h_tokens` 1-hour cache writes; `reasoning_tokens`;
+ * `web_search_requests` (Anthropic); `service_tier`, the tier the answer says it
+ * was served at (OpenAI, OpenRouter, Responses, Anthropic).
  */
 export type UsageScript =
   | "random"
-  | { prompt_tokens: number; completion_tokens?: number; cached_tokens?: number; cache_creation_tokens?: number };
+  | {
+      prompt_tokens: number;
+      completion_tokens?: number;
+      cached_tokens?: number;
+      cache_creation_tokens?: number;
+      cache_creation_1h_tokens?: number;
+      reasoning_tokens?: number;
+      web_search_requests?: number;
+      service_tier?: string;
+    };
 
 /** How the mock should answer one request. Every field is optional; absent = as recorded. */
 export interface Script {

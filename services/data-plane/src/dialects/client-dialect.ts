@@ -5,6 +5,7 @@
 // completions (or embeddings) shape that every provider codec reads and
 // writes (docs/decisions/0001-client-dialects-and-the-shared-representation.md).
 import type { ErrorBody, GatewayError } from "@gateway/proto";
+import type { UsageRecord } from "../billing/pricing";
 import type { OpenAiChunk } from "../providers/provider-adapter";
 import type { SseEvent } from "../upstream/sse-parser";
 import type { ServiceBlock } from "../routing/service-block";
@@ -45,10 +46,10 @@ export interface AnswerContext {
   request: ClientRequest;
   /** The gateway's id for the request (a UUID). */
   requestId: string;
-  /** The upstream's usage object (shared representation), when it reported one. */
+  /** The upstream's usage object (shared representation), when it reported one: what a pass-through relays. */
   usage: unknown;
-  /** Token counts billed (reported, else estimated). */
-  tokens: { inputTokens: number; outputTokens: number };
+  /** The usage billed (reported, read into the one record, else estimated): what a dialect renders its own usage from. */
+  tokens: UsageRecord;
   /** What the ledger debited. */
   debitedNano: bigint;
   /** The routing trace, for a request that asked for it with a `service` block. */

@@ -1,11 +1,17 @@
 // Upstream bytes -> translated items, one decoder per answer form. A streamed
 // answer is parsed with the one SSE parser and translated event by event; a
 // whole answer is read to its end and translated once (one event).
+import type { UsageRecord } from "../billing/pricing";
 import type { StreamItem, StreamTranslator } from "../providers/provider-adapter";
 import { type SseEvent, SseParser } from "../upstream/sse-parser";
 
-/** A whole answer: translated into the shared representation, and as the upstream wrote it (for a dialect that is its own). */
-export type AnswerItem = StreamItem | { kind: "answer"; answer: Record<string, unknown>; raw: Record<string, unknown> };
+/**
+ * A whole answer: translated into the shared representation, as the upstream wrote it (for a dialect
+ * that is its own), and its usage read into the one record (what is billed).
+ */
+export type AnswerItem =
+  | StreamItem
+  | { kind: "answer"; answer: Record<string, unknown>; raw: Record<string, unknown>; usage: UsageRecord | undefined };
 
 export interface AnswerDecoder {
   /** The attempt's outcome when it breaks before anything reached the client. */
@@ -47,8 +53,14 @@ export class StreamDecoder implements AnswerDecoder {
 export class WholeDecoder implements AnswerDecoder {
   readonly brokenOutcome = "body_unreadable";
 
-  /** @param read the provider codec's reading of a whole body into the shared representation (throws when it is not an answer). */
-  constructor(private readonly read: (json: unknown) => Record<string, unknown>) {}
+  /**
+   * @param read the provider codec's reading of a whole body into the shared representation (throws when it is not an answer).
+   * @param usage the codec's reading of the body's usage into the one record.
+   */
+  constructor(
+    private readonly read: (json: unknown) => Record<string, unknown>,
+    private readonly usage: (json: unknown) => UsageRecord | undefined,
+  ) {}
 
   /** A 200 body that is not an answer the codec can read (cut, not JSON, an error) is never relayed. */
   decode(text: string): AnswerItem[] {
@@ -60,6 +72,6 @@ export class WholeDecoder implements AnswerDecoder {
     } catch {
       return [{ kind: "error" }];
     }
-    return [{ kind: "answer", answer, raw }, { kind: "done" }];
+    return [{ kind: "answer", answer, raw, usage: this.usage(raw) }, { kind: "done" }];
   }
 }

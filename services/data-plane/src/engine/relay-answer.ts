@@ -50,11 +50,15 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   const { native } = target;
   const decoder: StreamDecoder | WholeDecoder = sse
     ? new StreamDecoder(native ? native.stream(responseContext) : adapter.stream(responseContext))
-    : new WholeDecoder(
-        native
-          ? (json) => native.response(json, responseContext)
-          : (json) => adapter.response(plan.request.operation, json, responseContext),
-      );
+    : native
+      ? new WholeDecoder(
+          (json) => native.response(json, responseContext),
+          (json) => native.usage(json),
+        )
+      : new WholeDecoder(
+          (json) => adapter.response(plan.request.operation, json, responseContext),
+          (json) => adapter.usage(plan.request.operation, json),
+        );
   const renderer = sse
     ? plan.dialect.streamRenderer({
         request: plan.request,
@@ -85,13 +89,13 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
         continue;
       }
       if (item.kind === "answer") {
-        meter.report(item.answer);
+        meter.report(item.answer, item.usage);
         meter.deliveredAnswer(item.answer);
         whole = native ? item.raw : item.answer;
         continue;
       }
       // Draining after a disconnect: the usage is what we waited for, and nothing more reaches the client.
-      if (meter.report(item.chunk) && client.gone) stop = true;
+      if (meter.report(item.chunk, item.usage) && client.gone) stop = true;
       chunks.push(item.chunk);
     }
     if (!renderer || client.gone) return stop;

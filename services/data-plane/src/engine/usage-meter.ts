@@ -1,8 +1,11 @@
 // One usage meter for every answer, streamed or whole: what the upstream
 // reported, and what reached the client (its produced text and images), read
-// from the shared representation. Billing uses the reported usage; only when
-// the upstream reported none is it estimated, from the forwarded body and the
-// text delivered.
+// from the shared representation. Billing uses the reported usage, as the
+// provider codec read it from the upstream's own fields into the one usage
+// record (providers/chat-usage.ts; docs/money.md, "Usage record"): never
+// re-read from the OpenAI usage, which has no field for some of it (Anthropic's
+// 1-hour cache writes, web searches). Only when the upstream reported none is
+// it estimated, from the forwarded body and the text delivered.
 import { countImages, estimateTokens } from "../billing/hold-estimate";
 import type { UsageRecord } from "../billing/pricing";
 
@@ -22,38 +25,27 @@ export function producedText(value: unknown): string {
   return text;
 }
 
-const count = (value: unknown): number | undefined =>
-  typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined;
-
-/** Token counts an upstream reported in the shared (OpenAI) usage shape, when it reported them. */
-export function readUsage(usage: unknown): UsageRecord | undefined {
-  if (typeof usage !== "object" || usage === null) return undefined;
-  const fields = usage as { prompt_tokens?: unknown; completion_tokens?: unknown; completion_tokens_details?: { image_tokens?: unknown } };
-  const input = count(fields.prompt_tokens);
-  if (input === undefined) return undefined;
-  const imageTokens = count(fields.completion_tokens_details?.image_tokens);
-  return {
-    inputTokens: input,
-    outputTokens: count(fields.completion_tokens) ?? 0,
-    ...(imageTokens ? { imageOutputTokens: imageTokens } : {}),
-  };
-}
-
 type Choices = { message?: unknown; delta?: unknown }[];
 const choicesOf = (value: { choices?: unknown }): Choices => (Array.isArray(value.choices) ? (value.choices as Choices) : []);
 
 export class UsageMeter {
-  /** The latest usage object the upstream reported (a later report replaces an earlier one). */
+  /** The latest usage object in the shared representation (a later report replaces an earlier one): what the dialects relay. */
   usage: unknown;
+  /** The record its codec read with it: what is billed. */
+  private reported: UsageRecord | undefined;
   private delivered = "";
   private images = 0;
   /** A whole answer delivered: its text is read only when an estimate needs it. */
   private answer: { choices?: unknown } | undefined;
 
-  /** Any translated chunk or answer: its usage, when it has one. True when it had one. */
-  report(value: { usage?: unknown }): boolean {
+  /**
+   * Any translated chunk or answer, with the usage record its codec read (undefined for usage it could
+   * not read: then the call is estimated). True when the value carried usage.
+   */
+  report(value: { usage?: unknown }, record: UsageRecord | undefined): boolean {
     if (value.usage === undefined || value.usage === null) return false;
     this.usage = value.usage;
+    this.reported = record;
     return true;
   }
 
@@ -78,8 +70,7 @@ export class UsageMeter {
 
   /** The tokens to bill: as reported, else estimated from the forwarded body and what was delivered. */
   tokens(forwardedBody: string): MeteredTokens {
-    const reported = readUsage(this.usage);
-    if (reported) return { ...reported, images: this.images };
+    if (this.reported) return { ...this.reported, images: this.images };
     let delivered = this.delivered;
     if (this.answer) for (const choice of choicesOf(this.answer)) delivered += producedText(choice.message);
     return { inputTokens: estimateTokens(forwardedBody), outputTokens: estimateTokens(delivered), images: this.images };

@@ -5,6 +5,7 @@
 // are pure: no I/O, no clocks, no gateway state. One adapter per protocol:
 // openai-compatible/ (OpenAI, OpenRouter, Groq, Mistral, ...: configuration),
 // anthropic/ (Messages API), gemini/ (Gemini API).
+import type { UsageRecord } from "../billing/pricing";
 import type { UpstreamErrorCategory } from "../errors";
 import type { SseEvent } from "../upstream/sse-parser";
 
@@ -46,13 +47,17 @@ export interface ResponseContext {
  * An OpenAI `chat.completion.chunk` (or any object relayed as one). Usage, when
  * present, is in OpenAI's shape: prompt_tokens (all input, cached included),
  * completion_tokens (all output, reasoning and image tokens included),
- * total_tokens, and optional prompt_tokens_details / completion_tokens_details.
+ * total_tokens, and optional prompt_tokens_details / completion_tokens_details
+ * (chat-usage.ts). Billing reads the usage record beside it, not this object.
  */
 export type OpenAiChunk = Record<string, unknown>;
 
 export type StreamItem =
-  /** A chunk in the shared representation (a dialect that is the upstream's own relays the upstream's event instead). */
-  | { kind: "chunk"; chunk: OpenAiChunk }
+  /**
+   * A chunk in the shared representation (a dialect that is the upstream's own relays the upstream's event instead).
+   * `usage`: on a chunk that carries usage, the upstream's own usage read into the one record (what is billed).
+   */
+  | { kind: "chunk"; chunk: OpenAiChunk; usage?: UsageRecord }
   /** The upstream finished the answer (OpenAI `[DONE]`, Anthropic `message_stop`, ...). */
   | { kind: "done" }
   /** The upstream reported a failure inside the stream (OpenAI `data: {"error"}`, Anthropic `event: error`, ...). */
@@ -77,6 +82,8 @@ export interface NativeCodec {
   call(body: Record<string, unknown>, context: RequestContext, maxTokens?: number): UpstreamCall;
   /** A whole answer as the shared representation (usage included when reported). Throws when the body is not an answer. */
   response(json: unknown, context: ResponseContext): Record<string, unknown>;
+  /** A whole answer's usage, read from the upstream's own fields into the one record; undefined when it reported none. */
+  usage(json: unknown): UsageRecord | undefined;
   /** A translator of the upstream's stream into shared-representation items (the events themselves are relayed). */
   stream(context: ResponseContext): StreamTranslator;
   /** The upstream call that counts a client body's input tokens, for a dialect with such an endpoint (Anthropic's count_tokens). */
@@ -102,6 +109,8 @@ export interface ProviderAdapter {
    * reported it. Throws when the body is not an answer it can read.
    */
   response(endpoint: Endpoint, json: unknown, context: ResponseContext): Record<string, unknown>;
+  /** A whole answer's usage, read from the upstream's own fields into the one record (what is billed); undefined when it reported none. */
+  usage(endpoint: Endpoint, json: unknown): UsageRecord | undefined;
   /** A translator for one streamed chat answer. */
   stream(context: ResponseContext): StreamTranslator;
   /** The category of an upstream error body, from its structured fields only (never its message text). */

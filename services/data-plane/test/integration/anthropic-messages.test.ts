@@ -23,8 +23,9 @@ interface PathRow {
 
 /**
  * Scripted on every plain answer. Anthropic counts uncached input apart (input 60, reads 20, writes
- * 10); OpenAI and OpenRouter count reads inside prompt_tokens and report no writes (input 60 - 20);
- * the Gemini persona ignores cache figures.
+ * 10); OpenAI counts reads inside prompt_tokens and reports no writes (input 60 - 20); OpenRouter
+ * counts both inside (input 60 - 20 - 10); Gemini counts its cached content inside promptTokenCount
+ * and has no writes (input 60 - 20).
  */
 const USAGE = { prompt_tokens: 60, completion_tokens: 15, cached_tokens: 20, cache_creation_tokens: 10 };
 
@@ -52,7 +53,7 @@ const ROWS: PathRow[] = [
     persona: "gemini",
     plainStop: "max_tokens",
     streamStop: "end_turn",
-    cache: { input: 60, read: 0, creation: 0 },
+    cache: { input: 40, read: 20, creation: 0 },
   },
   {
     path: "openrouter",
@@ -60,7 +61,7 @@ const ROWS: PathRow[] = [
     persona: "openrouter",
     plainStop: "end_turn",
     streamStop: "end_turn",
-    cache: { input: 40, read: 20, creation: 0 },
+    cache: { input: 30, read: 20, creation: 10 },
   },
 ];
 

@@ -139,6 +139,8 @@ describe("AnthropicAdapter.stream on recorded streams", () => {
           choices: [],
           usage: { prompt_tokens: 11, completion_tokens: 6, total_tokens: 17, prompt_tokens_details: { cached_tokens: 0 } },
         },
+        // What is billed: the record read from Anthropic's own usage.
+        usage: { inputTokens: 11, cachedInputTokens: 0, cacheWrite5mTokens: 0, cacheWrite1hTokens: 0, outputTokens: 6 },
       },
       { kind: "done" },
     ]);
@@ -332,6 +334,10 @@ describe("AnthropicAdapter.stream", () => {
       completion_tokens: 40,
       total_tokens: 3090,
       prompt_tokens_details: { cached_tokens: 2000, cache_write_tokens: 1000 },
+    });
+    const usageItem = items.find((item) => item.kind === "chunk" && item.usage);
+    expect(usageItem).toMatchObject({
+      usage: { inputTokens: 3050, cachedInputTokens: 2000, cacheWrite5mTokens: 1000, cacheWrite1hTokens: 0, outputTokens: 40 },
     });
   });
 

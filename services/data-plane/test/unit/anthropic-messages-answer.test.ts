@@ -18,17 +18,21 @@ import {
   upstreamFailure,
   upstreamUnreachable,
 } from "../../src/errors";
-import { convertAnthropicUsage } from "../../src/providers/anthropic/convert-anthropic-usage";
+import { convertAnthropicUsage, readAnthropicUsage } from "../../src/providers/anthropic/convert-anthropic-usage";
+import { readChatUsage } from "../../src/providers/chat-usage";
 import { fixtures } from "../support/fixture";
 
 const request = anthropicMessages.parse({ model: "auto", max_tokens: 100, messages: [{ role: "user", content: "hi" }] });
 
+const USAGE = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, prompt_tokens_details: { cached_tokens: 30 } };
+
+/** The engine's context: the shared usage, and the record billed (read from it, as its codec would). */
 function context(fields: Partial<AnswerContext> = {}): AnswerContext {
   return {
     request,
     requestId: "0b7c-42",
-    usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, prompt_tokens_details: { cached_tokens: 30 } },
-    tokens: { inputTokens: 100, outputTokens: 20 },
+    usage: USAGE,
+    tokens: readChatUsage({ usage: "usage" in fields ? fields.usage : USAGE }) ?? { inputTokens: 100, outputTokens: 20 },
     debitedNano: 12_345n,
     trace: { requested: "auto" },
     upstreamModel: "up-model",
@@ -67,7 +71,14 @@ describe("anthropicMessages.answer, translated", () => {
       ],
       stop_reason: "tool_use",
       stop_sequence: null,
-      usage: { input_tokens: 70, cache_creation_input_tokens: 0, cache_read_input_tokens: 30, output_tokens: 20, cost: 0.000012345 },
+      usage: {
+        input_tokens: 70,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 30,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+        output_tokens: 20,
+        cost: 0.000012345,
+      },
     });
   });
 
@@ -110,6 +121,7 @@ describe("anthropicMessages.answer, translated", () => {
       input_tokens: 100,
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
       output_tokens: 20,
       cost: 0.000012345,
     });
@@ -121,7 +133,8 @@ describe("anthropicMessages.answer, native", () => {
   it("is the upstream's message as written, only usage.cost added", () => {
     const recorded = fixtures("anthropic-messages").text("anthropic.messages.response.json");
     const upstream = JSON.parse(recorded);
-    const answer = anthropicMessages.answer(upstream, context({ usage: convertAnthropicUsage(JSON.parse(recorded).usage) }));
+    const usage = JSON.parse(recorded).usage;
+    const answer = anthropicMessages.answer(upstream, context({ usage: convertAnthropicUsage(usage), tokens: readAnthropicUsage(usage) }));
     const expected = JSON.parse(recorded);
     expected.usage.cost = 0.000012345;
     expect(JSON.stringify(answer)).toBe(JSON.stringify(expected));

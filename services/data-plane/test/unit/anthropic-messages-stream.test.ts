@@ -7,7 +7,9 @@ import { describe, expect, it } from "vitest";
 import { anthropicMessages } from "../../src/dialects/anthropic-messages/anthropic-messages-dialect";
 import type { AnswerContext, RenderContext } from "../../src/dialects/client-dialect";
 import { streamFailed } from "../../src/errors";
+import type { UsageRecord } from "../../src/billing/pricing";
 import { AnthropicStreamTranslator } from "../../src/providers/anthropic/anthropic-stream-translator";
+import { readChatUsage } from "../../src/providers/chat-usage";
 import type { OpenAiChunk } from "../../src/providers/provider-adapter";
 import { type SseEvent, SseParser } from "../../src/upstream/sse-parser";
 import { fixtures } from "../support/fixture";
@@ -16,12 +18,13 @@ const request = anthropicMessages.parse({ model: "auto", max_tokens: 100, messag
 const renderContext = (native: boolean): RenderContext => ({ request, requestId: "0b7c-42", native, upstreamModel: "up-model" });
 const COST = 0.000012345;
 
+/** The engine's context: the shared usage, and the record billed (as the meter reads it; {1, 1} estimated without usage). */
 function answerContext(usage: unknown, fields: Partial<AnswerContext> = {}): AnswerContext {
   return {
     request,
     requestId: "0b7c-42",
     usage,
-    tokens: { inputTokens: 1, outputTokens: 1 },
+    tokens: readChatUsage({ usage }) ?? { inputTokens: 1, outputTokens: 1 },
     debitedNano: 12_345n,
     trace: {},
     upstreamModel: "up-model",
@@ -53,15 +56,20 @@ describe("the native stream renderer", () => {
     const translator = new AnthropicStreamTranslator({ id: "x", created: 1, model: "m" });
     const renderer = anthropicMessages.streamRenderer(renderContext(true));
     let usage: unknown;
+    let record: UsageRecord | undefined;
     let out = "";
     const all = events(recorded);
     for (const event of failAfter === undefined ? all : all.slice(0, failAfter)) {
       const chunks: OpenAiChunk[] = [];
-      for (const item of translator.push(event)) if (item.kind === "chunk") chunks.push(item.chunk);
-      for (const chunk of chunks) if (chunk.usage) usage = chunk.usage;
+      for (const item of translator.push(event)) {
+        if (item.kind !== "chunk") continue;
+        chunks.push(item.chunk);
+        if (item.usage) [usage, record] = [item.chunk.usage, item.usage];
+      }
       out += renderer.frames(event, chunks);
     }
-    out += renderer.finish(answerContext(usage), failAfter === undefined ? undefined : streamFailed());
+    const context = answerContext(usage, record ? { tokens: record } : {});
+    out += renderer.finish(context, failAfter === undefined ? undefined : streamFailed());
     return { recorded, out };
   }
 
@@ -169,7 +177,13 @@ describe("the translated stream renderer", () => {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 },
+      usage: {
+        input_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+        output_tokens: 0,
+      },
     };
     const frame = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
     const blockDelta = (index: number, delta: unknown) => frame("content_block_delta", { type: "content_block_delta", index, delta });
@@ -200,7 +214,14 @@ describe("the translated stream renderer", () => {
         frame("message_delta", {
           type: "message_delta",
           delta: { stop_reason: "tool_use", stop_sequence: null },
-          usage: { input_tokens: 30, cache_creation_input_tokens: 0, cache_read_input_tokens: 20, output_tokens: 12, cost: COST },
+          usage: {
+            input_tokens: 30,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: 20,
+            cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+            output_tokens: 12,
+            cost: COST,
+          },
         }),
         frame("message_stop", { type: "message_stop" }),
       ].join(""),
@@ -311,7 +332,14 @@ describe("the translated stream renderer", () => {
     expect(frames[1]!.data).toEqual({
       type: "message_delta",
       delta: { stop_reason: null, stop_sequence: null },
-      usage: { input_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 2, cost: COST },
+      usage: {
+        input_tokens: 7,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+        output_tokens: 2,
+        cost: COST,
+      },
     });
     expect(frames[2]!.data).toMatchObject({ type: "error", error: { type: "api_error", code: 502 } });
   });

@@ -171,6 +171,7 @@ describe("GeminiAdapter streams from recorded SSE bodies", () => {
           choices: [],
           usage: { prompt_tokens: 21, completion_tokens: 6, total_tokens: 27 },
         },
+        usage: { inputTokens: 21, outputTokens: 6 },
       },
       { kind: "done" },
     ]);
@@ -302,6 +303,7 @@ describe("GeminiAdapter streams (constructed)", () => {
           choices: [],
           usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, completion_tokens_details: { reasoning_tokens: 4 } },
         },
+        usage: { inputTokens: 3, outputTokens: 5, reasoningTokens: 4 },
       },
       { kind: "done" },
     ]);

@@ -1,8 +1,9 @@
-// The one usage meter: reported usage wins; without it, the same answer is
-// estimated alike whether it came whole or streamed.
+// The one usage meter: reported usage wins, as its codec read it into the
+// record; without it, the same answer is estimated alike whether it came whole
+// or streamed.
 import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../../src/billing/hold-estimate";
-import { producedText, readUsage, UsageMeter } from "../../src/engine/usage-meter";
+import { producedText, UsageMeter } from "../../src/engine/usage-meter";
 
 const message = {
   role: "assistant",
@@ -13,11 +14,21 @@ const message = {
 };
 
 describe("UsageMeter", () => {
-  it("bills what the upstream reported, with the images delivered", () => {
+  it("bills the record its codec read, not the shared usage object, with the images delivered", () => {
     const meter = new UsageMeter();
-    meter.report({ usage: { prompt_tokens: 10, completion_tokens: 4, completion_tokens_details: { image_tokens: 2 } } });
+    const usage = { prompt_tokens: 10, completion_tokens: 4, completion_tokens_details: { image_tokens: 2 } };
+    const record = { inputTokens: 10, cacheWrite1hTokens: 6, outputTokens: 4, imageOutputTokens: 2 };
+    meter.report({ usage }, record);
     meter.deliveredAnswer({ choices: [{ message }] });
-    expect(meter.tokens("ignored")).toEqual({ inputTokens: 10, outputTokens: 4, imageOutputTokens: 2, images: 1 });
+    expect(meter.tokens("ignored")).toEqual({ ...record, images: 1 });
+    expect(meter.usage).toBe(usage);
+  });
+
+  it("estimates when the usage it was given could not be read into a record", () => {
+    const meter = new UsageMeter();
+    meter.report({ usage: { prompt_tokens: 10 } }, { inputTokens: 10, outputTokens: 0 });
+    expect(meter.report({ usage: { completion_tokens: 3 } }, undefined)).toBe(true);
+    expect(meter.tokens("{}")).toEqual({ inputTokens: estimateTokens("{}"), outputTokens: 0, images: 0 });
   });
 
   it("estimates a whole answer and the same answer streamed alike: produced text only, images apart", () => {
@@ -44,10 +55,11 @@ describe("UsageMeter", () => {
 
   it("takes the latest usage reported, and says whether a value carried one", () => {
     const meter = new UsageMeter();
-    expect(meter.report({ usage: null })).toBe(false);
-    expect(meter.report({ usage: { prompt_tokens: 1 } })).toBe(true);
-    meter.report({ usage: { prompt_tokens: 5, completion_tokens: 2 } });
-    expect(meter.tokens("")).toMatchObject({ inputTokens: 5, outputTokens: 2 });
+    expect(meter.report({ usage: null }, undefined)).toBe(false);
+    expect(meter.report({ usage: { prompt_tokens: 1 } }, { inputTokens: 1, outputTokens: 0 })).toBe(true);
+    meter.report({ usage: { prompt_tokens: 5, completion_tokens: 2 } }, { inputTokens: 5, outputTokens: 2 });
+    expect(meter.report({ usage: undefined }, undefined)).toBe(false);
+    expect(meter.tokens("")).toEqual({ inputTokens: 5, outputTokens: 2, images: 0 });
   });
 
   it("knows when the first produced text or image went out", () => {
@@ -59,13 +71,7 @@ describe("UsageMeter", () => {
   });
 });
 
-describe("readUsage and producedText", () => {
-  it("reads OpenAI usage, and nothing without prompt tokens", () => {
-    expect(readUsage({ prompt_tokens: 3.4, completion_tokens: -1 })).toEqual({ inputTokens: 3, outputTokens: 0 });
-    expect(readUsage({ completion_tokens: 3 })).toBeUndefined();
-    expect(readUsage("nope")).toBeUndefined();
-  });
-
+describe("producedText", () => {
   it("collects every produced string but roles, types, ids, indexes and images", () => {
     expect(producedText({ role: "assistant", reasoning: "think", audio: { id: "a1", transcript: "said" }, index: 0 })).toBe("thinksaid");
   });

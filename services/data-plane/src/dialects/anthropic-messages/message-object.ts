@@ -10,18 +10,21 @@ import type { AnswerContext } from "../client-dialect";
 import { reasoningText } from "../reasoning-text";
 import { isRecord, type JsonObject } from "./json-fields";
 import { anthropicStopReason, messageId } from "./stop-reason";
-import { anthropicUsage } from "./usage";
+import { anthropicUsage, CUMULATIVE_COUNTS } from "./usage";
 
 export function nativeMessage(answer: JsonObject, context: AnswerContext): JsonObject {
   answer.usage = completedUsage(answer.usage, context);
   return answer;
 }
 
-/** An upstream's own usage, fields and order kept, with the counts it left out and `cost` added. */
+/**
+ * An upstream's own usage, fields and order kept, with the cumulative counts it left out and `cost`
+ * added; nothing else (not the cache_creation split) is added to a pass-through's usage.
+ */
 export function completedUsage(upstream: unknown, context: AnswerContext): JsonObject {
-  const computed = anthropicUsage(context.usage, context.tokens, context.debitedNano);
+  const computed = anthropicUsage(context.tokens, context.debitedNano);
   const usage: JsonObject = isRecord(upstream) ? { ...upstream } : {};
-  for (const [key, value] of Object.entries(computed)) if (usage[key] === undefined || usage[key] === null) usage[key] = value;
+  for (const key of CUMULATIVE_COUNTS) if (usage[key] === undefined || usage[key] === null) usage[key] = computed[key];
   usage.cost = computed.cost;
   return usage;
 }
@@ -49,7 +52,7 @@ export function translatedMessage(completion: JsonObject, context: AnswerContext
     content,
     stop_reason: refused ? "refusal" : anthropicStopReason(choice.finish_reason),
     stop_sequence: null,
-    usage: anthropicUsage(context.usage, context.tokens, context.debitedNano),
+    usage: anthropicUsage(context.tokens, context.debitedNano),
   };
 }
 

@@ -66,7 +66,7 @@ export class MessagesTranslatedStreamRenderer implements StreamRenderer {
 
   finish(context: AnswerContext, failure: GatewayError | undefined): string {
     let out = this.start() + this.close() + this.writeToolCalls();
-    const usage = anthropicUsage(context.usage, context.tokens, context.debitedNano);
+    const usage = anthropicUsage(context.tokens, context.debitedNano);
     const stopReason = failure ? null : this.refused ? "refusal" : (this.stopReason ?? "end_turn");
     out += namedFrame("message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage });
     return out + (failure ? anthropicErrorFrame(failure) : namedFrame("message_stop", { type: "message_stop" }));
@@ -84,7 +84,13 @@ export class MessagesTranslatedStreamRenderer implements StreamRenderer {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 },
+      usage: {
+        input_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+        output_tokens: 0,
+      },
     };
     return namedFrame("message_start", { type: "message_start", message }) + namedFrame("ping", { type: "ping" });
   }

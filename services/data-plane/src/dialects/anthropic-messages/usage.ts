@@ -1,44 +1,40 @@
-// `usage` in the Anthropic shape, from the shared (OpenAI chat) usage the
-// meter read: Anthropic counts uncached input apart from cache reads and
-// writes, OpenAI's prompt_tokens includes them. So input_tokens =
-// prompt_tokens - cached_tokens - cache_write_tokens, cache_read_input_tokens =
-// cached_tokens, cache_creation_input_tokens = cache_write_tokens (OpenRouter
-// and the Anthropic adapter report it; 0 when unknown). `cost` is the ledger debit in USD.
+// `usage` in the Anthropic shape, from the usage record the call was billed
+// from (reported, else estimated). Anthropic counts uncached input apart from
+// cache reads and writes, the record's inputTokens (OpenAI's prompt_tokens)
+// includes them. So input_tokens = inputTokens - reads - writes,
+// cache_read_input_tokens = reads, cache_creation_input_tokens = writes of both
+// lifetimes, split in `cache_creation` as Anthropic writes it; thinking, when
+// reported, in output_tokens_details.thinking_tokens (as message_delta carries
+// it). `cost` is the ledger debit in USD.
+import type { UsageRecord } from "../../billing/pricing";
 import { usdNumber } from "../../billing/pricing";
 
 export interface AnthropicUsage {
   input_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
+  cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
   output_tokens: number;
+  output_tokens_details?: { thinking_tokens: number };
   cost: number;
   [key: string]: unknown;
 }
 
-const count = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+/** The counts a native answer's usage may lack (message_delta's, in older streams) and gets from the record. */
+export const CUMULATIVE_COUNTS = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens"] as const;
 
-/** From the upstream's usage (shared shape) when it reported one, else from the billed token counts. */
-export function anthropicUsage(usage: unknown, tokens: { inputTokens: number; outputTokens: number }, debitedNano: bigint): AnthropicUsage {
-  const shared = record(usage);
-  if (shared.prompt_tokens === undefined) {
-    return {
-      input_tokens: tokens.inputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-      output_tokens: tokens.outputTokens,
-      cost: usdNumber(debitedNano),
-    };
-  }
-  const details = record(shared.prompt_tokens_details);
-  const cacheRead = count(details.cached_tokens);
-  const cacheWrite = count(details.cache_write_tokens);
+export function anthropicUsage(tokens: UsageRecord, debitedNano: bigint): AnthropicUsage {
+  const reads = tokens.cachedInputTokens ?? 0;
+  const fiveMinutes = tokens.cacheWrite5mTokens ?? 0;
+  const hour = tokens.cacheWrite1hTokens ?? 0;
+  const thinking = tokens.reasoningTokens === undefined ? {} : { output_tokens_details: { thinking_tokens: tokens.reasoningTokens } };
   return {
-    input_tokens: Math.max(0, count(shared.prompt_tokens) - cacheRead - cacheWrite),
-    cache_creation_input_tokens: cacheWrite,
-    cache_read_input_tokens: cacheRead,
-    output_tokens: count(shared.completion_tokens),
+    input_tokens: Math.max(0, tokens.inputTokens - reads - fiveMinutes - hour),
+    cache_creation_input_tokens: fiveMinutes + hour,
+    cache_read_input_tokens: reads,
+    cache_creation: { ephemeral_5m_input_tokens: fiveMinutes, ephemeral_1h_input_tokens: hour },
+    output_tokens: tokens.outputTokens,
+    ...thinking,
     cost: usdNumber(debitedNano),
   };
 }

@@ -5,12 +5,13 @@
 //   convert-to-anthropic-tools.ts     tools, tool_choice, parallel_tool_calls
 //   convert-anthropic-message.ts      Message -> chat.completion
 //   anthropic-stream-translator.ts    SSE events -> chat.completion.chunk items
-//   convert-anthropic-usage.ts        usage (cache tokens included) -> OpenAI usage
+//   convert-anthropic-usage.ts        usage (cache tokens included) -> the usage record -> OpenAI usage
 //   map-anthropic-stop-reason.ts      stop_reason -> finish_reason
 //   classify-anthropic-error.ts       error body -> category
 //   anthropic-messages-codec.ts       the Anthropic Messages client dialect passed through as written
 // Anthropic has no embeddings API: a path on an Anthropic provider is never
 // routed embeddings, and being asked anyway is a programming error.
+import type { UsageRecord } from "../../billing/pricing";
 import type { UpstreamErrorCategory } from "../../errors";
 import type {
   Endpoint,
@@ -26,6 +27,7 @@ import { AnthropicStreamTranslator } from "./anthropic-stream-translator";
 import { buildAnthropicChatCall } from "./build-anthropic-request";
 import { classifyAnthropicError } from "./classify-anthropic-error";
 import { convertAnthropicMessage } from "./convert-anthropic-message";
+import { readMessageUsage } from "./convert-anthropic-usage";
 
 export class AnthropicAdapter implements ProviderAdapter {
   readonly protocol = "anthropic";
@@ -46,6 +48,11 @@ export class AnthropicAdapter implements ProviderAdapter {
   response(endpoint: Endpoint, json: unknown, context: ResponseContext): Record<string, unknown> {
     if (endpoint !== "chat") throw noEmbeddings();
     return convertAnthropicMessage(json, context);
+  }
+
+  usage(endpoint: Endpoint, json: unknown): UsageRecord | undefined {
+    if (endpoint !== "chat") throw noEmbeddings();
+    return readMessageUsage(json);
   }
 
   stream(context: ResponseContext): StreamTranslator {

@@ -2,11 +2,12 @@
 // goes to POST /messages as written (fields outside the Messages API's
 // request allowlist dropped, the model id replaced, a cap in `max_tokens`),
 // with the client's `anthropic-beta` header; the answer is relayed as written
-// and read here into the shared representation for the usage meter only.
+// and read here into the shared representation and the usage record for the usage meter only.
 import type { NativeCodec, RequestContext, UpstreamCall } from "../provider-adapter";
 import { AnthropicStreamTranslator } from "./anthropic-stream-translator";
 import { anthropicHeaders } from "./build-anthropic-request";
 import { convertAnthropicMessage } from "./convert-anthropic-message";
+import { readMessageUsage } from "./convert-anthropic-usage";
 import type { JsonObject } from "./json-values";
 
 /**
@@ -57,6 +58,7 @@ export const anthropicMessagesCodec: NativeCodec = {
     return { path: "/messages", headers: nativeHeaders(context), body: JSON.stringify(upstream) };
   },
   response: (json, context) => convertAnthropicMessage(json, context),
+  usage: (json) => readMessageUsage(json),
   stream: (context) => new AnthropicStreamTranslator(context),
   countTokens: (body, context) => anthropicCountTokensCall(body, context),
 };

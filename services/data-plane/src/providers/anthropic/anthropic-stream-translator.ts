@@ -17,11 +17,13 @@
 //
 // Usage is cumulative: message_start reports the input side (input and cache
 // tokens) and message_delta the final output count, sometimes repeating or
-// updating the input side; the later value of each field wins.
+// updating the input side; the later value of each field wins. The usage-only
+// chunk carries it as OpenAI usage, and its item the record read from it.
 import type { SseEvent } from "../../upstream/sse-parser";
 import type { ResponseContext, StreamItem, StreamTranslator } from "../provider-adapter";
 import { classifyAnthropicError } from "./classify-anthropic-error";
-import { convertAnthropicUsage } from "./convert-anthropic-usage";
+import { chatUsage } from "../chat-usage";
+import { readAnthropicUsage } from "./convert-anthropic-usage";
 import { isRecord, nonEmptyString, type JsonObject } from "./json-values";
 import { mapAnthropicStopReason, type OpenAiFinishReason } from "./map-anthropic-stop-reason";
 import { refusalText } from "./refusal-text";
@@ -149,12 +151,11 @@ export class AnthropicStreamTranslator implements StreamTranslator {
     const items: StreamItem[] = [];
     // message_delta always carries the stop reason; should one ever lack it, the answer still gets a final chunk.
     if (!this.finishSent) items.push(this.finishChunk({}, "stop"));
-    const usage = convertAnthropicUsage(this.usage);
-    if (usage)
-      items.push({
-        kind: "chunk",
-        chunk: { id: this.id, object: "chat.completion.chunk", created: this.context.created, model: this.model, choices: [], usage },
-      });
+    const usage = readAnthropicUsage(this.usage);
+    if (usage) {
+      const chunk = { id: this.id, object: "chat.completion.chunk", created: this.context.created, model: this.model, choices: [] };
+      items.push({ kind: "chunk", chunk: { ...chunk, usage: chatUsage(usage) }, usage });
+    }
     items.push({ kind: "done" });
     return items;
   }

@@ -6,6 +6,7 @@
 // generation-config, media), chat-response, stream-translator, embeddings,
 // classify-error; candidate-output, finish-reason and usage are shared by the
 // whole-answer and streamed translations so the two agree.
+import type { UsageRecord } from "../../billing/pricing";
 import type { UpstreamErrorCategory } from "../../errors";
 import type {
   Endpoint,
@@ -21,6 +22,8 @@ import { chatCompletion } from "./chat-response";
 import { classifyGeminiError } from "./classify-error";
 import { embeddingsCall, embeddingsList } from "./embeddings";
 import { GeminiStreamTranslator } from "./stream-translator";
+import { readGeminiUsage } from "./usage";
+import { isObject } from "./wire-types";
 
 export class GeminiAdapter implements ProviderAdapter {
   readonly protocol = "gemini";
@@ -39,6 +42,11 @@ export class GeminiAdapter implements ProviderAdapter {
 
   response(endpoint: Endpoint, json: unknown, context: ResponseContext): Record<string, unknown> {
     return endpoint === "embeddings" ? embeddingsList(json, context) : chatCompletion(json, context);
+  }
+
+  /** Chat answers' `usageMetadata`; embeddings report none (the proxy estimates them). */
+  usage(endpoint: Endpoint, json: unknown): UsageRecord | undefined {
+    return endpoint === "chat" && isObject(json) ? readGeminiUsage(json.usageMetadata) : undefined;
   }
 
   stream(context: ResponseContext): StreamTranslator {

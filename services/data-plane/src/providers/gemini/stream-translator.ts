@@ -8,7 +8,9 @@ import type { ResponseContext, StreamItem, StreamTranslator } from "../provider-
 import { answerIds, imageEntry, readCandidateParts } from "./candidate-output";
 import { classifyGeminiError } from "./classify-error";
 import { mapFinishReason } from "./finish-reason";
-import { openAiUsage } from "./usage";
+import type { UsageRecord } from "../../billing/pricing";
+import { chatUsage } from "../chat-usage";
+import { readGeminiUsage } from "./usage";
 import { isObject, type JsonObject } from "./wire-types";
 
 interface CandidateState {
@@ -21,7 +23,7 @@ export class GeminiStreamTranslator implements StreamTranslator {
   private ids: { id: string; callIdBase: string } | undefined;
   private model: string;
   private readonly candidates = new Map<number, CandidateState>();
-  private usage: JsonObject | undefined;
+  private usage: UsageRecord | undefined;
   private finished = false;
 
   constructor(private readonly context: ResponseContext) {
@@ -41,7 +43,7 @@ export class GeminiStreamTranslator implements StreamTranslator {
     this.ids ??= answerIds(json, this.context.id);
     if (typeof json.modelVersion === "string" && json.modelVersion !== "") this.model = json.modelVersion;
     // Each event repeats the usage so far; the last one is complete.
-    const usage = openAiUsage(json.usageMetadata);
+    const usage = readGeminiUsage(json.usageMetadata);
     if (usage) this.usage = usage;
 
     const items: StreamItem[] = [];
@@ -66,8 +68,8 @@ export class GeminiStreamTranslator implements StreamTranslator {
     // Without a finishReason the upstream stopped mid-answer: nothing is added, and the proxy treats the stream as cut.
     if (!this.finished) return [];
     const items: StreamItem[] = [];
-    // OpenAI's `include_usage` shape: a last chunk with no choices, only usage.
-    if (this.usage) items.push({ kind: "chunk", chunk: { ...this.chunk([]), usage: this.usage } });
+    // OpenAI's `include_usage` shape: a last chunk with no choices, only usage (its item carries the record).
+    if (this.usage) items.push({ kind: "chunk", chunk: { ...this.chunk([]), usage: chatUsage(this.usage) }, usage: this.usage });
     items.push({ kind: "done" });
     return items;
   }

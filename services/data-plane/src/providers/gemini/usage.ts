@@ -1,39 +1,50 @@
-// Gemini `usageMetadata` as OpenAI usage (provider-adapter.ts: prompt_tokens is
-// all input, completion_tokens all output, reasoning and image tokens included).
+// Gemini `usageMetadata` -> the one usage record (chat-usage.ts), and from it
+// the OpenAI usage of the translated answer (provider-adapter.ts: prompt_tokens
+// is all input, completion_tokens all output, reasoning and image tokens included).
+import type { UsageRecord } from "../../billing/pricing";
+import { chatUsage, tokenCount, usageRecord } from "../chat-usage";
 import { isObject, type JsonObject } from "./wire-types";
 
-const count = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0);
-
 /**
- * prompt_tokens = promptTokenCount (cached content included)
- * + toolUsePromptTokenCount (input Gemini adds for its built-in tools; none are
- * enabled by this adapter, but it is billed as input when present);
- * completion_tokens = candidatesTokenCount + thoughtsTokenCount (Gemini counts
- * thoughts apart from the candidates, OpenAI inside completion tokens). The
- * total is their sum, which equals Gemini's totalTokenCount in the recorded
- * answers (services/mock-provider/fixtures).
+ * Input = promptTokenCount (cached content included) + toolUsePromptTokenCount
+ * (input Gemini adds for its built-in tools; none are enabled by this adapter,
+ * but it is billed as input when present), with cachedContentTokenCount the
+ * cached part. Output = candidatesTokenCount + thoughtsTokenCount (Gemini counts
+ * thoughts apart from the candidates, OpenAI inside completion tokens), with
+ * the thoughts as reasoning. Audio and image tokens by modality: the prompt's
+ * less those of the cached content (`cacheTokensDetails`), since a token is
+ * billed once, cached first; the candidates' as listed. The total is their sum,
+ * which equals Gemini's totalTokenCount in the recorded answers.
  * Undefined when the upstream sent no usage.
  */
-export function openAiUsage(metadata: unknown): JsonObject | undefined {
+export function readGeminiUsage(metadata: unknown): UsageRecord | undefined {
   if (!isObject(metadata)) return undefined;
-  const prompt = count(metadata.promptTokenCount) + count(metadata.toolUsePromptTokenCount);
-  const thoughts = count(metadata.thoughtsTokenCount);
-  const completion = count(metadata.candidatesTokenCount) + thoughts;
-  const usage: JsonObject = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-  if (metadata.cachedContentTokenCount !== undefined)
-    usage.prompt_tokens_details = { cached_tokens: count(metadata.cachedContentTokenCount) };
-  const completionDetails: JsonObject = {};
-  if (metadata.thoughtsTokenCount !== undefined) completionDetails.reasoning_tokens = thoughts;
-  // Image output is priced apart from text (OpenRouter reports it the same way).
-  const imageTokens = modalityCount(metadata.candidatesTokensDetails, "IMAGE");
-  if (imageTokens !== undefined) completionDetails.image_tokens = imageTokens;
-  if (Object.keys(completionDetails).length > 0) usage.completion_tokens_details = completionDetails;
-  return usage;
+  const thoughts = tokenCount(metadata.thoughtsTokenCount);
+  const uncached = (modality: string): number | undefined => {
+    const prompt = modalityCount(metadata.promptTokensDetails, modality);
+    return prompt === undefined ? undefined : Math.max(0, prompt - (modalityCount(metadata.cacheTokensDetails, modality) ?? 0));
+  };
+  return usageRecord({
+    inputTokens: (tokenCount(metadata.promptTokenCount) ?? 0) + (tokenCount(metadata.toolUsePromptTokenCount) ?? 0),
+    cachedInputTokens: tokenCount(metadata.cachedContentTokenCount),
+    audioInputTokens: uncached("AUDIO"),
+    imageInputTokens: uncached("IMAGE"),
+    outputTokens: (tokenCount(metadata.candidatesTokenCount) ?? 0) + (thoughts ?? 0),
+    reasoningTokens: thoughts,
+    audioOutputTokens: modalityCount(metadata.candidatesTokensDetails, "AUDIO"),
+    imageOutputTokens: modalityCount(metadata.candidatesTokensDetails, "IMAGE"),
+  });
+}
+
+/** Gemini usage as OpenAI usage (chatUsage of its record); undefined when the upstream sent none. */
+export function openAiUsage(metadata: unknown): JsonObject | undefined {
+  const record = readGeminiUsage(metadata);
+  return record && chatUsage(record);
 }
 
 /** The token count of one modality in a `ModalityTokenCount` list, when listed. */
 function modalityCount(details: unknown, modality: string): number | undefined {
   if (!Array.isArray(details)) return undefined;
   const entry = details.find((item): item is JsonObject => isObject(item) && item.modality === modality);
-  return entry ? count(entry.tokenCount) : undefined;
+  return entry ? (tokenCount(entry.tokenCount) ?? 0) : undefined;
 }

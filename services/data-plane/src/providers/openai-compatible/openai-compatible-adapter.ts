@@ -3,6 +3,7 @@
 // URL, a key and the extra fields it accepts are configuration. Requests keep
 // the caller's accepted fields in their order; answers are already OpenAI
 // shapes and are relayed as they came (stream chunks byte for byte).
+import type { UsageRecord } from "../../billing/pricing";
 import type { UpstreamErrorCategory } from "../../errors";
 import type { SseEvent } from "../../upstream/sse-parser";
 import type {
@@ -14,6 +15,7 @@ import type {
   StreamTranslator,
   UpstreamCall,
 } from "../provider-adapter";
+import { readChatUsage } from "../chat-usage";
 import { OPENAI_CHAT_FIELDS, OPENAI_EMBEDDINGS_FIELDS, pickFields } from "./accepted-fields";
 import { classifyUpstreamError } from "./classify-error";
 import { responsesCodec } from "./responses-codec";
@@ -43,6 +45,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
       call: (body, context, maxTokens) =>
         this.request(endpoint, maxTokens === undefined ? body : { ...body, max_tokens: maxTokens }, context),
       response: (json) => this.response(endpoint, json),
+      usage: (json) => this.usage(endpoint, json),
       stream: () => this.stream(),
     };
   }
@@ -84,6 +87,11 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     return body;
   }
 
+  /** Chat and embeddings usage alike: OpenAI's shape (embeddings report prompt tokens only). */
+  usage(_endpoint: Endpoint, json: unknown): UsageRecord | undefined {
+    return typeof json === "object" && json !== null ? readChatUsage(json) : undefined;
+  }
+
   stream(): StreamTranslator {
     return new OpenAiStreamTranslator();
   }
@@ -94,7 +102,8 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
 }
 
 /**
- * OpenAI chunks pass through. `[DONE]` ends the answer; an error ends it as
+ * OpenAI chunks pass through; a chunk with usage also carries it read into the
+ * record (with the chunk's `service_tier`). `[DONE]` ends the answer; an error ends it as
  * failed: OpenAI's `data: {"error":...}`, OpenRouter's error chunk (top-level
  * `error`, `finish_reason: "error"`), or an `event: error` some compatible
  * servers send.
@@ -112,7 +121,8 @@ class OpenAiStreamTranslator implements StreamTranslator {
     if (typeof chunk !== "object" || chunk === null || Array.isArray(chunk)) return [];
     const record = chunk as Record<string, unknown>;
     if (record.error !== undefined && record.error !== null) return [{ kind: "error", category: classifyUpstreamError(record) }];
-    return [{ kind: "chunk", chunk: record }];
+    if (record.usage === undefined || record.usage === null) return [{ kind: "chunk", chunk: record }];
+    return [{ kind: "chunk", chunk: record, usage: readChatUsage(record) }];
   }
 
   end(): StreamItem[] {

@@ -1,8 +1,9 @@
 // A whole Responses API answer read into a chat.completion, for the usage
 // meter (and its estimate when no usage was reported): the client gets the
 // upstream's own body.
+import { chatUsage } from "../chat-usage";
 import type { ResponseContext } from "../provider-adapter";
-import { responsesUsageAsChat } from "./responses-usage";
+import { readResponsesUsage } from "./responses-usage";
 
 interface OutputItem {
   type?: unknown;
@@ -40,7 +41,8 @@ export function readResponsesAnswer(json: unknown, context: ResponseContext): Re
   const message: Record<string, unknown> = { role: "assistant", content: content === "" && toolCalls.length > 0 ? null : content };
   if (reasoning !== "") message.reasoning = reasoning;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
-  const usage = responsesUsageAsChat(body.usage);
+  const record = readResponsesUsage(body);
+  const usage = record && chatUsage(record);
   return {
     id: typeof body.id === "string" ? body.id : context.id,
     object: "chat.completion",

@@ -6,10 +6,12 @@ import type { NativeCodec, RequestContext, UpstreamCall } from "../provider-adap
 import { OPENAI_RESPONSES_FIELDS, pickFields } from "./accepted-fields";
 import { readResponsesAnswer } from "./read-responses-answer";
 import { ResponsesStreamReader } from "./responses-stream-reader";
+import { readResponsesUsage } from "./responses-usage";
 
 export const responsesCodec: NativeCodec = {
   call: responsesCall,
   response: (json, context) => readResponsesAnswer(json, context),
+  usage: (json) => (typeof json === "object" && json !== null ? readResponsesUsage(json) : undefined),
   stream: () => new ResponsesStreamReader(),
 };
 

@@ -1,12 +1,14 @@
 // A Responses API event stream read into chat chunks, for the usage meter:
 // text, reasoning summary and refusal deltas as content deltas, function calls
 // as tool_call deltas, the usage of `response.completed` (or
-// `response.incomplete`) in the shared shape. The events themselves are relayed.
+// `response.incomplete`) read into the usage record, and in the shared shape on
+// the last chunk. The events themselves are relayed.
 import type { SseEvent } from "../../upstream/sse-parser";
 import type { OpenAiChunk, StreamItem, StreamTranslator } from "../provider-adapter";
 import { classifyUpstreamError } from "./classify-error";
 import { finishReason } from "./read-responses-answer";
-import { responsesUsageAsChat } from "./responses-usage";
+import { chatUsage } from "../chat-usage";
+import { readResponsesUsage } from "./responses-usage";
 
 interface ResponsesEvent {
   type?: unknown;
@@ -20,6 +22,7 @@ interface ResponsesEvent {
     status?: unknown;
     incomplete_details?: unknown;
     usage?: unknown;
+    service_tier?: unknown;
     error?: unknown;
   };
   error?: unknown;
@@ -73,10 +76,11 @@ export class ResponsesStreamReader implements StreamTranslator {
       case "response.completed":
       case "response.incomplete": {
         const response = parsed.response ?? {};
-        const usage = responsesUsageAsChat(response.usage);
+        const usage = readResponsesUsage(response);
         const last = this.chunk([{ index: 0, delta: {}, finish_reason: finishReason(response, this.toolIndex.size > 0) }]);
-        if (usage) last.usage = usage;
-        return [{ kind: "chunk", chunk: last }, { kind: "done" }];
+        if (!usage) return [{ kind: "chunk", chunk: last }, { kind: "done" }];
+        last.usage = chatUsage(usage);
+        return [{ kind: "chunk", chunk: last, usage }, { kind: "done" }];
       }
       default:
         return [];

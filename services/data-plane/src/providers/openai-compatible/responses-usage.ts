@@ -1,25 +1,28 @@
-// Responses API usage in the shared (chat) usage shape the meter bills from.
-const count = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+// Responses API usage read into the one usage record (chat-usage.ts): input_tokens
+// (cached included) with input_tokens_details.cached_tokens (and cache_write_tokens,
+// which newer answers report), output_tokens (reasoning included) with
+// output_tokens_details.reasoning_tokens, and the response's `service_tier`.
+import type { UsageRecord } from "../../billing/pricing";
+import { tokenCount, usageRecord } from "../chat-usage";
 
-interface ResponsesUsage {
-  input_tokens?: unknown;
-  input_tokens_details?: { cached_tokens?: unknown } | null;
-  output_tokens?: unknown;
-  output_tokens_details?: { reasoning_tokens?: unknown } | null;
-  total_tokens?: unknown;
-}
+type JsonObject = Record<string, unknown>;
+const isRecord = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** `input_tokens` (cached included) -> prompt_tokens, `output_tokens` (reasoning included) -> completion_tokens; undefined without usage. */
-export function responsesUsageAsChat(usage: unknown): Record<string, unknown> | undefined {
-  if (typeof usage !== "object" || usage === null || typeof (usage as ResponsesUsage).input_tokens !== "number") return undefined;
-  const fields = usage as ResponsesUsage;
-  const input = count(fields.input_tokens);
-  const output = count(fields.output_tokens);
-  return {
-    prompt_tokens: input,
-    completion_tokens: output,
-    total_tokens: typeof fields.total_tokens === "number" ? fields.total_tokens : input + output,
-    prompt_tokens_details: { cached_tokens: count(fields.input_tokens_details?.cached_tokens) },
-    completion_tokens_details: { reasoning_tokens: count(fields.output_tokens_details?.reasoning_tokens) },
-  };
+/** A response's usage, undefined without an input count (a failed response carries `usage: null`). */
+export function readResponsesUsage(response: { usage?: unknown; service_tier?: unknown }): UsageRecord | undefined {
+  const usage = response.usage;
+  if (!isRecord(usage)) return undefined;
+  const inputTokens = tokenCount(usage.input_tokens);
+  if (inputTokens === undefined) return undefined;
+  const input = isRecord(usage.input_tokens_details) ? usage.input_tokens_details : {};
+  const output = isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
+  return usageRecord({
+    inputTokens,
+    // Both details are always in a Responses usage: 0 when absent, so the shared usage always has them too.
+    cachedInputTokens: tokenCount(input.cached_tokens) ?? 0,
+    cacheWrite5mTokens: tokenCount(input.cache_write_tokens),
+    outputTokens: tokenCount(usage.output_tokens) ?? 0,
+    reasoningTokens: tokenCount(output.reasoning_tokens) ?? 0,
+    serviceTier: typeof response.service_tier === "string" && response.service_tier !== "" ? response.service_tier : undefined,
+  });
 }
