@@ -23,7 +23,7 @@ const invoice = (...lines: [tokens: number, usdPerM: string][]): bigint => {
 
 // Each provider's own price sheet, as the test catalogue states it.
 const GPT = { input: "0.40", cached: "0.10", output: "1.60", priority: { input: "0.70", cached: "0.175", output: "2.80" } };
-const SONNET = { input: "3", cached: "0.30", write5m: "3.75", write1h: "6", output: "15", search: "0.01" };
+const SONNET = { input: "3", cached: "0.30", write5m: "3.75", write1h: "6", output: "15" };
 const SONNET_LONG = { input: "6", cached: "0.60", write5m: "7.50", write1h: "12", output: "22.50" };
 const GEMINI_PRO = { input: "1.25", cached: "0.125", output: "10" };
 const GEMINI_PRO_LONG = { input: "2.50", cached: "0.25", output: "15" };
@@ -47,7 +47,6 @@ const CATALOGUE = catalogueOf([
           cached_input_per_m: SONNET.cached,
           cache_write_5m_per_m: SONNET.write5m,
           cache_write_1h_per_m: SONNET.write1h,
-          per_web_search: SONNET.search,
         }),
         long_context: {
           above_input_tokens: 200_000,
@@ -239,11 +238,6 @@ describe("usage.cost equals the provider's invoice, and the ledger", () => {
       );
       expect(cost).toBe(expected);
       expect(debited).toBe(expected);
-    });
-
-    it("web searches at their per-search price", async () => {
-      const { cost } = await call("/v1/messages", body, { prompt_tokens: 100, completion_tokens: 50, web_search_requests: 2 });
-      expect(cost).toBe(invoice([100, SONNET.input], [50, SONNET.output]) + 2n * nanoPerM(SONNET.search));
     });
 
     it("a prompt above 200k tokens (reads included) is priced at the long-context tier", async () => {

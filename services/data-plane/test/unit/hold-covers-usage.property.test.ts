@@ -400,6 +400,12 @@ const caseArb: fc.Arbitrary<Case> = fc
     };
   });
 
+/** A request for a tier the path does not price is refused before any hold (billing/pricing.ts canPrice): no hold to check. */
+const tierRefused = (c: Case): boolean =>
+  c.spec.dialect !== "messages" && // a Messages body names no OpenAI tier (messagesBody)
+  (c.spec.tier === "priority" || c.spec.tier === "flex") &&
+  c.price.serviceTiers?.has(c.spec.tier) !== true;
+
 function targetFor(c: Case): { target: CallTarget; request: ClientRequest } {
   const path = { provider: c.provider.name, upstreamModel: c.upstreamModel, credentialsRef: "", price: null };
   const catalogue: Catalogue__Output = {
@@ -429,9 +435,20 @@ function targetFor(c: Case): { target: CallTarget; request: ClientRequest } {
 }
 
 describe("the hold covers what the upstream may bill", () => {
+  it("refuses a tier the path does not price before any hold", () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        fc.pre(tierRefused(c));
+        expect(() => targetFor(c)).toThrow(/service_tier/);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("costs at most the hold, for any usage within the request's limits", () => {
     fc.assert(
       fc.property(caseArb, draws, (c, f) => {
+        fc.pre(!tierRefused(c));
         const { target, request } = targetFor(c);
         const limits = limitsOf(target, request, target.sized.upstream.body, c.price);
         const usage = usageWithin(limits, f);
@@ -444,6 +461,7 @@ describe("the hold covers what the upstream may bill", () => {
   it("costs a capped answer at most the smaller hold it was capped to", () => {
     fc.assert(
       fc.property(caseArb, draws, fc.double({ min: 0, max: 1, noNaN: true }), (c, f, where) => {
+        fc.pre(!tierRefused(c));
         const { target, request } = targetFor(c);
         const { holdNano, minHoldNano } = target.sized;
         fc.pre(minHoldNano > 0n);

@@ -125,7 +125,8 @@ const ids = (selection: ReturnType<typeof select>) => selection.candidates.map((
 
 describe("selectCandidates: service tiers", () => {
   it("keeps every model for the standard tiers (auto, default) and for no tier", () => {
-    for (const serviceTier of [undefined, "auto", "default"]) expect(ids(select("economy", { serviceTier }))).toEqual(ids(select("economy")));
+    for (const serviceTier of [undefined, "auto", "default"])
+      expect(ids(select("economy", { serviceTier }))).toEqual(ids(select("economy")));
   });
 });
 

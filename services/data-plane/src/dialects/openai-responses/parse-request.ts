@@ -14,8 +14,18 @@ const present = (value: unknown) => value !== undefined && value !== null;
 
 const NO_STORAGE = "The gateway stores no responses or conversations: send the full input with every request.";
 
-/** Fields copied to the shared body under the same name. */
-const SAME_NAME = ["model", "temperature", "top_p", "parallel_tool_calls", "metadata", "user", "safety_identifier", "prompt_cache_key"];
+/** Fields copied to the shared body under the same name (`service_tier`: routing keeps a named tier to paths that price it). */
+const SAME_NAME = [
+  "model",
+  "temperature",
+  "top_p",
+  "parallel_tool_calls",
+  "metadata",
+  "user",
+  "safety_identifier",
+  "prompt_cache_key",
+  "service_tier",
+];
 
 export function parseResponsesRequest(raw: unknown): ClientRequest {
   const body = requireObjectBody(raw);
