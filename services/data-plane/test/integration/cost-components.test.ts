@@ -125,7 +125,7 @@ describe("usage.cost equals the provider's invoice, and the ledger", () => {
    * writes it does (5 minutes, or an hour).
    */
   async function call(
-    path: "/v1/chat/completions" | "/v1/messages",
+    path: "/v1/chat/completions" | "/v1/messages" | "/v1/responses",
     body: Record<string, unknown>,
     usage: Record<string, unknown> & { prompt_tokens: number; cached_tokens?: number; cache_creation_tokens?: number },
     cache?: "5m" | "1h",
@@ -142,7 +142,7 @@ describe("usage.cost equals the provider's invoice, and the ledger", () => {
     const response = await fetch(`${stack.url}${path}`, {
       method: "POST",
       headers: { authorization: `Bearer ${project.key}`, "content-type": "application/json" },
-      body: JSON.stringify({ ...body, messages: [{ role: "user", content }] }),
+      body: JSON.stringify(path === "/v1/responses" ? { ...body, input: text } : { ...body, messages: [{ role: "user", content }] }),
     });
     const answer = await response.text();
     expect(response.status, answer.slice(0, 500)).toBe(200);
@@ -171,6 +171,15 @@ describe("usage.cost equals the provider's invoice, and the ledger", () => {
       const { cost, debit: debited } = await call("/v1/chat/completions", body, usage);
       expect(cost).toBe(expected);
       expect(debited).toBe(expected);
+    });
+
+    it("Responses: openai.responses.cached.response.json, 2,560 of 3,700 input tokens cached, 640 of 741 out reasoning", async () => {
+      const usage = { prompt_tokens: 3700, completion_tokens: 741, cached_tokens: 2560, reasoning_tokens: 640 };
+      const { cost, debit: debited } = await call("/v1/responses", { model: "openai/gpt-4.1-mini" }, usage);
+      // OpenAI bills reasoning tokens as output tokens.
+      const responses = invoice([3700 - 2560, GPT.input], [2560, GPT.cached], [741, GPT.output]);
+      expect(cost).toBe(responses);
+      expect(debited).toBe(responses);
     });
 
     it("a `priority` answer is priced at the priority rates", async () => {
