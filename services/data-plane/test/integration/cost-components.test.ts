@@ -212,9 +212,10 @@ describe("usage.cost equals the provider's invoice, and the ledger", () => {
     // breakpoint), 188086 written or read, 393 out. Anthropic's input_tokens excludes both.
     const body = { model: "anthropic/claude-sonnet-4", max_tokens: 1024 };
 
-    it("a 5-minute write", async () => {
+    // A chat client marks its prompt with cache_control on a text part (OpenRouter's convention): forwarded.
+    it.each(["/v1/messages", "/v1/chat/completions"] as const)("a 5-minute write (%s)", async (path) => {
       const usage = { prompt_tokens: 21, completion_tokens: 393, cache_creation_tokens: 188086 };
-      const { cost, debit: debited } = await call("/v1/messages", body, usage, "5m");
+      const { cost, debit: debited } = await call(path, body, usage, "5m");
       const expected = invoice([21, SONNET.input], [188086, SONNET.write5m], [393, SONNET.output]);
       expect(cost).toBe(expected);
       expect(debited).toBe(expected);

@@ -213,16 +213,21 @@ describe("AnthropicAdapter.request: system and messages", () => {
     expect(translate({ messages: [user("Hi")] })).not.toHaveProperty("system");
   });
 
-  it("drops cache_control (cache writes are not priced yet, so a caller could spend more than it is charged)", () => {
+  it("forwards Anthropic's cache_control on text parts (writes are priced now), and drops a shape Anthropic does not read", () => {
     const translated = translate({
       messages: [
         { role: "system", content: [{ type: "text", text: "Long rules", cache_control: { type: "ephemeral" } }] },
-        user([{ type: "text", text: "Question", cache_control: { type: "ephemeral", ttl: "1h" } }]),
+        user([
+          { type: "text", text: "Question", cache_control: { type: "ephemeral", ttl: "1h" } },
+          { type: "text", text: "Aside", cache_control: { type: "persistent" } },
+        ]),
       ],
     });
-    expect(translated.system).toBe("Long rules");
-    expect(translated.messages[0].content).toBe("Question");
-    expect(JSON.stringify(translated)).not.toContain("cache_control");
+    expect(translated.system).toEqual([{ type: "text", text: "Long rules", cache_control: { type: "ephemeral" } }]);
+    expect(translated.messages[0].content).toEqual([
+      { type: "text", text: "Question", cache_control: { type: "ephemeral", ttl: "1h" } },
+      { type: "text", text: "Aside" },
+    ]);
   });
 
   it("translates a multi-turn conversation with parallel tool calls, merging consecutive tool results into one user turn", () => {

@@ -2,7 +2,7 @@
 // translation produces is typed; answers from Anthropic are read as unknown
 // JSON (json-values.ts) because a field we do not know must never break a read.
 
-/** `cache_control` on a block. The translation never sets it: cache writes are not priced (convert-to-anthropic-messages.ts). */
+/** `cache_control` on a block: forwarded from a chat client's text part (convert-to-anthropic-messages.ts). */
 export type CacheControl = Record<string, unknown>;
 
 export interface AnthropicTextBlock {

@@ -21,6 +21,7 @@ import type {
   AnthropicToolResultBlock,
   AnthropicToolUseBlock,
   AnthropicUserBlock,
+  CacheControl,
 } from "./anthropic-wire-types";
 import { isRecord, type JsonObject } from "./json-values";
 
@@ -75,10 +76,18 @@ function compactContent<Block extends AnthropicBlock>(blocks: Block[]): string |
 function textBlock(part: JsonObject): AnthropicTextBlock | undefined {
   if (typeof part.text !== "string" || part.text.length === 0) return undefined; // Anthropic rejects empty text blocks
   const block: AnthropicTextBlock = { type: "text", text: part.text };
-  // cache_control (OpenRouter-style prompt caching) is not forwarded: cache writes cost Anthropic
-  // 1.25x-2x the input price and the catalogue has no cache prices yet, so a caller could make
-  // the gateway pay more than it charges (docs/providers.md).
+  // cache_control on a text part (OpenRouter's prompt caching for chat clients) is forwarded as
+  // Anthropic reads it: its writes are priced (cache_write_5m / 1h) and held for (billing/worst-case.ts).
+  const cacheControl = anthropicCacheControl(part.cache_control);
+  if (cacheControl) block.cache_control = cacheControl;
   return block;
+}
+
+/** `{type: "ephemeral"}`, with `ttl` "5m" or "1h" when given; anything else is not Anthropic's and is dropped. */
+function anthropicCacheControl(value: unknown): CacheControl | undefined {
+  if (!isRecord(value) || value.type !== "ephemeral") return undefined;
+  if (value.ttl === undefined) return { type: "ephemeral" };
+  return value.ttl === "5m" || value.ttl === "1h" ? { type: "ephemeral", ttl: value.ttl } : undefined;
 }
 
 /** Text from a string or from the `text` parts of an array; other parts are dropped. */
