@@ -14,18 +14,10 @@ import type { ProviderConfig } from "../../src/providers/provider-config";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
 import type { UpstreamHttp } from "../../src/upstream/upstream-http";
-import { catalogueModel } from "../support/catalogue-model";
+import { catalogueModel, protoPrice } from "../support/catalogue-model";
 import { thrown } from "../support/thrown";
 
-const price = {
-  inputNanoPerM: "3000000000",
-  outputNanoPerM: "15000000000",
-  verified: true,
-  source: "test",
-  longContext: null,
-  serviceTiers: {},
-  verifiedComponents: [],
-};
+const price = protoPrice("3000000000", "15000000000");
 const catalogue: Catalogue__Output = {
   revision: "r",
   models: [

@@ -14,18 +14,10 @@ import { chooseCall, traceChoice } from "../../src/engine/choose-target";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
 import { UpstreamHttp } from "../../src/upstream/upstream-http";
-import { catalogueModel } from "../support/catalogue-model";
+import { catalogueModel, protoPrice } from "../support/catalogue-model";
 import { thrown } from "../support/thrown";
 
-const price = (input: string, output: string) => ({
-  inputNanoPerM: input,
-  outputNanoPerM: output,
-  verified: true,
-  source: "test",
-  longContext: null,
-  serviceTiers: {},
-  verifiedComponents: [],
-});
+const price = (input: string, output: string) => protoPrice(input, output);
 
 const model = (id: string, paths: Model__Output["paths"]) => catalogueModel(id, paths);
 

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { costNano, costParts, ratesFor, type UsageRecord } from "../../src/billing/pricing";
 import type { Price } from "../../src/catalogue/catalogue-snapshot";
+import { pathPrice } from "../support/path-price";
 
 const M = 1_000_000n;
 /** USD per million tokens as a decimal string -> nano-USD per million, exactly. */
@@ -11,15 +12,7 @@ const usd = (text: string): bigint => {
   return BigInt(whole!) * 1_000_000_000n + BigInt(fraction.padEnd(9, "0"));
 };
 
-const price = (fields: Partial<Price>): Price => ({
-  inputNanoPerM: null,
-  outputNanoPerM: null,
-  imageNano: null,
-  requestNano: null,
-  verified: true,
-  source: "test",
-  ...fields,
-});
+const price = pathPrice;
 
 const gpt41mini = price({ inputNanoPerM: usd("0.40"), outputNanoPerM: usd("1.60"), rates: { cachedInput: usd("0.10") } });
 const sonnet4 = price({

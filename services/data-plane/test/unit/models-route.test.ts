@@ -6,17 +6,9 @@ import { describe, expect, it } from "vitest";
 import { errorHandler } from "../../src/app/plugins/error-handler";
 import { buildSnapshot, type CatalogueSnapshot } from "../../src/catalogue/catalogue-snapshot";
 import { registerModelsRoute } from "../../src/routes/models";
-import { catalogueModel } from "../support/catalogue-model";
+import { catalogueModel, protoPrice } from "../support/catalogue-model";
 
-const price = {
-  inputNanoPerM: "400000000",
-  outputNanoPerM: "1600000000",
-  verified: true,
-  source: "test",
-  longContext: null,
-  serviceTiers: {},
-  verifiedComponents: [],
-};
+const price = protoPrice("400000000", "1600000000");
 const path = (provider: string, upstreamModel: string) => ({ provider, upstreamModel, credentialsRef: "", price });
 
 const catalogue = buildSnapshot({

@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Price } from "../../src/catalogue/catalogue-snapshot";
+import { pathPrice } from "../support/path-price";
 import { canPrice, costNano, usdNumber } from "../../src/billing/pricing";
 
-const price = (fields: Partial<Price>): Price => ({
-  inputNanoPerM: null,
-  outputNanoPerM: null,
-  imageNano: null,
-  requestNano: null,
-  verified: true,
-  source: "test",
-  ...fields,
-});
+const price = pathPrice;
 
 describe("costNano", () => {
   it.each<[string, Partial<Price>, { inputTokens: number; outputTokens: number; images?: number }, bigint]>([

@@ -1,6 +1,7 @@
 import type { Catalogue__Output, Model__Output } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
 import { thrown } from "../support/thrown";
+import { protoPrice } from "../support/catalogue-model";
 import { buildSnapshot, type CatalogueSnapshot } from "../../src/catalogue/catalogue-snapshot";
 import { resolveModel, type Tier } from "../../src/routing/resolve-model";
 
@@ -25,15 +26,7 @@ function model(id: string, overrides: Partial<Model__Output> = {}): Model__Outpu
         provider,
         upstreamModel: upstream,
         credentialsRef: `${provider.toUpperCase()}_API_KEY`,
-        price: {
-          inputNanoPerM: "400000000",
-          outputNanoPerM: "1600000000",
-          verified: true,
-          source: "test",
-          longContext: null,
-          serviceTiers: {},
-          verifiedComponents: [],
-        },
+        price: protoPrice("400000000", "1600000000"),
       },
     ],
     ...overrides,

@@ -7,19 +7,12 @@ import { type RoutingContext, routeRequest } from "../../src/routing/route-reque
 import { allowedBy, selectCandidates, tierPool } from "../../src/routing/select-candidates";
 import { parseServiceBlock } from "../../src/routing/service-block";
 import { thrown } from "../support/thrown";
+import { protoPrice } from "../support/catalogue-model";
 
 /** Circuit settings that never open within these tests unless they fail a path five times in a row. */
 const CIRCUIT = { errorHalfLifeMs: 30_000, failureThreshold: 5, cooldownMs: 30_000 };
 
-const price = (input: string, output: string) => ({
-  inputNanoPerM: input,
-  outputNanoPerM: output,
-  verified: true,
-  source: "test",
-  longContext: null,
-  serviceTiers: {},
-  verifiedComponents: [],
-});
+const price = (input: string, output: string) => protoPrice(input, output);
 
 function model(id: string, overrides: Partial<Model__Output> = {}): Model__Output {
   const [vendor, upstream] = [id.split("/")[0]!, id.slice(id.indexOf("/") + 1)];

@@ -19,17 +19,9 @@ import { CounterFamily, HistogramFamily } from "../../src/metric-families";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
 import { UpstreamHttp } from "../../src/upstream/upstream-http";
-import { catalogueModel } from "../support/catalogue-model";
+import { catalogueModel, protoPrice } from "../support/catalogue-model";
 
-const price = {
-  inputNanoPerM: "100000000",
-  outputNanoPerM: "400000000",
-  verified: true,
-  source: "test",
-  longContext: null,
-  serviceTiers: {},
-  verifiedComponents: [],
-};
+const price = protoPrice("100000000", "400000000");
 
 const model = (id: string, paths: [provider: string, upstream: string][]) =>
   catalogueModel(
