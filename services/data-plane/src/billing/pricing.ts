@@ -2,7 +2,7 @@
 // nano-USD per unit (image, request, web search). A request's cost is the sum of
 // its tokens of each kind times that kind's rate, rounded up to the next nano-USD
 // once, plus its unit parts (docs/money.md, "Cost by component").
-import type { Price, TokenRate, TokenRates } from "../catalogue/catalogue-snapshot";
+import { type Price, TOKEN_RATES, type TokenRate, type TokenRates } from "../catalogue/catalogue-snapshot";
 import type { CostPart } from "../control-plane/control-plane-client";
 
 export type { CostPart };
@@ -37,40 +37,84 @@ export interface UsageRecord {
 
 const MILLION = 1_000_000n;
 
-/** Token kinds in the order a prompt or an answer is split into them; each falls back to the next rate when unpriced. */
+/** Token kinds in the order a prompt or an answer is split into them (the rest is plain input or output). */
 const INPUT_KINDS = [
-  { component: "cached_input", count: "cachedInputTokens", rates: ["cachedInput", "input"] },
-  { component: "cache_write_5m", count: "cacheWrite5mTokens", rates: ["cacheWrite5m", "input"] },
-  // An hour's write costs more than five minutes': unpriced, it is billed at least at the 5-minute rate.
-  { component: "cache_write_1h", count: "cacheWrite1hTokens", rates: ["cacheWrite1h", "cacheWrite5m", "input"] },
-  { component: "audio_input", count: "audioInputTokens", rates: ["audioInput", "input"] },
-  { component: "image_input", count: "imageInputTokens", rates: ["imageInput", "input"] },
+  { component: "cached_input", count: "cachedInputTokens", rate: "cachedInput" },
+  { component: "cache_write_5m", count: "cacheWrite5mTokens", rate: "cacheWrite5m" },
+  { component: "cache_write_1h", count: "cacheWrite1hTokens", rate: "cacheWrite1h" },
+  { component: "audio_input", count: "audioInputTokens", rate: "audioInput" },
+  { component: "image_input", count: "imageInputTokens", rate: "imageInput" },
 ] as const;
 const OUTPUT_KINDS = [
-  { component: "reasoning", count: "reasoningTokens", rates: ["reasoning", "output"] },
-  { component: "audio_output", count: "audioOutputTokens", rates: ["audioOutput", "output"] },
-  { component: "image_output", count: "imageOutputTokens", rates: ["imageOutput", "output"] },
+  { component: "reasoning", count: "reasoningTokens", rate: "reasoning" },
+  { component: "audio_output", count: "audioOutputTokens", rate: "audioOutput" },
+  { component: "image_output", count: "imageOutputTokens", rate: "imageOutput" },
 ] as const;
 
-/**
- * The token rates that apply to a call: the base ones; above the long-context threshold (the whole
- * prompt's tokens), the long-context ones; at a priced service tier, that tier's. A rate a tier does
- * not give stays what it was.
- */
-export function ratesFor(price: Price, inputTokens: number, serviceTier?: string): TokenRates {
-  let rates: TokenRates = { ...price.rates };
-  if (price.inputNanoPerM !== null) rates.input = price.inputNanoPerM;
-  if (price.outputNanoPerM !== null) rates.output = price.outputNanoPerM;
-  if (price.longContext && inputTokens > price.longContext.aboveInputTokens) rates = { ...rates, ...price.longContext.rates };
-  const tier = serviceTier === undefined ? undefined : price.serviceTiers?.get(serviceTier);
-  if (tier) rates = { ...rates, ...tier };
-  return rates;
-}
+/** Where each kind of token falls back when the price does not give its rate (decision 0005). */
+const FALLBACK: Record<TokenRate, readonly TokenRate[]> = {
+  input: ["input"],
+  output: ["output"],
+  cachedInput: ["cachedInput", "input"],
+  cacheWrite5m: ["cacheWrite5m", "input"],
+  // An hour's write costs more than five minutes': unpriced, it is billed at least at the 5-minute rate.
+  cacheWrite1h: ["cacheWrite1h", "cacheWrite5m", "input"],
+  reasoning: ["reasoning", "output"],
+  audioInput: ["audioInput", "input"],
+  audioOutput: ["audioOutput", "output"],
+  imageInput: ["imageInput", "input"],
+  imageOutput: ["imageOutput", "output"],
+};
+const OUTPUT_SIDE: ReadonlySet<TokenRate> = new Set(["output", "reasoning", "audioOutput", "imageOutput"]);
 
 const rateOf = (rates: TokenRates, chain: readonly TokenRate[]): bigint => {
   for (const rate of chain) if (rates[rate] !== undefined) return rates[rate]!;
   return 0n;
 };
+
+const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
+
+/** Every kind's rate, each unpriced one at its fallback. */
+function resolve(rates: TokenRates): Required<TokenRates> {
+  return Object.fromEntries(TOKEN_RATES.map((rate) => [rate, rateOf(rates, FALLBACK[rate])])) as Required<TokenRates>;
+}
+
+/**
+ * The rates of a long-context or service tier over `base`: the ones it gives; a kind it does not give
+ * scales with its side's base rate (a tier that doubles input doubles the 1-hour cache write too).
+ */
+function overlay(base: Required<TokenRates>, given: TokenRates): Required<TokenRates> {
+  const side = (rate: TokenRate): TokenRate => (OUTPUT_SIDE.has(rate) ? "output" : "input");
+  const rates = { ...base };
+  for (const rate of TOKEN_RATES) {
+    const sideRate = side(rate);
+    if (given[rate] !== undefined) rates[rate] = given[rate]!;
+    else if (given[sideRate] !== undefined && base[sideRate] > 0n) rates[rate] = ceilDiv(base[rate] * given[sideRate]!, base[sideRate]);
+  }
+  return rates;
+}
+
+/**
+ * The token rates that apply to a call, every kind resolved: the base ones; above the long-context
+ * threshold (the whole prompt's tokens), the long-context ones; at a priced service tier, that tier's.
+ * Both at once (a priority answer to a long prompt): each kind's tier rate scaled as the long-context
+ * tier scales it, long x tier / base (gpt-5.4 priority above 272k: $5 x $5 / $2.50 = $10 input).
+ */
+export function ratesFor(price: Price, inputTokens: number, serviceTier?: string): Required<TokenRates> {
+  const base = resolve({
+    ...price.rates,
+    ...(price.inputNanoPerM !== null ? { input: price.inputNanoPerM } : {}),
+    ...(price.outputNanoPerM !== null ? { output: price.outputNanoPerM } : {}),
+  });
+  const long = price.longContext && inputTokens > price.longContext.aboveInputTokens ? overlay(base, price.longContext.rates) : undefined;
+  const tierRates = serviceTier === undefined ? undefined : price.serviceTiers?.get(serviceTier);
+  const tier = tierRates ? overlay(base, tierRates) : undefined;
+  if (!long || !tier) return long ?? tier ?? base;
+  const both = { ...base };
+  for (const rate of TOKEN_RATES)
+    both[rate] = base[rate] > 0n ? ceilDiv(long[rate] * tier[rate], base[rate]) : long[rate] > tier[rate] ? long[rate] : tier[rate];
+  return both;
+}
 
 /** Whether images in this answer are billed per image (and their tokens not at all). */
 export const billsPerImage = (price: Price, usage: UsageRecord): boolean =>
@@ -94,9 +138,9 @@ export function costParts(price: Price, usage: UsageRecord): { totalNano: bigint
       const units = Math.min(left, Math.max(0, usage[kind.count] ?? 0));
       if (units === 0) continue;
       left -= units;
-      detail.push({ component: kind.component, units, numerator: BigInt(units) * rateOf(rates, kind.rates) });
+      detail.push({ component: kind.component, units, numerator: BigInt(units) * rates[kind.rate] });
     }
-    if (left > 0) tokenParts.push({ component: base.component, units: left, numerator: BigInt(left) * rateOf(rates, [base.rate]) });
+    if (left > 0) tokenParts.push({ component: base.component, units: left, numerator: BigInt(left) * rates[base.rate] });
     tokenParts.push(...detail);
   };
   split(usage.inputTokens, { component: "input", rate: "input" }, INPUT_KINDS);

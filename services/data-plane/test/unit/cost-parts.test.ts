@@ -84,8 +84,10 @@ describe("costParts: fallbacks, tiers and rounding", () => {
     expect(ratesFor(sonnet4, 200_001).input).toBe(usd("6"));
     const usage = { inputTokens: 200_001, cachedInputTokens: 150_000, outputTokens: 1_000 };
     expect(costNano(sonnet4, usage)).toBe((50_001n * usd("6") + 150_000n * usd("0.60") + 1_000n * usd("22.50") + M - 1n) / M);
-    // A rate the tier does not give stays the base one.
-    expect(ratesFor(sonnet4, 300_000).cacheWrite5m).toBe(usd("3.75"));
+    // A rate the long-context tier does not give scales with its side: input doubles, so do cache writes.
+    expect(ratesFor(sonnet4, 300_000).cacheWrite5m).toBe(usd("7.50"));
+    expect(ratesFor(sonnet4, 300_000).cacheWrite1h).toBe(usd("12"));
+    expect(ratesFor(sonnet4, 300_000).reasoning).toBe(usd("22.50"));
   });
 
   it("a priced service tier applies when the answer reports it; an unpriced one bills the standard rates", () => {
@@ -100,8 +102,22 @@ describe("costParts: fallbacks, tiers and rounding", () => {
     });
     const usage = { inputTokens: 1_000, cachedInputTokens: 400, outputTokens: 100 };
     expect(costNano(tiered, { ...usage, serviceTier: "priority" })).toBe(600n * 2_500n + 400n * 250n + 100n * 20_000n);
-    expect(costNano(tiered, { ...usage, serviceTier: "flex" })).toBe(600n * 625n + 400n * 125n + 100n * 5_000n);
+    // flex gives no cached rate: it halves with flex's input, 0.125 -> 0.0625.
+    expect(costNano(tiered, { ...usage, serviceTier: "flex" })).toBe((600n * usd("0.625") + 400n * usd("0.0625") + 100n * usd("5")) / M);
     expect(costNano(tiered, { ...usage, serviceTier: "default" })).toBe(costNano(tiered, usage));
+  });
+
+  it("a tier above the long-context threshold: each rate scaled as long context scales it (gpt-5.4 priority above 272k)", () => {
+    const gpt54 = price({
+      inputNanoPerM: usd("2.50"),
+      outputNanoPerM: usd("15"),
+      longContext: { aboveInputTokens: 272_000, rates: { input: usd("5"), output: usd("22.50") } },
+      serviceTiers: new Map([["priority", { input: usd("5"), output: usd("30") }]]),
+    });
+    // litellm lists priority above 272k at $10 / $45.
+    expect(ratesFor(gpt54, 300_000, "priority")).toMatchObject({ input: usd("10"), output: usd("45") });
+    expect(ratesFor(gpt54, 272_000, "priority")).toMatchObject({ input: usd("5"), output: usd("30") });
+    expect(ratesFor(gpt54, 300_000)).toMatchObject({ input: usd("5"), output: usd("22.50") });
   });
 
   it("rounds once: the parts, with the rounding part, add up to the total", () => {
