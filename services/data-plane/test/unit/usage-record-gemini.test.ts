@@ -33,7 +33,7 @@ describe("Gemini usage", () => {
     });
   });
 
-  it("audio and image tokens by modality, the cached content's left out of the prompt's; tool-use prompt tokens are input", () => {
+  it("audio and image tokens by modality: cached images left out of the prompt's, cached audio billed as audio (no cached-audio rate); tool-use prompt tokens are input", () => {
     const metadata = {
       promptTokenCount: 1000,
       toolUsePromptTokenCount: 20,
@@ -56,8 +56,8 @@ describe("Gemini usage", () => {
     };
     expect(readGeminiUsage(metadata)).toEqual({
       inputTokens: 1020,
-      cachedInputTokens: 400,
-      audioInputTokens: 100,
+      cachedInputTokens: 200,
+      audioInputTokens: 300,
       imageInputTokens: 200,
       outputTokens: 350,
       reasoningTokens: 50,
@@ -68,7 +68,7 @@ describe("Gemini usage", () => {
       prompt_tokens: 1020,
       completion_tokens: 350,
       total_tokens: 1370,
-      prompt_tokens_details: { cached_tokens: 400, audio_tokens: 100 },
+      prompt_tokens_details: { cached_tokens: 200, audio_tokens: 300 },
       completion_tokens_details: { reasoning_tokens: 50, audio_tokens: 240 },
     });
   });

@@ -11,10 +11,14 @@ import { isObject, type JsonObject } from "./wire-types";
  * but it is billed as input when present), with cachedContentTokenCount the
  * cached part. Output = candidatesTokenCount + thoughtsTokenCount (Gemini counts
  * thoughts apart from the candidates, OpenAI inside completion tokens), with
- * the thoughts as reasoning. Audio and image tokens by modality: the prompt's
- * less those of the cached content (`cacheTokensDetails`), since a token is
- * billed once, cached first; the candidates' as listed. The total is their sum,
- * which equals Gemini's totalTokenCount in the recorded answers.
+ * the thoughts as reasoning. Audio and image tokens by modality: image, the
+ * prompt's less those of the cached content (`cacheTokensDetails`), since a
+ * token is billed once, cached first; audio, all of the prompt's, cached or
+ * not, and the cached audio out of the cached part: the catalogue has no rate
+ * for cached audio, and the text cache rate is below Gemini's ($0.03 against
+ * $0.10 on 2.5 Flash), the audio input rate above it. The candidates' as
+ * listed. The total is their sum, which equals Gemini's totalTokenCount in the
+ * recorded answers.
  * Undefined when the upstream sent no usage.
  */
 export function readGeminiUsage(metadata: unknown): UsageRecord | undefined {
@@ -24,10 +28,12 @@ export function readGeminiUsage(metadata: unknown): UsageRecord | undefined {
     const prompt = modalityCount(metadata.promptTokensDetails, modality);
     return prompt === undefined ? undefined : Math.max(0, prompt - (modalityCount(metadata.cacheTokensDetails, modality) ?? 0));
   };
+  const cached = tokenCount(metadata.cachedContentTokenCount);
+  const cachedAudio = modalityCount(metadata.cacheTokensDetails, "AUDIO") ?? 0;
   return usageRecord({
     inputTokens: (tokenCount(metadata.promptTokenCount) ?? 0) + (tokenCount(metadata.toolUsePromptTokenCount) ?? 0),
-    cachedInputTokens: tokenCount(metadata.cachedContentTokenCount),
-    audioInputTokens: uncached("AUDIO"),
+    cachedInputTokens: cached === undefined ? undefined : Math.max(0, cached - cachedAudio),
+    audioInputTokens: modalityCount(metadata.promptTokensDetails, "AUDIO"),
     imageInputTokens: uncached("IMAGE"),
     outputTokens: (tokenCount(metadata.candidatesTokenCount) ?? 0) + (thoughts ?? 0),
     reasoningTokens: thoughts,
