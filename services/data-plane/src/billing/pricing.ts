@@ -33,6 +33,8 @@ export interface UsageRecord {
   webSearches?: number;
   /** The tier the upstream says it served at (OpenAI's `service_tier`). */
   serviceTier?: string;
+  /** The upstream reported cache writes without their lifetime (OpenRouter, the Responses API): counted as 5-minute ones. */
+  cacheWriteLifetimeUnknown?: boolean;
 }
 
 const MILLION = 1_000_000n;

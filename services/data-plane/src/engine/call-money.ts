@@ -1,7 +1,7 @@
 // The money side of one call: the hold, the settle of its actual cost, or its
 // release. Every call ends in exactly one of settle or release.
 import type { ReserveCall, SettleCall } from "../control-plane/control-plane-client";
-import { estimateTokens } from "../billing/hold-estimate";
+import { cacheWrite, estimateTokens } from "../billing/hold-estimate";
 import { costParts } from "../billing/pricing";
 import type { CounterFamily } from "../metric-families";
 import type { Call } from "./call";
@@ -14,6 +14,16 @@ export interface CallBilling {
   /** Debits the actual cost; returns the amount on the ledger. */
   settle(call: SettleCall): Promise<bigint>;
   release(requestId: string, projectId: string): Promise<void>;
+}
+
+/**
+ * Cache writes an upstream reported without their lifetime (OpenRouter) are 5-minute ones, unless the
+ * request asked for an hour's cache: then they are billed as 1-hour writes (a request that marks some
+ * blocks for 5 minutes and some for an hour is billed as if all were an hour: never below the invoice).
+ */
+export function withWriteLifetime(tokens: MeteredTokens, forwardedBody: string): MeteredTokens {
+  if (!tokens.cacheWriteLifetimeUnknown || cacheWrite(forwardedBody) !== "1h") return tokens;
+  return { ...tokens, cacheWrite1hTokens: (tokens.cacheWrite1hTokens ?? 0) + (tokens.cacheWrite5mTokens ?? 0), cacheWrite5mTokens: 0 };
 }
 
 export class CallMoney {
@@ -44,7 +54,7 @@ export class CallMoney {
    */
   async settle(call: Call, tokens: MeteredTokens): Promise<bigint> {
     call.holdClosed = true;
-    const { totalNano, parts } = costParts(call.target.path.price, tokens);
+    const { totalNano, parts } = costParts(call.target.path.price, withWriteLifetime(tokens, call.upstream.body));
     call.costNano = totalNano;
     const started = performance.now();
     const debited = await this.billing.settle({

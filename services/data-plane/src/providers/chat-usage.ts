@@ -26,7 +26,8 @@ export function usageRecord(fields: UsageRecord): UsageRecord {
 /**
  * An OpenAI chat answer's or chunk's usage, undefined without a prompt count. The tier is the
  * answer's `service_tier` (OpenAI puts it beside `usage`, not in it). OpenRouter reports cache
- * writes without their lifetime: they are 5-minute writes, the default lifetime.
+ * writes without their lifetime: 5-minute writes (the default lifetime), marked so that the settle
+ * bills them as 1-hour ones when the request asked for those (engine/call-money.ts).
  */
 export function readChatUsage(answer: { usage?: unknown; service_tier?: unknown }): UsageRecord | undefined {
   const usage = answer.usage;
@@ -39,6 +40,7 @@ export function readChatUsage(answer: { usage?: unknown; service_tier?: unknown 
     inputTokens,
     cachedInputTokens: tokenCount(prompt.cached_tokens),
     cacheWrite5mTokens: tokenCount(prompt.cache_write_tokens),
+    cacheWriteLifetimeUnknown: (tokenCount(prompt.cache_write_tokens) ?? 0) > 0 ? true : undefined,
     audioInputTokens: tokenCount(prompt.audio_tokens),
     imageInputTokens: tokenCount(prompt.image_tokens),
     outputTokens: tokenCount(usage.completion_tokens) ?? 0,

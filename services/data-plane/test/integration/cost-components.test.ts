@@ -28,7 +28,7 @@ const SONNET_LONG = { input: "6", cached: "0.60", write5m: "7.50", write1h: "12"
 const GEMINI_PRO = { input: "1.25", cached: "0.125", output: "10" };
 const GEMINI_PRO_LONG = { input: "2.50", cached: "0.25", output: "15" };
 const GEMINI_FLASH = { input: "0.30", cached: "0.03", output: "2.50" };
-const OPENROUTER_CLAUDE = { input: "3", cached: "0.30", write: "3.75", output: "15" };
+const OPENROUTER_CLAUDE = { input: "3", cached: "0.30", write: "3.75", write1h: "6", output: "15" };
 
 const CATALOGUE = catalogueOf([
   chatModel("openai/gpt-4.1-mini", [
@@ -91,6 +91,7 @@ const CATALOGUE = catalogueOf([
       price(OPENROUTER_CLAUDE.input, OPENROUTER_CLAUDE.output, {
         cached_input_per_m: OPENROUTER_CLAUDE.cached,
         cache_write_5m_per_m: OPENROUTER_CLAUDE.write,
+        cache_write_1h_per_m: OPENROUTER_CLAUDE.write1h,
       }),
     ),
   ]),
@@ -296,6 +297,14 @@ describe("usage.cost equals the provider's invoice, and the ledger", () => {
       const usage = { prompt_tokens: 20243, completion_tokens: 1270, cache_creation_tokens: 20240 };
       const { cost, debit: debited } = await call("/v1/chat/completions", { model: "anthropic/claude-3.7-sonnet" }, usage);
       const expected = invoice([3, OPENROUTER_CLAUDE.input], [20240, OPENROUTER_CLAUDE.write], [1270, OPENROUTER_CLAUDE.output]);
+      expect(cost).toBe(expected);
+      expect(debited).toBe(expected);
+    });
+
+    it("writes asked for an hour are billed at the 1-hour rate (OpenRouter reports no lifetime)", async () => {
+      const usage = { prompt_tokens: 20243, completion_tokens: 1270, cache_creation_tokens: 20240 };
+      const { cost, debit: debited } = await call("/v1/chat/completions", { model: "anthropic/claude-3.7-sonnet" }, usage, "1h");
+      const expected = invoice([3, OPENROUTER_CLAUDE.input], [20240, OPENROUTER_CLAUDE.write1h], [1270, OPENROUTER_CLAUDE.output]);
       expect(cost).toBe(expected);
       expect(debited).toBe(expected);
     });

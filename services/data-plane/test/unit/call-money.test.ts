@@ -5,7 +5,7 @@ import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { Price } from "../../src/catalogue/catalogue-snapshot";
 import type { Call } from "../../src/engine/call";
-import { type CallBilling, CallMoney } from "../../src/engine/call-money";
+import { type CallBilling, CallMoney, withWriteLifetime } from "../../src/engine/call-money";
 import { CounterFamily } from "../../src/metric-families";
 
 const price: Price = {
@@ -29,6 +29,7 @@ function settleAgainst(holdNano: bigint) {
     requestId: "r",
     projectId: "p",
     target: { model: { id: "google/gemini-2.5-flash" }, path: { provider: "google", price } },
+    upstream: { body: "{}" },
   } as unknown as Call;
   return { money, call, unbilled };
 }
@@ -47,5 +48,27 @@ describe("CallMoney.settle", () => {
     await money.settle(call, { inputTokens: 100, outputTokens: 500, images: 0 });
     expect(call.debitedNano).toBe(2_100n);
     expect((await unbilled.get()).values).toEqual([]);
+  });
+});
+
+describe("withWriteLifetime", () => {
+  const writes = { inputTokens: 1_000, cacheWrite5mTokens: 800, outputTokens: 10, images: 0 };
+  const oneHour = JSON.stringify({
+    messages: [{ role: "user", content: [{ type: "text", text: "x", cache_control: { type: "ephemeral", ttl: "1h" } }] }],
+  });
+  const fiveMinutes = JSON.stringify({
+    messages: [{ role: "user", content: [{ type: "text", text: "x", cache_control: { type: "ephemeral" } }] }],
+  });
+
+  it("bills writes reported without a lifetime as 1-hour ones when the request asked for an hour", () => {
+    expect(withWriteLifetime({ ...writes, cacheWriteLifetimeUnknown: true }, oneHour)).toMatchObject({
+      cacheWrite5mTokens: 0,
+      cacheWrite1hTokens: 800,
+    });
+    expect(withWriteLifetime({ ...writes, cacheWriteLifetimeUnknown: true }, fiveMinutes)).toMatchObject({ cacheWrite5mTokens: 800 });
+  });
+
+  it("leaves a split the upstream reported as it is", () => {
+    expect(withWriteLifetime(writes, oneHour)).toBe(writes);
   });
 });

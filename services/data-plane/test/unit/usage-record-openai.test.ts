@@ -88,6 +88,7 @@ describe("Chat Completions usage", () => {
       inputTokens: 20243,
       cachedInputTokens: 0,
       cacheWrite5mTokens: 20240,
+      cacheWriteLifetimeUnknown: true,
       audioInputTokens: 0,
       outputTokens: 1270,
       reasoningTokens: 516,
@@ -179,6 +180,7 @@ describe("Responses API usage", () => {
       inputTokens: 50,
       cachedInputTokens: 10,
       cacheWrite5mTokens: 30,
+      cacheWriteLifetimeUnknown: true,
       outputTokens: 5,
       reasoningTokens: 0,
     });

@@ -21,6 +21,7 @@ export function readResponsesUsage(response: { usage?: unknown; service_tier?: u
     // Both details are always in a Responses usage: 0 when absent, so the shared usage always has them too.
     cachedInputTokens: tokenCount(input.cached_tokens) ?? 0,
     cacheWrite5mTokens: tokenCount(input.cache_write_tokens),
+    cacheWriteLifetimeUnknown: (tokenCount(input.cache_write_tokens) ?? 0) > 0 ? true : undefined,
     outputTokens: tokenCount(usage.output_tokens) ?? 0,
     reasoningTokens: tokenCount(output.reasoning_tokens) ?? 0,
     serviceTier: typeof response.service_tier === "string" && response.service_tier !== "" ? response.service_tier : undefined,
