@@ -290,25 +290,16 @@ export function openrouterComponents(pricing: Record<string, unknown> | undefine
 
 /**
  * OpenRouter's own price for a model, or undefined when missing, variable or
- * negative. Image and audio generators bill their output tokens at a higher rate
- * (`image_output`, `audio_output`) than text; the catalogue's output price is
- * the highest of them, so a call is never billed below what the upstream charges
- * (the media rates are components of their own as well).
+ * negative. Its output price is the text one (`completion`): image and audio
+ * output tokens have their own rates (`image_output`, `audio_output`), which are
+ * components of the path, and OpenRouter reports those tokens apart
+ * (`completion_tokens_details.image_tokens` / `audio_tokens`), so each kind is
+ * billed at its own rate.
  */
 export function openrouterFigure(model: OpenRouterModel, date: string): Figure | undefined {
   const price = tokenPrice(model.pricing?.prompt, model.pricing?.completion, "per-token");
   if (!price) return undefined;
-  const media = [model.pricing?.image_output, model.pricing?.audio_output]
-    .map((value) => toNanoPerM(value, "per-token"))
-    .filter((value): value is bigint => value !== undefined);
-  const highest = media.reduce((max, value) => (value > max ? value : max), price.output);
-  const label = highest > price.output ? `OpenRouter ${date} (output at its image/audio token rate)` : `OpenRouter ${date}`;
-  return {
-    publisher: "openrouter",
-    label,
-    price: { input: price.input, output: highest },
-    components: openrouterComponents(model.pricing),
-  };
+  return { publisher: "openrouter", label: `OpenRouter ${date}`, price, components: openrouterComponents(model.pricing) };
 }
 
 /** models.dev's figure for a provider's model, when it gives input and output. */

@@ -232,7 +232,7 @@ describe("OpenRouter's components", () => {
     expect(sheet.size).toBe(0);
   });
 
-  it("the figure keeps the output at the highest media rate and carries the components", () => {
+  it("the figure's output is the text rate; the media rates are components", () => {
     const figure = openrouterFigure(
       {
         id: "acme/painter",
@@ -240,7 +240,7 @@ describe("OpenRouter's components", () => {
       },
       "2026-08-01",
     )!;
-    expect(figure.price).toEqual({ input: M, output: 30n * M });
+    expect(figure.price).toEqual({ input: M, output: 2n * M });
     expect(sorted(figure.components)).toEqual({ cached_input: usd(0.1), image_output: usd(30) });
   });
 });
