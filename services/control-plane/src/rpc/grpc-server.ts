@@ -69,7 +69,7 @@ const tokens = (count: number): number => Math.min(Math.max(0, Math.floor(count)
 function costParts(parts: CostPart__Output[]): CostParts | undefined {
   if (parts.length === 0) return undefined;
   const stored: CostParts = {};
-  for (const part of parts) stored[part.component] = { units: Number(part.tokens), nano: amount(part.nano).toString() };
+  for (const part of parts) stored[part.component] = { units: Number(part.units), nano: amount(part.nano).toString() };
   return stored;
 }
 

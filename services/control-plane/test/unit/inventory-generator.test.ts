@@ -266,7 +266,11 @@ describe("buildInventory on hand-made sources", () => {
   });
 
   it("bills image-generating models' text output at the text rate and their image tokens at the image rate", () => {
-    expect(byId.get("acme/painter")!.paths[0]!.price).toMatchObject({ input_per_m: "1.00", output_per_m: "2.00", image_output_per_m: "30.00" });
+    expect(byId.get("acme/painter")!.paths[0]!.price).toMatchObject({
+      input_per_m: "1.00",
+      output_per_m: "2.00",
+      image_output_per_m: "30.00",
+    });
     expect(openrouterFigure(orModel("a/b", "0.000001", "0.000002"), "d")!.price.output).toBe(2n * M);
   });
 

@@ -37,7 +37,11 @@ export interface UsageRecord {
   cacheWriteLifetimeUnknown?: boolean;
 }
 
-const MILLION = 1_000_000n;
+/** Token rates are per million tokens. */
+export const MILLION = 1_000_000n;
+
+/** A sum of tokens x nano-USD-per-million rates in nano-USD: the one rounding, up. */
+export const perMillionRoundedUp = (numerator: bigint): bigint => (numerator + MILLION - 1n) / MILLION;
 
 /** Token kinds in the order a prompt or an answer is split into them (the rest is plain input or output). */
 const INPUT_KINDS = [
@@ -148,7 +152,7 @@ export function costParts(price: Price, usage: UsageRecord): { totalNano: bigint
   split(usage.inputTokens, { component: "input", rate: "input" }, INPUT_KINDS);
   split(usage.outputTokens, { component: "output", rate: "output" }, OUTPUT_KINDS);
   const numerator = tokenParts.reduce((sum, part) => sum + part.numerator, 0n);
-  const tokensNano = (numerator + MILLION - 1n) / MILLION;
+  const tokensNano = perMillionRoundedUp(numerator);
   const parts: CostPart[] = tokenParts.map(({ component, units, numerator: partNumerator }) => ({
     component,
     units,

@@ -24,7 +24,7 @@ import {
   isClaudeModel,
   isGeminiModel,
 } from "./provider-allowances";
-import { ratesFor } from "./pricing";
+import { MILLION, perMillionRoundedUp, ratesFor } from "./pricing";
 
 /** The most a call can be billed for, in units, and which rates can apply to them. */
 export interface UsageBound {
@@ -186,14 +186,12 @@ function unitsNano(price: Price, bound: UsageBound): bigint {
   );
 }
 
-const MILLION = 1_000_000n;
-
 /** The worst-case cost in nano-USD: token parts summed and rounded up once (as the settle rounds), plus the unit parts. */
 export function worstCaseNano(price: Price, bound: UsageBound): bigint {
   const rates = worstCaseRates(price, bound);
   const outputTokens = bound.outputLimitTokens + bound.outputBeyondLimitTokens;
   const numerator = BigInt(bound.inputTokens) * rates.input + BigInt(outputTokens) * rates.output;
-  return (numerator + MILLION - 1n) / MILLION + unitsNano(price, bound);
+  return perMillionRoundedUp(numerator) + unitsNano(price, bound);
 }
 
 /**

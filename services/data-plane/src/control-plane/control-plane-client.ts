@@ -90,7 +90,7 @@ const INT64_MAX = 9_223_372_036_854_775_807n;
 /** A money amount for an int64 field: an absurd cost (an upstream's nonsense usage) is kept at the maximum instead of wrapping negative. */
 const wireAmount = (nano: bigint): string => (nano > INT64_MAX ? INT64_MAX : nano < 0n ? 0n : nano).toString();
 const wireParts = (parts: readonly CostPart[] | undefined) =>
-  (parts ?? []).map((part) => ({ component: part.component, tokens: part.units, nano: wireAmount(part.nano) }));
+  (parts ?? []).map((part) => ({ component: part.component, units: part.units, nano: wireAmount(part.nano) }));
 
 export class ControlPlaneClientWrapper {
   private readonly client: ControlPlaneClient;

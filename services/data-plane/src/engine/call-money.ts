@@ -55,7 +55,6 @@ export class CallMoney {
   async settle(call: Call, tokens: MeteredTokens): Promise<bigint> {
     call.holdClosed = true;
     const { totalNano, parts } = costParts(call.target.path.price, withWriteLifetime(tokens, call.upstream.body));
-    call.costNano = totalNano;
     const started = performance.now();
     const debited = await this.billing.settle({
       requestId: call.requestId,

@@ -12,8 +12,6 @@ export class Call {
   reservedNano: bigint | undefined;
   /** What an aggregator said the answer cost it (OpenRouter's usage.cost, USD), for the request's record. */
   upstreamCostUsd: number | undefined;
-  /** The cost computed at settle (the ledger debits it, or the hold when it is less: docs/money.md). */
-  costNano: bigint | undefined;
   /** What the ledger debited, once settled. */
   debitedNano: bigint | undefined;
   /** Settled or released: nothing more may touch the hold. */

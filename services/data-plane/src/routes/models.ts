@@ -11,17 +11,17 @@ import {
   TOKEN_RATES,
   type TokenRates,
 } from "../catalogue/catalogue-snapshot";
+import { usdNumber } from "../billing/pricing";
 import { controlPlaneUnavailable, modelNotFound } from "../errors";
 import { resolveConcrete, TIERS } from "../routing/resolve-model";
 
 const ALIASES = ["auto", ...TIERS.map((tier) => `auto:${tier}`)];
-const usd = (nano: bigint) => Number(nano) / 1e9;
 
 /** Token rates as `service.pricing` names them, USD per million tokens. */
 function ratesUsd(rates: TokenRates, shown: (component: string) => boolean): Record<string, number> {
   const out: Record<string, number> = {};
   for (const rate of TOKEN_RATES)
-    if (rates[rate] !== undefined && shown(RATE_COMPONENT[rate])) out[RATE_COMPONENT[rate]] = usd(rates[rate]!);
+    if (rates[rate] !== undefined && shown(RATE_COMPONENT[rate])) out[RATE_COMPONENT[rate]] = usdNumber(rates[rate]!);
   return out;
 }
 
@@ -35,13 +35,13 @@ function pricing(model: ModelEntry): Record<string, unknown> | undefined {
   if (!price) return undefined;
   const verified = new Set(price.verifiedComponents ?? []);
   const out: Record<string, unknown> = {
-    input: usd(price.inputNanoPerM!),
-    output: usd(price.outputNanoPerM ?? 0n),
+    input: usdNumber(price.inputNanoPerM!),
+    output: usdNumber(price.outputNanoPerM ?? 0n),
     ...ratesUsd(price.rates ?? {}, (component) => verified.has(component)),
   };
   const units = { image: price.imageNano, input_image: price.inputImageNano, request: price.requestNano, web_search: price.webSearchNano };
   for (const [component, nano] of Object.entries(units))
-    if (nano !== null && nano !== undefined && verified.has(component)) out[component] = usd(nano);
+    if (nano !== null && nano !== undefined && verified.has(component)) out[component] = usdNumber(nano);
   if (price.longContext && verified.has("long_context"))
     out.long_context = { above_input_tokens: price.longContext.aboveInputTokens, ...ratesUsd(price.longContext.rates, () => true) };
   if (price.serviceTiers?.size && verified.has("service_tiers"))

@@ -4,12 +4,12 @@ import type { Long } from '@grpc/proto-loader';
 
 export interface CostPart {
   'component'?: (string);
-  'tokens'?: (number | string | Long);
+  'units'?: (number | string | Long);
   'nano'?: (number | string | Long);
 }
 
 export interface CostPart__Output {
   'component': (string);
-  'tokens': (string);
+  'units': (string);
   'nano': (string);
 }
