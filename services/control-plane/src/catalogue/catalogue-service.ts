@@ -1,30 +1,16 @@
 // Stores the catalogue and serves it as the snapshot the data planes receive.
-import type { Catalogue } from "@gateway/proto";
+import { type Catalogue, protoField } from "@gateway/proto";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { changeEventRow, type ChangeFeed } from "../changes/change-feed";
-import { normalizeCatalogue, type CatalogueFile, type NanoRates, type PriceComponentsJson } from "./catalogue-file";
+import { normalizeCatalogue, type CatalogueFile, type NanoRates, type PriceComponentsJson, TOKEN_RATES } from "./catalogue-file";
 
 const optionalInt64 = (value: bigint | null): string | undefined => (value === null ? undefined : value.toString());
 
-/** Catalogue names of the token rates -> the proto's fields (TokenRates and Price share them). */
-const PROTO_RATE = {
-  input: "inputNanoPerM",
-  output: "outputNanoPerM",
-  cached_input: "cachedInputNanoPerM",
-  cache_write_5m: "cacheWrite_5mNanoPerM",
-  cache_write_1h: "cacheWrite_1hNanoPerM",
-  reasoning: "reasoningNanoPerM",
-  audio_input: "audioInputNanoPerM",
-  audio_output: "audioOutputNanoPerM",
-  image_input: "imageInputNanoPerM",
-  image_output: "imageOutputNanoPerM",
-} as const;
-
 function protoRates(rates: NanoRates): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const [rate, field] of Object.entries(PROTO_RATE)) {
-    const value = rates[rate as keyof NanoRates];
-    if (value !== undefined) fields[field] = value;
+  for (const rate of TOKEN_RATES) {
+    const value = rates[rate];
+    if (value !== undefined) fields[protoField(`${rate}_nano_per_m`)] = value;
   }
   return fields;
 }

@@ -8,7 +8,7 @@
 //   the long-context tier "long_context.above_input_tokens"      tokens
 //                         "long_context.<rate>"                  nano-USD per million tokens
 //   a service tier        "service_tiers.<tier>.<rate>"          nano-USD per million tokens
-import type { Price__Output, ProtoTokenRates__Output } from "@gateway/proto";
+import { type Price__Output, type ProtoTokenRates__Output, protoField } from "@gateway/proto";
 import { formatUsd, parseUsd } from "../billing/money";
 import {
   type CataloguePriceEntry,
@@ -70,7 +70,6 @@ export function sheetOfEntry(entry: CataloguePriceEntry): Map<string, bigint> {
  * A field of the data planes' Price message (what `GET /admin/catalogue` answers), named as the
  * proto loader names `cache_write_5m_nano_per_m`: a letter after "_" upper-cased, a digit kept ("cacheWrite_5mNanoPerM").
  */
-const protoField = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 /** The sheet of a price as the catalogue snapshot carries it (nano-USD decimal strings). */
 export function sheetOfSnapshotPrice(price: Partial<Price__Output>): Map<string, bigint> {

@@ -1,7 +1,7 @@
 // The catalogue as the data plane uses it: received from the control plane,
 // indexed once per revision, kept as the last good snapshot while the control
 // plane is away.
-import type { Catalogue__Output, Price__Output, ProtoTokenRates__Output } from "@gateway/proto";
+import { type Catalogue__Output, type Price__Output, protoField } from "@gateway/proto";
 
 /** Token prices by kind of token, nano-USD per million tokens (docs/catalogue.md, "Price components"). */
 export const TOKEN_RATES = [
@@ -92,24 +92,10 @@ export interface CatalogueSnapshot {
 
 const optionalBigInt = (value: string | undefined): bigint | null => (value === undefined ? null : BigInt(value));
 
-/** The proto's field of each rate (the generated names keep the digit's underscore). */
-const PROTO_RATE = {
-  input: "inputNanoPerM",
-  output: "outputNanoPerM",
-  cachedInput: "cachedInputNanoPerM",
-  cacheWrite5m: "cacheWrite_5mNanoPerM",
-  cacheWrite1h: "cacheWrite_1hNanoPerM",
-  reasoning: "reasoningNanoPerM",
-  audioInput: "audioInputNanoPerM",
-  audioOutput: "audioOutputNanoPerM",
-  imageInput: "imageInputNanoPerM",
-  imageOutput: "imageOutputNanoPerM",
-} as const satisfies Record<TokenRate, keyof ProtoTokenRates__Output>;
-
-function toRates(source: Partial<Record<(typeof PROTO_RATE)[TokenRate], string>>, only: readonly TokenRate[]): TokenRates {
+function toRates(source: object, only: readonly TokenRate[]): TokenRates {
   const rates: TokenRates = {};
   for (const rate of only) {
-    const value = source[PROTO_RATE[rate]];
+    const value = (source as Record<string, string | undefined>)[protoField(`${RATE_COMPONENT[rate]}_nano_per_m`)];
     if (value !== undefined) rates[rate] = BigInt(value);
   }
   return rates;
