@@ -107,12 +107,26 @@ function overlay(base: Required<TokenRates>, given: TokenRates): Required<TokenR
  * tier scales it, long x tier / base (gpt-5.4 priority above 272k: $5 x $5 / $2.50 = $10 input).
  */
 export function ratesFor(price: Price, inputTokens: number, serviceTier?: string): Required<TokenRates> {
+  const long = price.longContext !== null && price.longContext !== undefined && inputTokens > price.longContext.aboveInputTokens;
+  const tier = serviceTier !== undefined && price.serviceTiers?.has(serviceTier) === true ? serviceTier : undefined;
+  // A price is fixed for its catalogue revision: its few rate sets are resolved once, not per call.
+  let sets = RESOLVED.get(price);
+  if (!sets) RESOLVED.set(price, (sets = new Map()));
+  const key = `${long ? "long" : ""}|${tier ?? ""}`;
+  let rates = sets.get(key);
+  if (!rates) sets.set(key, (rates = Object.freeze(resolveRates(price, long, tier))));
+  return rates;
+}
+
+const RESOLVED = new WeakMap<Price, Map<string, Required<TokenRates>>>();
+
+function resolveRates(price: Price, aboveThreshold: boolean, serviceTier: string | undefined): Required<TokenRates> {
   const base = resolve({
     ...price.rates,
     ...(price.inputNanoPerM !== null ? { input: price.inputNanoPerM } : {}),
     ...(price.outputNanoPerM !== null ? { output: price.outputNanoPerM } : {}),
   });
-  const long = price.longContext && inputTokens > price.longContext.aboveInputTokens ? overlay(base, price.longContext.rates) : undefined;
+  const long = aboveThreshold && price.longContext ? overlay(base, price.longContext.rates) : undefined;
   const tierRates = serviceTier === undefined ? undefined : price.serviceTiers?.get(serviceTier);
   const tier = tierRates ? overlay(base, tierRates) : undefined;
   if (!long || !tier) return long ?? tier ?? base;
