@@ -111,10 +111,16 @@ export function ratesFor(price: Price, inputTokens: number, serviceTier?: string
   const tier = serviceTier !== undefined && price.serviceTiers?.has(serviceTier) === true ? serviceTier : undefined;
   // A price is fixed for its catalogue revision: its few rate sets are resolved once, not per call.
   let sets = RESOLVED.get(price);
-  if (!sets) RESOLVED.set(price, (sets = new Map()));
+  if (!sets) {
+    sets = new Map();
+    RESOLVED.set(price, sets);
+  }
   const key = `${long ? "long" : ""}|${tier ?? ""}`;
   let rates = sets.get(key);
-  if (!rates) sets.set(key, (rates = Object.freeze(resolveRates(price, long, tier))));
+  if (!rates) {
+    rates = Object.freeze(resolveRates(price, long, tier));
+    sets.set(key, rates);
+  }
   return rates;
 }
 
