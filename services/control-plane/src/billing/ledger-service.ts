@@ -4,7 +4,8 @@
 // request calls, go through the group-commit batcher (money-batcher.ts).
 import type { PrismaClient } from "../generated/prisma/client";
 import { secondsToNextUtcMidnight, utcDay, type Clock } from "../clock";
-import { notFound } from "../errors";
+import { conflict, notFound } from "../errors";
+import { formatUsd } from "./money";
 import type { Database } from "../database/connect";
 import { MoneyBatcher } from "./money-batcher";
 
@@ -238,6 +239,11 @@ export class LedgerService {
     const rows = await this.prisma.$queryRaw<{ r_entry_id: bigint; r_amount: bigint; r_replayed: boolean }[]>`
       SELECT * FROM gateway_topup(${projectId}, ${amountNano}::bigint, ${idempotencyKey}, ${utcDay(this.clock.now())}::date)`;
     const row = rows[0]!;
+    // A key names one top-up: the same key with another amount is a mistake to report, not a replay to answer.
+    if (row.r_replayed && BigInt(row.r_amount) !== amountNano)
+      throw conflict(
+        `idempotency key ${idempotencyKey} was used for a top-up of $${formatUsd(BigInt(row.r_amount))} to project ${projectId}; this one is $${formatUsd(amountNano)}`,
+      );
     return { entryId: BigInt(row.r_entry_id), amountNano: BigInt(row.r_amount), replayed: row.r_replayed };
   }
 

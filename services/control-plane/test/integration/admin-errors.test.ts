@@ -103,6 +103,25 @@ describe("admin API errors", () => {
     );
   });
 
+  it("answers a top-up that reuses an idempotency key with another amount with conflict, crediting nothing", async () => {
+    const topup = (amount: string) =>
+      admin("POST", "/admin/projects/taken/topups", JSON.stringify({ amount_usd: amount, idempotency_key: "invoice-7" }));
+    expect((await topup("5.00")).status).toBe(201);
+    const replay = await topup("5.00");
+    expect(replay.status).toBeLessThan(300);
+    expect(((await replay.json()) as { replayed: boolean }).replayed).toBe(true);
+    await expectError(
+      await topup("50.00"),
+      409,
+      "invalid_request_error",
+      "conflict",
+      false,
+      "idempotency key invoice-7 was used for a top-up of $5.00 to project taken; this one is $50.00",
+    );
+    const balance = (await (await admin("GET", "/admin/projects/taken/balance")).json()) as { balance: { usd: string } };
+    expect(balance.balance.usd).toBe("5.00");
+  });
+
   it("answers a body over the limit with body_too_large", async () => {
     const large = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
     await expectError(
