@@ -182,9 +182,10 @@ export class GatewayStack {
     return this;
   }
 
-  /** Starts the control plane again on the same database and ports (after `controlPlane.stop()`). */
-  async restartControlPlane(): Promise<void> {
+  /** Starts the control plane again on the same database and ports (after `controlPlane.stop()`), with `env` changed. */
+  async restartControlPlane(env: Record<string, string> = {}): Promise<void> {
     this.retired.push(this.controlPlane);
+    this.controlPlaneEnv = { ...this.controlPlaneEnv, ...env };
     this.controlPlane = await startService("control-plane", {
       ...this.controlPlaneEnv,
       CONTROL_PLANE_GRPC_PORT: this.controlPlane.ready.grpc!.split(":").at(-1)!,

@@ -30,12 +30,19 @@ describe("daily spend cap across midnight UTC", () => {
     });
 
   beforeAll(async () => {
-    // The control plane's clock reads 25 s before a midnight: time to start the stack, then the steps below.
-    const realNow = Date.now();
-    offsetMs = nextMidnight(realNow) - 25_000 - realNow;
-    stack = await startStack({ backend: "postgresql", controlPlaneEnv: { GATEWAY_CLOCK_OFFSET_MS: String(offsetMs) } });
+    stack = await startStack({ backend: "postgresql" });
     project = await stack.createProject({ balanceUsd: "1.00" });
-  }, 120_000);
+    // Only now, with the stack up however long that took on a loaded machine, the control plane starts
+    // again with its clock 25 s before a midnight: the steps below need 14 s of it. A restart slower
+    // than the margin is tried again with a fresh offset.
+    for (let attempt = 0; ; attempt++) {
+      const realNow = Date.now();
+      offsetMs = nextMidnight(realNow) - 25_000 - realNow;
+      await stack.controlPlane.stop();
+      await stack.restartControlPlane({ GATEWAY_CLOCK_OFFSET_MS: String(offsetMs) });
+      if (nextMidnight(controlPlaneNow()) - controlPlaneNow() >= 14_000 || attempt === 2) break;
+    }
+  }, 180_000);
 
   afterAll(async () => {
     await stack?.stop();
