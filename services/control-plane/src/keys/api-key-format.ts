@@ -1,11 +1,11 @@
 // API keys: sk_<project>_<secret>. <project> is the project's public id,
 // <secret> 43 base62 characters from a CSPRNG (about 256 bits).
+import { API_KEY_PATTERN } from "@gateway/proto";
 import { createHash, randomBytes } from "node:crypto";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const SECRET_LENGTH = 43;
 export const PROJECT_ID_PATTERN = /^[a-z0-9]{3,32}$/;
-const KEY_PATTERN = /^sk_([a-z0-9]{3,32})_([0-9A-Za-z]{32,128})$/;
 
 /** Uniform base62 characters by rejection sampling (no modulo bias). */
 export function randomBase62(length: number): string {
@@ -23,7 +23,7 @@ export function newApiKey(projectId: string): string {
 }
 
 export function parseApiKey(key: string): { projectId: string; secret: string } | undefined {
-  const match = KEY_PATTERN.exec(key);
+  const match = API_KEY_PATTERN.exec(key);
   return match ? { projectId: match[1]!, secret: match[2]! } : undefined;
 }
 

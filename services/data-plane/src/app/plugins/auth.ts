@@ -1,6 +1,8 @@
 // The /v1 scope's caller: every answer carries x-request-id, and a request
 // must present a valid key: `Authorization: Bearer <key>` (OpenAI's clients),
-// or `x-api-key: <key>` (Anthropic's) when it has no Authorization header.
+// or `x-api-key: <key>` (Anthropic's) when it has no Authorization header. A key
+// not in the issued format is refused at once, without asking the control plane.
+import { API_KEY_PATTERN } from "@gateway/proto";
 import type { KeyIdentity } from "../../auth/key-cache";
 import { invalidApiKey } from "../../errors";
 import { globalPlugin } from "./global-plugin";
@@ -17,7 +19,7 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
     const key = presentedKey(request.headers);
-    if (!key) throw invalidApiKey();
+    if (!key || !API_KEY_PATTERN.test(key)) throw invalidApiKey();
     const identity = await keys.validate(key);
     if (!identity) throw invalidApiKey();
     request.identity = identity;

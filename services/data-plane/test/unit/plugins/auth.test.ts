@@ -18,11 +18,13 @@ async function app(keys: KeyValidation) {
   return instance;
 }
 
-const known: KeyValidation = { validate: async (key) => (key === "sk-good" ? ACME : undefined) };
+const GOOD = `sk_acme_${"a".repeat(43)}`;
+const UNKNOWN = `sk_acme_${"b".repeat(43)}`;
+const known: KeyValidation = { validate: async (key) => (key === GOOD ? ACME : undefined) };
 
 describe("auth", () => {
   it("admits a valid key and gives its identity to the route", async () => {
-    const response = await (await app(known)).inject({ url: "/v1/whoami", headers: { authorization: "Bearer sk-good" } });
+    const response = await (await app(known)).inject({ url: "/v1/whoami", headers: { authorization: `Bearer ${GOOD}` } });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual(ACME);
     expect(response.headers["x-request-id"]).toBe("req-1");
@@ -30,26 +32,44 @@ describe("auth", () => {
 
   it("takes the key from x-api-key (Anthropic's clients) when there is no Authorization header", async () => {
     const instance = await app(known);
-    const good = await instance.inject({ url: "/v1/whoami", headers: { "x-api-key": "sk-good" } });
+    const good = await instance.inject({ url: "/v1/whoami", headers: { "x-api-key": GOOD } });
     expect(good.statusCode).toBe(200);
     expect(good.json()).toEqual(ACME);
-    const bad = await instance.inject({ url: "/v1/whoami", headers: { "x-api-key": "sk-bad" } });
+    const bad = await instance.inject({ url: "/v1/whoami", headers: { "x-api-key": UNKNOWN } });
     expect(bad.statusCode).toBe(401);
     // An Authorization header decides, whatever x-api-key says.
-    const both = await instance.inject({ url: "/v1/whoami", headers: { authorization: "Basic x", "x-api-key": "sk-good" } });
+    const both = await instance.inject({ url: "/v1/whoami", headers: { authorization: "Basic x", "x-api-key": GOOD } });
     expect(both.statusCode).toBe(401);
   });
 
   it.each([
     ["no header", undefined],
-    ["another scheme", "Basic sk-good"],
-    ["an unknown key", "Bearer sk-bad"],
-    ["two tokens", "Bearer sk-good extra"],
+    ["another scheme", `Basic ${GOOD}`],
+    ["an unknown key", `Bearer ${UNKNOWN}`],
+    ["two tokens", `Bearer ${GOOD} extra`],
   ])("refuses %s with 401 invalid_api_key, with x-request-id", async (_case, authorization) => {
     const response = await (await app(known)).inject({ url: "/v1/whoami", headers: authorization ? { authorization } : {} });
     expect(response.statusCode).toBe(401);
     expect(response.json().error).toMatchObject({ type: "authentication_error", code: "invalid_api_key" });
     expect(response.headers["x-request-id"]).toBe("req-1");
+  });
+
+  it.each([
+    ["not sk_<project>_<secret>", "Bearer sk-proj-abc"],
+    ["a secret too short", "Bearer sk_acme_abc"],
+    ["an upper-case project", `Bearer sk_ACME_${"a".repeat(43)}`],
+  ])("refuses a malformed key (%s) with 401 without asking the control plane, even while it is away", async (_case, authorization) => {
+    let asked = 0;
+    const away: KeyValidation = {
+      validate: async () => {
+        asked++;
+        throw controlPlaneUnavailable();
+      },
+    };
+    const response = await (await app(away)).inject({ url: "/v1/whoami", headers: { authorization } });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error.code).toBe("invalid_api_key");
+    expect(asked).toBe(0);
   });
 
   it("answers 503 when the key cannot be checked", async () => {
@@ -59,7 +79,7 @@ describe("auth", () => {
           throw controlPlaneUnavailable();
         },
       })
-    ).inject({ url: "/v1/whoami", headers: { authorization: "Bearer sk-good" } });
+    ).inject({ url: "/v1/whoami", headers: { authorization: `Bearer ${GOOD}` } });
     expect(response.statusCode).toBe(503);
     expect(response.json().error.code).toBe("control_plane_unavailable");
   });
