@@ -3,6 +3,7 @@
 import { parseServiceBlock } from "../../routing/service-block";
 import { invalidRequest } from "../../errors";
 import type { AnswerContext, ClientDialect, ClientRequest } from "../client-dialect";
+import { checkChatFields } from "./chat-fields";
 import { ChatStreamRenderer } from "./chat-stream-renderer";
 import { openAiErrorBody, openAiErrorFrame } from "./openai-errors";
 import { requireObjectBody } from "./request-body";
@@ -15,6 +16,7 @@ export const openAiChat: ClientDialect = {
 
   parse(raw: unknown): ClientRequest {
     const body = requireObjectBody(raw);
+    checkChatFields(body);
     const service = parseServiceBlock(body.service);
     if (!Array.isArray(body.messages) || body.messages.length === 0)
       throw invalidRequest("invalid_body", "messages must be a non-empty array.");

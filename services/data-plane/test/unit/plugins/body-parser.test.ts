@@ -46,4 +46,23 @@ describe("bodyParser", () => {
       error: { type: "invalid_request_error", code: "invalid_body", message: "The request body is not valid JSON." },
     });
   });
+
+  it.each([
+    ["messages", (inner: string) => `{"messages":[{"role":"user","content":${inner}}]}`],
+    ["tools", (inner: string) => `{"tools":${inner}}`],
+    ["an object", (inner: string) => `{"metadata":${inner.replaceAll("[", '{"a":').replaceAll("]", "}")}}`],
+  ])("answers a body nested 50,000 levels deep (in %s) with 400 invalid_body, and stays up", async (_where, body) => {
+    const instance = await app();
+    const deep = `${"[".repeat(50_000)}1${"]".repeat(50_000)}`;
+    const response = await instance.inject({
+      method: "POST",
+      url: "/echo",
+      headers: { "content-type": "application/json" },
+      payload: body(deep),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({ code: "invalid_body", message: "The request body nests deeper than 64 levels." });
+    const shallow = await instance.inject({ method: "POST", url: "/echo", payload: body(`${"[".repeat(60)}1${"]".repeat(60)}`) });
+    expect(shallow.statusCode).toBe(200);
+  });
 });
