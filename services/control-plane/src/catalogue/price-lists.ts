@@ -343,7 +343,7 @@ export const VENDORS: Record<string, VendorSources> = {
     modelsDev: "google",
     litellmPrefix: "gemini/",
     litellmProvider: "gemini",
-    direct: { provider: "google", credentials: "GEMINI_API_KEY" },
+    direct: { provider: "google", credentials: "GOOGLE_API_KEY" }, // the name the rest of the project uses
   },
   deepseek: { modelsDev: "deepseek", litellmPrefix: "deepseek/", litellmProvider: "deepseek" },
   mistralai: { modelsDev: "mistral", litellmPrefix: "mistral/", litellmProvider: "mistral" },

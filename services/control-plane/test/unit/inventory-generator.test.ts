@@ -515,6 +515,17 @@ describe("the committed inventory.json", () => {
     expect(ids.filter((id) => curatedIds.has(id))).toEqual([]);
   });
 
+  it("names, on every path of it and of the curated catalogue, a key variable the data plane's docs name for that provider", () => {
+    const expected: Record<string, string> = {
+      openai: "OPENAI_API_KEY",
+      anthropic: "ANTHROPIC_API_KEY",
+      google: "GOOGLE_API_KEY",
+      openrouter: "OPENROUTER_API_KEY",
+    };
+    const named = [...curated.models, ...inventory].flatMap((entry) => entry.paths.map((path) => [path.provider, path.credentials]));
+    expect(named.filter(([provider, credentials]) => credentials !== expected[provider!])).toEqual([]);
+  });
+
   it("passes normalizeCatalogue appended to the default catalogue, as inventory with empty tiers and purposes", () => {
     const models = normalizeCatalogue(withInventory(curated, inventory));
     expect(models).toHaveLength(curated.models.length + inventory.length);

@@ -97,7 +97,6 @@ export interface PlanContext extends TargetContext {
 }
 
 export interface TargetContext extends RoutingContext {
-  credentials: ReadonlyMap<string, string>;
   providers: ReadonlyMap<string, UpstreamProvider>;
 }
 

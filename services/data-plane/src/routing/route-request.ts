@@ -26,25 +26,43 @@ type Endpoint = "chat" | "embeddings";
 export interface RoutingContext {
   providers: ReadonlyMap<string, { adapter: { supports(endpoint: Endpoint): boolean } }>;
   health: PathHealth;
+  /** The data plane's `<NAME>_API_KEY` variables that are set: a path naming another is never called. */
+  credentials: ReadonlyMap<string, string>;
 }
 
 const pathHealth = (context: RoutingContext) => (path: AccessPath) =>
   context.health.view(PathHealth.key(path.provider, path.upstreamModel));
 
-/** A provider this data plane is configured for and whose protocol offers the endpoint. */
-const reachable = (context: RoutingContext, provider: string, endpoint: Endpoint) =>
-  context.providers.get(provider)?.adapter.supports(endpoint) === true;
+/**
+ * A path this data plane can call: its provider is configured and offers the endpoint, and the key it
+ * names is set (an upstream called without one only refuses: a wasted attempt, or a 403 for the caller).
+ */
+const reachable = (context: RoutingContext, path: AccessPath, endpoint: Endpoint) =>
+  context.providers.get(path.provider)?.adapter.supports(endpoint) === true &&
+  (path.credentialsRef === "" || context.credentials.has(path.credentialsRef));
+
+/** Why none of a model's paths can be called, when a missing key is the reason. */
+function missingKeys(context: RoutingContext, model: ModelEntry): string | undefined {
+  const missing = model.paths.filter((path) => path.credentialsRef !== "" && !context.credentials.has(path.credentialsRef));
+  return missing.length > 0 ? `${[...new Set(missing.map((path) => path.credentialsRef))].join(", ")} not set` : undefined;
+}
 
 /** A concrete model's paths this gateway can reach and price, in the order to try them. */
 function usablePaths(context: RoutingContext, model: ModelEntry, endpoint: Endpoint, serviceTier: unknown): AccessPath[] {
-  const priced = (candidate: AccessPath) => reachable(context, candidate.provider, endpoint) && canPrice(candidate.price, endpoint);
+  const priced = (candidate: AccessPath) => reachable(context, candidate, endpoint) && canPrice(candidate.price, endpoint);
   const paths = model.paths.filter((candidate) => priced(candidate) && canPrice(candidate.price, endpoint, serviceTier));
   if (paths.length === 0 && model.paths.some(priced))
     throw invalidRequest(
       "no_eligible_model",
       `Model ${model.id} has no access path whose price covers service_tier ${String(serviceTier)}.`,
     );
-  if (paths.length === 0) throw invalidRequest("model_unknown", `Model ${model.id} has no access path this gateway can reach and price.`);
+  if (paths.length === 0) {
+    const keys = missingKeys(context, model);
+    throw invalidRequest(
+      "model_unknown",
+      `Model ${model.id} has no access path this gateway can reach and price${keys ? ` (${keys})` : ""}.`,
+    );
+  }
   return orderPaths(paths, pathHealth(context));
 }
 
@@ -86,7 +104,8 @@ export function routeRequest(
       needs: requestNeeds(body, bodyBytes || Buffer.byteLength(JSON.stringify(body))),
       purpose: service?.purpose,
       allow: service?.allow,
-      reachable: (provider) => reachable(context, provider, "chat"),
+      reachable: (path) => reachable(context, path, "chat"),
+      missingKeys: (model) => missingKeys(context, model),
       health: pathHealth(context),
     });
     const excluded = [...listed.excluded, ...selection.excluded];

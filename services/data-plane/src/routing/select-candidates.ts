@@ -28,7 +28,9 @@ export interface SelectionInput {
   needs: RequestNeeds;
   purpose: string | undefined;
   allow: string[] | undefined;
-  reachable: (provider: string) => boolean;
+  reachable: (path: AccessPath) => boolean;
+  /** Why a model's paths cannot be called when a missing key is the reason ("GEMINI_API_KEY not set"). */
+  missingKeys?: (model: ModelEntry) => string | undefined;
   health: (path: AccessPath) => PathHealthView;
 }
 
@@ -69,7 +71,7 @@ export function selectCandidates(input: SelectionInput): Selection {
       continue;
     }
     const paths = orderPaths(
-      model.paths.filter((path) => input.reachable(path.provider) && canPrice(path.price, "chat", input.needs.serviceTier)),
+      model.paths.filter((path) => input.reachable(path) && canPrice(path.price, "chat", input.needs.serviceTier)),
       input.health,
     );
     if (paths.length === 0) {
@@ -79,7 +81,7 @@ export function selectCandidates(input: SelectionInput): Selection {
         why:
           typeof tier === "string" && PRICED_SERVICE_TIERS.has(tier)
             ? `no reachable access path pricing service_tier ${tier}`
-            : "no reachable access path with a price",
+            : `no reachable access path with a price${input.missingKeys?.(model) ? ` (${input.missingKeys(model)})` : ""}`,
       });
       continue;
     }

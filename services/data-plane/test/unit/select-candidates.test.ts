@@ -7,7 +7,7 @@ import { type RoutingContext, routeRequest } from "../../src/routing/route-reque
 import { allowedBy, selectCandidates, tierPool } from "../../src/routing/select-candidates";
 import { parseServiceBlock } from "../../src/routing/service-block";
 import { thrown } from "../support/thrown";
-import { protoPrice } from "../support/catalogue-model";
+import { catalogueModel, protoPrice } from "../support/catalogue-model";
 
 /** Circuit settings that never open within these tests unless they fail a path five times in a row. */
 const CIRCUIT = { errorHalfLifeMs: 30_000, failureThreshold: 5, cooldownMs: 30_000 };
@@ -109,7 +109,7 @@ function select(
     needs: { ...plain, ...needs },
     purpose: options.purpose,
     allow: options.allow,
-    reachable: (provider) => REACHABLE.has(provider),
+    reachable: (path) => REACHABLE.has(path.provider),
     health: (path: AccessPath) => health.view(PathHealth.key(path.provider, path.upstreamModel)),
   });
 }
@@ -310,9 +310,42 @@ describe("routeRequest", () => {
   const context: RoutingContext = {
     providers: new Map([...REACHABLE].map((name) => [name, { adapter: { supports: () => true } }])),
     health: new PathHealth(CIRCUIT),
+    credentials: new Map([["OPENROUTER_API_KEY", "k"]]),
   };
   const route = (body: Record<string, unknown>) =>
     routeRequest(context, catalogue(), { messages: [{ role: "user", content: "hi" }], ...body }, parseServiceBlock(body.service), "chat");
+
+  it("never calls a path whose key is not set: the next path serves, and with none the answer says which key", () => {
+    const keyed = (provider: string, upstreamModel: string, credentialsRef: string) => ({
+      provider,
+      upstreamModel,
+      credentialsRef,
+      price: protoPrice("100000000", "400000000"),
+    });
+    const snapshot = buildSnapshot({
+      revision: "r",
+      models: [
+        catalogueModel("google/gemini-x", [
+          keyed("google", "gemini-x", "GEMINI_API_KEY"),
+          keyed("openrouter", "google/gemini-x", "OPENROUTER_API_KEY"),
+        ]),
+        catalogueModel("google/gemini-only", [keyed("google", "gemini-only", "GEMINI_API_KEY")]),
+      ],
+      defaults: { embeddings: "" },
+    });
+    const body = { messages: [{ role: "user", content: "hi" }] };
+    const served = routeRequest(context, snapshot, { ...body, model: "google/gemini-x" }, undefined, "chat");
+    expect(served.candidates[0]!.paths.map((path) => path.provider)).toEqual(["openrouter"]);
+    expect(thrown(() => routeRequest(context, snapshot, { ...body, model: "google/gemini-only" }, undefined, "chat"))).toMatchObject({
+      code: "model_unknown",
+      message: "Model google/gemini-only has no access path this gateway can reach and price (GEMINI_API_KEY not set).",
+    });
+    const auto = thrown(() =>
+      routeRequest(context, snapshot, { ...body, model: "auto" }, parseServiceBlock({ route: ["google/gemini-only"] }), "chat"),
+    );
+    expect(auto).toMatchObject({ code: "no_eligible_model" });
+    expect((auto as Error).message).toContain("google/gemini-only: no reachable access path with a price (GEMINI_API_KEY not set)");
+  });
 
   it("chooses within the tier of auto and lists the other candidates", () => {
     const chosen = route({ model: "auto:economy" });
