@@ -305,8 +305,18 @@ describe("ledger state machine (property-based)", () => {
                   break;
                 }
                 case "topup": {
-                  const result = await ledger.topUp(projectId, BigInt(step.amount), `key${step.key}`);
-                  remember(`topup ${step.key}`, String(result.entryId));
+                  try {
+                    const result = await ledger.topUp(projectId, BigInt(step.amount), `key${step.key}`);
+                    remember(`topup ${step.key}`, String(result.entryId));
+                  } catch (error) {
+                    // The key was used with another amount: refused, crediting nothing (the invariants check the balance).
+                    expect(error, "a top-up refusal").toMatchObject({ code: "conflict" });
+                    const [first] = await database.query<{ amount_nano: string }>(
+                      "SELECT amount_nano::text FROM ledger_entries WHERE project_id = $1 AND idempotency_key = $2",
+                      [projectId, `key${step.key}`],
+                    );
+                    expect(first!.amount_nano, "a conflict is a key used with another amount").not.toBe(String(step.amount));
+                  }
                   break;
                 }
               }

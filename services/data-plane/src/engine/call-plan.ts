@@ -9,7 +9,7 @@ import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
 import type { NativeCodec, RequestContext, UpstreamCall } from "../providers/provider-adapter";
 import type { UpstreamProvider } from "../providers/upstream-provider";
 import { PathHealth } from "../routing/path-health";
-import { type RoutingContext, routeRequest } from "../routing/route-request";
+import { type RoutingContext, routeRequest, unkeyed } from "../routing/route-request";
 import type { RouteTrace } from "../routing/route-trace";
 
 /** The shortest answer worth giving when the balance cannot cover the model's maximum output. */
@@ -139,6 +139,18 @@ export function planTargets(
   return { route, targets };
 }
 
+/** The candidates' paths routing left out because the key they name is not set: in the trace as skipped. */
+function unkeyedPaths(context: TargetContext, candidates: ReturnType<typeof routeRequest>["candidates"]): RouteTrace["attempts"] {
+  return candidates.flatMap(({ model }) =>
+    unkeyed(context, model.paths).map((path) => ({
+      model: model.id,
+      path: path.provider,
+      outcome: `skipped: ${path.credentialsRef} not set`,
+      ms: 0,
+    })),
+  );
+}
+
 /** @param bodyBytes the body's size as received (Content-Length), for the context filter; absent, it is measured. */
 export function planCall(
   context: PlanContext,
@@ -173,7 +185,7 @@ export function planCall(
         ? [...new Set(targets.map((target) => target.model.id))]
         : route.candidates.map((candidate) => candidate.model.id),
       excluded: route.excluded,
-      attempts: [],
+      attempts: unkeyedPaths(context, route.candidates),
       path: first.path.provider,
     },
   };

@@ -37,13 +37,19 @@ const pathHealth = (context: RoutingContext) => (path: AccessPath) =>
  * A path this data plane can call: its provider is configured and offers the endpoint, and the key it
  * names is set (an upstream called without one only refuses: a wasted attempt, or a 403 for the caller).
  */
+/** Paths on a provider this data plane has whose key is not set. */
+export const unkeyed = (context: RoutingContext, paths: readonly AccessPath[]): AccessPath[] =>
+  paths.filter(
+    (path) => path.credentialsRef !== "" && context.providers.has(path.provider) && !context.credentials.has(path.credentialsRef),
+  );
+
 const reachable = (context: RoutingContext, path: AccessPath, endpoint: Endpoint) =>
   context.providers.get(path.provider)?.adapter.supports(endpoint) === true &&
   (path.credentialsRef === "" || context.credentials.has(path.credentialsRef));
 
-/** Why none of a model's paths can be called, when a missing key is the reason. */
+/** Why none of a model's paths can be called, when a missing key is the reason (on a provider this data plane has). */
 function missingKeys(context: RoutingContext, model: ModelEntry): string | undefined {
-  const missing = model.paths.filter((path) => path.credentialsRef !== "" && !context.credentials.has(path.credentialsRef));
+  const missing = unkeyed(context, model.paths);
   return missing.length > 0 ? `${[...new Set(missing.map((path) => path.credentialsRef))].join(", ")} not set` : undefined;
 }
 

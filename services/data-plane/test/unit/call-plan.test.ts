@@ -92,6 +92,22 @@ const planFor = (body: Record<string, unknown>, maxAttempts = 4) =>
 const prepare = (body: Record<string, unknown>) => planFor(body);
 const plan = (call: ReturnType<typeof prepare>) => call.targets.map((target) => `${target.model.id} via ${target.path.provider}`);
 
+describe("planCall: a path whose key is not set", () => {
+  it("is never a target, and the trace says it was skipped and why", () => {
+    const context = { ...planContext(4), credentials: new Map([["OPENROUTER_API_KEY", "sk-or"]]) };
+    const call = planCall(
+      context,
+      buildSnapshot(catalogue),
+      "req-1",
+      identity,
+      openAiChat,
+      openAiChat.parse({ model: "openai/cheap", messages: [{ role: "user", content: "hello" }] }),
+    );
+    expect(plan(call)).toEqual(["openai/cheap via openrouter"]);
+    expect(call.trace.attempts).toEqual([{ model: "openai/cheap", path: "openai", outcome: "skipped: OPENAI_API_KEY not set", ms: 0 }]);
+  });
+});
+
 describe("planCall: a request only a native upstream can serve", () => {
   // The Responses dialect marks nothing native-only any more (the Anthropic one does): the mark is set here by hand.
   const NATIVE_ONLY = invalidRequest("unsupported_input", "This request needs an upstream that speaks it natively.");
