@@ -103,3 +103,6 @@ export const ERROR_CODE_METADATA_KEY = "gateway-error-code";
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.hasOwn(ERROR_TABLE, value);
 }
+
+/** Both planes' answer (400 invalid_request) to a path fastify cannot decode: fastify's own body is not the table's shape. */
+export const BAD_URL_MESSAGE = "The request path is not a valid URL: a percent-encoded sequence in it does not decode.";

@@ -41,7 +41,16 @@ export type { SettleRequest__Output } from "./generated/gateway/v1/SettleRequest
 export type { SettleResponse, SettleResponse__Output } from "./generated/gateway/v1/SettleResponse";
 export type { ValidateKeyResponse, ValidateKeyResponse__Output } from "./generated/gateway/v1/ValidateKeyResponse";
 
-export { ERROR_CODE_METADATA_KEY, ERROR_TABLE, type ErrorBody, type ErrorCode, type ErrorKind, GatewayError, isErrorCode } from "./errors";
+export {
+  BAD_URL_MESSAGE,
+  ERROR_CODE_METADATA_KEY,
+  ERROR_TABLE,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorKind,
+  GatewayError,
+  isErrorCode,
+} from "./errors";
 
 /** A proto field's name as the generated types spell it (proto-loader's camelCase: `cache_write_5m_nano_per_m` -> `cacheWrite_5mNanoPerM`). */
 export const protoField = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());

@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
 import { timingSafeEqual } from "node:crypto";
 import type { ControlPlaneServices } from "../control-plane-services";
-import { GatewayError } from "@gateway/proto";
+import { BAD_URL_MESSAGE, GatewayError } from "@gateway/proto";
 import { unauthorized } from "../errors";
 import { registerCatalogueRoutes } from "./catalogue-routes";
 import { adminError, sendError } from "./error-reply";
@@ -31,6 +31,8 @@ export function buildAdminApp(options: {
       redact: { paths: ["req.headers.authorization", "headers.authorization", "body", "key"], censor: "[redacted]" },
     },
     logController: new LogController({ disableRequestLogging: true }),
+    // A path fastify cannot decode (bad percent-encoding) never reaches a route or the error handler.
+    frameworkErrors: (_error, _request, reply) => sendError(reply, new GatewayError("invalid_request", BAD_URL_MESSAGE)),
   });
 
   // One line per admin call (not /health, /metrics): who changed what is in the ledger and change feed; this is for operations.

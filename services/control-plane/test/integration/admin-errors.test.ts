@@ -122,6 +122,17 @@ describe("admin API errors", () => {
     expect(balance.balance.usd).toBe("5.00");
   });
 
+  it("answers a path with invalid percent-encoding with invalid_request in the table's shape, not fastify's", async () => {
+    await expectError(
+      await admin("GET", "/admin/projects/%E0%A4%A/balance"),
+      400,
+      "invalid_request_error",
+      "invalid_request",
+      false,
+      "The request path is not a valid URL: a percent-encoded sequence in it does not decode.",
+    );
+  });
+
   it("answers a body over the limit with body_too_large", async () => {
     const large = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
     await expectError(

@@ -1,10 +1,12 @@
 // Builds the data plane's HTTP app from one plugin per concern (never
 // listens; data-plane.ts does). Every failure leaves through the one error
 // handler, in the dialect of its route.
+import { BAD_URL_MESSAGE } from "@gateway/proto";
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyInstance, LogController } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from "fastify";
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
 import type { Engine } from "../engine/engine";
+import { invalidRequest } from "../errors";
 import { logDestination } from "../log-destination";
 import type { DataPlaneMetrics } from "../metrics";
 import { registerHealthRoute, type HealthSources } from "../routes/health";
@@ -51,6 +53,11 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
     bodyLimit: deps.bodyLimitBytes,
     // One id per request, unique across replicas: the hold's id, the rate-limit entry, x-request-id.
     genReqId: () => randomUUID(),
+    // A path fastify cannot decode (bad percent-encoding) never reaches a route or the error handler.
+    frameworkErrors: (_error, _request, reply) => {
+      const failure = invalidRequest("invalid_request", BAD_URL_MESSAGE);
+      void (reply as FastifyReply).code(failure.status).headers(failure.replyHeaders).send(failure.toBody());
+    },
   });
   void app.register(requestRecord, { metrics: deps.metrics });
   void app.register(bodyParser);

@@ -486,6 +486,12 @@ export function defineGatewayScenarios(backend: Backend): void {
       expectErrorShape(await response.json(), "invalid_request_error", "body_too_large");
     });
 
+    it("answers a path with invalid percent-encoding with 400 in the OpenAI shape, not fastify's", async () => {
+      const response = await fetch(`${stack.url}/v1/models/%E0%A4%A`, { headers: { authorization: `Bearer ${project.key}` } });
+      expect(response.status).toBe(400);
+      expectErrorShape(await response.json(), "invalid_request_error", "invalid_request");
+    });
+
     it("answers an unknown route with 404 in the OpenAI shape", async () => {
       const response = await stack.post("/v1/completions", project.key, { model: "auto" });
       expect(response.status).toBe(404);
