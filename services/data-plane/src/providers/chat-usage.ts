@@ -8,9 +8,22 @@
 // not on an OpenAI answer) stays in the record and never becomes an invented field.
 import type { UsageRecord } from "../billing/pricing";
 
-type JsonObject = Record<string, unknown>;
+export type JsonObject = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The tier an upstream says it served at; an empty string names none. */
+export const serviceTierOf = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+
+/**
+ * Cache writes reported without their lifetime (OpenRouter, the Responses API): 5-minute writes (the
+ * default lifetime), marked so that the settle bills them as 1-hour ones when the request asked for those
+ * (engine/call-money.ts).
+ */
+export function writesWithoutLifetime(count: unknown): Pick<UsageRecord, "cacheWrite5mTokens" | "cacheWriteLifetimeUnknown"> {
+  const writes = tokenCount(count);
+  return { cacheWrite5mTokens: writes, cacheWriteLifetimeUnknown: (writes ?? 0) > 0 ? true : undefined };
+}
 
 /** A token count: a finite number >= 0, rounded; anything else is not reported. */
 export const tokenCount = (value: unknown): number | undefined =>
@@ -26,8 +39,7 @@ export function usageRecord(fields: UsageRecord): UsageRecord {
 /**
  * An OpenAI chat answer's or chunk's usage, undefined without a prompt count. The tier is the
  * answer's `service_tier` (OpenAI puts it beside `usage`, not in it). OpenRouter reports cache
- * writes without their lifetime: 5-minute writes (the default lifetime), marked so that the settle
- * bills them as 1-hour ones when the request asked for those (engine/call-money.ts).
+ * writes without their lifetime.
  */
 export function readChatUsage(answer: { usage?: unknown; service_tier?: unknown }): UsageRecord | undefined {
   const usage = answer.usage;
@@ -39,15 +51,14 @@ export function readChatUsage(answer: { usage?: unknown; service_tier?: unknown 
   return usageRecord({
     inputTokens,
     cachedInputTokens: tokenCount(prompt.cached_tokens),
-    cacheWrite5mTokens: tokenCount(prompt.cache_write_tokens),
-    cacheWriteLifetimeUnknown: (tokenCount(prompt.cache_write_tokens) ?? 0) > 0 ? true : undefined,
+    ...writesWithoutLifetime(prompt.cache_write_tokens),
     audioInputTokens: tokenCount(prompt.audio_tokens),
     imageInputTokens: tokenCount(prompt.image_tokens),
     outputTokens: tokenCount(usage.completion_tokens) ?? 0,
     reasoningTokens: tokenCount(completion.reasoning_tokens),
     audioOutputTokens: tokenCount(completion.audio_tokens),
     imageOutputTokens: tokenCount(completion.image_tokens),
-    serviceTier: typeof answer.service_tier === "string" && answer.service_tier !== "" ? answer.service_tier : undefined,
+    serviceTier: serviceTierOf(answer.service_tier),
   });
 }
 

@@ -17,7 +17,7 @@
 // writes OpenRouter's `cache_write_tokens` (both lifetimes): the split, the
 // searches and the tier have no OpenAI field and stay in the record.
 import type { UsageRecord } from "../../billing/pricing";
-import { chatUsage, usageRecord } from "../chat-usage";
+import { chatUsage, serviceTierOf, usageRecord } from "../chat-usage";
 import { isRecord, type JsonObject, tokenCount } from "./json-values";
 
 /** Undefined when the usage reports no input count (nothing to bill from). */
@@ -39,7 +39,7 @@ export function readAnthropicUsage(usage: unknown): UsageRecord | undefined {
     outputTokens: tokenCount(usage.output_tokens) ?? 0,
     reasoningTokens: tokenCount(outputDetails.thinking_tokens),
     webSearches: tokenCount(serverTools.web_search_requests),
-    serviceTier: typeof usage.service_tier === "string" && usage.service_tier !== "" ? usage.service_tier : undefined,
+    serviceTier: serviceTierOf(usage.service_tier),
   });
 }
 
