@@ -66,12 +66,7 @@ export function sheetOfEntry(entry: CataloguePriceEntry): Map<string, bigint> {
   return sheet;
 }
 
-/**
- * A field of the data planes' Price message (what `GET /admin/catalogue` answers), named as the
- * proto loader names `cache_write_5m_nano_per_m`: a letter after "_" upper-cased, a digit kept ("cacheWrite_5mNanoPerM").
- */
-
-/** The sheet of a price as the catalogue snapshot carries it (nano-USD decimal strings). */
+/** The sheet of a price as the catalogue snapshot carries it (`GET /admin/catalogue`: nano-USD decimal strings, proto field names). */
 export function sheetOfSnapshotPrice(price: Partial<Price__Output>): Map<string, bigint> {
   const sheet = new Map<string, bigint>();
   const fields = (message: object) => message as Record<string, string | undefined>;
@@ -136,7 +131,7 @@ export interface LongContextTier {
 /**
  * Writes a source's long-context tiers into a sheet. The catalogue holds one tier; a source with
  * several (Qwen: above 32k and above 128k) gets one from the lowest threshold at the dearest rate of
- * each kind, so a call is never billed below the upstream's charge (as for image output, docs/inventory.md).
+ * each kind, so a call is never billed below the upstream's charge.
  */
 export function putLongContext(sheet: Map<string, bigint>, tiers: readonly LongContextTier[]): void {
   const priced = tiers.filter((tier) => tier.rates.size > 0);

@@ -2,7 +2,7 @@
 // nano-USD per unit (image, request, web search). A request's cost is the sum of
 // its tokens of each kind times that kind's rate, rounded up to the next nano-USD
 // once, plus its unit parts (docs/money.md, "Cost by component").
-import { type Price, TOKEN_RATES, type TokenRate, type TokenRates } from "../catalogue/catalogue-snapshot";
+import { type Price, RATE_COMPONENT, TOKEN_RATES, type TokenRate, type TokenRates } from "../catalogue/catalogue-snapshot";
 import type { CostPart } from "../control-plane/control-plane-client";
 
 export type { CostPart };
@@ -45,16 +45,16 @@ export const perMillionRoundedUp = (numerator: bigint): bigint => (numerator + M
 
 /** Token kinds in the order a prompt or an answer is split into them (the rest is plain input or output). */
 const INPUT_KINDS = [
-  { component: "cached_input", count: "cachedInputTokens", rate: "cachedInput" },
-  { component: "cache_write_5m", count: "cacheWrite5mTokens", rate: "cacheWrite5m" },
-  { component: "cache_write_1h", count: "cacheWrite1hTokens", rate: "cacheWrite1h" },
-  { component: "audio_input", count: "audioInputTokens", rate: "audioInput" },
-  { component: "image_input", count: "imageInputTokens", rate: "imageInput" },
+  { count: "cachedInputTokens", rate: "cachedInput" },
+  { count: "cacheWrite5mTokens", rate: "cacheWrite5m" },
+  { count: "cacheWrite1hTokens", rate: "cacheWrite1h" },
+  { count: "audioInputTokens", rate: "audioInput" },
+  { count: "imageInputTokens", rate: "imageInput" },
 ] as const;
 const OUTPUT_KINDS = [
-  { component: "reasoning", count: "reasoningTokens", rate: "reasoning" },
-  { component: "audio_output", count: "audioOutputTokens", rate: "audioOutput" },
-  { component: "image_output", count: "imageOutputTokens", rate: "imageOutput" },
+  { count: "reasoningTokens", rate: "reasoning" },
+  { count: "audioOutputTokens", rate: "audioOutput" },
+  { count: "imageOutputTokens", rate: "imageOutput" },
 ] as const;
 
 /** Where each kind of token falls back when the price does not give its rate (decision 0005). */
@@ -153,24 +153,24 @@ export const billsPerImage = (price: Price, usage: UsageRecord): boolean =>
 export function costParts(price: Price, usage: UsageRecord): { totalNano: bigint; parts: CostPart[] } {
   const rates = ratesFor(price, usage.inputTokens, usage.serviceTier);
   const tokenParts: { component: string; units: number; numerator: bigint }[] = [];
-  const split = (total: number, base: { component: string; rate: TokenRate }, kinds: typeof INPUT_KINDS | typeof OUTPUT_KINDS) => {
+  const split = (total: number, base: "input" | "output", kinds: typeof INPUT_KINDS | typeof OUTPUT_KINDS) => {
     let left = Math.max(0, total);
     const detail: typeof tokenParts = [];
     for (const kind of kinds) {
-      if (kind.component === "image_output" && billsPerImage(price, usage)) {
+      if (kind.rate === "imageOutput" && billsPerImage(price, usage)) {
         left -= Math.min(left, usage.imageOutputTokens ?? 0); // billed per image instead
         continue;
       }
       const units = Math.min(left, Math.max(0, usage[kind.count] ?? 0));
       if (units === 0) continue;
       left -= units;
-      detail.push({ component: kind.component, units, numerator: BigInt(units) * rates[kind.rate] });
+      detail.push({ component: RATE_COMPONENT[kind.rate], units, numerator: BigInt(units) * rates[kind.rate] });
     }
-    if (left > 0) tokenParts.push({ component: base.component, units: left, numerator: BigInt(left) * rates[base.rate] });
+    if (left > 0) tokenParts.push({ component: base, units: left, numerator: BigInt(left) * rates[base] });
     tokenParts.push(...detail);
   };
-  split(usage.inputTokens, { component: "input", rate: "input" }, INPUT_KINDS);
-  split(usage.outputTokens, { component: "output", rate: "output" }, OUTPUT_KINDS);
+  split(usage.inputTokens, "input", INPUT_KINDS);
+  split(usage.outputTokens, "output", OUTPUT_KINDS);
   const numerator = tokenParts.reduce((sum, part) => sum + part.numerator, 0n);
   const tokensNano = perMillionRoundedUp(numerator);
   const parts: CostPart[] = tokenParts.map(({ component, units, numerator: partNumerator }) => ({
