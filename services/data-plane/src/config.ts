@@ -39,6 +39,8 @@ export interface DataPlaneConfig {
     failureThreshold: number;
     /** How long an open circuit skips its path before one probe request is let through. */
     cooldownMs: number;
+    /** Projects whose failures it takes to open a path's circuit for everyone (one project's open only its own). */
+    minProjects: number;
   };
   /** A streaming client receives an SSE comment whenever nothing else was written for this long. */
   sseKeepAliveMs: number;
@@ -183,6 +185,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
       errorHalfLifeMs: integer(env, "PATH_HEALTH_HALF_LIFE_MS", 30_000, 1),
       failureThreshold: integer(env, "CIRCUIT_FAILURE_THRESHOLD", 5, 1),
       cooldownMs: integer(env, "CIRCUIT_COOLDOWN_MS", 30_000, 1),
+      minProjects: integer(env, "CIRCUIT_MIN_PROJECTS", 2, 1),
     },
     // A waiting client gets a comment at least every 15 s; timers fire late, never early, so the default leaves room.
     sseKeepAliveMs: integer(env, "SSE_KEEPALIVE_MS", 10_000, 10),

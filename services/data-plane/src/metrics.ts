@@ -141,6 +141,16 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
     },
   });
   new Gauge({
+    name: "gateway_upstream_project_circuits_open",
+    help: "Projects whose own circuit on each access path is open or half-open (their failures alone do not close the path to others).",
+    labelNames: ["path"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const view of sources.health.circuitViews()) this.set({ path: view.path }, view.projects_open ?? 0);
+    },
+  });
+  new Gauge({
     name: "gateway_upstream_circuit_opens",
     help: "Times each access path's circuit opened since this replica started (cumulative).",
     labelNames: ["path"] as const,

@@ -31,6 +31,8 @@ const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504, 529]);
 const PATH_REFUSALS = new Set([401, 402, 403, 404]);
 /** Statuses that count against a path's health. */
 const isPathFault = (status: number) => status >= 500 || status === 429 || PATH_REFUSALS.has(status);
+/** Failures that speak of the path for everyone (our key, our quota, its host), not of one project's request. */
+const isAboutPathItself = (status: number) => status === 429 || PATH_REFUSALS.has(status);
 const ERROR_BODY_LIMIT = 64 * 1024;
 
 export interface AttemptMetrics {
@@ -100,7 +102,7 @@ export class UpstreamAttempts {
   /** The response `open()` returned was read whole: the path is healthy. */
   answered(): void {
     if (!this.current) return;
-    this.context.health.record(this.current.healthKey, { ok: true, latencyMs: this.current.attempt.ms });
+    this.context.health.record(this.current.healthKey, { ok: true, latencyMs: this.current.attempt.ms, project: this.call.projectId });
     this.count("ok");
   }
 
@@ -118,8 +120,9 @@ export class UpstreamAttempts {
 
   /** Whether a same-path retry can go: its circuit admits it; then it waits its backoff (cut short if the client leaves). */
   private async retryReady(waitMs: number): Promise<boolean> {
-    const { target } = this.call;
-    if (!this.context.health.admit(target.healthKey)) return false;
+    const { call } = this;
+    const { target } = call;
+    if (!this.context.health.admit(target.healthKey, call.projectId)) return false;
     this.context.metrics.retries.series(target.path.provider).inc();
     try {
       await sleep(waitMs, undefined, { signal: this.client.goneSignal() });
@@ -138,7 +141,7 @@ export class UpstreamAttempts {
     traceChoice(call.plan.trace, target, chosen);
     if (!chosen) return this.skip("skipped: the hold cannot cover this model");
     call.upstream = chosen.upstream;
-    if (!this.context.health.admit(target.healthKey)) return this.skip("skipped: circuit open");
+    if (!this.context.health.admit(target.healthKey, call.projectId)) return this.skip("skipped: circuit open");
     return true;
   }
 
@@ -176,7 +179,9 @@ export class UpstreamAttempts {
         await this.context.money.settlePromptOnly(call);
         throw Object.assign(clientClosed(), { cause: error });
       }
-      this.recordFailure(isTimeout(error) ? "timeout" : "unreachable");
+      // A timeout may be this request's doing; a host that cannot be reached is down for everyone.
+      const timedOut = isTimeout(error);
+      this.recordFailure(timedOut ? "timeout" : "unreachable", timedOut);
       this.outcome = { kind: "transient" };
       return undefined;
     }
@@ -185,7 +190,11 @@ export class UpstreamAttempts {
     metrics.upstreamLatency.series(target.path.provider).observe(seconds);
     // A 200 counts for the path's health once its body is read: answered() or failed...FirstByte().
     if (response.statusCode === 200) return response;
-    this.context.health.record(healthKey, { ok: !isPathFault(response.statusCode), latencyMs: attempt.ms });
+    this.context.health.record(healthKey, {
+      ok: !isPathFault(response.statusCode),
+      latencyMs: attempt.ms,
+      project: isAboutPathItself(response.statusCode) ? undefined : call.projectId,
+    });
 
     attempt.outcome = `http_${response.statusCode}`;
     this.count(attempt.outcome);
@@ -202,11 +211,15 @@ export class UpstreamAttempts {
     return undefined;
   }
 
-  /** The current attempt's outcome in the trace, its path's health and the metric; false without one. */
-  private recordFailure(outcome: string): boolean {
+  /**
+   * The current attempt's outcome in the trace, its path's health and the metric; false without one.
+   * `mayBeTheRequests`: the failure may come from this project's request rather than the path.
+   */
+  private recordFailure(outcome: string, mayBeTheRequests = true): boolean {
     if (!this.current) return false;
     this.current.attempt.outcome = outcome;
-    this.context.health.record(this.current.healthKey, { ok: false, latencyMs: this.current.attempt.ms });
+    const project = mayBeTheRequests ? this.call.projectId : undefined;
+    this.context.health.record(this.current.healthKey, { ok: false, latencyMs: this.current.attempt.ms, project });
     this.count(outcome);
     return true;
   }

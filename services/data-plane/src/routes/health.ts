@@ -34,8 +34,9 @@ export function registerHealthRoute(app: FastifyInstance, sources: HealthSources
         control_plane: sources.controlPlane.connected ? "connected" : "reconnecting",
         catalogue_revision: sources.catalogue()?.revision,
         rate_limit: sources.rateLimiter.mode,
-        // Access paths whose circuit is not closed (open: skipped; half_open: one probe allowed).
-        circuits: sources.circuitViews().filter((view) => view.state !== "closed"),
+        // Access paths whose circuit is not closed (open: skipped; half_open: one probe allowed), for
+        // everyone or for some projects (projects_open).
+        circuits: sources.circuitViews().filter((view) => view.state !== "closed" || (view.projects_open ?? 0) > 0),
       },
     };
   });

@@ -5,11 +5,17 @@
 // not reported within a further cool-down, so a probe lost to a client
 // disconnect cannot wedge the path); the probe's success closes the circuit,
 // its failure opens it again. Routing skips open paths (docs/resilience.md).
+// A failure may name its source (the project whose call failed): the circuit
+// then opens only once its consecutive failures come from `minSources`
+// sources, so one tenant's failing calls are not taken for a path that is
+// down for everyone. A failure with no source is evidence about the path itself.
 export type CircuitState = "closed" | "open" | "half_open";
 
 export interface CircuitSettings {
   failureThreshold: number;
   cooldownMs: number;
+  /** Distinct sources the consecutive failures must come from before the circuit opens (default 1). */
+  minSources?: number;
 }
 
 interface Breaker {
@@ -19,7 +25,11 @@ interface Breaker {
   /** When the current half-open probe was let through. */
   probeAtMs: number | undefined;
   opens: number;
+  /** Sources of the current run of consecutive failures; "*" for a failure about the path itself. */
+  failingSources: Set<string>;
 }
+
+const PATH_ITSELF = "*";
 
 export interface CircuitView {
   path: string;
@@ -29,6 +39,8 @@ export interface CircuitView {
   opens: number;
   /** While open: milliseconds until a probe is let through. */
   retry_in_ms?: number;
+  /** Projects whose own circuit on this path is not closed (set by PathHealth). */
+  projects_open?: number;
 }
 
 export class CircuitBreakers {
@@ -57,22 +69,42 @@ export class CircuitBreakers {
     return true;
   }
 
-  record(key: string, ok: boolean): void {
-    const breaker = this.breakers.get(key) ?? { consecutiveFailures: 0, openedAtMs: undefined, probeAtMs: undefined, opens: 0 };
+  /** One call's outcome; `source` names whose call it was when the failure may be theirs alone. */
+  record(key: string, ok: boolean, source?: string): void {
+    const breaker = this.breakers.get(key) ?? {
+      consecutiveFailures: 0,
+      openedAtMs: undefined,
+      probeAtMs: undefined,
+      opens: 0,
+      failingSources: new Set<string>(),
+    };
     this.breakers.set(key, breaker);
     if (ok) {
       breaker.consecutiveFailures = 0;
+      breaker.failingSources.clear();
       breaker.openedAtMs = undefined;
       breaker.probeAtMs = undefined;
       return;
     }
     breaker.consecutiveFailures++;
+    breaker.failingSources.add(source ?? PATH_ITSELF);
     const probeFailed = breaker.openedAtMs !== undefined && breaker.probeAtMs !== undefined;
-    if (probeFailed || (breaker.openedAtMs === undefined && breaker.consecutiveFailures >= this.settings.failureThreshold)) {
+    if (probeFailed || (breaker.openedAtMs === undefined && this.enoughEvidence(breaker))) {
       breaker.openedAtMs = this.now();
       breaker.probeAtMs = undefined;
       breaker.opens++;
     }
+  }
+
+  /** Removes a closed breaker: the per-project ones are kept only while they remember failures. */
+  forgetIfClosed(key: string): void {
+    const breaker = this.breakers.get(key);
+    if (breaker && breaker.consecutiveFailures === 0 && breaker.openedAtMs === undefined) this.breakers.delete(key);
+  }
+
+  private enoughEvidence(breaker: Breaker): boolean {
+    if (breaker.consecutiveFailures < this.settings.failureThreshold) return false;
+    return breaker.failingSources.has(PATH_ITSELF) || breaker.failingSources.size >= (this.settings.minSources ?? 1);
   }
 
   /** Every path that has failed at least once, for operators (health detail, metrics). */

@@ -425,7 +425,8 @@ describe("circuit breaker per access path", () => {
   beforeAll(async () => {
     stack = await startStack({
       backend: "pglite",
-      dataPlaneEnv: { CIRCUIT_FAILURE_THRESHOLD: "3", CIRCUIT_COOLDOWN_MS: "1500", UPSTREAM_RETRY_BACKOFF_MS: "10" },
+      // One project's failures open the path's circuit here; the multi-project rule has its own suite below.
+      dataPlaneEnv: { CIRCUIT_FAILURE_THRESHOLD: "3", CIRCUIT_COOLDOWN_MS: "1500", UPSTREAM_RETRY_BACKOFF_MS: "10", CIRCUIT_MIN_PROJECTS: "1" },
     });
     project = await stack.createProject({ balanceUsd: "1.00" });
   });
@@ -455,7 +456,7 @@ describe("circuit breaker per access path", () => {
     expect((await ask("openai/gpt-4.1-nano")).status).toBe(503); // the third opens the circuit: no retry into it
     expect(await nanoCalls()).toBe(3);
     expect(await circuits()).toEqual([
-      { path: "openai/gpt-4.1-nano", state: "open", consecutive_failures: 3, opens: 1, retry_in_ms: expect.any(Number) },
+      { path: "openai/gpt-4.1-nano", state: "open", consecutive_failures: 3, opens: 1, retry_in_ms: expect.any(Number), projects_open: 1 },
     ]);
     expect(await circuitMetric()).toBe("2");
 
@@ -478,5 +479,69 @@ describe("circuit breaker per access path", () => {
     expect(await nanoCalls()).toBe(4);
     expect(await circuits()).toEqual([]);
     expect(await circuitMetric()).toBe("0");
+  });
+});
+
+describe("circuit breaker: one project's failures do not close a path to the others", () => {
+  let stack: GatewayStack;
+  const NANO = "openai/gpt-4.1-nano";
+
+  beforeAll(async () => {
+    stack = await startStack({
+      backend: "pglite",
+      // The default CIRCUIT_MIN_PROJECTS (2); a long cool-down so nothing half-opens during the test.
+      dataPlaneEnv: { CIRCUIT_FAILURE_THRESHOLD: "3", CIRCUIT_COOLDOWN_MS: "600000", UPSTREAM_RETRY_BACKOFF_MS: "10" },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const ask = (project: TestProject, content: string) =>
+    stack.post("/v1/chat/completions", project.key, { model: NANO, messages: [{ role: "user", content }] });
+  const nanoCalls = async () => (await stack.mockRequests()).filter((request) => request.body.model === "gpt-4.1-nano").length;
+
+  async function circuits(): Promise<{ path: string; state: string; projects_open: number }[]> {
+    const health = (await (await fetch(`${stack.url}/health`)).json()) as { detail: { circuits: never[] } };
+    return health.detail.circuits;
+  }
+
+  async function metric(name: string): Promise<string | undefined> {
+    const text = await (await fetch(`${stack.url}/metrics`)).text();
+    return new RegExp(`^${name}\\{path="openai/gpt-4\\.1-nano"\\} (\\d+)$`, "m").exec(text)?.[1];
+  }
+
+  it("opens a circuit for the failing project alone; failures from a second project open it for everyone", async () => {
+    const [failing, other, third, fourth] = await Promise.all([0, 1, 2, 3].map(() => stack.createProject({ balanceUsd: "1.00" })));
+    // The upstream fails every call carrying the first project's content (say, a prompt it chokes on).
+    const poison = `poison-${marker()}`;
+    await stack.mockScript({ match: poison, times: 0, status: 503 });
+    for (let i = 0; i < 2; i++) expect((await ask(failing!, poison)).status).toBe(503);
+    expect(await nanoCalls()).toBe(3); // the first call and its retry, then the third failure opens the circuit
+    const skipped = await ask(failing!, poison);
+    expect(skipped.status).toBe(504);
+    expect(await nanoCalls()).toBe(3);
+    expect(await circuits()).toEqual([expect.objectContaining({ path: NANO, state: "closed", projects_open: 1 })]);
+    expect(await metric("gateway_upstream_circuit_state")).toBe("0");
+    expect(await metric("gateway_upstream_project_circuits_open")).toBe("1");
+
+    // Another project's calls still reach the path, and are answered.
+    const answered = await ask(other!, marker());
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get("x-service-reason")).toMatch(/, 1 attempt$/);
+    expect(await nanoCalls()).toBe(4);
+
+    // When the consecutive failures come from two projects, the path is down for everyone: its circuit opens.
+    const outage = `outage-${marker()}`;
+    await stack.mockScript({ match: outage, times: 0, status: 503 });
+    expect((await ask(other!, outage)).status).toBe(503); // two failures (the attempt and its retry), one project
+    expect(await metric("gateway_upstream_circuit_state")).toBe("0");
+    expect((await ask(third!, outage)).status).toBe(503); // the third failure, from a second project
+    expect(await circuits()).toEqual([expect.objectContaining({ path: NANO, state: "open" })]);
+    expect(await metric("gateway_upstream_circuit_state")).toBe("2");
+    const callsBefore = await nanoCalls();
+    expect((await ask(fourth!, marker())).status).toBe(504);
+    expect(await nanoCalls()).toBe(callsBefore);
   });
 });

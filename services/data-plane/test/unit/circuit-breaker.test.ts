@@ -99,3 +99,56 @@ describe("path health with its circuit", () => {
     expect(health.view("p")).toMatchObject({ healthy: true, circuit: "half_open" });
   });
 });
+
+describe("circuits and projects", () => {
+  const settings = { errorHalfLifeMs: 30_000, failureThreshold: 3, cooldownMs: 1000, minProjects: 2 };
+  const failFor = (health: PathHealth, project: string | undefined, times: number) => {
+    for (let i = 0; i < times; i++) health.record("p", { ok: false, latencyMs: 10, project });
+  };
+
+  it("one project's consecutive failures open its own circuit, not the path's", () => {
+    const health = new PathHealth(settings, () => 0);
+    failFor(health, "a", 10);
+    expect(health.admit("p", "a")).toBe(false);
+    expect(health.admit("p", "b")).toBe(true);
+    expect(health.view("p").circuit).toBe("closed");
+    expect(health.circuitViews()).toEqual([{ path: "p", state: "closed", consecutive_failures: 10, opens: 0, projects_open: 1 }]);
+  });
+
+  it("failures from two projects in a row open the path's circuit for every project", () => {
+    const health = new PathHealth(settings, () => 0);
+    failFor(health, "a", 2);
+    failFor(health, "b", 1);
+    expect(health.view("p").circuit).toBe("open");
+    expect(health.admit("p", "c")).toBe(false);
+  });
+
+  it("another project's success between them resets the evidence", () => {
+    const health = new PathHealth(settings, () => 0);
+    failFor(health, "a", 2);
+    health.record("p", { ok: true, latencyMs: 10, project: "b" });
+    failFor(health, "b", 2);
+    expect(health.view("p").circuit).toBe("closed");
+    expect(health.admit("p", "c")).toBe(true);
+  });
+
+  it("a failure about the path itself (no project: our key refused, the host unreachable) counts for everyone", () => {
+    const health = new PathHealth(settings, () => 0);
+    failFor(health, "a", 2);
+    failFor(health, undefined, 1);
+    expect(health.view("p").circuit).toBe("open");
+  });
+
+  it("a project's circuit half-opens after the cool-down, and its probe's success forgets it", () => {
+    const clock = { now: 0 };
+    const health = new PathHealth(settings, () => clock.now);
+    failFor(health, "a", 3);
+    expect(health.admit("p", "a")).toBe(false);
+    clock.now = 1000;
+    expect(health.admit("p", "a")).toBe(true);
+    expect(health.admit("p", "a")).toBe(false); // one probe at a time
+    health.record("p", { ok: true, latencyMs: 10, project: "a" });
+    expect(health.admit("p", "a")).toBe(true);
+    expect(health.circuitViews()[0]!.projects_open).toBe(0);
+  });
+});
