@@ -426,7 +426,12 @@ describe("circuit breaker per access path", () => {
     stack = await startStack({
       backend: "pglite",
       // One project's failures open the path's circuit here; the multi-project rule has its own suite below.
-      dataPlaneEnv: { CIRCUIT_FAILURE_THRESHOLD: "3", CIRCUIT_COOLDOWN_MS: "1500", UPSTREAM_RETRY_BACKOFF_MS: "10", CIRCUIT_MIN_PROJECTS: "1" },
+      dataPlaneEnv: {
+        CIRCUIT_FAILURE_THRESHOLD: "3",
+        CIRCUIT_COOLDOWN_MS: "1500",
+        UPSTREAM_RETRY_BACKOFF_MS: "10",
+        CIRCUIT_MIN_PROJECTS: "1",
+      },
     });
     project = await stack.createProject({ balanceUsd: "1.00" });
   });
