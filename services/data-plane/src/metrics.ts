@@ -53,6 +53,7 @@ export interface MetricSources {
     readonly leases: { readonly openCount: number; readonly stats: { granted: number; refused: number; leasedRequests: number } };
   };
   health: { circuitViews(): CircuitView[] };
+  controlPlane: { readonly stall: { readonly stalled: boolean; readonly fastFailures: number } };
 }
 
 export function createMetrics(sources: MetricSources): DataPlaneMetrics {
@@ -138,6 +139,22 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
     collect() {
       this.reset();
       for (const view of sources.health.circuitViews()) this.set({ path: view.path }, CIRCUIT_STATE_VALUE[view.state]);
+    },
+  });
+  new Gauge({
+    name: "gateway_control_plane_stalled",
+    help: "1 while the control plane is known to run out its deadline (calls that admit a request then fail at once), else 0.",
+    registers: [registry],
+    collect() {
+      this.set(sources.controlPlane.stall.stalled ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "gateway_control_plane_fast_failures",
+    help: "Calls refused at once while the control plane was stalled (cumulative).",
+    registers: [registry],
+    collect() {
+      this.set(sources.controlPlane.stall.fastFailures);
     },
   });
   new Gauge({

@@ -19,6 +19,7 @@ import {
   type ValidateKeyResponse__Output,
 } from "@gateway/proto";
 import { controlPlaneUnavailable, type GatewayError, internalError } from "../errors";
+import { type CallEnd, StallCircuit } from "./stall-circuit";
 
 export interface ReserveCall {
   requestId: string;
@@ -86,6 +87,14 @@ function callFailure(error: grpc.ServiceError | null): GatewayError {
   return Object.assign(outage ? controlPlaneUnavailable() : internalError("The control plane failed the call."), { cause: error });
 }
 
+const STALLED_MESSAGE = "The control plane is not answering in time (its database may be stalled). Retry shortly.";
+
+/** An answer, even a refusal, came in time; only a deadline run out says the control plane is stalled. */
+function callEnd(error: grpc.ServiceError | null, response: unknown): CallEnd {
+  if (error?.code === grpc.status.DEADLINE_EXCEEDED) return "deadline";
+  return error || !response ? "failed" : "answered";
+}
+
 const INT64_MAX = 9_223_372_036_854_775_807n;
 /** A money amount for an int64 field: an absurd cost (an upstream's nonsense usage) is kept at the maximum instead of wrapping negative. */
 const wireAmount = (nano: bigint): string => (nano > INT64_MAX ? INT64_MAX : nano < 0n ? 0n : nano).toString();
@@ -101,6 +110,8 @@ export class ControlPlaneClientWrapper {
   /** Last time an event (or heartbeat) arrived on the subscription. */
   lastContactMs = 0;
   connected = false;
+  /** Open while calls run out their deadline: admission calls then fail at once (stall-circuit.ts). */
+  readonly stall: StallCircuit;
 
   constructor(
     address: string,
@@ -116,12 +127,18 @@ export class ControlPlaneClientWrapper {
       "grpc.max_receive_message_length": 64 * 1024 * 1024,
     });
     this.metadata.set(AUTH_METADATA_KEY, bearer(token));
+    this.stall = new StallCircuit(deadlineMs);
   }
 
   /** Sees every unary call's duration and outcome (metrics). */
   observe: (method: string, seconds: number, outcome: "ok" | "error") => void = () => {};
 
+  /**
+   * One call with the deadline. `admits`: the call lets a request in (a key check, a hold, a lease),
+   * so while the control plane is known to be stalled it fails at once unless it is the probe.
+   */
   private unary<Request, Response>(
+    admits: boolean,
     name: string,
     method: (
       request: Request,
@@ -131,10 +148,13 @@ export class ControlPlaneClientWrapper {
     ) => grpc.ClientUnaryCall,
     request: Request,
   ): Promise<Response> {
+    const { go, probe } = admits ? this.stall.admit() : { go: true, probe: false };
+    if (!go) return Promise.reject(controlPlaneUnavailable(STALLED_MESSAGE));
     const started = performance.now();
     return new Promise((resolve, reject) => {
       method.call(this.client, request, this.metadata, { deadline: Date.now() + this.deadlineMs }, (error, response) => {
         this.observe(name, (performance.now() - started) / 1000, error || !response ? "error" : "ok");
+        this.stall.ended(callEnd(error, response), probe);
         if (error || !response) reject(callFailure(error));
         else resolve(response);
       });
@@ -142,11 +162,11 @@ export class ControlPlaneClientWrapper {
   }
 
   validateKey(key: string): Promise<ValidateKeyResponse__Output> {
-    return this.unary("ValidateKey", this.client.validateKey, { key });
+    return this.unary(true, "ValidateKey", this.client.validateKey, { key });
   }
 
   reserve(call: ReserveCall): Promise<ReserveResponse__Output> {
-    return this.unary("Reserve", this.client.reserve, {
+    return this.unary(true, "Reserve", this.client.reserve, {
       ...call,
       amountNano: wireAmount(call.amountNano),
       minAmountNano: wireAmount(call.minAmountNano),
@@ -154,7 +174,7 @@ export class ControlPlaneClientWrapper {
   }
 
   settle(call: SettleCall): Promise<SettleResponse__Output> {
-    return this.unary("Settle", this.client.settle, {
+    return this.unary(false, "Settle", this.client.settle, {
       ...call,
       amountNano: wireAmount(call.amountNano),
       costParts: wireParts(call.costParts),
@@ -163,11 +183,11 @@ export class ControlPlaneClientWrapper {
 
   /** `keepNano` > 0: a budget lease gives back only what it holds above that, and stays active. */
   release(requestId: string, projectId: string, keepNano = 0n): Promise<ReleaseResponse__Output> {
-    return this.unary("Release", this.client.release, { requestId, projectId, keepNano: wireAmount(keepNano) });
+    return this.unary(false, "Release", this.client.release, { requestId, projectId, keepNano: wireAmount(keepNano) });
   }
 
   lease(leaseId: string, projectId: string, amountNano: bigint, minAmountNano: bigint): Promise<LeaseResponse__Output> {
-    return this.unary("Lease", this.client.lease, {
+    return this.unary(true, "Lease", this.client.lease, {
       leaseId,
       projectId,
       amountNano: wireAmount(amountNano),
@@ -176,7 +196,7 @@ export class ControlPlaneClientWrapper {
   }
 
   draw(draws: DrawCall[]): Promise<DrawResponse__Output> {
-    return this.unary("Draw", this.client.draw, {
+    return this.unary(false, "Draw", this.client.draw, {
       draws: draws.map((draw) => ({
         ...draw,
         amountNano: wireAmount(draw.amountNano),

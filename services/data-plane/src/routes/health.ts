@@ -9,7 +9,7 @@ import type { CircuitView } from "../routing/circuit-breaker";
 export interface HealthSources {
   draining(): boolean;
   catalogue(): CatalogueSnapshot | undefined;
-  controlPlane: { readonly connected: boolean; readonly lastContactMs: number };
+  controlPlane: { readonly connected: boolean; readonly lastContactMs: number; readonly stall: { readonly stalled: boolean } };
   /** How long the data plane serves from cached state once the control plane is unreachable. */
   controlPlaneGraceMs: number;
   rateLimiter: { readonly mode: string };
@@ -32,6 +32,8 @@ export function registerHealthRoute(app: FastifyInstance, sources: HealthSources
       status: "ok",
       detail: {
         control_plane: sources.controlPlane.connected ? "connected" : "reconnecting",
+        // "stalled": a call ran out its deadline; requests needing a hold or a key check get 503 at once.
+        control_plane_calls: sources.controlPlane.stall.stalled ? "stalled" : "in_time",
         catalogue_revision: sources.catalogue()?.revision,
         rate_limit: sources.rateLimiter.mode,
         // Access paths whose circuit is not closed (open: skipped; half_open: one probe allowed), for

@@ -119,13 +119,18 @@ export class GatewayStack {
   get url(): string {
     return this.dataPlanes[0]!.ready.url!;
   }
+  /** The stack's own PostgreSQL database (postgresql backend only). */
+  get databaseUrl(): string {
+    if (!this.databaseName) throw new Error("the stack has no PostgreSQL database (pglite backend)");
+    return POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${this.databaseName}`);
+  }
 
   async start(): Promise<this> {
     const databaseEnv: Record<string, string> = {};
     if (this.options.backend === "postgresql") {
       this.databaseName = `gateway_test_${randomBytes(6).toString("hex")}`;
       await withPostgres((client) => client.query(`CREATE DATABASE ${this.databaseName}`));
-      databaseEnv.DATABASE_URL = POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${this.databaseName}`);
+      databaseEnv.DATABASE_URL = this.databaseUrl;
     } else {
       this.dataDir = mkdtempSync(path.join(os.tmpdir(), "gateway-pglite-"));
       databaseEnv.GATEWAY_DATA_DIR = this.dataDir;
