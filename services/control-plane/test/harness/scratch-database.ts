@@ -1,8 +1,7 @@
 // A database of a test's own on the machine's PostgreSQL (TEST_POSTGRES_URL, else the shared server's
 // `test` database as the admin connection): created empty, dropped when the test is done.
 import pg from "pg";
-
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+import { TEST_POSTGRES_URL as ADMIN_URL } from "../../../../deploy/test/test-services";
 
 async function admin(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: ADMIN_URL });

@@ -9,13 +9,14 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startService, type ServiceProcess } from "../../../../deploy/local/service-process";
+import { TEST_POSTGRES_URL } from "../../../../deploy/test/test-services";
 
 export type Backend = "postgresql" | "pglite";
 
 /** Where each persona of the mock provider lives (its vendor's own version prefix). */
 const MOCK_BASE_PATHS: Record<string, string> = { google: "/v1beta" };
 
-export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+export const POSTGRES_ADMIN_URL = TEST_POSTGRES_URL;
 
 export interface StackOptions {
   backend: Backend;

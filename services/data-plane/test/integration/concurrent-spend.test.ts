@@ -4,6 +4,7 @@
 // negative, and what clients were told they paid must equal the ledger.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costToNano, startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
+import { TEST_REDIS_URL } from "../../../../deploy/test/test-services";
 
 const REQUESTS = 2_000;
 const ONE_DOLLAR = 1_000_000_000n;
@@ -24,7 +25,7 @@ describe("2,000 concurrent requests against $1.00 through two data planes", () =
     stack = await startStack({
       backend: "postgresql",
       dataPlanes: 2,
-      dataPlaneEnv: { REDIS_URL: "redis://127.0.0.1:6379", DEFAULT_RPM_LIMIT: "0" },
+      dataPlaneEnv: { REDIS_URL: TEST_REDIS_URL, DEFAULT_RPM_LIMIT: "0" },
     });
     project = await stack.createProject({ balanceUsd: "1.00" });
   });

@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sseData } from "../support/sse-data";
 import { costToNano, marker, startStack, type Backend, type GatewayStack, type TestProject } from "../harness/gateway-stack";
+import { TEST_REDIS_URL } from "../../../../deploy/test/test-services";
 
 interface ErrorBody {
   error: { type: string; code: string | number; message: string };
@@ -86,7 +87,7 @@ export function defineGatewayScenarios(backend: Backend): void {
           RATE_LIMIT_WINDOW_MS: "3000",
           // Several scenarios fail the same path on purpose; circuits are exercised in fault-matrix.test.ts.
           CIRCUIT_FAILURE_THRESHOLD: "1000",
-          ...(backend === "postgresql" ? { REDIS_URL: "redis://127.0.0.1:6379" } : {}),
+          ...(backend === "postgresql" ? { REDIS_URL: TEST_REDIS_URL } : {}),
         },
       });
       project = await stack.createProject({ balanceUsd: "5.00" });

@@ -18,8 +18,9 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costToNano, marker, startStack, type GatewayStack, type Hold } from "../harness/gateway-stack";
 import { sseData } from "../support/sse-data";
+import { TEST_REDIS_URL } from "../../../../deploy/test/test-services";
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const REDIS_URL = TEST_REDIS_URL;
 const HOLD_TTL_SECONDS = 5;
 const PROPAGATION_BOUND_MS = 1_000;
 const CONTROL_PLANE_A = 0;

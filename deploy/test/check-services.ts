@@ -1,0 +1,59 @@
+// The first step of `pnpm test`: the suite needs PostgreSQL and Redis on their
+// default ports (or TEST_POSTGRES_URL / TEST_REDIS_URL) and the redis-server
+// binary (tests that break Redis start their own). Without them every test
+// would fail on its own; this says once what is missing and how to start it.
+import { spawnSync } from "node:child_process";
+import net from "node:net";
+import pg from "pg";
+import { START_TEST_SERVICES, TEST_POSTGRES_URL, TEST_REDIS_URL } from "./test-services";
+
+const TIMEOUT_MS = 3000;
+
+async function postgresAnswers(url: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: TIMEOUT_MS });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return undefined;
+  } catch (error) {
+    return (error as Error).message || String(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** PING over a bare socket: the check needs no Redis client library. */
+function redisAnswers(url: string): Promise<string | undefined> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 6379) });
+    const done = (problem: string | undefined) => {
+      socket.destroy();
+      resolve(problem);
+    };
+    socket.setTimeout(TIMEOUT_MS, () => done("no answer within 3 s"));
+    socket.on("error", (error) => done(error.message));
+    socket.on("connect", () => socket.write("PING\r\n"));
+    socket.on("data", (data) => done(data.toString().startsWith("+PONG") ? undefined : `answered ${JSON.stringify(data.toString())}`));
+  });
+}
+
+function hasRedisServerBinary(): boolean {
+  return spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
+async function main(): Promise<void> {
+  const [postgres, redis] = await Promise.all([postgresAnswers(TEST_POSTGRES_URL), redisAnswers(TEST_REDIS_URL)]);
+  const missing: string[] = [];
+  if (postgres) missing.push(`PostgreSQL at ${TEST_POSTGRES_URL} (user postgres, trust auth, database test): ${postgres}`);
+  if (redis) missing.push(`Redis at ${TEST_REDIS_URL}: ${redis}`);
+  if (!hasRedisServerBinary())
+    missing.push("the redis-server binary on PATH (tests that stop Redis start their own): apt-get install redis-server");
+  if (missing.length === 0) return;
+  const lines = ["The tests cannot run: missing", ...missing.map((line) => `  - ${line}`)];
+  if (postgres || redis) lines.push("Start both with:", `  ${START_TEST_SERVICES}`);
+  process.stderr.write(`${lines.join("\n")}\n`);
+  process.exit(1);
+}
+
+await main();
