@@ -61,6 +61,9 @@ export function selectCandidates(input: SelectionInput): Selection {
   const excluded: Selection["excluded"] = [];
   const eligible: (Candidate & { health: PathHealthView; position: number })[] = [];
   for (const [position, model] of input.pool.entries()) {
+    // A tier's image generators answer `auto` only when images are asked for: a text request is
+    // the text models' (tools, longer context), and never falls back to a generator.
+    if (!input.keepOrder && !input.needs.imageOutput && model.outputModalities.includes("image")) continue;
     if (input.allow && !allowedBy(input.allow, model.id)) {
       excluded.push({ model: model.id, why: "not in service.allow" });
       continue;

@@ -156,10 +156,8 @@ describe("selectCandidates: filters", () => {
     [["openai"], ["openai/gpt-4.1-nano", "openai/gpt-4o-mini"]],
     [["openai/*"], ["openai/gpt-4.1-nano", "openai/gpt-4o-mini"]],
     [["openai/gpt-4o-mini"], ["openai/gpt-4o-mini"]],
-    [
-      ["acme", "google/image-maker"],
-      ["acme/tiny", "google/image-maker"],
-    ],
+    // The image generator is allowed, but a text request does not go to one (next describe).
+    [["acme", "google/image-maker"], ["acme/tiny"]],
     [["nobody"], []],
   ])("keeps only what service.allow %j allows", (allow, expected) => {
     const selection = select("economy", {}, { allow });
@@ -171,7 +169,14 @@ describe("selectCandidates: filters", () => {
 
 describe("selectCandidates: order", () => {
   it("puts the cheapest first (input + output price per million)", () => {
-    expect(ids(select("economy"))).toEqual(["acme/tiny", "openai/gpt-4.1-nano", "openai/gpt-4o-mini", "google/image-maker"]);
+    expect(ids(select("economy"))).toEqual(["acme/tiny", "openai/gpt-4.1-nano", "openai/gpt-4o-mini"]);
+  });
+
+  it("leaves a tier's image generators out of a text request: neither a candidate nor an exclusion", () => {
+    const selection = select("economy");
+    expect(ids(selection)).not.toContain("google/image-maker");
+    expect(selection.excluded.map((entry) => entry.model)).not.toContain("google/image-maker");
+    expect(ids(select("economy", { imageOutput: true }))).toEqual(["google/image-maker"]);
   });
 
   it("prefers models listing service.purpose, cheapest first among them", () => {
@@ -350,12 +355,7 @@ describe("routeRequest", () => {
   it("chooses within the tier of auto and lists the other candidates", () => {
     const chosen = route({ model: "auto:economy" });
     expect([chosen.model.id, chosen.tier]).toEqual(["acme/tiny", "economy"]);
-    expect(chosen.candidates.map((candidate) => candidate.model.id)).toEqual([
-      "acme/tiny",
-      "openai/gpt-4.1-nano",
-      "openai/gpt-4o-mini",
-      "google/image-maker",
-    ]);
+    expect(chosen.candidates.map((candidate) => candidate.model.id)).toEqual(["acme/tiny", "openai/gpt-4.1-nano", "openai/gpt-4o-mini"]);
   });
 
   it("keeps only the first candidate with route pinned", () => {
