@@ -5,7 +5,8 @@
 // order. One Redis, not a cluster: a call's keys may belong to different
 // projects. Busy projects take admission blocks (admission-blocks.ts). Once
 // Redis fails a check (an error, or no answer in time) the replica answers from
-// an in-process window with the limit divided by the replicas last seen, and says so (`mode`, /health detail); it
+// an in-process window, holding its own admissions of the minute, with the limit
+// divided by the replicas last seen, and says so (`mode`, /health detail); it
 // sends no more checks until a background probe sees Redis answer in time.
 import { Redis } from "ioredis";
 import { CallCoalescer } from "../call-coalescer";
@@ -128,7 +129,10 @@ export class RedisRateLimiter implements RateLimiter {
   async check(projectId: string, limit: number, requestId: string): Promise<RateDecision> {
     if (this.degraded) return this.checkLocally(projectId, limit);
     const fromBlock = this.blocks.take(projectId, limit);
-    if (fromBlock) return fromBlock;
+    if (fromBlock) {
+      this.fallback.record(projectId);
+      return fromBlock;
+    }
     const check: Check = { projectId, limit, requestId };
     let answer: Answer;
     try {
@@ -138,6 +142,8 @@ export class RedisRateLimiter implements RateLimiter {
       this.setDegraded(true);
       return this.checkLocally(projectId, limit);
     }
+    // This replica's admissions seed the local window, should Redis fail within the minute.
+    if (answer.allowed) this.fallback.record(projectId);
     return { ...answer, limit };
   }
 

@@ -1,7 +1,8 @@
 // The per-minute limit while Redis is away, each case against a Redis of its
 // own: a Redis that hangs costs one check its timeout, after which checks are
 // answered locally, without waiting, until a background probe sees Redis
-// answer.
+// answer; a Redis that dies leaves each replica's local window holding what
+// that replica admitted in the minute, so the limit is not counted afresh.
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { RedisRateLimiter } from "../../src/limits/redis-rate-limiter";
@@ -67,5 +68,29 @@ describe("RedisRateLimiter while Redis is away", () => {
     expect((await scriptCalls(admin)) - before).toBe(1);
     expect((await checker.check("hung", 1_000, "hung-after")).allowed).toBe(true);
     expect((await admin.zrange("gateway:ratelimit:hung", "0", "-1")).sort()).toEqual(["hung-after", "hung-first", "hung-warm-up"]);
+  });
+
+  it("seeds each replica's local window with what it admitted through Redis: two replicas that used the limit admit no more once Redis dies", async () => {
+    const { redis, limiters } = await start(2);
+    const [left, right] = limiters as [RedisRateLimiter, RedisRateLimiter];
+    const admitted = async (checker: RedisRateLimiter, project: string, count: number, ids: string) => {
+      let allowed = 0;
+      for (let index = 0; index < count; index++) if ((await checker.check(project, 60, `${ids}-${index}`)).allowed) allowed++;
+      return allowed;
+    };
+    // Spread evenly: 30 each of a limit of 60, all through Redis.
+    expect(await admitted(left, "even", 30, "even-left")).toBe(30);
+    expect(await admitted(right, "even", 30, "even-right")).toBe(30);
+    // Unevenly: 45 on one replica, 15 on the other.
+    expect(await admitted(left, "uneven", 45, "uneven-left")).toBe(45);
+    expect(await admitted(right, "uneven", 15, "uneven-right")).toBe(15);
+    await redis.stop();
+    expect(await admitted(left, "even", 40, "even-left-after")).toBe(0);
+    expect(await admitted(right, "even", 40, "even-right-after")).toBe(0);
+    expect(left.mode).toBe("local fallback (Redis unreachable; limit / 2 replicas)");
+    // Each replica may reach its share (30) with its own admissions; the minute admits 45 + 30, the
+    // bound docs/limits.md gives (the sum over replicas of the larger of its share and its own).
+    expect(await admitted(left, "uneven", 40, "uneven-left-after")).toBe(0);
+    expect(await admitted(right, "uneven", 40, "uneven-right-after")).toBe(15);
   });
 });
