@@ -157,37 +157,10 @@ export class RedisRateLimiter implements RateLimiter {
   /**
    * The check's answer, or an error once Redis has had CHECK_TIMEOUT_MS to give it: counted from when
    * the call carrying it was sent or, while it waits for its turn, from when the call ahead of it was.
-   * The time is looked at only after the event loop has read its sockets once more (setImmediate runs
-   * after that; timers before it), so this process's own stall is not mistaken for Redis's.
    */
   private answerInTime(check: Check): Promise<Answer> {
     const askedAt = performance.now();
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const expire = () =>
-        setImmediate(() => {
-          if (settled) return;
-          const left = (check.sentAt ?? this.callSentAt ?? askedAt) + CHECK_TIMEOUT_MS - performance.now();
-          if (left > 0) timer = setTimeout(expire, left);
-          else {
-            settled = true;
-            reject(new Error(`Redis did not answer within ${CHECK_TIMEOUT_MS} ms`));
-          }
-        });
-      let timer = setTimeout(expire, CHECK_TIMEOUT_MS);
-      this.checks.submit(check).then(
-        (answer) => {
-          settled = true;
-          clearTimeout(timer);
-          resolve(answer);
-        },
-        (error: unknown) => {
-          settled = true;
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
+    return inTime(this.checks.submit(check), () => (check.sentAt ?? this.callSentAt ?? askedAt) + CHECK_TIMEOUT_MS);
   }
 
   /** One script call for a batch of checks (those whose callers still wait). */
@@ -255,15 +228,18 @@ export class RedisRateLimiter implements RateLimiter {
 
   /**
    * One PING; Redis is back once one is answered within CHECK_TIMEOUT_MS. A slower answer (a Redis
-   * just thawed, still working through what waited) keeps the replica local until the next probe.
+   * just thawed, still working through what waited) keeps the replica local until the next probe,
+   * sent once this one has ended (at the latest at the command timeout): one probe at a time.
    */
   private async runProbe(): Promise<void> {
     this.probes++;
     const sentAt = performance.now();
-    const answered = await this.redis.ping().then(
-      () => performance.now() - sentAt <= CHECK_TIMEOUT_MS,
+    const ping = this.redis.ping();
+    const answered = await inTime(ping, () => sentAt + CHECK_TIMEOUT_MS).then(
+      () => true,
       () => false,
     );
+    if (!answered) await ping.catch(() => {});
     if (this.closed) return;
     if (answered) this.setDegraded(false);
     else this.scheduleProbe();
@@ -277,4 +253,39 @@ export class RedisRateLimiter implements RateLimiter {
     await this.redis.zrem(REPLICAS_KEY, this.replicaId).catch(() => {});
     this.redis.disconnect();
   }
+}
+
+/**
+ * What `call` gives, or an error once CHECK_TIMEOUT_MS have passed and the time is past `deadline()`
+ * (performance.now(); read again each time, as it can move). The time is looked at only after the
+ * event loop has read its sockets once more (setImmediate runs after that; timers before it), so
+ * this process's own stall is not mistaken for Redis's. Checks and probes alike.
+ */
+function inTime<T>(call: Promise<T>, deadline: () => number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const expire = () =>
+      setImmediate(() => {
+        if (settled) return;
+        const left = deadline() - performance.now();
+        if (left > 0) timer = setTimeout(expire, left);
+        else {
+          settled = true;
+          reject(new Error(`Redis did not answer within ${CHECK_TIMEOUT_MS} ms`));
+        }
+      });
+    let timer = setTimeout(expire, CHECK_TIMEOUT_MS);
+    call.then(
+      (answer) => {
+        settled = true;
+        clearTimeout(timer);
+        resolve(answer);
+      },
+      (error: unknown) => {
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
