@@ -1,5 +1,7 @@
 // An in-process sliding-window limiter: the embedded default (no Redis), and
-// the fallback of the Redis limiter while Redis is unreachable.
+// the fallback of the Redis limiter while Redis is unreachable. The Redis
+// limiter records here what Redis admitted for this replica (`record`), so the
+// fallback starts from this replica's admissions of the window, not from empty.
 import type { RateDecision, RateLimiter } from "./rate-limiter";
 
 /** A project's admission times, oldest first, from `head` on (what is before it has left the window). */
@@ -24,6 +26,28 @@ export class LocalRateLimiter implements RateLimiter {
 
   checkNow(projectId: string, limit: number): RateDecision {
     const now = this.now();
+    const window = this.current(projectId, now);
+    const { times } = window;
+    const counted = times.length - window.head;
+    const allowed = counted < limit;
+    if (allowed) times.push(now);
+    const oldest = times[window.head] ?? now;
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - counted - (allowed ? 1 : 0)),
+      resetSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)),
+    };
+  }
+
+  /** Counts an admission made elsewhere (by Redis, for this replica) in the project's window. */
+  record(projectId: string): void {
+    const now = this.now();
+    this.current(projectId, now).times.push(now);
+  }
+
+  /** The project's window, without what has left it by `now`. */
+  private current(projectId: string, now: number): Window {
     let window = this.windows.get(projectId);
     if (!window) {
       window = { times: [], head: 0 };
@@ -37,16 +61,7 @@ export class LocalRateLimiter implements RateLimiter {
       times.splice(0, window.head);
       window.head = 0;
     }
-    const counted = times.length - window.head;
-    const allowed = counted < limit;
-    if (allowed) times.push(now);
-    const oldest = times[window.head] ?? now;
-    return {
-      allowed,
-      limit,
-      remaining: Math.max(0, limit - counted - (allowed ? 1 : 0)),
-      resetSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)),
-    };
+    return window;
   }
 
   async close(): Promise<void> {

@@ -3,9 +3,11 @@
 // Redis's own clock. Checks that arrive while one script call is in flight go
 // together in the next call (CallCoalescer), each still answered exactly, in
 // order. One Redis, not a cluster: a call's keys may belong to different
-// projects. Busy projects take admission blocks (admission-blocks.ts). Without
-// Redis the check falls back at once to an in-process limiter with the limit
-// divided by the replicas last seen, and says so (`mode`, /health detail).
+// projects. Busy projects take admission blocks (admission-blocks.ts). Once
+// Redis fails a check (an error, or no answer in time) the replica answers from
+// an in-process window, holding its own admissions of the minute, with the limit
+// divided by the replicas last seen, and says so (`mode`, /health detail); it
+// sends no more checks until a background probe sees Redis answer in time.
 import { Redis } from "ioredis";
 import { CallCoalescer } from "../call-coalescer";
 import { AdmissionBlocks, BLOCK_MS } from "./admission-blocks";
@@ -45,6 +47,8 @@ const REPLICAS_KEY = "gateway:ratelimit:replicas";
 const HEARTBEAT_MS = 5_000;
 /** A check not answered within this long is answered by the local fallback. */
 const CHECK_TIMEOUT_MS = 250;
+/** On the local window, Redis is probed this long after the last probe ended; it must answer within CHECK_TIMEOUT_MS. */
+const PROBE_INTERVAL_MS = 250;
 /** Checks per script call at most (the script's run blocks Redis meanwhile). */
 const MAX_CHECKS_PER_CALL = 128;
 
@@ -71,7 +75,12 @@ export class RedisRateLimiter implements RateLimiter {
   readonly blocks: AdmissionBlocks;
   private readonly heartbeat: NodeJS.Timeout;
   private knownReplicas = 1;
+  /** On the local window: no checks go to Redis, a probe does (docs/limits.md, "When Redis is away"). */
   private degraded = false;
+  private probe: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Probes sent (a test's view of what a replica on the local window still asks Redis). */
+  probes = 0;
   /** When the script call in flight was sent, if one is. */
   private callSentAt: number | undefined;
   /** How many checks were answered by the local fallback (a metric). */
@@ -88,18 +97,15 @@ export class RedisRateLimiter implements RateLimiter {
       // Fail fast instead of queueing: a check must never wait for Redis to come back.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      // Ends a script call Redis does not answer, so later checks can be sent; each check gives up
-      // sooner (CHECK_TIMEOUT_MS), and checks given up on are not sent.
+      // Ends a call Redis does not answer (a script call, a probe), so the next can be sent; each
+      // check gives up sooner (CHECK_TIMEOUT_MS), and checks given up on are not sent.
       commandTimeout: 2_000,
       connectTimeout: 1_000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
       lazyConnect: false,
     });
     this.redis.on("error", () => this.setDegraded(true));
-    this.redis.on("ready", () => {
-      this.setDegraded(false);
-      void this.announce();
-    });
+    this.redis.on("ready", () => void this.announce());
     this.redis.defineCommand("gatewayRateCheck", { lua: CHECK_SCRIPT });
     this.checks = new CallCoalescer((batch) => this.run(batch), MAX_CHECKS_PER_CALL);
     this.blocks = new AdmissionBlocks(this.redis, windowMs, replicaId);
@@ -111,61 +117,50 @@ export class RedisRateLimiter implements RateLimiter {
     return { fallbackChecks: this.fallbackChecks, blockAdmissions: this.blocks.stats.admitted };
   }
 
+  /** Replicas last seen in Redis: the local window's limit is the project's divided by this. */
+  get replicasSeen(): number {
+    return this.knownReplicas;
+  }
+
   get mode(): string {
     return this.degraded ? `local fallback (Redis unreachable; limit / ${this.knownReplicas} replicas)` : "redis";
   }
 
   async check(projectId: string, limit: number, requestId: string): Promise<RateDecision> {
+    if (this.degraded) return this.checkLocally(projectId, limit);
     const fromBlock = this.blocks.take(projectId, limit);
-    if (fromBlock) return fromBlock;
+    if (fromBlock) {
+      this.fallback.record(projectId);
+      return fromBlock;
+    }
     const check: Check = { projectId, limit, requestId };
+    let answer: Answer;
     try {
-      const answer = await this.answerInTime(check);
-      this.setDegraded(false);
-      return { ...answer, limit };
+      answer = await this.answerInTime(check);
     } catch {
       check.abandoned = true;
       this.setDegraded(true);
-      this.fallbackChecks++;
-      const share = Math.max(1, Math.floor(limit / this.knownReplicas));
-      return { ...this.fallback.checkNow(projectId, share), limit };
+      return this.checkLocally(projectId, limit);
     }
+    // This replica's admissions seed the local window, should Redis fail within the minute.
+    if (answer.allowed) this.fallback.record(projectId);
+    return { ...answer, limit };
+  }
+
+  /** The local window's answer, with this replica's share of the limit. */
+  private checkLocally(projectId: string, limit: number): RateDecision {
+    this.fallbackChecks++;
+    const share = Math.max(1, Math.floor(limit / this.knownReplicas));
+    return { ...this.fallback.checkNow(projectId, share), limit };
   }
 
   /**
    * The check's answer, or an error once Redis has had CHECK_TIMEOUT_MS to give it: counted from when
    * the call carrying it was sent or, while it waits for its turn, from when the call ahead of it was.
-   * The time is looked at only after the event loop has read its sockets once more (setImmediate runs
-   * after that; timers before it), so this process's own stall is not mistaken for Redis's.
    */
   private answerInTime(check: Check): Promise<Answer> {
     const askedAt = performance.now();
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const expire = () =>
-        setImmediate(() => {
-          if (settled) return;
-          const left = (check.sentAt ?? this.callSentAt ?? askedAt) + CHECK_TIMEOUT_MS - performance.now();
-          if (left > 0) timer = setTimeout(expire, left);
-          else {
-            settled = true;
-            reject(new Error(`Redis did not answer within ${CHECK_TIMEOUT_MS} ms`));
-          }
-        });
-      let timer = setTimeout(expire, CHECK_TIMEOUT_MS);
-      this.checks.submit(check).then(
-        (answer) => {
-          settled = true;
-          clearTimeout(timer);
-          resolve(answer);
-        },
-        (error: unknown) => {
-          settled = true;
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
+    return inTime(this.checks.submit(check), () => (check.sentAt ?? this.callSentAt ?? askedAt) + CHECK_TIMEOUT_MS);
   }
 
   /** One script call for a batch of checks (those whose callers still wait). */
@@ -221,13 +216,76 @@ export class RedisRateLimiter implements RateLimiter {
   private setDegraded(degraded: boolean): void {
     if (degraded === this.degraded) return;
     this.degraded = degraded;
+    if (degraded) this.scheduleProbe();
     this.onDegradedChange(degraded);
   }
 
+  private scheduleProbe(): void {
+    if (this.closed) return;
+    this.probe = setTimeout(() => void this.runProbe(), PROBE_INTERVAL_MS);
+    this.probe.unref();
+  }
+
+  /**
+   * One PING; Redis is back once one is answered within CHECK_TIMEOUT_MS. A slower answer (a Redis
+   * just thawed, still working through what waited) keeps the replica local until the next probe,
+   * sent once this one has ended (at the latest at the command timeout): one probe at a time.
+   */
+  private async runProbe(): Promise<void> {
+    this.probes++;
+    const sentAt = performance.now();
+    const ping = this.redis.ping();
+    const answered = await inTime(ping, () => sentAt + CHECK_TIMEOUT_MS).then(
+      () => true,
+      () => false,
+    );
+    if (!answered) await ping.catch(() => {});
+    if (this.closed) return;
+    if (answered) this.setDegraded(false);
+    else this.scheduleProbe();
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.probe);
     clearInterval(this.heartbeat);
     await this.blocks.close();
     await this.redis.zrem(REPLICAS_KEY, this.replicaId).catch(() => {});
     this.redis.disconnect();
   }
+}
+
+/**
+ * What `call` gives, or an error once CHECK_TIMEOUT_MS have passed and the time is past `deadline()`
+ * (performance.now(); read again each time, as it can move). The time is looked at only after the
+ * event loop has read its sockets once more (setImmediate runs after that; timers before it), so
+ * this process's own stall is not mistaken for Redis's. Checks and probes alike.
+ */
+function inTime<T>(call: Promise<T>, deadline: () => number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const expire = () =>
+      setImmediate(() => {
+        if (settled) return;
+        const left = deadline() - performance.now();
+        if (left > 0) timer = setTimeout(expire, left);
+        else {
+          settled = true;
+          reject(new Error(`Redis did not answer within ${CHECK_TIMEOUT_MS} ms`));
+        }
+      });
+    let timer = setTimeout(expire, CHECK_TIMEOUT_MS);
+    call.then(
+      (answer) => {
+        settled = true;
+        clearTimeout(timer);
+        resolve(answer);
+      },
+      (error: unknown) => {
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

@@ -1,6 +1,8 @@
 // The per-minute limit across replicas: two data planes share one Redis
 // (the test's own, so it can stop it mid-run); neither may admit more than
-// the project's limit together, and losing Redis never stops the gateway.
+// the project's limit together, and losing Redis never stops the gateway nor
+// lets them admit the limit afresh.
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
 import { startOwnRedis, type OwnRedis } from "../harness/redis-server";
@@ -97,5 +99,27 @@ describe("requests per minute across two data planes on one Redis", () => {
       if (mode !== "redis") await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(mode).toBe("redis");
+  });
+
+  it("does not admit the limit a second time in the minute Redis dies: each data plane's local window holds what it admitted", async () => {
+    const limited = await stack.createProject({ balanceUsd: "100.00" });
+    expect((await stack.admin("PATCH", `/admin/projects/${limited.projectId}/limits`, { rpm_limit: 60 })).status).toBe(200);
+    // Both data planes are in Redis, and each has read that at a heartbeat since (every 5 s): their local share is 60 / 2.
+    const admin = new Redis(redis.url);
+    try {
+      await expect.poll(() => admin.zcard("gateway:ratelimit:replicas"), { timeout: 15_000 }).toBe(2);
+    } finally {
+      admin.disconnect();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 7_000));
+
+    const before = await fire(stack, limited.key, 60, 2, "died-before"); // 30 to each data plane
+    const admittedBefore = before.filter((status) => status === 200).length;
+    expect(admittedBefore).toBeGreaterThanOrEqual(58);
+    await redis.stop();
+    const after = await fire(stack, limited.key, 60, 2, "died-after");
+    expect(after.every((status) => status === 200 || status === 429)).toBe(true);
+    // Unseeded, each data plane admitted its share (30) again: 120 in the minute.
+    expect(admittedBefore + after.filter((status) => status === 200).length).toBeLessThanOrEqual(60);
   });
 });

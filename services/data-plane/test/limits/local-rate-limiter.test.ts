@@ -65,4 +65,14 @@ describe("LocalRateLimiter (sliding one-minute window)", () => {
     expect(limiter.checkNow("a", 1).allowed).toBe(false);
     expect(limiter.checkNow("b", 1).allowed).toBe(true);
   });
+
+  it("counts admissions recorded from elsewhere (Redis's, for this replica) like its own, until they leave the window", () => {
+    const { clock, limiter } = limiterAt(0);
+    for (let index = 0; index < 3; index++) limiter.record("p");
+    clock.now = 30_000;
+    expect(limiter.checkNow("p", 4)).toEqual({ allowed: true, limit: 4, remaining: 0, resetSeconds: 30 });
+    expect(limiter.checkNow("p", 4).allowed).toBe(false);
+    clock.now = 60_000; // the three recorded ones have left the window
+    expect(limiter.checkNow("p", 4)).toEqual({ allowed: true, limit: 4, remaining: 2, resetSeconds: 30 });
+  });
 });
