@@ -6,7 +6,7 @@
 // the last upstream failure, or 504 when every attempt found the upstream
 // unreachable. An upstream's own error body and headers are never relayed.
 import { setTimeout as sleep } from "node:timers/promises";
-import { clientClosed, type GatewayError, upstreamFailure, upstreamUnreachable } from "../errors";
+import { clientClosed, type GatewayError, upstreamFailure, upstreamUnexpectedStatus, upstreamUnreachable } from "../errors";
 import type { CounterFamily, HistogramFamily } from "../metric-families";
 import type { PathHealth } from "../routing/path-health";
 import type { Attempt } from "../routing/route-trace";
@@ -29,8 +29,13 @@ import type { ClientLink } from "./client-link";
 const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504, 529]);
 /** Refusals about the access path, not the request: our key (401, 403), our credit (402), the model gone there (404). */
 const PATH_REFUSALS = new Set([401, 402, 403, 404]);
+/**
+ * Neither an answer nor an error: a redirect (undici follows none, and a provider that moved is a
+ * configuration fault, not the caller's answer), or a 1xx/2xx other than 200.
+ */
+const isUnexpected = (status: number) => status < 400;
 /** Statuses that count against a path's health. */
-const isPathFault = (status: number) => status >= 500 || status === 429 || PATH_REFUSALS.has(status);
+const isPathFault = (status: number) => status >= 500 || status === 429 || PATH_REFUSALS.has(status) || isUnexpected(status);
 const ERROR_BODY_LIMIT = 64 * 1024;
 
 export interface AttemptMetrics {
@@ -189,6 +194,13 @@ export class UpstreamAttempts {
 
     attempt.outcome = `http_${response.statusCode}`;
     this.count(attempt.outcome);
+    if (isUnexpected(response.statusCode)) {
+      // Never relayed as it came (a 307 without its Location is no answer): 502, and the next path is tried.
+      await response.body.dump().catch(() => undefined);
+      this.lastFailure = upstreamUnexpectedStatus(response.statusCode);
+      this.outcome = { kind: "path_refused" };
+      return undefined;
+    }
     const body = await readErrorBody(response);
     const retryAfter = retryAfterSeconds(response.headers["retry-after"]);
     this.lastFailure = upstreamFailure(response.statusCode, {

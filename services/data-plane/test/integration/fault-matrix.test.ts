@@ -243,6 +243,22 @@ describe("fault matrix", () => {
       expect((await stack.balance(project.projectId)).held.nano).toBe("0");
     });
 
+    it("an upstream redirect (307) on every path: 502 upstream_error, never the 3xx nor its Location", async () => {
+      const tag = marker();
+      await stack.mockScript({
+        match: tag,
+        times: 0,
+        status: 307,
+        headers: { location: `https://internal.example/${CANARY}`, ...CANARY_HEADERS },
+      });
+      const seen = await ask(tag);
+      expectError(seen, 502, "upstream_error");
+      expect(seen.headers.get("location")).toBeNull();
+      expect(await mockSaw(tag)).toEqual(["gpt-4.1-mini", MINI, GEMINI]); // the path's fault: no same-path retry, the next path
+      expect(await debits(seen)).toEqual([]);
+      expect((await stack.balance(project.projectId)).held.nano).toBe("0");
+    });
+
     it("a non-transient refusal (400) returns at once, normalized, after one attempt", async () => {
       const tag = marker();
       await stack.mockScript({ match: tag, times: 0, status: 400, errorBody: CANARY_BODY, headers: CANARY_HEADERS });
