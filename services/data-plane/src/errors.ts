@@ -47,6 +47,12 @@ export const streamFailed = () => new GatewayError("stream_failed", "The upstrea
 export const upstreamUnexpectedStatus = (status: number) =>
   new GatewayError("upstream_failed", `The upstream provider answered with HTTP ${status} instead of an answer.`, { status: 502 });
 
+/** An upstream answer larger than UPSTREAM_MAX_BODY_BYTES: never buffered whole, 502. */
+export const upstreamAnswerTooLarge = (limitBytes: number) =>
+  new GatewayError("upstream_failed", `The upstream provider's answer is larger than the gateway relays (${limitBytes} bytes).`, {
+    status: 502,
+  });
+
 export type UpstreamErrorCategory =
   | "context_window_exceeded"
   | "content_policy"

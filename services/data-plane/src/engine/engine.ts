@@ -22,6 +22,8 @@ import { type AttemptContext, type AttemptMetrics, UpstreamAttempts } from "./up
 
 export interface EngineSettings extends AttemptSettings {
   streamIdleTimeoutMs: number;
+  /** The largest whole answer, or single stream event, read from an upstream (upstream/body-limit.ts). */
+  maxBodyBytes: number;
   sseKeepAliveMs: number;
   clientDisconnectDrainMs: number;
 }
@@ -141,6 +143,7 @@ export class Engine {
       money: this.money,
       sse,
       streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
+      maxBodyBytes: settings.maxBodyBytes,
       firstEvent: metrics.upstreamFirstEvent,
     };
   }

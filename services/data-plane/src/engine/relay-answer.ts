@@ -13,6 +13,7 @@ import { clientClosed, streamFailed } from "../errors";
 import type { HistogramFamily } from "../metric-families";
 import type { AnswerContext } from "../dialects/client-dialect";
 import type { OpenAiChunk, ResponseContext } from "../providers/provider-adapter";
+import { readTextWithin, UpstreamBodyTooLarge } from "../upstream/body-limit";
 import type { UpstreamResponse } from "../upstream/upstream-http";
 import { type EventItems, StreamDecoder, WholeDecoder } from "./answer-decoders";
 import type { Call } from "./call";
@@ -31,6 +32,8 @@ export interface RelayContext {
   sse: SseResponse | undefined;
   /** An upstream stream without an event this long is cut (keep-alive comments do not count). */
   streamIdleTimeoutMs: number;
+  /** The largest whole answer, or single stream event, read from the upstream. */
+  maxBodyBytes: number;
   /** Streams: from sending upstream to the first event, by provider. */
   firstEvent: HistogramFamily;
 }
@@ -49,7 +52,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   const { adapter } = target.provider;
   const { native } = target;
   const decoder: StreamDecoder | WholeDecoder = sse
-    ? new StreamDecoder(native ? native.stream(responseContext) : adapter.stream(responseContext))
+    ? new StreamDecoder(native ? native.stream(responseContext) : adapter.stream(responseContext), context.maxBodyBytes)
     : native
       ? new WholeDecoder(
           (json) => native.response(json, responseContext),
@@ -137,11 +140,14 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
     take({ event: undefined, items: stream.end() });
     return writer.flush();
   };
+  let tooLarge: UpstreamBodyTooLarge | undefined;
   try {
-    if (decoder instanceof WholeDecoder) take({ event: undefined, items: decoder.decode(await response.body.text()) });
+    if (decoder instanceof WholeDecoder)
+      take({ event: undefined, items: decoder.decode(await readTextWithin(response, context.maxBodyBytes)) });
     else await readStream(decoder, sse!);
-  } catch {
+  } catch (error) {
     failure = client.gone ? "client_closed" : "upstream_failed";
+    if (error instanceof UpstreamBodyTooLarge) tooLarge = error;
   } finally {
     clearTimeout(idle);
   }
@@ -151,7 +157,8 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   if (failure) response.body.destroy();
 
   if (failure === "upstream_failed" && !relayedAny) {
-    attempts.failedBeforeFirstByte(decoder.brokenOutcome);
+    if (tooLarge) attempts.tooLarge(tooLarge.limitBytes);
+    else attempts.failedBeforeFirstByte(decoder.brokenOutcome);
     return { kind: "retry" };
   }
   if (failure === "upstream_failed") attempts.failedAfterFirstByte("stream_failed");
