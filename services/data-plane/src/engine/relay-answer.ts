@@ -14,6 +14,7 @@ import type { HistogramFamily } from "../metric-families";
 import type { AnswerContext } from "../dialects/client-dialect";
 import type { OpenAiChunk, ResponseContext } from "../providers/provider-adapter";
 import { readTextWithin, UpstreamBodyTooLarge } from "../upstream/body-limit";
+import type { SseEvent } from "../upstream/sse-parser";
 import type { UpstreamResponse } from "../upstream/upstream-http";
 import { type EventItems, StreamDecoder, WholeDecoder } from "./answer-decoders";
 import type { Call } from "./call";
@@ -36,6 +37,8 @@ export interface RelayContext {
   maxBodyBytes: number;
   /** Streams: from sending upstream to the first event, by provider. */
   firstEvent: HistogramFamily;
+  /** Counts and logs an upstream event the translator could not read; `lost`: it may have held content. */
+  malformedEvent(event: SseEvent | undefined, lost: boolean): void;
 }
 
 /** "retry": the answer broke before anything reached the client (nothing billed). `body`: a whole answer to send. */
@@ -90,6 +93,13 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
       if (item.kind === "done") {
         finished = true;
         continue;
+      }
+      if (item.kind === "malformed") {
+        context.malformedEvent(event, item.lost);
+        // Content the client would never see: the stream ends as broken, billed for what was delivered.
+        if (item.lost) failure = "upstream_failed";
+        // Else nothing of the answer was in it; it is dropped, not relayed as it came.
+        return item.lost;
       }
       if (item.kind === "answer") {
         meter.report(item.answer, item.usage);

@@ -345,17 +345,20 @@ describe("fault matrix", () => {
       await expectCutAfterContent(result, tag);
     });
 
-    it("malformed SSE: the unparseable event is dropped, the rest relayed, [DONE], billed", async () => {
+    it("malformed SSE mid-stream: counted and logged; the content it held is lost, so the stream ends as broken, billed for what was delivered", async () => {
       const tag = marker();
-      await stack.mockScript({ match: tag, fault: "malformed-sse" });
+      await stack.mockScript({ match: tag, fault: "malformed-sse", chunkDelayMs: 20 });
       const result = await stream(tag);
-      expect(result.seen.status).toBe(200);
-      expect(result.events.at(-1)).toBe("[DONE]");
       expect(result.seen.text).not.toContain("malformed");
-      const final = parse(result.events.at(-2)!);
-      expect(await debits(result.seen)).toEqual([
-        { nano: BigInt(Math.round(final.usage!.cost * 1e9)), model: MINI, access_path: "openai" },
-      ]);
+      await expectCutAfterContent(result, tag);
+      const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+      expect(metrics).toMatch(/^gateway_upstream_malformed_events_total\{provider="openai",content_lost="true"\} [1-9]/m);
+      // The data plane writes its log lines in batches.
+      await new Promise((resolve) => setTimeout(resolve, 3 * LOG_FLUSH_MS));
+      const logged = stack.dataPlanes[0]!.output()
+        .split("\n")
+        .filter((line) => line.includes("malformed upstream SSE event"));
+      expect(logged.some((line) => line.includes(result.seen.headers.get("x-request-id")!))).toBe(true);
     });
 
     it("a slow first byte: keep-alive comments before the first event, then the whole stream", async () => {
