@@ -35,11 +35,18 @@ let testBundle: Promise<string> | undefined;
 
 /**
  * The runtime a caller did not choose: tsx, or with GATEWAY_TEST_DATA_PLANE=bundle (e.g. for the
- * integration tests) the data plane's production bundle, built once per process into a temporary
- * directory. The build script runs as its own process: it imports this file, not the reverse.
+ * integration tests) the data plane's production bundle.
  */
 async function defaultRuntime(service: ServiceName): Promise<ServiceRuntime> {
   if (service !== "data-plane" || process.env.GATEWAY_TEST_DATA_PLANE !== "bundle") return { kind: "tsx" };
+  return productionBundle();
+}
+
+/**
+ * The data plane's production bundle, built once per process into a temporary directory. The build
+ * script runs as its own process: it imports this file, not the reverse.
+ */
+export async function productionBundle(): Promise<ServiceRuntime> {
   testBundle ??= (async () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), "gateway-data-plane-"));
     process.once("exit", () => rmSync(directory, { recursive: true, force: true }));

@@ -31,6 +31,8 @@ export interface DataPlaneConfig {
     retryWaitBudgetMs: number;
     /** The pause before retrying the same path when the upstream gave no Retry-After. */
     retryBackoffMs: number;
+    /** The largest whole answer, or single stream event, buffered from an upstream; a larger one is 502. */
+    maxBodyBytes: number;
   };
   pathHealth: {
     /** How fast a path's recent error rate is forgotten without calls (it halves in this time). */
@@ -180,6 +182,9 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
       maxAttempts: integer(env, "UPSTREAM_MAX_ATTEMPTS", 4, 1),
       retryWaitBudgetMs: integer(env, "UPSTREAM_RETRY_WAIT_BUDGET_MS", 5_000, 0),
       retryBackoffMs: integer(env, "UPSTREAM_RETRY_BACKOFF_MS", 250, 0),
+      // Buffered whole, translated and written again, an answer takes several times its size in memory:
+      // 16 MiB leaves room under the production heap (--max-old-space-size=256) for the requests beside it.
+      maxBodyBytes: integer(env, "UPSTREAM_MAX_BODY_BYTES", 16 * 1024 * 1024, 1024),
     },
     pathHealth: {
       errorHalfLifeMs: integer(env, "PATH_HEALTH_HALF_LIFE_MS", 30_000, 1),

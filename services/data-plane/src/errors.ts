@@ -43,6 +43,16 @@ export const upstreamUnreachable = () => new GatewayError("upstream_unreachable"
 /** A stream that had started broke: its last event. */
 export const streamFailed = () => new GatewayError("stream_failed", "The upstream provider failed during the stream.");
 
+/** An upstream status that is neither 200 nor an error (a redirect): the caller gets 502, never the status itself. */
+export const upstreamUnexpectedStatus = (status: number) =>
+  new GatewayError("upstream_failed", `The upstream provider answered with HTTP ${status} instead of an answer.`, { status: 502 });
+
+/** An upstream answer larger than UPSTREAM_MAX_BODY_BYTES: never buffered whole, 502. */
+export const upstreamAnswerTooLarge = (limitBytes: number) =>
+  new GatewayError("upstream_failed", `The upstream provider's answer is larger than the gateway relays (${limitBytes} bytes).`, {
+    status: 502,
+  });
+
 export type UpstreamErrorCategory =
   | "context_window_exceeded"
   | "content_policy"

@@ -21,6 +21,8 @@ export interface DataPlaneMetrics {
   upstreamLatency: HistogramFamily;
   /** Streams: time from sending to the upstream's first event, by provider. */
   upstreamFirstEvent: HistogramFamily;
+  /** Upstream stream events that were not the JSON their protocol promises, by provider and content_lost. */
+  upstreamMalformedEvents: CounterFamily;
   /** The gateway's own time by phase: before the first upstream send (auth, limit, routing, hold), and after the answer (settle). */
   overhead: HistogramFamily;
   /** Same-path retries by provider, and answers or attempts moved to another access path or model (by kind). */
@@ -201,6 +203,12 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
       "gateway_upstream_first_event_seconds",
       "Streams: from sending upstream to the first event (time to first token).",
       ["provider"],
+    ),
+    upstreamMalformedEvents: new CounterFamily(
+      registry,
+      "gateway_upstream_malformed_events_total",
+      "Upstream stream events that were not the JSON their protocol promises, by provider; content_lost=true ended their stream as broken, false (a keep-alive) were dropped.",
+      ["provider", "content_lost"],
     ),
     overhead: histogram(
       "gateway_overhead_seconds",

@@ -30,9 +30,15 @@ const NO_GROUPS: EventItems[] = [];
 /** A streamed answer, read as it comes: bytes in, the items of each upstream event they complete. */
 export class StreamDecoder implements AnswerDecoder {
   readonly brokenOutcome = "stream_failed";
-  private readonly parser = new SseParser();
+  private readonly parser: SseParser;
 
-  constructor(private readonly translator: StreamTranslator) {}
+  /** @param maxEventLength the largest single event held (a larger one throws UpstreamBodyTooLarge). */
+  constructor(
+    private readonly translator: StreamTranslator,
+    maxEventLength: number,
+  ) {
+    this.parser = new SseParser(maxEventLength);
+  }
 
   push(bytes: Buffer): EventItems[] {
     const items = this.parser.push(bytes);

@@ -9,6 +9,7 @@ import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
 import type { ClientRequest } from "../dialects/client-dialect";
 import { upstreamFailure, upstreamUnreachable } from "../errors";
 import type { UpstreamProvider } from "../providers/upstream-provider";
+import { readTextWithin, SMALL_BODY_BYTES } from "../upstream/body-limit";
 import { retryAfterSeconds } from "../upstream/retry-after";
 import { planTargets, type TargetContext } from "./call-plan";
 
@@ -43,7 +44,9 @@ export async function countTokens(
   } catch {
     throw upstreamUnreachable();
   }
-  const body: unknown = await response.body.json().catch(() => undefined);
+  const body: unknown = await readTextWithin(response, SMALL_BODY_BYTES)
+    .then((text) => JSON.parse(text) as unknown)
+    .catch(() => undefined);
   const inputTokens = (body as { input_tokens?: unknown } | undefined)?.input_tokens;
   if (response.statusCode === 200 && typeof inputTokens === "number") return { inputTokens, estimated: false, model: target.model.id };
   const status = response.statusCode === 200 ? 502 : response.statusCode;

@@ -16,18 +16,22 @@ import { countTokens, type TokenCount } from "./count-tokens";
 import { type CallBilling, CallMoney } from "./call-money";
 import { type PlanContext, planCall } from "./call-plan";
 import { type ClientLink, clientLink } from "./client-link";
-import { relayAnswer } from "./relay-answer";
+import { type RelayContext, relayAnswer } from "./relay-answer";
 import { SseResponse } from "./sse-response";
 import { type AttemptContext, type AttemptMetrics, UpstreamAttempts } from "./upstream-attempts";
 
 export interface EngineSettings extends AttemptSettings {
   streamIdleTimeoutMs: number;
+  /** The largest whole answer, or single stream event, read from an upstream (upstream/body-limit.ts). */
+  maxBodyBytes: number;
   sseKeepAliveMs: number;
   clientDisconnectDrainMs: number;
 }
 
 export interface EngineMetrics extends AttemptMetrics {
   upstreamFirstEvent: HistogramFamily;
+  /** Upstream stream events that were not the JSON their protocol promises, by provider and content_lost. */
+  upstreamMalformedEvents: CounterFamily;
   /** Computed cost the ledger did not take, by model and access path. */
   unbilledNano: CounterFamily;
 }
@@ -90,13 +94,13 @@ export class Engine {
       await this.stream(call, reply, client);
       return reply;
     }
-    const body = await this.whole(call, client);
+    const body = await this.whole(call, reply, client);
     if (call.plan.dialect.routingHeaders) reply.headers(routingHeaders(call));
     return reply.send(body);
   }
 
-  private async whole(call: Call, client: ClientLink): Promise<Record<string, unknown>> {
-    const context = this.relayContext(call, client, undefined);
+  private async whole(call: Call, reply: FastifyReply, client: ClientLink): Promise<Record<string, unknown>> {
+    const context = this.relayContext(call, reply, client, undefined);
     try {
       for (;;) {
         const response = await context.attempts.open();
@@ -112,7 +116,7 @@ export class Engine {
   private async stream(call: Call, reply: FastifyReply, client: ClientLink): Promise<void> {
     const { settings } = this.deps;
     const sse = new SseResponse(reply, settings.sseKeepAliveMs, settings.streamIdleTimeoutMs, () => routingHeaders(call));
-    const context = this.relayContext(call, client, sse);
+    const context = this.relayContext(call, reply, client, sse);
     try {
       for (;;) {
         const response = await context.attempts.open();
@@ -132,7 +136,7 @@ export class Engine {
     }
   }
 
-  private relayContext(call: Call, client: ClientLink, sse: SseResponse | undefined) {
+  private relayContext(call: Call, reply: FastifyReply, client: ClientLink, sse: SseResponse | undefined): RelayContext {
     const { settings, metrics } = this.deps;
     return {
       call,
@@ -141,7 +145,17 @@ export class Engine {
       money: this.money,
       sse,
       streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
+      maxBodyBytes: settings.maxBodyBytes,
       firstEvent: metrics.upstreamFirstEvent,
+      malformedEvent: (event, lost) => {
+        const provider = call.target.path.provider;
+        metrics.upstreamMalformedEvents.series(provider, String(lost)).inc();
+        // Its name and size only: the data may hold the answer's text.
+        reply.log.warn(
+          { provider, model: call.target.model.id, event: event?.event, bytes: event?.data.length, content_lost: lost },
+          "malformed upstream SSE event",
+        );
+      },
     };
   }
 }

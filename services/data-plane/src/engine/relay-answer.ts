@@ -13,6 +13,8 @@ import { clientClosed, streamFailed } from "../errors";
 import type { HistogramFamily } from "../metric-families";
 import type { AnswerContext } from "../dialects/client-dialect";
 import type { OpenAiChunk, ResponseContext } from "../providers/provider-adapter";
+import { readTextWithin, UpstreamBodyTooLarge } from "../upstream/body-limit";
+import type { SseEvent } from "../upstream/sse-parser";
 import type { UpstreamResponse } from "../upstream/upstream-http";
 import { type EventItems, StreamDecoder, WholeDecoder } from "./answer-decoders";
 import type { Call } from "./call";
@@ -31,8 +33,12 @@ export interface RelayContext {
   sse: SseResponse | undefined;
   /** An upstream stream without an event this long is cut (keep-alive comments do not count). */
   streamIdleTimeoutMs: number;
+  /** The largest whole answer, or single stream event, read from the upstream. */
+  maxBodyBytes: number;
   /** Streams: from sending upstream to the first event, by provider. */
   firstEvent: HistogramFamily;
+  /** Counts and logs an upstream event the translator could not read; `lost`: it may have held content. */
+  malformedEvent(event: SseEvent | undefined, lost: boolean): void;
 }
 
 /** "retry": the answer broke before anything reached the client (nothing billed). `body`: a whole answer to send. */
@@ -49,7 +55,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   const { adapter } = target.provider;
   const { native } = target;
   const decoder: StreamDecoder | WholeDecoder = sse
-    ? new StreamDecoder(native ? native.stream(responseContext) : adapter.stream(responseContext))
+    ? new StreamDecoder(native ? native.stream(responseContext) : adapter.stream(responseContext), context.maxBodyBytes)
     : native
       ? new WholeDecoder(
           (json) => native.response(json, responseContext),
@@ -87,6 +93,13 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
       if (item.kind === "done") {
         finished = true;
         continue;
+      }
+      if (item.kind === "malformed") {
+        context.malformedEvent(event, item.lost);
+        // Content the client would never see: the stream ends as broken, billed for what was delivered.
+        if (item.lost) failure = "upstream_failed";
+        // Else nothing of the answer was in it; it is dropped, not relayed as it came.
+        return item.lost;
       }
       if (item.kind === "answer") {
         meter.report(item.answer, item.usage);
@@ -137,11 +150,14 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
     take({ event: undefined, items: stream.end() });
     return writer.flush();
   };
+  let tooLarge: UpstreamBodyTooLarge | undefined;
   try {
-    if (decoder instanceof WholeDecoder) take({ event: undefined, items: decoder.decode(await response.body.text()) });
+    if (decoder instanceof WholeDecoder)
+      take({ event: undefined, items: decoder.decode(await readTextWithin(response, context.maxBodyBytes)) });
     else await readStream(decoder, sse!);
-  } catch {
+  } catch (error) {
     failure = client.gone ? "client_closed" : "upstream_failed";
+    if (error instanceof UpstreamBodyTooLarge) tooLarge = error;
   } finally {
     clearTimeout(idle);
   }
@@ -151,7 +167,8 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   if (failure) response.body.destroy();
 
   if (failure === "upstream_failed" && !relayedAny) {
-    attempts.failedBeforeFirstByte(decoder.brokenOutcome);
+    if (tooLarge) attempts.tooLarge(tooLarge.limitBytes);
+    else attempts.failedBeforeFirstByte(decoder.brokenOutcome);
     return { kind: "retry" };
   }
   if (failure === "upstream_failed") attempts.failedAfterFirstByte("stream_failed");

@@ -6,10 +6,18 @@
 // the last upstream failure, or 504 when every attempt found the upstream
 // unreachable. An upstream's own error body and headers are never relayed.
 import { setTimeout as sleep } from "node:timers/promises";
-import { clientClosed, type GatewayError, upstreamFailure, upstreamUnreachable } from "../errors";
+import {
+  clientClosed,
+  type GatewayError,
+  upstreamAnswerTooLarge,
+  upstreamFailure,
+  upstreamUnexpectedStatus,
+  upstreamUnreachable,
+} from "../errors";
 import type { CounterFamily, HistogramFamily } from "../metric-families";
 import type { PathHealth } from "../routing/path-health";
 import type { Attempt } from "../routing/route-trace";
+import { readTextWithin, SMALL_BODY_BYTES } from "../upstream/body-limit";
 import { retryAfterSeconds } from "../upstream/retry-after";
 import type { UpstreamResponse } from "../upstream/upstream-http";
 import {
@@ -29,11 +37,15 @@ import type { ClientLink } from "./client-link";
 const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504, 529]);
 /** Refusals about the access path, not the request: our key (401, 403), our credit (402), the model gone there (404). */
 const PATH_REFUSALS = new Set([401, 402, 403, 404]);
+/**
+ * Neither an answer nor an error: a redirect (undici follows none, and a provider that moved is a
+ * configuration fault, not the caller's answer), or a 1xx/2xx other than 200.
+ */
+const isUnexpected = (status: number) => status < 400;
 /** Statuses that count against a path's health. */
-const isPathFault = (status: number) => status >= 500 || status === 429 || PATH_REFUSALS.has(status);
-/** Failures that speak of the path for everyone (our key, our quota, its host), not of one project's request. */
-const isAboutPathItself = (status: number) => status === 429 || PATH_REFUSALS.has(status);
-const ERROR_BODY_LIMIT = 64 * 1024;
+const isPathFault = (status: number) => status >= 500 || status === 429 || PATH_REFUSALS.has(status) || isUnexpected(status);
+/** Failures that speak of the path for everyone (our key, our quota, a provider that moved), not of one project's request. */
+const isAboutPathItself = (status: number) => status === 429 || PATH_REFUSALS.has(status) || isUnexpected(status);
 
 export interface AttemptMetrics {
   /** By provider and outcome. */
@@ -111,6 +123,20 @@ export class UpstreamAttempts {
     if (!this.recordFailure(outcome)) return;
     this.lastFailure = upstreamFailure(502);
     this.outcome = { kind: "transient" };
+  }
+
+  /**
+   * The answer (or a stream's event before any reached the client) is larger than the gateway buffers:
+   * nothing else is tried, as the request asked for it and any target would answer as large; 502. The
+   * path itself answered, so its health does not suffer.
+   */
+  tooLarge(limitBytes: number): void {
+    if (!this.current) return;
+    this.current.attempt.outcome = "body_too_large";
+    this.context.health.record(this.current.healthKey, { ok: true, latencyMs: this.current.attempt.ms });
+    this.count("body_too_large");
+    this.lastFailure = upstreamAnswerTooLarge(limitBytes);
+    this.outcome = { kind: "rejected" };
   }
 
   /** A stream that had started failed later: it counts against its path's health. */
@@ -198,6 +224,13 @@ export class UpstreamAttempts {
 
     attempt.outcome = `http_${response.statusCode}`;
     this.count(attempt.outcome);
+    if (isUnexpected(response.statusCode)) {
+      // Never relayed as it came (a 307 without its Location is no answer): 502, and the next path is tried.
+      await response.body.dump().catch(() => undefined);
+      this.lastFailure = upstreamUnexpectedStatus(response.statusCode);
+      this.outcome = { kind: "path_refused" };
+      return undefined;
+    }
     const body = await readErrorBody(response);
     const retryAfter = retryAfterSeconds(response.headers["retry-after"]);
     this.lastFailure = upstreamFailure(response.statusCode, {
@@ -240,16 +273,10 @@ function isTimeout(error: unknown): boolean {
   return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
 }
 
-/** An upstream error body, parsed when it is small JSON (only its structured fields are used). */
+/** An upstream error body, parsed when it is small JSON (only its structured fields are used); a larger one is not read on. */
 async function readErrorBody(response: UpstreamResponse): Promise<unknown> {
   try {
-    const length = Number(response.headers["content-length"] ?? 0);
-    if (length > ERROR_BODY_LIMIT) {
-      await response.body.dump();
-      return undefined;
-    }
-    const text = await response.body.text();
-    return text.length <= ERROR_BODY_LIMIT ? (JSON.parse(text) as unknown) : undefined;
+    return JSON.parse(await readTextWithin(response, SMALL_BODY_BYTES)) as unknown;
   } catch {
     return undefined;
   }

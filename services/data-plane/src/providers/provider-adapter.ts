@@ -61,11 +61,16 @@ export type StreamItem =
   /** The upstream finished the answer (OpenAI `[DONE]`, Anthropic `message_stop`, ...). */
   | { kind: "done" }
   /** The upstream reported a failure inside the stream (OpenAI `data: {"error"}`, Anthropic `event: error`, ...). */
-  | { kind: "error"; category?: UpstreamErrorCategory };
+  | { kind: "error"; category?: UpstreamErrorCategory }
+  /**
+   * An event that is not the JSON its protocol promises (malformed-event.ts). `lost`: it may have
+   * carried part of the answer or its usage (anything but a keep-alive such as Anthropic's `ping`).
+   */
+  | { kind: "malformed"; lost: boolean };
 
 /** Translates one streamed answer; a fresh one per upstream attempt. */
 export interface StreamTranslator {
-  /** One upstream SSE event in (comments never reach it); zero or more items out, in order. An event it cannot parse yields nothing. */
+  /** One upstream SSE event in (comments never reach it); zero or more items out, in order. An event it cannot parse yields a `malformed` item. */
   push(event: SseEvent): StreamItem[];
   /** The upstream body ended without a transport error: the final items (e.g. a usage chunk, `done` for protocols without an end marker). */
   end(): StreamItem[];

@@ -4,7 +4,7 @@
 export interface Attempt {
   model: string;
   path: string;
-  /** ok, http_<status>, timeout, unreachable, stream_failed, body_unreadable, client_closed, or "skipped: <why>" (never sent). */
+  /** ok, http_<status>, timeout, unreachable, stream_failed, body_unreadable, body_too_large, client_closed, or "skipped: <why>" (never sent). */
   outcome: string;
   ms: number;
 }

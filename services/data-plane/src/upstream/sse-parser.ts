@@ -2,8 +2,10 @@
 // WHATWG event-stream rules: lines end in CRLF, LF or CR; `data` lines of one
 // event are joined with "\n"; lines starting with ":" are comments; unknown
 // fields are ignored; input may be split at any byte (UTF-8 sequences and
-// CRLF pairs included).
+// CRLF pairs included). One event (an unfinished line, or the data lines
+// gathered) may not grow past the parser's limit: it throws UpstreamBodyTooLarge.
 import { StringDecoder } from "node:string_decoder";
+import { UpstreamBodyTooLarge } from "./body-limit";
 
 export interface SseEvent {
   /** The `event:` field, "message" when absent. */
@@ -23,12 +25,16 @@ export class SseParser {
   private readonly decoder = new StringDecoder("utf8");
   /** Pieces of the current, unfinished line (joined once the line ends: linear in its size). */
   private partial: string[] = [];
+  private partialLength = 0;
   private skipLeadingLf = false;
   private first = true;
   /** The current event's data lines joined with "\n"; undefined while it has none. */
   private data: string | undefined;
   private eventName = "";
   private lastId: string | undefined;
+
+  /** @param maxEventLength the longest event (a line, or its data lines joined) held, in characters of the decoded text. */
+  constructor(private readonly maxEventLength = Number.POSITIVE_INFINITY) {}
 
   /** Feeds bytes (or text) and returns the complete items they finish. */
   push(chunk: Uint8Array | string): SseItem[] {
@@ -51,6 +57,7 @@ export class SseParser {
     if (this.partial.length > 0) {
       const line = this.partial.join("");
       this.partial = [];
+      this.partialLength = 0;
       const item = this.processLine(line);
       if (item) items.push(item);
     }
@@ -79,6 +86,7 @@ export class SseParser {
         this.partial.push(line);
         line = this.partial.join("");
         this.partial = [];
+        this.partialLength = 0;
       }
       start = end + 1;
       if (end === cr) {
@@ -92,7 +100,12 @@ export class SseParser {
       const item = this.processLine(line);
       if (item) items.push(item);
     }
-    if (start < length) this.partial.push(start === 0 ? text : text.slice(start));
+    if (start < length) {
+      const rest = start === 0 ? text : text.slice(start);
+      this.partial.push(rest);
+      this.partialLength += rest.length;
+      if (this.partialLength > this.maxEventLength) throw new UpstreamBodyTooLarge(this.maxEventLength);
+    }
     return items;
   }
 
@@ -126,6 +139,7 @@ export class SseParser {
 
   private addData(value: string): void {
     this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+    if (this.data.length > this.maxEventLength) throw new UpstreamBodyTooLarge(this.maxEventLength);
   }
 
   private dispatch(): SseItem | undefined {

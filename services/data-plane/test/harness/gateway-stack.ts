@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { startService, type ServiceProcess } from "../../../../deploy/local/service-process";
+import { productionBundle, startService, type ServiceProcess } from "../../../../deploy/local/service-process";
 import { TEST_POSTGRES_URL } from "../../../../deploy/test/test-services";
 
 export type Backend = "postgresql" | "pglite";
@@ -29,6 +29,8 @@ export interface StackOptions {
   controlPlaneEnv?: Record<string, string>;
   /** More provider names the mock answers for (<NAME>_BASE_URL and <NAME>_API_KEY point at it), besides "openai". */
   mockAsProviders?: string[];
+  /** Run the data planes as production does (the bundle, DATA_PLANE_NODE_FLAGS), whatever GATEWAY_TEST_DATA_PLANE says. */
+  productionDataPlane?: boolean;
 }
 
 export interface TestProject {
@@ -158,6 +160,7 @@ export class GatewayStack {
       for (let index = 0; index < controlPlaneCount; index++) this.controlPlanes.push(await startControlPlane(index));
     }
     const count = this.options.dataPlanes ?? 1;
+    const runtime = this.options.productionDataPlane ? await productionBundle() : undefined;
     this.dataPlanes = await startAll(
       Array.from({ length: count }, (_, index) =>
         startService(
@@ -181,7 +184,7 @@ export class GatewayStack {
             LOG_LEVEL: "warn",
             ...this.options.dataPlaneEnv,
           },
-          { label: `data-plane-${index}` },
+          { label: `data-plane-${index}`, runtime },
         ),
       ),
     );

@@ -243,6 +243,22 @@ describe("fault matrix", () => {
       expect((await stack.balance(project.projectId)).held.nano).toBe("0");
     });
 
+    it("an upstream redirect (307) on every path: 502 upstream_error, never the 3xx nor its Location", async () => {
+      const tag = marker();
+      await stack.mockScript({
+        match: tag,
+        times: 0,
+        status: 307,
+        headers: { location: `https://internal.example/${CANARY}`, ...CANARY_HEADERS },
+      });
+      const seen = await ask(tag);
+      expectError(seen, 502, "upstream_error");
+      expect(seen.headers.get("location")).toBeNull();
+      expect(await mockSaw(tag)).toEqual(["gpt-4.1-mini", MINI, GEMINI]); // the path's fault: no same-path retry, the next path
+      expect(await debits(seen)).toEqual([]);
+      expect((await stack.balance(project.projectId)).held.nano).toBe("0");
+    });
+
     it("a non-transient refusal (400) returns at once, normalized, after one attempt", async () => {
       const tag = marker();
       await stack.mockScript({ match: tag, times: 0, status: 400, errorBody: CANARY_BODY, headers: CANARY_HEADERS });
@@ -329,17 +345,20 @@ describe("fault matrix", () => {
       await expectCutAfterContent(result, tag);
     });
 
-    it("malformed SSE: the unparseable event is dropped, the rest relayed, [DONE], billed", async () => {
+    it("malformed SSE mid-stream: counted and logged; the content it held is lost, so the stream ends as broken, billed for what was delivered", async () => {
       const tag = marker();
-      await stack.mockScript({ match: tag, fault: "malformed-sse" });
+      await stack.mockScript({ match: tag, fault: "malformed-sse", chunkDelayMs: 20 });
       const result = await stream(tag);
-      expect(result.seen.status).toBe(200);
-      expect(result.events.at(-1)).toBe("[DONE]");
       expect(result.seen.text).not.toContain("malformed");
-      const final = parse(result.events.at(-2)!);
-      expect(await debits(result.seen)).toEqual([
-        { nano: BigInt(Math.round(final.usage!.cost * 1e9)), model: MINI, access_path: "openai" },
-      ]);
+      await expectCutAfterContent(result, tag);
+      const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+      expect(metrics).toMatch(/^gateway_upstream_malformed_events_total\{provider="openai",content_lost="true"\} [1-9]/m);
+      // The data plane writes its log lines in batches.
+      await new Promise((resolve) => setTimeout(resolve, 3 * LOG_FLUSH_MS));
+      const logged = stack.dataPlanes[0]!.output()
+        .split("\n")
+        .filter((line) => line.includes("malformed upstream SSE event"));
+      expect(logged.some((line) => line.includes(result.seen.headers.get("x-request-id")!))).toBe(true);
     });
 
     it("a slow first byte: keep-alive comments before the first event, then the whole stream", async () => {

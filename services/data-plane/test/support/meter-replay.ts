@@ -23,7 +23,7 @@ function take(meter: UsageMeter, items: AnswerItem[]): void {
 
 /** A streamed body (SSE text, parsed by the gateway's one parser) through a codec's translator. */
 export function meterStream(translator: StreamTranslator, body: string): UsageMeter {
-  const decoder = new StreamDecoder(translator);
+  const decoder = new StreamDecoder(translator, Number.POSITIVE_INFINITY);
   const meter = new UsageMeter();
   for (const group of decoder.push(Buffer.from(body))) take(meter, group.items);
   take(meter, decoder.end());

@@ -351,11 +351,17 @@ describe("AnthropicAdapter.stream", () => {
     expect(items.at(-1)).toEqual({ kind: "done" });
   });
 
-  it("ignores ping, signature and citation deltas, unknown events, unparseable data, and anything after message_stop", () => {
+  it("reports unparseable data as malformed: content lost, unless the event was a ping", () => {
+    const translator = adapter.stream(context);
+    expect(translator.push(ev("content_block_delta", "{not json"))).toEqual([{ kind: "malformed", lost: true }]);
+    expect(translator.push(ev("message_delta", "[1]"))).toEqual([{ kind: "malformed", lost: true }]);
+    expect(translator.push(ev("ping", "{not json"))).toEqual([{ kind: "malformed", lost: false }]);
+  });
+
+  it("ignores ping, signature and citation deltas, unknown events, and anything after message_stop", () => {
     const items = translateStream([
       start,
       ev("ping", { type: "ping" }),
-      ev("content_block_delta", "{not json"),
       ev("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "c2ln" } }),
       ev("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "citations_delta", citation: {} } }),
       ev("future_event", { type: "future_event" }),

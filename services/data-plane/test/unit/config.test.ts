@@ -185,6 +185,8 @@ describe("integers", () => {
     ["CONTROL_PLANE_DEADLINE_MS", "10", (config) => config.controlPlaneDeadlineMs, 10],
     ["UPSTREAM_HEADERS_TIMEOUT_MS", "1000", (config) => config.upstream.headersTimeoutMs, 1000],
     ["STREAM_IDLE_TIMEOUT_MS", "1", (config) => config.upstream.streamIdleTimeoutMs, 1],
+    ["UPSTREAM_MAX_BODY_BYTES", "1048576", (config) => config.upstream.maxBodyBytes, 1048576],
+    ["UPSTREAM_MAX_BODY_BYTES", "", (config) => config.upstream.maxBodyBytes, 16 * 1024 * 1024],
   ])("%s=%j is read", (name, raw, read, expected) => {
     expect(read(parse({ [name]: raw }))).toBe(expected);
   });

@@ -275,9 +275,11 @@ describe("GeminiAdapter streams (constructed)", () => {
     ]);
   });
 
-  it("unparseable or non-object data yields nothing", () => {
+  it("unparseable or non-object data is malformed, its content lost; an OpenAI-style [DONE] yields nothing", () => {
     const translator = adapter.stream(context);
-    for (const data of ["{not json", "[DONE]", "42", "[]", "null"]) expect(translator.push(dataEvent(data))).toEqual([]);
+    for (const data of ["{not json", "42", "[]", "null"])
+      expect(translator.push(dataEvent(data))).toEqual([{ kind: "malformed", lost: true }]);
+    expect(translator.push(dataEvent("[DONE]"))).toEqual([]);
   });
 
   it("usage-only and empty events emit nothing, but the latest usage is what end() reports", () => {

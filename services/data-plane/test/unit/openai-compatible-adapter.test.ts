@@ -142,9 +142,9 @@ describe("OpenAiCompatibleAdapter.stream", () => {
     expect(translator.push(event('{"type":"error"}', "error"))).toEqual([{ kind: "error" }]);
   });
 
-  it("drops malformed and non-object events", () => {
+  it("reports malformed and non-object events as malformed, their content lost", () => {
     const translator = provider.stream();
-    expect(translator.push(event("{not json"))).toEqual([]);
-    expect(translator.push(event("[1,2]"))).toEqual([]);
+    expect(translator.push(event("{not json"))).toEqual([{ kind: "malformed", lost: true }]);
+    expect(translator.push(event("[1,2]"))).toEqual([{ kind: "malformed", lost: true }]);
   });
 });

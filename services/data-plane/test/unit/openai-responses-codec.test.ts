@@ -167,6 +167,13 @@ describe("reading streams", () => {
     expect(items.at(-1)).toEqual({ kind: "done" });
   });
 
+  it("reports an event that is not JSON as malformed, its content lost", () => {
+    const reader = codec.stream(responseContext);
+    expect(reader.push({ event: "response.output_text.delta", data: "{not json", id: undefined })).toEqual([
+      { kind: "malformed", lost: true },
+    ]);
+  });
+
   it("reads an error event as a failure", () => {
     const items = readStream("openai.responses.stream.error.sse");
     expect(items[0]).toEqual({ kind: "error", category: undefined });

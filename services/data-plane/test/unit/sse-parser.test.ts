@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { UpstreamBodyTooLarge } from "../../src/upstream/body-limit";
 import { SseParser, type SseItem } from "../../src/upstream/sse-parser";
 import { type FixtureFolder, fixtures } from "../support/fixture";
 import { geminiImageStream } from "../support/gemini-image-stream";
@@ -370,5 +371,31 @@ describe("SseParser on a large recorded stream (the Gemini image stream, its ima
     const chunks: Uint8Array[] = [];
     for (let start = 0; start < input.length; start += 65_536) chunks.push(input.subarray(start, start + 65_536));
     expect(parseChunks(chunks)).toEqual(reference);
+  });
+});
+
+describe("SseParser event size limit", () => {
+  // 16 characters: "data: 0123456789" is one line at the limit.
+  it("holds a line up to its limit, split anywhere", () => {
+    const parser = new SseParser(16);
+    expect([...parser.push("data: 01234"), ...parser.push("56789\n\n")]).toEqual([ev("0123456789")]);
+  });
+
+  it("throws once an unfinished line passes the limit, before the rest arrives", () => {
+    const parser = new SseParser(16);
+    parser.push("data: 0123");
+    expect(() => parser.push("4567890")).toThrow(UpstreamBodyTooLarge);
+  });
+
+  it("throws once an event's data lines, joined, pass the limit", () => {
+    const parser = new SseParser(16);
+    expect(() => parser.push("data: 012345678\ndata: 012345678\n")).toThrow(UpstreamBodyTooLarge);
+  });
+
+  it("counts each event afresh", () => {
+    const parser = new SseParser(16);
+    const items = [];
+    for (let i = 0; i < 100; i++) items.push(...parser.push("data: 0123456789\n\n"));
+    expect(items).toHaveLength(100);
   });
 });

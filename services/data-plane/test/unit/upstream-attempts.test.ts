@@ -204,6 +204,20 @@ describe("UpstreamAttempts", () => {
     },
   );
 
+  it.each([301, 307, 308, 204])(
+    "never relays an upstream %i (a redirect, or a 2xx other than 200, is no answer): the next path, and 502 upstream_error when nothing else answers",
+    async (status) => {
+      const answered = await run([status]);
+      expect(answered.result).toEqual({ status: 200 });
+      expect(answered.sent).toEqual(["openai a", "openrouter openai/a"]);
+      expect(answered.outcomes).toEqual([`http_${status} openai/a openai`, "ok openai/a openrouter"]);
+      const refused = await run([status, status, status, status]);
+      expect(refused.result).toEqual({ error: [502, "upstream_error"] });
+      expect(refused.sent).toEqual(["openai a", "openrouter openai/a", "openrouter acme/b"]);
+      expect(refused.money).toEqual(["reserve", "release"]);
+    },
+  );
+
   it("returns a non-transient refusal at once", async () => {
     const { result, sent, money } = await run([400]);
     expect(result).toEqual({ error: [400, "upstream_rejected"] });

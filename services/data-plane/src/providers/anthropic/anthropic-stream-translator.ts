@@ -27,6 +27,7 @@ import { readAnthropicUsage } from "./convert-anthropic-usage";
 import { isRecord, nonEmptyString, type JsonObject } from "./json-values";
 import { mapAnthropicStopReason, type OpenAiFinishReason } from "./map-anthropic-stop-reason";
 import { refusalText } from "./refusal-text";
+import { malformedEvent } from "../malformed-event";
 
 type BlockState = { kind: "tool"; toolIndex: number; argumentText: string; startInput: string } | { kind: "other" };
 
@@ -57,7 +58,7 @@ export class AnthropicStreamTranslator implements StreamTranslator {
       this.over = true;
       return [{ kind: "error", category: classifyAnthropicError(data) }];
     }
-    if (!isRecord(data)) return [];
+    if (!isRecord(data)) return [malformedEvent(event)];
     switch (type) {
       case "message_start":
         return this.messageStart(data);

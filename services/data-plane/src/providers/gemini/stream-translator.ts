@@ -12,6 +12,7 @@ import type { UsageRecord } from "../../billing/pricing";
 import { chatUsage } from "../chat-usage";
 import { readGeminiUsage } from "./usage";
 import { isObject, type JsonObject } from "./wire-types";
+import { malformedEvent } from "../malformed-event";
 
 interface CandidateState {
   toolCalls: number;
@@ -31,13 +32,15 @@ export class GeminiStreamTranslator implements StreamTranslator {
   }
 
   push(event: SseEvent): StreamItem[] {
+    // An OpenAI-style end marker a relay may add: not Gemini's, and nothing of the answer.
+    if (event.data === "[DONE]") return [];
     let json: unknown;
     try {
       json = JSON.parse(event.data);
     } catch {
-      return [];
+      return [malformedEvent(event)];
     }
-    if (!isObject(json)) return [];
+    if (!isObject(json)) return [malformedEvent(event)];
     // Gemini reports a failure after the 200 as a Google error envelope in the stream.
     if (json.error !== undefined && json.error !== null) return [{ kind: "error", category: classifyGeminiError(json) }];
     this.ids ??= answerIds(json, this.context.id);

@@ -19,6 +19,7 @@ import { readChatUsage } from "../chat-usage";
 import { OPENAI_CHAT_FIELDS, OPENAI_EMBEDDINGS_FIELDS, pickFields } from "./accepted-fields";
 import { classifyUpstreamError } from "./classify-error";
 import { responsesCodec } from "./responses-codec";
+import { malformedEvent } from "../malformed-event";
 
 export class OpenAiCompatibleAdapter implements ProviderAdapter {
   readonly protocol = "openai-compatible";
@@ -116,9 +117,9 @@ class OpenAiStreamTranslator implements StreamTranslator {
     try {
       chunk = JSON.parse(event.data);
     } catch {
-      return []; // a malformed event carries nothing we can relay faithfully
+      return [malformedEvent(event)]; // it carries nothing we can relay faithfully
     }
-    if (typeof chunk !== "object" || chunk === null || Array.isArray(chunk)) return [];
+    if (typeof chunk !== "object" || chunk === null || Array.isArray(chunk)) return [malformedEvent(event)];
     const record = chunk as Record<string, unknown>;
     if (record.error !== undefined && record.error !== null) return [{ kind: "error", category: classifyUpstreamError(record) }];
     if (record.usage === undefined || record.usage === null) return [{ kind: "chunk", chunk: record }];

@@ -9,6 +9,7 @@ import { classifyUpstreamError } from "./classify-error";
 import { finishReason } from "./read-responses-answer";
 import { chatUsage } from "../chat-usage";
 import { readResponsesUsage } from "./responses-usage";
+import { malformedEvent } from "../malformed-event";
 
 interface ResponsesEvent {
   type?: unknown;
@@ -40,9 +41,9 @@ export class ResponsesStreamReader implements StreamTranslator {
     try {
       parsed = JSON.parse(event.data);
     } catch {
-      return [];
+      return [malformedEvent(event)];
     }
-    if (typeof parsed !== "object" || parsed === null) return [];
+    if (typeof parsed !== "object" || parsed === null) return [malformedEvent(event)];
     const type = typeof parsed.type === "string" ? parsed.type : event.event;
     switch (type) {
       case "error":
