@@ -9,6 +9,7 @@ import { BAD_URL_MESSAGE, GatewayError } from "@gateway/proto";
 import { unauthorized } from "../errors";
 import { registerCatalogueRoutes } from "./catalogue-routes";
 import { adminError, sendError } from "./error-reply";
+import { refuseUnstorableCharacters } from "./unstorable-characters";
 import { registerProjectRoutes } from "./project-routes";
 
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -69,6 +70,7 @@ export function buildAdminApp(options: {
         return sendError(reply, unauthorized("a valid admin token is required"));
       }
     });
+    admin.addHook("preValidation", refuseUnstorableCharacters);
     registerProjectRoutes(admin, options.services);
     registerCatalogueRoutes(admin, options.services);
   });

@@ -133,6 +133,36 @@ describe("admin API errors", () => {
     );
   });
 
+  it("refuses NUL characters and unpaired surrogates in names, idempotency keys and path ids with 400, storing nothing (was a 500)", async () => {
+    const refused = async (response: Response, where: string) =>
+      expectError(
+        response,
+        400,
+        "invalid_request_error",
+        "invalid_request",
+        false,
+        `${where} holds a NUL character (U+0000) or an unpaired surrogate, which cannot be stored`,
+      );
+    const before = await (await admin("GET", "/admin/projects")).json();
+    await refused(await admin("POST", "/admin/projects", JSON.stringify({ name: "a\u0000b" })), "body.name");
+    await refused(await admin("POST", "/admin/projects", JSON.stringify({ id: "p\u0000q", name: "n" })), "body.id");
+    await refused(await admin("POST", "/admin/projects/taken/keys", JSON.stringify({ name: "key\u0000" })), "body.name");
+    await refused(
+      await admin("POST", "/admin/projects/taken/topups", JSON.stringify({ amount_usd: "1.00", idempotency_key: "k\u0000" })),
+      "body.idempotency_key",
+    );
+    // JSON.stringify escapes a lone surrogate as \ud800, which JSON.parse turns back into one.
+    await refused(
+      await admin("POST", "/admin/projects/taken/topups", JSON.stringify({ amount_usd: "1.00", idempotency_key: "\ud800" })),
+      "body.idempotency_key",
+    );
+    await refused(await admin("GET", "/admin/projects/p%00q/balance"), "params.projectId");
+    await refused(await admin("POST", "/admin/keys/%00/revoke"), "params.keyId");
+    expect(await (await admin("GET", "/admin/projects")).json()).toEqual(before);
+    const balance = (await (await admin("GET", "/admin/projects/taken/balance")).json()) as { balance: { usd: string } };
+    expect(balance.balance.usd).toBe("5.00");
+  });
+
   it("answers a body over the limit with body_too_large", async () => {
     const large = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
     await expectError(
