@@ -3,6 +3,7 @@
 // unreadable or oversized bodies, unknown routes, the admin token), on a real control plane (PGlite).
 import { type Catalogue__Output, GatewayError } from "@gateway/proto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Registry } from "prom-client";
@@ -261,5 +262,48 @@ describe("admin API errors", () => {
     } finally {
       await app.close();
     }
+  });
+
+  it("refuses a request arriving on a kept-alive connection while the app closes with 503 shutting_down in the table's shape (was fastify's own body)", async () => {
+    let release: () => void = () => {};
+    let listed: () => void = () => {};
+    const listing = new Promise<void>((resolve) => (listed = resolve));
+    const services = {
+      projects: {
+        list: async () => {
+          listed();
+          await new Promise<void>((resolve) => (release = resolve));
+          return [];
+        },
+      },
+    } as unknown as ControlPlaneServices;
+    const app = buildAdminApp({ adminToken: ADMIN_TOKEN, services, isReady: () => true, logLevel: "silent", metrics: new Registry() });
+    const url = new URL(await app.listen({ host: "127.0.0.1", port: 0 }));
+    const request = (path: string) => `GET ${path} HTTP/1.1\r\nhost: localhost\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`;
+    const socket = net.connect(Number(url.port), url.hostname);
+    const received: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    const ended = new Promise((resolve) => socket.on("close", resolve));
+    socket.write(request("/admin/projects"));
+    await listing; // the first request is in flight: its connection is not idle, so closing keeps it
+    const closed = app.close();
+    socket.write(request("/admin/catalogue"));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the second is read while the app closes
+    release();
+    await ended;
+    await closed;
+    const [first, second] = Buffer.concat(received)
+      .toString("utf8")
+      .split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200 /);
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/\r\nx-should-retry: true\r\n/);
+    expect(JSON.parse(second!.slice(second!.indexOf("\r\n\r\n") + 4))).toEqual({
+      error: {
+        type: "service_unavailable",
+        code: "shutting_down",
+        message: "This replica is shutting down. Send the request again: another replica will take it.",
+      },
+    });
   });
 });
