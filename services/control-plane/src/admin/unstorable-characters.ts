@@ -3,6 +3,7 @@
 // 500. The admin API refuses them first, with 400 naming where they are.
 import type { FastifyRequest } from "fastify";
 import { invalidRequest } from "../errors";
+import { echo } from "@gateway/proto";
 
 /** A high surrogate not followed by a low one, or a low one not after a high one (String#isWellFormed, before ES2024). */
 const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -28,5 +29,5 @@ export function unstorableCharacterAt(root: Record<string, unknown>): string | u
 /** A preValidation hook of the admin routes. */
 export async function refuseUnstorableCharacters(request: FastifyRequest): Promise<void> {
   const at = unstorableCharacterAt({ params: request.params, query: request.query, body: request.body });
-  if (at) throw invalidRequest(`${at} holds a NUL character (U+0000) or an unpaired surrogate, which cannot be stored`);
+  if (at) throw invalidRequest(`${echo(at)} holds a NUL character (U+0000) or an unpaired surrogate, which cannot be stored`);
 }
