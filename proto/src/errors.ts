@@ -16,8 +16,17 @@ export interface ErrorKind {
 const kind = (status: number, type: string, retryable: boolean, grpc: grpcStatus, wireCode?: "status"): ErrorKind =>
   wireCode ? { status, type, retryable, grpc, wireCode } : { status, type, retryable, grpc };
 
-const { INVALID_ARGUMENT, UNAUTHENTICATED, FAILED_PRECONDITION, NOT_FOUND, RESOURCE_EXHAUSTED, UNAVAILABLE, INTERNAL, CANCELLED } =
-  grpcStatus;
+const {
+  INVALID_ARGUMENT,
+  UNAUTHENTICATED,
+  FAILED_PRECONDITION,
+  NOT_FOUND,
+  RESOURCE_EXHAUSTED,
+  UNAVAILABLE,
+  INTERNAL,
+  CANCELLED,
+  DEADLINE_EXCEEDED,
+} = grpcStatus;
 
 export const ERROR_TABLE = {
   // The caller's request.
@@ -33,6 +42,10 @@ export const ERROR_TABLE = {
   model_not_found: kind(404, "invalid_request_error", false, NOT_FOUND),
   conflict: kind(409, "invalid_request_error", false, FAILED_PRECONDITION),
   body_too_large: kind(413, "invalid_request_error", false, INVALID_ARGUMENT),
+  // Answered by the HTTP server before any route (framework-errors.ts): statuses kept, bodies the table's.
+  uri_too_long: kind(414, "invalid_request_error", false, INVALID_ARGUMENT),
+  headers_too_large: kind(431, "invalid_request_error", false, INVALID_ARGUMENT),
+  request_timeout: kind(408, "invalid_request_error", true, DEADLINE_EXCEEDED),
   // Who is asking, and what they may spend.
   invalid_api_key: kind(401, "authentication_error", false, UNAUTHENTICATED),
   unauthorized: kind(401, "authentication_error", false, UNAUTHENTICATED),
@@ -42,6 +55,8 @@ export const ERROR_TABLE = {
   spend_cap_exceeded: kind(429, "billing_error", false, RESOURCE_EXHAUSTED),
   // The gateway itself.
   control_plane_unavailable: kind(503, "service_unavailable", true, UNAVAILABLE),
+  // A request on a kept-alive connection after the replica began to close: another replica takes it.
+  shutting_down: kind(503, "service_unavailable", true, UNAVAILABLE),
   internal_error: kind(500, "server_error", false, INTERNAL),
   // Never sent: the client is gone (499 is the status recorded in logs and metrics).
   client_closed: kind(499, "invalid_request_error", false, CANCELLED),
@@ -103,6 +118,3 @@ export const ERROR_CODE_METADATA_KEY = "gateway-error-code";
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.hasOwn(ERROR_TABLE, value);
 }
-
-/** Both planes' answer (400 invalid_request) to a path fastify cannot decode: fastify's own body is not the table's shape. */
-export const BAD_URL_MESSAGE = "The request path is not a valid URL: a percent-encoded sequence in it does not decode.";

@@ -42,7 +42,6 @@ export type { SettleResponse, SettleResponse__Output } from "./generated/gateway
 export type { ValidateKeyResponse, ValidateKeyResponse__Output } from "./generated/gateway/v1/ValidateKeyResponse";
 
 export {
-  BAD_URL_MESSAGE,
   ERROR_CODE_METADATA_KEY,
   ERROR_TABLE,
   type ErrorBody,
@@ -51,6 +50,8 @@ export {
   GatewayError,
   isErrorCode,
 } from "./errors";
+export { ECHO_LIMIT, echo } from "./echo";
+export { answerClientError, BAD_URL_MESSAGE, routingFailure, shuttingDown } from "./framework-errors";
 
 /** A proto field's name as the generated types spell it (proto-loader's camelCase: `cache_write_5m_nano_per_m` -> `cacheWrite_5mNanoPerM`). */
 export const protoField = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());

@@ -1,7 +1,7 @@
 // The data plane's errors: codes, statuses and types come from the one error
 // table (@gateway/proto); the messages are written here, never copied from an
 // upstream (docs/errors.md).
-import { GatewayError } from "@gateway/proto";
+import { echo, GatewayError } from "@gateway/proto";
 
 export { GatewayError };
 
@@ -19,9 +19,9 @@ export const invalidRequest = (code: InvalidRequestCode, message: string) => new
 export const invalidApiKey = () => new GatewayError("invalid_api_key", "Missing, malformed, unknown or revoked API key.");
 export const insufficientCredits = () =>
   new GatewayError("insufficient_credits", "The project's prepaid balance cannot cover this request. Top up the balance.");
-export const routeNotFound = (method: string, url: string) => new GatewayError("not_found", `No route for ${method} ${url}.`);
+export const routeNotFound = (method: string, url: string) => new GatewayError("not_found", `No route for ${echo(method)} ${echo(url)}.`);
 export const modelNotFound = (id: string) =>
-  new GatewayError("model_not_found", `The model ${id} does not exist here. See GET /v1/models?all=1.`);
+  new GatewayError("model_not_found", `The model ${echo(id)} does not exist here. See GET /v1/models?all=1.`);
 export const bodyTooLarge = (limit: number) => new GatewayError("body_too_large", `The request body is larger than ${limit} bytes.`);
 export const bodyUnreadable = () => new GatewayError("invalid_body", "The request body could not be read.");
 export const rateLimitExceeded = (retryAfterSeconds: number) =>

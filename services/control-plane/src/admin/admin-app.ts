@@ -5,10 +5,11 @@ import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
 import { timingSafeEqual } from "node:crypto";
 import type { ControlPlaneServices } from "../control-plane-services";
-import { BAD_URL_MESSAGE, GatewayError } from "@gateway/proto";
+import { answerClientError, GatewayError, routingFailure, shuttingDown } from "@gateway/proto";
 import { unauthorized } from "../errors";
 import { registerCatalogueRoutes } from "./catalogue-routes";
 import { adminError, sendError } from "./error-reply";
+import { refuseUnstorableCharacters } from "./unstorable-characters";
 import { registerProjectRoutes } from "./project-routes";
 
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -31,8 +32,20 @@ export function buildAdminApp(options: {
       redact: { paths: ["req.headers.authorization", "headers.authorization", "body", "key"], censor: "[redacted]" },
     },
     logController: new LogController({ disableRequestLogging: true }),
-    // A path fastify cannot decode (bad percent-encoding) never reaches a route or the error handler.
-    frameworkErrors: (_error, _request, reply) => sendError(reply, new GatewayError("invalid_request", BAD_URL_MESSAGE)),
+    // A path fastify cannot decode or a path parameter over its limit never reaches a route or the error handler.
+    frameworkErrors: (error, _request, reply) => sendError(reply, routingFailure(error)),
+    // A request Node's parser refuses (malformed, headers over 16 KiB, too slow): the table's shape, not fastify's.
+    clientErrorHandler: answerClientError,
+    // fastify's own 503 body is outside the table: a request arriving while the app closes is refused below.
+    return503OnClosing: false,
+  });
+
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onRequest", async (request) => {
+    if (closing && request.routeOptions.url !== "/health") throw shuttingDown();
   });
 
   // One line per admin call (not /health, /metrics): who changed what is in the ledger and change feed; this is for operations.
@@ -69,6 +82,7 @@ export function buildAdminApp(options: {
         return sendError(reply, unauthorized("a valid admin token is required"));
       }
     });
+    admin.addHook("preValidation", refuseUnstorableCharacters);
     registerProjectRoutes(admin, options.services);
     registerCatalogueRoutes(admin, options.services);
   });

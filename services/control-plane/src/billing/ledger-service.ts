@@ -8,6 +8,7 @@ import { conflict, notFound } from "../errors";
 import { formatUsd } from "./money";
 import type { Database } from "../database/connect";
 import { MoneyBatcher } from "./money-batcher";
+import { echo } from "@gateway/proto";
 
 export type ReserveOutcome = "reserved" | "insufficient_credits" | "spend_cap_exceeded" | "unknown_project";
 export type SettleOutcome = "settled" | "already_released" | "unknown_request";
@@ -242,7 +243,7 @@ export class LedgerService {
     // A key names one top-up: the same key with another amount is a mistake to report, not a replay to answer.
     if (row.r_replayed && BigInt(row.r_amount) !== amountNano)
       throw conflict(
-        `idempotency key ${idempotencyKey} was used for a top-up of $${formatUsd(BigInt(row.r_amount))} to project ${projectId}; this one is $${formatUsd(amountNano)}`,
+        `idempotency key ${echo(idempotencyKey)} was used for a top-up of $${formatUsd(BigInt(row.r_amount))} to project ${echo(projectId)}; this one is $${formatUsd(amountNano)}`,
       );
     return { entryId: BigInt(row.r_entry_id), amountNano: BigInt(row.r_amount), replayed: row.r_replayed };
   }
@@ -322,7 +323,7 @@ export class LedgerService {
 
   private async requireProject(projectId: string) {
     const project = await this.prisma.project.findUnique({ where: { id: projectId } });
-    if (!project) throw notFound(`project ${projectId}`);
+    if (!project) throw notFound(`project ${echo(projectId)}`);
     return project;
   }
 }

@@ -4,6 +4,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { changeEventRow, type ChangeFeed } from "../changes/change-feed";
 import { notFound } from "../errors";
 import { hashApiKey, newApiKey, parseApiKey, randomBase62 } from "./api-key-format";
+import { echo } from "@gateway/proto";
 
 export interface KeyValidation {
   valid: boolean;
@@ -23,7 +24,7 @@ export class KeyService {
   /** Returns the full key; it is never stored and cannot be shown again. */
   async issue(projectId: string, name: string | undefined) {
     const project = await this.prisma.project.findUnique({ where: { id: projectId } });
-    if (!project) throw notFound(`project ${projectId}`);
+    if (!project) throw notFound(`project ${echo(projectId)}`);
     const key = newApiKey(projectId);
     const record = await this.prisma.apiKey.create({
       data: { id: `key_${randomBase62(16)}`, projectId, hash: hashApiKey(key), hint: key.slice(-4), name: name ?? null },
@@ -37,7 +38,7 @@ export class KeyService {
 
   async revoke(keyId: string) {
     const existing = await this.prisma.apiKey.findUnique({ where: { id: keyId } });
-    if (!existing) throw notFound(`key ${keyId}`);
+    if (!existing) throw notFound(`key ${echo(keyId)}`);
     if (existing.revokedAt) return existing;
     const [record] = await this.prisma.$transaction([
       this.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } }),

@@ -3,6 +3,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { changeEventRow, type ChangeFeed } from "../changes/change-feed";
 import { conflict, invalidRequest, notFound } from "../errors";
 import { newProjectId, PROJECT_ID_PATTERN } from "../keys/api-key-format";
+import { echo } from "@gateway/proto";
 
 export interface LimitsUpdate {
   /** null = deployment default, 0 = no limit. */
@@ -20,7 +21,7 @@ export class ProjectService {
   async create(input: { id?: string; name: string }) {
     const id = input.id ?? newProjectId();
     if (!PROJECT_ID_PATTERN.test(id)) throw invalidRequest("project id must be 3 to 32 characters of a-z and 0-9");
-    if (await this.prisma.project.findUnique({ where: { id } })) throw conflict(`project ${id} already exists`);
+    if (await this.prisma.project.findUnique({ where: { id } })) throw conflict(`project ${echo(id)} already exists`);
     return this.prisma.project.create({ data: { id, name: input.name } });
   }
 
@@ -30,7 +31,7 @@ export class ProjectService {
 
   async get(id: string) {
     const project = await this.prisma.project.findUnique({ where: { id } });
-    if (!project) throw notFound(`project ${id}`);
+    if (!project) throw notFound(`project ${echo(id)}`);
     return project;
   }
 

@@ -3,6 +3,7 @@
 // unreadable or oversized bodies, unknown routes, the admin token), on a real control plane (PGlite).
 import { type Catalogue__Output, GatewayError } from "@gateway/proto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Registry } from "prom-client";
@@ -133,6 +134,36 @@ describe("admin API errors", () => {
     );
   });
 
+  it("refuses NUL characters and unpaired surrogates in names, idempotency keys and path ids with 400, storing nothing (was a 500)", async () => {
+    const refused = async (response: Response, where: string) =>
+      expectError(
+        response,
+        400,
+        "invalid_request_error",
+        "invalid_request",
+        false,
+        `${where} holds a NUL character (U+0000) or an unpaired surrogate, which cannot be stored`,
+      );
+    const before = await (await admin("GET", "/admin/projects")).json();
+    await refused(await admin("POST", "/admin/projects", JSON.stringify({ name: "a\u0000b" })), "body.name");
+    await refused(await admin("POST", "/admin/projects", JSON.stringify({ id: "p\u0000q", name: "n" })), "body.id");
+    await refused(await admin("POST", "/admin/projects/taken/keys", JSON.stringify({ name: "key\u0000" })), "body.name");
+    await refused(
+      await admin("POST", "/admin/projects/taken/topups", JSON.stringify({ amount_usd: "1.00", idempotency_key: "k\u0000" })),
+      "body.idempotency_key",
+    );
+    // JSON.stringify escapes a lone surrogate as \ud800, which JSON.parse turns back into one.
+    await refused(
+      await admin("POST", "/admin/projects/taken/topups", JSON.stringify({ amount_usd: "1.00", idempotency_key: "\ud800" })),
+      "body.idempotency_key",
+    );
+    await refused(await admin("GET", "/admin/projects/p%00q/balance"), "params.projectId");
+    await refused(await admin("POST", "/admin/keys/%00/revoke"), "params.keyId");
+    expect(await (await admin("GET", "/admin/projects")).json()).toEqual(before);
+    const balance = (await (await admin("GET", "/admin/projects/taken/balance")).json()) as { balance: { usd: string } };
+    expect(balance.balance.usd).toBe("5.00");
+  });
+
   it("answers a body over the limit with body_too_large", async () => {
     const large = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
     await expectError(
@@ -231,5 +262,48 @@ describe("admin API errors", () => {
     } finally {
       await app.close();
     }
+  });
+
+  it("refuses a request arriving on a kept-alive connection while the app closes with 503 shutting_down in the table's shape (was fastify's own body)", async () => {
+    let release: () => void = () => {};
+    let listed: () => void = () => {};
+    const listing = new Promise<void>((resolve) => (listed = resolve));
+    const services = {
+      projects: {
+        list: async () => {
+          listed();
+          await new Promise<void>((resolve) => (release = resolve));
+          return [];
+        },
+      },
+    } as unknown as ControlPlaneServices;
+    const app = buildAdminApp({ adminToken: ADMIN_TOKEN, services, isReady: () => true, logLevel: "silent", metrics: new Registry() });
+    const url = new URL(await app.listen({ host: "127.0.0.1", port: 0 }));
+    const request = (path: string) => `GET ${path} HTTP/1.1\r\nhost: localhost\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`;
+    const socket = net.connect(Number(url.port), url.hostname);
+    const received: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    const ended = new Promise((resolve) => socket.on("close", resolve));
+    socket.write(request("/admin/projects"));
+    await listing; // the first request is in flight: its connection is not idle, so closing keeps it
+    const closed = app.close();
+    socket.write(request("/admin/catalogue"));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the second is read while the app closes
+    release();
+    await ended;
+    await closed;
+    const [first, second] = Buffer.concat(received)
+      .toString("utf8")
+      .split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200 /);
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/\r\nx-should-retry: true\r\n/);
+    expect(JSON.parse(second!.slice(second!.indexOf("\r\n\r\n") + 4))).toEqual({
+      error: {
+        type: "service_unavailable",
+        code: "shutting_down",
+        message: "This replica is shutting down. Send the request again: another replica will take it.",
+      },
+    });
   });
 });

@@ -1,12 +1,11 @@
 // Builds the data plane's HTTP app from one plugin per concern (never
 // listens; data-plane.ts does). Every failure leaves through the one error
 // handler, in the dialect of its route.
-import { BAD_URL_MESSAGE } from "@gateway/proto";
+import { answerClientError, routingFailure } from "@gateway/proto";
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from "fastify";
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
 import type { Engine } from "../engine/engine";
-import { invalidRequest } from "../errors";
 import { logDestination } from "../log-destination";
 import type { DataPlaneMetrics } from "../metrics";
 import { registerHealthRoute, type HealthSources } from "../routes/health";
@@ -20,6 +19,7 @@ import { errorHandler } from "./plugins/error-handler";
 import { metricsRoute } from "./plugins/metrics-route";
 import { rateLimit, type RateLimitOptions } from "./plugins/rate-limit";
 import { requestRecord } from "./plugins/request-record";
+import { shutdownRefusal } from "./plugins/shutdown-refusal";
 
 /** Never logged, whatever a log call passes: credentials in headers (the caller's key, provider keys, the internal token) and message contents. */
 export const LOG_REDACT_PATHS = [
@@ -53,15 +53,20 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
     bodyLimit: deps.bodyLimitBytes,
     // One id per request, unique across replicas: the hold's id, the rate-limit entry, x-request-id.
     genReqId: () => randomUUID(),
-    // A path fastify cannot decode (bad percent-encoding) never reaches a route or the error handler.
-    frameworkErrors: (_error, _request, reply) => {
-      const failure = invalidRequest("invalid_request", BAD_URL_MESSAGE);
+    // A path fastify cannot decode or a path parameter over its limit never reaches a route or the error handler.
+    frameworkErrors: (error, _request, reply) => {
+      const failure = routingFailure(error);
       void (reply as FastifyReply).code(failure.status).headers(failure.replyHeaders).send(failure.toBody());
     },
+    // A request Node's parser refuses (malformed, headers over 16 KiB, too slow): the table's shape, not fastify's.
+    clientErrorHandler: answerClientError,
+    // Refused in the table's shape by shutdownRefusal instead.
+    return503OnClosing: false,
   });
   void app.register(requestRecord, { metrics: deps.metrics });
   void app.register(bodyParser);
   void app.register(errorHandler, { bodyLimitBytes: deps.bodyLimitBytes });
+  void app.register(shutdownRefusal);
   void app.register(metricsRoute, { registry: deps.metrics.registry });
   void app.register(async (root) => registerHealthRoute(root, deps.health));
   // Auth and the per-minute limit belong to the /v1 routes themselves (an encapsulated scope), not to

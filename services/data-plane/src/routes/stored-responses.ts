@@ -2,6 +2,7 @@
 // each answers 404 in OpenAI's shape, saying why (docs/dialects/openai-responses.md).
 import type { FastifyInstance } from "fastify";
 import { GatewayError } from "../errors";
+import { echo } from "@gateway/proto";
 
 const STORED_RESPONSE_ROUTES: [method: "GET" | "DELETE" | "POST", url: string][] = [
   ["GET", "/v1/responses/:id"],
@@ -19,7 +20,7 @@ export function registerStoredResponseRoutes(app: FastifyInstance): void {
         const { id } = request.params as { id: string };
         throw new GatewayError(
           "not_found",
-          `No response "${id}": the gateway stores no responses (nor does it let the upstream store them), so none can be retrieved, listed, deleted or cancelled. Send the full input with every request.`,
+          `No response "${echo(id)}": the gateway stores no responses (nor does it let the upstream store them), so none can be retrieved, listed, deleted or cancelled. Send the full input with every request.`,
         );
       },
     });

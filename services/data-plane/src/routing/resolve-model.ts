@@ -4,6 +4,7 @@
 import type { CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
 import { bareName } from "../catalogue/catalogue-snapshot";
 import { invalidRequest } from "../errors";
+import { echo } from "@gateway/proto";
 
 export const TIERS = ["economy", "balanced", "quality"] as const;
 export type Tier = (typeof TIERS)[number];
@@ -29,7 +30,8 @@ export function resolveModel(
   }
   if (requested === "auto" || requested.startsWith("auto:")) {
     const tier = requested === "auto" ? (context.serviceTier ?? "balanced") : requested.slice("auto:".length);
-    if (!isTier(tier)) throw invalidRequest("model_unknown", `Unknown tier "${tier}": use auto:economy, auto:balanced or auto:quality.`);
+    if (!isTier(tier))
+      throw invalidRequest("model_unknown", `Unknown tier "${echo(tier)}": use auto:economy, auto:balanced or auto:quality.`);
     return { kind: "alias", requested, tier };
   }
   return { kind: "model", requested, model: resolveConcrete(requested, catalogue) };
@@ -40,15 +42,15 @@ export function resolveConcrete(requested: string, catalogue: CatalogueSnapshot)
   if (requested.includes("/")) {
     const model = catalogue.byId.get(requested);
     // Callable whether or not listed, but only when something can price it.
-    if (!model) throw invalidRequest("model_unknown", `Model ${requested} cannot be priced by this gateway, so it cannot be served.`);
+    if (!model) throw invalidRequest("model_unknown", `Model ${echo(requested)} cannot be priced by this gateway, so it cannot be served.`);
     return model;
   }
   const matches = catalogue.byBareName.get(bareName(requested)) ?? [];
-  if (matches.length === 0) throw invalidRequest("model_unknown", `No known model is named ${requested}. See GET /v1/models?all=1.`);
+  if (matches.length === 0) throw invalidRequest("model_unknown", `No known model is named ${echo(requested)}. See GET /v1/models?all=1.`);
   if (matches.length > 1) {
     throw invalidRequest(
       "model_ambiguous",
-      `${requested} names several models: ${matches.map((model) => model.id).join(", ")}. Use the full vendor/model id.`,
+      `${echo(requested)} names several models: ${matches.map((model) => model.id).join(", ")}. Use the full vendor/model id.`,
     );
   }
   return matches[0]!;

@@ -274,7 +274,7 @@ describe("anthropicMessages.parse", () => {
   it.each<[string, unknown, string]>([
     ["an array", [], "The request body must be a JSON object."],
     ["no max_tokens", { model: "m", messages: valid.messages }, "max_tokens: Field required."],
-    ["max_tokens 0", { ...valid, max_tokens: 0 }, "max_tokens: must be a positive integer."],
+    ["max_tokens 0", { ...valid, max_tokens: 0 }, "max_tokens: must be an integer from 1 to 100000000."],
     ["no messages", { model: "m", max_tokens: 1 }, "messages: must be a non-empty array."],
     ["empty messages", { ...valid, messages: [] }, "messages: must be a non-empty array."],
     ["a tool role", { ...valid, messages: [{ role: "tool", content: "x" }] }, 'messages.0.role: must be "user", "assistant" or "system".'],

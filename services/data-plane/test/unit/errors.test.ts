@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GatewayError, spendCapExceeded, upstreamFailure, upstreamUnreachable } from "../../src/errors";
+import { GatewayError, modelNotFound, routeNotFound, spendCapExceeded, upstreamFailure, upstreamUnreachable } from "../../src/errors";
 
 describe("upstreamFailure", () => {
   it.each<[number, string, string]>([
@@ -50,5 +50,15 @@ describe("other constructors", () => {
       code: "spend_cap_exceeded",
       headers: { "retry-after": "3600" },
     });
+  });
+});
+
+describe("errors quoting the request", () => {
+  it("quote at most the start of a 1 MiB path or model id", () => {
+    const huge = "x".repeat(1024 * 1024);
+    for (const error of [routeNotFound("GET", `/v1/${huge}`), modelNotFound(huge)]) {
+      expect(error.message.length).toBeLessThan(400);
+      expect(error.message).toContain("more characters)");
+    }
   });
 });

@@ -253,7 +253,12 @@ describe("openAiResponses.parse: refusals", () => {
       "invalid_body",
       'tool_choice must be "auto", "none", "required" or {"type":"function","name":...}.',
     ],
-    ["a bad max_output_tokens", { input: "x", max_output_tokens: 0 }, "invalid_body", "max_output_tokens must be a positive integer."],
+    [
+      "a bad max_output_tokens",
+      { input: "x", max_output_tokens: 0 },
+      "invalid_body",
+      "max_output_tokens must be an integer from 1 to 100000000.",
+    ],
     [
       "a json_schema format without a schema",
       { input: "x", text: { format: { type: "json_schema", name: "x" } } },

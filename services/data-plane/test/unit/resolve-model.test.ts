@@ -154,6 +154,16 @@ describe("resolveModel failures", () => {
     expect(thrown(() => resolveModel("auto:premium", catalogue(), chat)).message).toContain('"premium"');
   });
 
+  it.each([
+    ["an unknown concrete id", `openai/${"m".repeat(1024 * 1024)}`],
+    ["an unknown bare name", "m".repeat(1024 * 1024)],
+    ["an unknown tier", `auto:${"t".repeat(1024 * 1024)}`],
+  ])("quotes at most the start of %s of 1 MiB in the message", (_name, requested) => {
+    const { message } = thrown(() => resolveModel(requested, catalogue(), chat));
+    expect(message.length).toBeLessThan(400);
+    expect(message).toContain("more characters)");
+  });
+
   it("rejects auto on embeddings when the embeddings default is missing from the catalogue", () => {
     const error = thrown(() =>
       resolveModel("auto", catalogue("openai/text-embedding-9"), { endpoint: "embeddings", serviceTier: undefined }),

@@ -7,6 +7,7 @@
 //   disable_parallel_tool_use: true                -> parallel_tool_calls: false
 import { badField, type JsonObject, requireRecord, requireString } from "./json-fields";
 import { isAnthropicClientTool, serverToolRefused } from "./provider-resources";
+import { echo } from "@gateway/proto";
 
 export interface ConvertedTools {
   tools?: JsonObject[];
@@ -24,8 +25,8 @@ export function convertTools(tools: unknown, toolChoice: unknown): ConvertedTool
       const tool = requireRecord(raw, `tools.${index}`);
       if (tool.type !== undefined && tool.type !== null && tool.type !== "custom") {
         const type = String(tool.type);
-        if (!isAnthropicClientTool(type)) throw serverToolRefused(`tools.${index}`, `the server tool ${type}`);
-        converted.nativeOnly ??= `tools.${index}: the Anthropic-defined tool ${type} can only be used with an Anthropic model.`;
+        if (!isAnthropicClientTool(type)) throw serverToolRefused(`tools.${index}`, `the server tool ${echo(String(type))}`);
+        converted.nativeOnly ??= `tools.${index}: the Anthropic-defined tool ${echo(String(type))} can only be used with an Anthropic model.`;
         return;
       }
       const fn: JsonObject = {

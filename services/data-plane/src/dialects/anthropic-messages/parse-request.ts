@@ -20,6 +20,7 @@ import { parseServiceBlock } from "../../routing/service-block";
 import type { ClientRequest } from "../client-dialect";
 import { convertContent } from "./convert-content";
 import { convertTools } from "./convert-tools";
+import { checkMessagesFields } from "./messages-fields";
 import { refuseServerFields } from "./provider-resources";
 import { badField, isRecord, type JsonObject, optionalNumber, optionalPositiveInteger, requireRecord, requireString } from "./json-fields";
 
@@ -76,7 +77,7 @@ function requireBody(raw: unknown): JsonObject {
 }
 
 function toClientRequest(raw: JsonObject, headers: Headers): ClientRequest {
-  if (raw.stream !== undefined && typeof raw.stream !== "boolean") throw badField("stream", "must be a boolean.");
+  checkMessagesFields(raw);
   const service = parseServiceBlock(raw.service);
   const { shared, nativeOnly } = translateRequest(raw);
   const request: ClientRequest = { operation: "chat", body: shared, original: raw, stream: raw.stream === true, service };

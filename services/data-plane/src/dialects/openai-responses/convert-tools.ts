@@ -5,6 +5,7 @@
 // stored resources (vector stores, containers), which are not the client's.
 import { invalidRequest } from "../../errors";
 import { isObject } from "./is-object";
+import { echo } from "@gateway/proto";
 
 export interface ChatTools {
   tools?: Record<string, unknown>[];
@@ -24,7 +25,7 @@ export function convertTools(tools: unknown, toolChoice: unknown): ChatTools {
       if (!isObject(tool) || typeof tool.type !== "string")
         throw invalidRequest("invalid_body", `tools[${index}] must be an object with a type.`);
       if (tool.type !== "function")
-        throw invalidRequest("unsupported_input", `tools[${index}] is a ${tool.type} tool: ${FUNCTION_TOOLS_ONLY}`);
+        throw invalidRequest("unsupported_input", `tools[${index}] is a ${echo(String(tool.type))} tool: ${FUNCTION_TOOLS_ONLY}`);
       if (typeof tool.name !== "string" || tool.name === "") throw invalidRequest("invalid_body", `tools[${index}].name must be a string.`);
       const definition: Record<string, unknown> = { name: tool.name };
       if (tool.description !== undefined && tool.description !== null) definition.description = tool.description;
@@ -43,6 +44,6 @@ function convertChoice(choice: unknown): unknown {
   if (isObject(choice) && choice.type === "function" && typeof choice.name === "string")
     return { type: "function", function: { name: choice.name } };
   if (isObject(choice) && typeof choice.type === "string")
-    throw invalidRequest("unsupported_input", `tool_choice of type ${choice.type} is not supported: ${FUNCTION_TOOLS_ONLY}`);
+    throw invalidRequest("unsupported_input", `tool_choice of type ${echo(String(choice.type))} is not supported: ${FUNCTION_TOOLS_ONLY}`);
   throw invalidRequest("invalid_body", 'tool_choice must be "auto", "none", "required" or {"type":"function","name":...}.');
 }

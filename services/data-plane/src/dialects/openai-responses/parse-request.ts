@@ -9,6 +9,7 @@ import { requireObjectBody } from "../openai/request-body";
 import { inputAsMessages } from "./convert-input";
 import { convertTools, FUNCTION_TOOLS_ONLY } from "./convert-tools";
 import { isObject } from "./is-object";
+import { checkResponsesFields } from "./responses-fields";
 
 const present = (value: unknown) => value !== undefined && value !== null;
 
@@ -29,10 +30,9 @@ const SAME_NAME = [
 
 export function parseResponsesRequest(raw: unknown): ClientRequest {
   const body = requireObjectBody(raw);
+  checkResponsesFields(body);
   refuseStoredState(body);
   const service = parseServiceBlock(body.service);
-  if (present(body.store) && typeof body.store !== "boolean") throw invalidRequest("invalid_body", "store must be a boolean.");
-  if (present(body.stream) && typeof body.stream !== "boolean") throw invalidRequest("invalid_body", "stream must be a boolean.");
 
   const shared: Record<string, unknown> = {};
   for (const field of SAME_NAME) if (present(body[field])) shared[field] = body[field];
@@ -40,15 +40,8 @@ export function parseResponsesRequest(raw: unknown): ClientRequest {
   const { tools, tool_choice } = convertTools(body.tools, body.tool_choice);
   if (tools) shared.tools = tools;
   if (tool_choice !== undefined) shared.tool_choice = tool_choice;
-  if (present(body.max_output_tokens)) {
-    if (!Number.isInteger(body.max_output_tokens) || (body.max_output_tokens as number) < 1)
-      throw invalidRequest("invalid_body", "max_output_tokens must be a positive integer.");
-    shared.max_completion_tokens = body.max_output_tokens;
-  }
-  if (present(body.reasoning)) {
-    if (!isObject(body.reasoning)) throw invalidRequest("invalid_body", "reasoning must be an object.");
-    if (present(body.reasoning.effort)) shared.reasoning_effort = body.reasoning.effort;
-  }
+  if (present(body.max_output_tokens)) shared.max_completion_tokens = body.max_output_tokens;
+  if (isObject(body.reasoning) && present(body.reasoning.effort)) shared.reasoning_effort = body.reasoning.effort;
   Object.assign(shared, textSettings(body.text));
   if (body.stream === true) shared.stream = true;
 

@@ -2,6 +2,7 @@
 // representation of embeddings). Never streamed.
 import { invalidRequest } from "../../errors";
 import type { AnswerContext, ClientDialect, ClientRequest } from "../client-dialect";
+import { checkEmbeddingsFields } from "./embeddings-fields";
 import { openAiErrorBody, openAiErrorFrame } from "./openai-errors";
 import { requireObjectBody } from "./request-body";
 import { usageWithCost } from "./usage-with-cost";
@@ -14,6 +15,7 @@ export const openAiEmbeddings: ClientDialect = {
   parse(raw: unknown): ClientRequest {
     const body = requireObjectBody(raw);
     if (body.input === undefined) throw invalidRequest("invalid_body", "input is required.");
+    checkEmbeddingsFields(body);
     return { operation: "embeddings", body, original: body, stream: false, service: undefined };
   },
 

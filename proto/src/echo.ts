@@ -1,0 +1,11 @@
+// Client input quoted in an error message (a model name, a path, an id) is cut to a few hundred
+// characters: a 1 MiB model name was echoed in full in its 400 (issue 19, item 6). One helper, both planes.
+
+/** Characters of client input an error message quotes at most. */
+export const ECHO_LIMIT = 200;
+
+/** `text` as an error message may quote it: whole when short, else its start and how much was left out. */
+export function echo(text: string, limit = ECHO_LIMIT): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit)}... (${text.length - limit} more characters)`;
+}

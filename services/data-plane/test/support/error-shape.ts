@@ -1,0 +1,29 @@
+// What an error answer must look like (docs/errors.md): JSON, `x-should-retry`, and the table's
+// shape, OpenAI's `{"error":{"type","code","message"}}` or, on /v1/messages and its count_tokens,
+// Anthropic's `{"type":"error","error":{"type","message","code"}}`. Returns what is wrong, if anything.
+import type { RawAnswer } from "./raw-http";
+
+const isText = (value: unknown) => typeof value === "string" && value.length > 0;
+const isCode = (value: unknown) => isText(value) || typeof value === "number";
+
+export function errorShapeProblem(answer: RawAnswer, dialect: "openai" | "anthropic", withBody = true): string | undefined {
+  if (!/^(true|false)$/.test(String(answer.headers["x-should-retry"]))) return "no x-should-retry header";
+  if (!withBody) return undefined;
+  if (!String(answer.headers["content-type"]).startsWith("application/json")) return `content-type ${answer.headers["content-type"]}`;
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    return "a body that is not JSON";
+  }
+  const outer = body as Record<string, unknown>;
+  const error = outer?.error as Record<string, unknown> | undefined;
+  const expectedOuter = dialect === "anthropic" ? ["type", "error"] : ["error"];
+  if (typeof outer !== "object" || outer === null || Object.keys(outer).sort().join() !== expectedOuter.sort().join())
+    return `top-level keys ${Object.keys(outer ?? {}).join(",")}`;
+  if (dialect === "anthropic" && outer.type !== "error") return 'type is not "error"';
+  if (typeof error !== "object" || error === null) return "error is not an object";
+  if (Object.keys(error).sort().join() !== "code,message,type") return `error keys ${Object.keys(error).join(",")}`;
+  if (!isText(error.type) || !isText(error.message) || !isCode(error.code)) return "error fields of the wrong type";
+  return undefined;
+}
