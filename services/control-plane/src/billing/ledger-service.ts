@@ -88,7 +88,7 @@ export class LedgerService {
   constructor(
     database: Pick<Database, "prisma" | "query">,
     private readonly clock: Clock,
-    private readonly holdTtlSeconds: number,
+    readonly holdTtlSeconds: number,
   ) {
     this.prisma = database.prisma;
     this.batcher = new MoneyBatcher(database);
@@ -109,7 +109,7 @@ export class LedgerService {
 
   async reserve(
     input: ReserveInput,
-  ): Promise<{ outcome: ReserveOutcome; availableNano: bigint; reservedNano: bigint; retryAfterSeconds: number }> {
+  ): Promise<{ outcome: ReserveOutcome; availableNano: bigint; reservedNano: bigint; retryAfterSeconds: number; ttlSeconds: number }> {
     const now = this.clock.now();
     const result = await this.batcher.submit({
       op: "reserve",
@@ -126,6 +126,7 @@ export class LedgerService {
     this.count("reserve", outcome);
     return {
       outcome,
+      ttlSeconds: this.holdTtlSeconds,
       availableNano: BigInt(result.available ?? "0"),
       reservedNano: BigInt(result.reserved ?? "0"),
       retryAfterSeconds: outcome === "spend_cap_exceeded" ? secondsToNextUtcMidnight(now) : 0,
@@ -213,6 +214,28 @@ export class LedgerService {
       const settled = result.outcome === "settled";
       this.count("draw", settled ? "settled" : "unknown_lease");
       return { outcome: settled ? "settled" : "unknown_lease", debitedNano: BigInt(result.debited ?? "0") };
+    });
+  }
+
+  /**
+   * Holds and leases whose requests are still running: each active one now expires the hold TTL from
+   * now (never sooner than it did), so the TTL voids only the holds of a data plane that stopped
+   * renewing them. Results in the order given: true = renewed, false = closed (not renewed).
+   */
+  async renew(holds: { requestId: string; projectId: string }[]): Promise<boolean[]> {
+    const expiresAt = this.expiresAt(this.clock.now());
+    const results = await Promise.allSettled(
+      holds.map((hold) =>
+        this.batcher.submit({ op: "renew", request_id: hold.requestId, project_id: hold.projectId, expires_at: expiresAt }),
+      ),
+    );
+    // Renewals are idempotent: one that failed fails the call, and the data plane sends them all again.
+    const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
+    if (failed) throw failed.reason;
+    return results.map((result) => {
+      const renewed = (result as PromiseFulfilledResult<{ outcome: string }>).value.outcome === "renewed";
+      this.count("renew", renewed ? "renewed" : "closed");
+      return renewed;
     });
   }
 

@@ -8,6 +8,7 @@ import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../cont
 import { controlPlaneUnavailable, insufficientCredits, isOutage, invalidApiKey, spendCapExceeded } from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
+import { HoldRenewal } from "./hold-renewal";
 
 /** Where billing reports what it could not do at once. */
 export interface BillingLog {
@@ -16,7 +17,7 @@ export interface BillingLog {
 }
 
 /** The control-plane calls billing makes. */
-export type BillingCalls = Pick<ControlPlaneClientWrapper, "reserve" | "settle" | "release" | "lease" | "draw">;
+export type BillingCalls = Pick<ControlPlaneClientWrapper, "reserve" | "settle" | "release" | "lease" | "draw" | "renew">;
 
 const RETRY_DELAYS_MS = [50, 200, 1000];
 const BACKGROUND_RETRY_MS = 5000;
@@ -51,6 +52,8 @@ export class RequestBilling {
   private backgroundTimer: NodeJS.Timeout | undefined;
   readonly leases: BudgetLeases;
   private readonly draws: DrawBatcher;
+  /** Keeps the holds and leases of running requests from expiring under them. */
+  readonly renewal: HoldRenewal;
 
   constructor(
     private readonly controlPlane: BillingCalls,
@@ -68,6 +71,13 @@ export class RequestBilling {
       this.giveBackLease(lease, keepNano),
     );
     this.draws = new DrawBatcher(controlPlane, leaseSettings.drawIntervalMs);
+    this.renewal = new HoldRenewal(controlPlane, log);
+    this.leases.onGranted = (lease, ttlSeconds) =>
+      this.renewal.track(lease.id, lease.projectId, ttlSeconds, (active, sentAt) => {
+        // Renewed: the control plane holds it half a TTL more at least (as when granted); closed: answers wait for their draws.
+        if (!active) lease.certainUntil = 0;
+        else if (lease.certainUntil > 0) lease.certainUntil = Math.max(lease.certainUntil, sentAt + (ttlSeconds * 1000) / 2);
+      });
   }
 
   /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). */
@@ -95,6 +105,7 @@ export class RequestBilling {
     if (answer.outcome !== "RESERVED") this.open.delete(hold.requestId);
     switch (answer.outcome) {
       case "RESERVED":
+        this.renewal.track(hold.requestId, hold.projectId, answer.ttlSeconds);
         return BigInt(answer.reservedNano);
       case "INSUFFICIENT_CREDITS":
         throw insufficientCredits();
@@ -123,6 +134,7 @@ export class RequestBilling {
       return call.amountNano;
     } finally {
       this.open.delete(call.requestId);
+      this.renewal.forget(call.requestId);
     }
   }
 
@@ -142,6 +154,7 @@ export class RequestBilling {
       this.keepTrying(requestId, work, error);
     } finally {
       this.open.delete(requestId);
+      this.renewal.forget(requestId);
     }
   }
 
@@ -183,6 +196,7 @@ export class RequestBilling {
    * release after the lease's last request gives it back.
    */
   private giveBackLease(lease: Lease, keepNano: bigint): void {
+    if (keepNano === 0n) this.renewal.forget(lease.id); // its last request is done
     const work = () => this.controlPlane.release(lease.id, lease.projectId, keepNano);
     const done = this.withRetries(work).then(
       (answer) => {
@@ -231,6 +245,7 @@ export class RequestBilling {
       await this.retryPending();
       await Promise.allSettled([...this.releasing]);
     }
+    this.renewal.stop();
     if (this.pending.size > 0)
       this.log.error({ requestIds: [...this.pending.keys()] }, "settles/releases never reached the control plane; their holds will expire");
   }
