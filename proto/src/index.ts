@@ -56,3 +56,4 @@ export {
 /** A proto field's name as the generated types spell it (proto-loader's camelCase: `cache_write_5m_nano_per_m` -> `cacheWrite_5mNanoPerM`). */
 export const protoField = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 export { API_KEY_PATTERN } from "./api-key";
+export { decodeJournalEntry, DRAW_JOURNAL_KEEP_MS, drawJournalKey, encodeJournalEntry, type JournalEntry } from "./draw-journal";

@@ -87,7 +87,7 @@ export class LedgerService {
 
   constructor(
     database: Pick<Database, "prisma" | "query">,
-    private readonly clock: Clock,
+    readonly clock: Clock,
     readonly holdTtlSeconds: number,
   ) {
     this.prisma = database.prisma;
@@ -183,9 +183,17 @@ export class LedgerService {
     return { granted, amountNano: granted ? BigInt(result.reserved ?? "0") : 0n, ttlSeconds: this.holdTtlSeconds };
   }
 
-  /** Debits requests served under leases; each draw extends its lease's expiry. Results in the order given. */
-  async draw(inputs: DrawInput[]): Promise<{ outcome: "settled" | "unknown_lease" | "failed"; debitedNano: bigint }[]> {
-    const expiresAt = this.expiresAt(this.clock.now());
+  /**
+   * Debits requests served under leases; each draw extends its lease's expiry, except those applied
+   * from a dead data plane's journal (`extendLease: false`: the lease is about to be voided). Results
+   * in the order given.
+   */
+  async draw(
+    inputs: DrawInput[],
+    options: { extendLease?: boolean } = {},
+  ): Promise<{ outcome: "settled" | "unknown_lease" | "failed"; debitedNano: bigint }[]> {
+    // The draw op moves an active lease's expiry to at least this: the epoch moves nothing.
+    const expiresAt = options.extendLease === false ? new Date(0).toISOString() : this.expiresAt(this.clock.now());
     // Each on its own: one that fails (the batcher retries a failed batch op by op) must not fail the others.
     const results = await Promise.allSettled(
       inputs.map((input) =>
@@ -246,11 +254,18 @@ export class LedgerService {
     return { balanceNano: BigInt(rows[0]?.balance ?? 0), heldNano: BigInt(rows[0]?.held ?? 0) };
   }
 
-  /** Voids up to `limit` active holds past their TTL (one short transaction); returns how many. */
-  async expireHolds(limit = 100): Promise<number> {
+  /** Voids up to `limit` active holds past their TTL at `at` (one short transaction); returns how many. */
+  async expireHolds(limit = 100, at = this.clock.now()): Promise<number> {
     const rows = await this.prisma.$queryRaw<{ count: number }[]>`
-      SELECT gateway_expire_holds(${this.clock.now().toISOString()}::timestamptz, ${limit}::integer) AS count`;
+      SELECT gateway_expire_holds(${at.toISOString()}::timestamptz, ${limit}::integer) AS count`;
     return Number(rows[0]!.count);
+  }
+
+  /** Active budget leases past their TTL at `at`: the sweeper voids them next (their journals are read first). */
+  async dueLeases(at: Date): Promise<{ leaseId: string; projectId: string }[]> {
+    const rows = await this.prisma.$queryRaw<{ request_id: string; project_id: string }[]>`
+      SELECT request_id, project_id FROM holds WHERE status = 'active' AND lease AND expires_at <= ${at.toISOString()}::timestamptz`;
+    return rows.map((row) => ({ leaseId: row.request_id, projectId: row.project_id }));
   }
 
   async topUp(

@@ -8,6 +8,7 @@ import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../cont
 import { controlPlaneUnavailable, insufficientCredits, isOutage, invalidApiKey, spendCapExceeded } from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
+import type { DrawJournal } from "./draw-journal";
 import { HoldRenewal } from "./hold-renewal";
 
 /** Where billing reports what it could not do at once. */
@@ -66,6 +67,8 @@ export class RequestBilling {
       drawIntervalMs: 0,
       replicaId: "",
     },
+    /** Where an answered leased debit is kept before its answer leaves (draw-journal.ts); none: the answer does not wait for it. */
+    private readonly journal?: DrawJournal,
   ) {
     this.leases = new BudgetLeases(controlPlane, leaseSettings, leaseSettings.replicaId, (lease, keepNano) =>
       this.giveBackLease(lease, keepNano),
@@ -170,8 +173,9 @@ export class RequestBilling {
     this.leases.shrink(lease, needNano, debitNano);
     this.drawsUnderWay++;
     let finished = false; // a replayed draw answers again: its share goes back to the lease once
+    const drawCall = { ...call, leaseId: lease.id, holdNano: debitNano };
     const work = async () => {
-      const answer = await this.draws.submit({ ...call, leaseId: lease.id, holdNano: debitNano });
+      const answer = await this.draws.submit(drawCall);
       if (!answer.settled) this.log.error({ reqId: call.requestId, lease: lease.id }, "draw did not debit: unknown lease");
       if (!finished) this.leases.finish(lease, debitNano, answer.debitedNano);
       finished = true;
@@ -187,7 +191,11 @@ export class RequestBilling {
         this.drawsUnderWay--;
         this.open.delete(call.requestId);
       });
-    return performance.now() < lease.certainUntil ? Promise.resolve(debitNano) : landed;
+    if (performance.now() >= lease.certainUntil) return landed;
+    if (!this.journal) return Promise.resolve(debitNano);
+    // Kept outside this process before the answer leaves, so a SIGKILL cannot lose it; if it cannot
+    // be kept (Redis down or slow), the answer waits for the draw itself.
+    return this.journal.append(drawCall).then((kept) => (kept ? debitNano : landed));
   }
 
   /**
@@ -200,6 +208,7 @@ export class RequestBilling {
     const work = () => this.controlPlane.release(lease.id, lease.projectId, keepNano);
     const done = this.withRetries(work).then(
       (answer) => {
+        if (keepNano === 0n) this.journal?.forget(lease.id); // its draws all landed before its release
         // A lease this replica still draws from was closed whole: it expired, or the control plane
         // predates reduces and ignored keep_nano (docs/deploy.md, "Upgrade order").
         if (keepNano > 0n && answer.outcome === "RELEASED") {
@@ -217,6 +226,11 @@ export class RequestBilling {
   /** Draws of requests already answered that have not landed yet (and are not pending a retry). */
   get drawsUnderWayCount(): number {
     return this.drawsUnderWay;
+  }
+
+  /** Draw journal appends (metrics); undefined without a journal. */
+  get journalStats(): { kept: number; failed: number } | undefined {
+    return this.journal?.stats;
   }
 
   /** Requests whose settle or release has not reached the control plane yet. */

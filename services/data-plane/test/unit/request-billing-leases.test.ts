@@ -163,6 +163,45 @@ describe("request billing under budget leases", () => {
     expect(calls.releases).toEqual([calls.leases[0]]);
   });
 
+  it("with a draw journal, a leased answer leaves once its draw is journalled; one the journal cannot keep waits for the draw", async () => {
+    vi.useFakeTimers();
+    const { client, failDraws } = controlPlane({ drawnNano: "7" });
+    const appended: string[] = [];
+    let journalUp = true;
+    let finishAppend: (kept: boolean) => void = () => {};
+    const journal = {
+      stats: { kept: 0, failed: 0 },
+      append: (draw: DrawCall) => {
+        appended.push(draw.requestId);
+        return journalUp ? new Promise<boolean>((resolve) => (finishAppend = resolve)) : Promise.resolve(false);
+      },
+      forget: vi.fn(),
+      close: async () => {},
+    };
+    const billing = new RequestBilling(client, log, settings, journal);
+    await busyWithLease(billing);
+    await billing.reserve(hold("a"));
+    await billing.reserve(hold("b"));
+    failDraws(0, 5_000); // every draw takes 5 s to land
+    let answered: bigint | undefined;
+    void billing.settle(settle("a", 40n)).then((debit) => (answered = debit));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(appended).toEqual(["a"]);
+    expect(answered).toBeUndefined(); // not before the journal has it
+    finishAppend(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answered).toBe(40n); // then at once, its draw still under way
+    journalUp = false;
+    answered = undefined;
+    void billing.settle(settle("b", 40n)).then((debit) => (answered = debit));
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(answered).toBeUndefined(); // the journal could not keep it: the answer waits for the draw
+    await vi.advanceTimersByTimeAsync(10_000); // behind "a"'s draw, 5 s each
+    expect(answered).toBe(7n); // the control plane's debit
+    await billing.flush(30_000);
+    expect(journal.forget).toHaveBeenCalledTimes(1); // the lease's journal goes once the lease is released
+  });
+
   it("a request on a lease past half its TTL, not renewed since, waits for the control plane's answer (the lease may have expired)", async () => {
     vi.useFakeTimers();
     const { client } = controlPlane({
