@@ -25,6 +25,7 @@ export type { DrawResponse, DrawResponse__Output } from "./generated/gateway/v1/
 export type { Draw } from "./generated/gateway/v1/Draw";
 export type { LeaseRequest__Output } from "./generated/gateway/v1/LeaseRequest";
 export type { LeaseResponse, LeaseResponse__Output } from "./generated/gateway/v1/LeaseResponse";
+export type { RenewResponse, RenewResponse__Output } from "./generated/gateway/v1/RenewResponse";
 export type { Catalogue, Catalogue__Output } from "./generated/gateway/v1/Catalogue";
 export type { CatalogueDefaults__Output } from "./generated/gateway/v1/CatalogueDefaults";
 export type { ControlEvent, ControlEvent__Output } from "./generated/gateway/v1/ControlEvent";
@@ -56,3 +57,4 @@ export { answerClientError, BAD_URL_MESSAGE, routingFailure, shuttingDown } from
 /** A proto field's name as the generated types spell it (proto-loader's camelCase: `cache_write_5m_nano_per_m` -> `cacheWrite_5mNanoPerM`). */
 export const protoField = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 export { API_KEY_PATTERN } from "./api-key";
+export { decodeJournalEntry, DRAW_JOURNAL_KEEP_MS, drawJournalKey, encodeJournalEntry, type JournalEntry } from "./draw-journal";

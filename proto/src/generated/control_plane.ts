@@ -13,6 +13,7 @@ import type { DrawResponse as _gateway_v1_DrawResponse, DrawResponse__Output as 
 import type { DrawResult as _gateway_v1_DrawResult, DrawResult__Output as _gateway_v1_DrawResult__Output } from './gateway/v1/DrawResult';
 import type { GetCatalogueRequest as _gateway_v1_GetCatalogueRequest, GetCatalogueRequest__Output as _gateway_v1_GetCatalogueRequest__Output } from './gateway/v1/GetCatalogueRequest';
 import type { Heartbeat as _gateway_v1_Heartbeat, Heartbeat__Output as _gateway_v1_Heartbeat__Output } from './gateway/v1/Heartbeat';
+import type { HoldRef as _gateway_v1_HoldRef, HoldRef__Output as _gateway_v1_HoldRef__Output } from './gateway/v1/HoldRef';
 import type { KeyRevoked as _gateway_v1_KeyRevoked, KeyRevoked__Output as _gateway_v1_KeyRevoked__Output } from './gateway/v1/KeyRevoked';
 import type { LeaseRequest as _gateway_v1_LeaseRequest, LeaseRequest__Output as _gateway_v1_LeaseRequest__Output } from './gateway/v1/LeaseRequest';
 import type { LeaseResponse as _gateway_v1_LeaseResponse, LeaseResponse__Output as _gateway_v1_LeaseResponse__Output } from './gateway/v1/LeaseResponse';
@@ -23,6 +24,8 @@ import type { ProjectChanged as _gateway_v1_ProjectChanged, ProjectChanged__Outp
 import type { ProjectLimits as _gateway_v1_ProjectLimits, ProjectLimits__Output as _gateway_v1_ProjectLimits__Output } from './gateway/v1/ProjectLimits';
 import type { ReleaseRequest as _gateway_v1_ReleaseRequest, ReleaseRequest__Output as _gateway_v1_ReleaseRequest__Output } from './gateway/v1/ReleaseRequest';
 import type { ReleaseResponse as _gateway_v1_ReleaseResponse, ReleaseResponse__Output as _gateway_v1_ReleaseResponse__Output } from './gateway/v1/ReleaseResponse';
+import type { RenewRequest as _gateway_v1_RenewRequest, RenewRequest__Output as _gateway_v1_RenewRequest__Output } from './gateway/v1/RenewRequest';
+import type { RenewResponse as _gateway_v1_RenewResponse, RenewResponse__Output as _gateway_v1_RenewResponse__Output } from './gateway/v1/RenewResponse';
 import type { ReserveRequest as _gateway_v1_ReserveRequest, ReserveRequest__Output as _gateway_v1_ReserveRequest__Output } from './gateway/v1/ReserveRequest';
 import type { ReserveResponse as _gateway_v1_ReserveResponse, ReserveResponse__Output as _gateway_v1_ReserveResponse__Output } from './gateway/v1/ReserveResponse';
 import type { SettleRequest as _gateway_v1_SettleRequest, SettleRequest__Output as _gateway_v1_SettleRequest__Output } from './gateway/v1/SettleRequest';
@@ -51,6 +54,7 @@ export interface ProtoGrpcType {
       DrawResult: MessageTypeDefinition<_gateway_v1_DrawResult, _gateway_v1_DrawResult__Output>
       GetCatalogueRequest: MessageTypeDefinition<_gateway_v1_GetCatalogueRequest, _gateway_v1_GetCatalogueRequest__Output>
       Heartbeat: MessageTypeDefinition<_gateway_v1_Heartbeat, _gateway_v1_Heartbeat__Output>
+      HoldRef: MessageTypeDefinition<_gateway_v1_HoldRef, _gateway_v1_HoldRef__Output>
       KeyRevoked: MessageTypeDefinition<_gateway_v1_KeyRevoked, _gateway_v1_KeyRevoked__Output>
       LeaseRequest: MessageTypeDefinition<_gateway_v1_LeaseRequest, _gateway_v1_LeaseRequest__Output>
       LeaseResponse: MessageTypeDefinition<_gateway_v1_LeaseResponse, _gateway_v1_LeaseResponse__Output>
@@ -61,6 +65,8 @@ export interface ProtoGrpcType {
       ProjectLimits: MessageTypeDefinition<_gateway_v1_ProjectLimits, _gateway_v1_ProjectLimits__Output>
       ReleaseRequest: MessageTypeDefinition<_gateway_v1_ReleaseRequest, _gateway_v1_ReleaseRequest__Output>
       ReleaseResponse: MessageTypeDefinition<_gateway_v1_ReleaseResponse, _gateway_v1_ReleaseResponse__Output>
+      RenewRequest: MessageTypeDefinition<_gateway_v1_RenewRequest, _gateway_v1_RenewRequest__Output>
+      RenewResponse: MessageTypeDefinition<_gateway_v1_RenewResponse, _gateway_v1_RenewResponse__Output>
       ReserveRequest: MessageTypeDefinition<_gateway_v1_ReserveRequest, _gateway_v1_ReserveRequest__Output>
       ReserveResponse: MessageTypeDefinition<_gateway_v1_ReserveResponse, _gateway_v1_ReserveResponse__Output>
       SettleRequest: MessageTypeDefinition<_gateway_v1_SettleRequest, _gateway_v1_SettleRequest__Output>

@@ -15,6 +15,8 @@ export interface ControlPlaneConfig {
   adminToken: string;
   holdTtlSeconds: number;
   holdSweepIntervalMs: number;
+  /** Redis holding the data planes' draw journal (docs/money.md, "A killed data plane"); unset = not read. */
+  redisUrl: string | undefined;
   /** On SIGTERM: how long gRPC calls in flight may finish before they are cut. */
   drainTimeoutMs: number;
   keyCacheTtlSeconds: number;
@@ -56,6 +58,7 @@ export function parseControlPlaneConfig(env: NodeJS.ProcessEnv = process.env): C
     adminToken: required(env, "GATEWAY_ADMIN_TOKEN"),
     holdTtlSeconds: integer(env, "HOLD_TTL_SECONDS", 900, 1),
     holdSweepIntervalMs: integer(env, "HOLD_SWEEP_INTERVAL_MS", 5000, 10),
+    redisUrl: env.REDIS_URL || undefined,
     drainTimeoutMs: integer(env, "DRAIN_TIMEOUT_MS", 30_000, 0),
     keyCacheTtlSeconds: Math.min(integer(env, "KEY_CACHE_TTL_SECONDS", 30, 1), 30),
     changePollIntervalMs: integer(env, "CHANGE_POLL_INTERVAL_MS", 200, 10),

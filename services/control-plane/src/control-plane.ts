@@ -3,6 +3,7 @@
 // local launcher call it with ports 0.
 import type { FastifyInstance } from "fastify";
 import { buildAdminApp } from "./admin/admin-app";
+import { DrawJournalReconciler } from "./billing/draw-journal-reconciler";
 import { HoldSweeper } from "./billing/hold-sweeper";
 import { LedgerService } from "./billing/ledger-service";
 import { CatalogueService } from "./catalogue/catalogue-service";
@@ -41,7 +42,17 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
     ledger,
     catalogue: new CatalogueService(database.prisma, changes),
     changes,
-    sweeper: new HoldSweeper(ledger, config.holdSweepIntervalMs, logError),
+    sweeper: new HoldSweeper(
+      ledger,
+      config.holdSweepIntervalMs,
+      logError,
+      config.redisUrl
+        ? new DrawJournalReconciler(config.redisUrl, ledger, {
+            warn: (object, message) => admin?.log.warn(object, message),
+            error: (object, message) => admin?.log.error(object, message),
+          })
+        : undefined,
+    ),
   };
 
   await changes.start();

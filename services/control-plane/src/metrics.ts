@@ -28,6 +28,11 @@ export function createMetrics(services: ControlPlaneServices): ControlPlaneMetri
     () => services.sweeper.expiredTotal,
   );
   cumulative(
+    "gateway_draw_journal_entries_applied",
+    "Draws read from dead data planes' journals and applied before their leases were voided (cumulative, this replica; replays of draws that had landed included).",
+    () => services.sweeper.journalEntriesApplied,
+  );
+  cumulative(
     "gateway_money_batches",
     "Group-commit transactions written (cumulative, this replica).",
     () => services.ledger.batcher.batches,

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import { buildDataPlaneApp } from "./app/build-app";
 import { KeyCache } from "./auth/key-cache";
+import { RedisDrawJournal } from "./billing/draw-journal";
 import { RequestBilling } from "./billing/request-billing";
 import { buildSnapshot, type CatalogueSnapshot } from "./catalogue/catalogue-snapshot";
 import type { DataPlaneConfig } from "./config";
@@ -36,7 +37,9 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   const http = new UpstreamHttp(config.upstream);
   const providers = new Map([...config.providers.values()].map((provider) => [provider.name, new UpstreamProvider(provider, http)]));
   const keys = new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs);
-  const billing = new RequestBilling(controlPlane, log, { ...config.leases, replicaId: config.replicaId });
+  // With Redis, an answered leased debit is kept there before its answer leaves (docs/money.md, "A killed data plane").
+  const journal = config.redisUrl ? new RedisDrawJournal(config.redisUrl) : undefined;
+  const billing = new RequestBilling(controlPlane, log, { ...config.leases, replicaId: config.replicaId }, journal);
   const rateLimiter: RateLimiter = config.redisUrl
     ? new RedisRateLimiter(config.redisUrl, config.replicaId, config.rateLimitWindowMs, (degraded) =>
         log.warn({ degraded }, degraded ? "Redis unreachable: per-minute limit falls back to a local share" : "Redis reachable again"),
@@ -129,6 +132,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       controlPlane.close();
       await http.close(config.clientDisconnectDrainMs + 1000);
       await rateLimiter.close();
+      await journal?.close();
     },
   };
 }

@@ -53,6 +53,7 @@ export interface MetricSources {
     readonly pendingCount: number;
     readonly drawsUnderWayCount: number;
     readonly leases: { readonly openCount: number; readonly stats: { granted: number; refused: number; leasedRequests: number } };
+    readonly journalStats: { kept: number; failed: number } | undefined;
   };
   health: { circuitViews(): CircuitView[] };
   controlPlane: { readonly stall: { readonly stalled: boolean; readonly fastFailures: number } };
@@ -105,6 +106,18 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
     registers: [registry],
     collect() {
       this.set(sources.billing.drawsUnderWayCount);
+    },
+  });
+  new Gauge({
+    name: "gateway_draw_journal_appends",
+    help: "Answered leased debits written to the draw journal before their answers left (kept), or not (failed: those answers waited for their draws). Cumulative.",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+    collect() {
+      const stats = sources.billing.journalStats;
+      if (!stats) return;
+      this.set({ outcome: "kept" }, stats.kept);
+      this.set({ outcome: "failed" }, stats.failed);
     },
   });
   new Gauge({

@@ -1,5 +1,6 @@
 // Periodically voids holds whose TTL passed (a data plane crashed or lost its
 // settle), so their amount returns to the balance. Counts what it voided.
+import type { DrawJournalReconciler } from "./draw-journal-reconciler";
 import type { LedgerService } from "./ledger-service";
 
 export class HoldSweeper {
@@ -11,7 +12,14 @@ export class HoldSweeper {
     private readonly ledger: LedgerService,
     private readonly intervalMs: number,
     private readonly onError: (error: unknown) => void,
+    /** Applies a dead data plane's journalled draws before its leases are voided (none: no journal). */
+    private readonly journal?: DrawJournalReconciler,
   ) {}
+
+  /** Journal entries applied before leases were voided (cumulative; replays of draws that had landed included). */
+  get journalEntriesApplied(): number {
+    return this.journal?.entriesApplied ?? 0;
+  }
 
   start(): void {
     this.timer = setInterval(() => {
@@ -25,9 +33,12 @@ export class HoldSweeper {
 
   /** Voids every expired hold, a hundred per transaction so money writes never wait long. */
   async sweep(): Promise<number> {
+    // One instant for the journal and the expiry: a lease due after the journal was read is not voided in this round.
+    const at = this.ledger.clock.now();
+    await this.journal?.beforeExpiry(at);
     let total = 0;
     for (;;) {
-      const count = await this.ledger.expireHolds(100);
+      const count = await this.ledger.expireHolds(100, at);
       total += count;
       this.expiredTotal += count;
       if (count < 100) return total;
@@ -37,5 +48,6 @@ export class HoldSweeper {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
+    await this.journal?.close();
   }
 }

@@ -88,8 +88,8 @@ export class LedgerService {
 
   constructor(
     database: Pick<Database, "prisma" | "query">,
-    private readonly clock: Clock,
-    private readonly holdTtlSeconds: number,
+    readonly clock: Clock,
+    readonly holdTtlSeconds: number,
   ) {
     this.prisma = database.prisma;
     this.batcher = new MoneyBatcher(database);
@@ -110,7 +110,7 @@ export class LedgerService {
 
   async reserve(
     input: ReserveInput,
-  ): Promise<{ outcome: ReserveOutcome; availableNano: bigint; reservedNano: bigint; retryAfterSeconds: number }> {
+  ): Promise<{ outcome: ReserveOutcome; availableNano: bigint; reservedNano: bigint; retryAfterSeconds: number; ttlSeconds: number }> {
     const now = this.clock.now();
     const result = await this.batcher.submit({
       op: "reserve",
@@ -127,6 +127,7 @@ export class LedgerService {
     this.count("reserve", outcome);
     return {
       outcome,
+      ttlSeconds: this.holdTtlSeconds,
       availableNano: BigInt(result.available ?? "0"),
       reservedNano: BigInt(result.reserved ?? "0"),
       retryAfterSeconds: outcome === "spend_cap_exceeded" ? secondsToNextUtcMidnight(now) : 0,
@@ -183,9 +184,17 @@ export class LedgerService {
     return { granted, amountNano: granted ? BigInt(result.reserved ?? "0") : 0n, ttlSeconds: this.holdTtlSeconds };
   }
 
-  /** Debits requests served under leases; each draw extends its lease's expiry. Results in the order given. */
-  async draw(inputs: DrawInput[]): Promise<{ outcome: "settled" | "unknown_lease" | "failed"; debitedNano: bigint }[]> {
-    const expiresAt = this.expiresAt(this.clock.now());
+  /**
+   * Debits requests served under leases; each draw extends its lease's expiry, except those applied
+   * from a dead data plane's journal (`extendLease: false`: the lease is about to be voided). Results
+   * in the order given.
+   */
+  async draw(
+    inputs: DrawInput[],
+    options: { extendLease?: boolean } = {},
+  ): Promise<{ outcome: "settled" | "unknown_lease" | "failed"; debitedNano: bigint }[]> {
+    // The draw op moves an active lease's expiry to at least this: the epoch moves nothing.
+    const expiresAt = options.extendLease === false ? new Date(0).toISOString() : this.expiresAt(this.clock.now());
     // Each on its own: one that fails (the batcher retries a failed batch op by op) must not fail the others.
     const results = await Promise.allSettled(
       inputs.map((input) =>
@@ -217,6 +226,28 @@ export class LedgerService {
     });
   }
 
+  /**
+   * Holds and leases whose requests are still running: each active one now expires the hold TTL from
+   * now (never sooner than it did), so the TTL voids only the holds of a data plane that stopped
+   * renewing them. Results in the order given: true = renewed, false = closed (not renewed).
+   */
+  async renew(holds: { requestId: string; projectId: string }[]): Promise<boolean[]> {
+    const expiresAt = this.expiresAt(this.clock.now());
+    const results = await Promise.allSettled(
+      holds.map((hold) =>
+        this.batcher.submit({ op: "renew", request_id: hold.requestId, project_id: hold.projectId, expires_at: expiresAt }),
+      ),
+    );
+    // Renewals are idempotent: one that failed fails the call, and the data plane sends them all again.
+    const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
+    if (failed) throw failed.reason;
+    return results.map((result) => {
+      const renewed = (result as PromiseFulfilledResult<{ outcome: string }>).value.outcome === "renewed";
+      this.count("renew", renewed ? "renewed" : "closed");
+      return renewed;
+    });
+  }
+
   /** Every project's balance and holds added up: the ledger's totals (a balance is the sum of its ledger), read from the projects table. */
   async totals(): Promise<{ balanceNano: bigint; heldNano: bigint }> {
     const rows = await this.prisma.$queryRaw<{ balance: bigint | null; held: bigint | null }[]>`
@@ -224,11 +255,18 @@ export class LedgerService {
     return { balanceNano: BigInt(rows[0]?.balance ?? 0), heldNano: BigInt(rows[0]?.held ?? 0) };
   }
 
-  /** Voids up to `limit` active holds past their TTL (one short transaction); returns how many. */
-  async expireHolds(limit = 100): Promise<number> {
+  /** Voids up to `limit` active holds past their TTL at `at` (one short transaction); returns how many. */
+  async expireHolds(limit = 100, at = this.clock.now()): Promise<number> {
     const rows = await this.prisma.$queryRaw<{ count: number }[]>`
-      SELECT gateway_expire_holds(${this.clock.now().toISOString()}::timestamptz, ${limit}::integer) AS count`;
+      SELECT gateway_expire_holds(${at.toISOString()}::timestamptz, ${limit}::integer) AS count`;
     return Number(rows[0]!.count);
+  }
+
+  /** Active budget leases past their TTL at `at`: the sweeper voids them next (their journals are read first). */
+  async dueLeases(at: Date): Promise<{ leaseId: string; projectId: string }[]> {
+    const rows = await this.prisma.$queryRaw<{ request_id: string; project_id: string }[]>`
+      SELECT request_id, project_id FROM holds WHERE status = 'active' AND lease AND expires_at <= ${at.toISOString()}::timestamptz`;
+    return rows.map((row) => ({ leaseId: row.request_id, projectId: row.project_id }));
   }
 
   async topUp(

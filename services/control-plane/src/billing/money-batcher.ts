@@ -33,6 +33,7 @@ export type MoneyOperation =
       output_tokens: number;
     }
   | { op: "release"; request_id: string; project_id: string; keep?: string }
+  | { op: "renew"; request_id: string; project_id: string; expires_at: string }
   | {
       op: "lease";
       request_id: string;

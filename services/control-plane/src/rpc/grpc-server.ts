@@ -129,6 +129,7 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
         retryAfterSeconds: result.retryAfterSeconds,
         availableNano: result.availableNano.toString(),
         reservedNano: result.reservedNano.toString(),
+        ttlSeconds: result.ttlSeconds,
       };
     }),
     Settle: unary("Settle", async (request) => {
@@ -186,6 +187,10 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
         }),
       };
     }),
+    Renew: unary("Renew", async (request) => ({
+      active: await deps.ledger.renew(request.holds.map((hold) => ({ requestId: hold.requestId, projectId: hold.projectId }))),
+      ttlSeconds: deps.ledger.holdTtlSeconds,
+    })),
     Subscribe: (call) => {
       if (!authorized(call.metadata, deps.internalToken)) {
         call.destroy(Object.assign(new Error("invalid internal token"), invalidToken()));

@@ -84,6 +84,9 @@ export class BudgetLeases {
   private readonly sweeper: NodeJS.Timeout | undefined;
   private closed = false;
 
+  /** Told of each lease granted, with the TTL it was granted for (request-billing.ts renews it while it holds money). */
+  onGranted: (lease: Lease, ttlSeconds: number) => void = () => {};
+
   /** Requests whose worst case came out of a lease, and leases granted (metrics). */
   readonly stats = { leasedRequests: 0, granted: 0, refused: 0 };
 
@@ -237,6 +240,7 @@ export class BudgetLeases {
         const previous = this.current.get(projectId);
         if (previous) this.retire(previous);
         this.current.set(projectId, lease);
+        this.onGranted(lease, answer.ttlSeconds);
         // Granted under terms that changed meanwhile, or during shutdown: straight back.
         if (this.closed || (this.generation.get(projectId) ?? 0) !== generation) this.retire(lease);
       })

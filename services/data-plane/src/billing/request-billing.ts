@@ -8,6 +8,8 @@ import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../cont
 import { controlPlaneUnavailable, insufficientCredits, isOutage, invalidApiKey, spendCapExceeded } from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
+import type { DrawJournal } from "./draw-journal";
+import { HoldRenewal } from "./hold-renewal";
 
 /** Where billing reports what it could not do at once. */
 export interface BillingLog {
@@ -16,7 +18,7 @@ export interface BillingLog {
 }
 
 /** The control-plane calls billing makes. */
-export type BillingCalls = Pick<ControlPlaneClientWrapper, "reserve" | "settle" | "release" | "lease" | "draw">;
+export type BillingCalls = Pick<ControlPlaneClientWrapper, "reserve" | "settle" | "release" | "lease" | "draw" | "renew">;
 
 const RETRY_DELAYS_MS = [50, 200, 1000];
 const BACKGROUND_RETRY_MS = 5000;
@@ -51,6 +53,8 @@ export class RequestBilling {
   private backgroundTimer: NodeJS.Timeout | undefined;
   readonly leases: BudgetLeases;
   private readonly draws: DrawBatcher;
+  /** Keeps the holds and leases of running requests from expiring under them. */
+  readonly renewal: HoldRenewal;
 
   constructor(
     private readonly controlPlane: BillingCalls,
@@ -63,11 +67,20 @@ export class RequestBilling {
       drawIntervalMs: 0,
       replicaId: "",
     },
+    /** Where an answered leased debit is kept before its answer leaves (draw-journal.ts); none: the answer does not wait for it. */
+    private readonly journal?: DrawJournal,
   ) {
     this.leases = new BudgetLeases(controlPlane, leaseSettings, leaseSettings.replicaId, (lease, keepNano) =>
       this.giveBackLease(lease, keepNano),
     );
     this.draws = new DrawBatcher(controlPlane, leaseSettings.drawIntervalMs);
+    this.renewal = new HoldRenewal(controlPlane, log);
+    this.leases.onGranted = (lease, ttlSeconds) =>
+      this.renewal.track(lease.id, lease.projectId, ttlSeconds, (active, sentAt) => {
+        // Renewed: the control plane holds it half a TTL more at least (as when granted); closed: answers wait for their draws.
+        if (!active) lease.certainUntil = 0;
+        else if (lease.certainUntil > 0) lease.certainUntil = Math.max(lease.certainUntil, sentAt + (ttlSeconds * 1000) / 2);
+      });
   }
 
   /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). */
@@ -95,6 +108,7 @@ export class RequestBilling {
     if (answer.outcome !== "RESERVED") this.open.delete(hold.requestId);
     switch (answer.outcome) {
       case "RESERVED":
+        this.renewal.track(hold.requestId, hold.projectId, answer.ttlSeconds);
         return BigInt(answer.reservedNano);
       case "INSUFFICIENT_CREDITS":
         throw insufficientCredits();
@@ -123,6 +137,7 @@ export class RequestBilling {
       return call.amountNano;
     } finally {
       this.open.delete(call.requestId);
+      this.renewal.forget(call.requestId);
     }
   }
 
@@ -142,6 +157,7 @@ export class RequestBilling {
       this.keepTrying(requestId, work, error);
     } finally {
       this.open.delete(requestId);
+      this.renewal.forget(requestId);
     }
   }
 
@@ -157,8 +173,9 @@ export class RequestBilling {
     this.leases.shrink(lease, needNano, debitNano);
     this.drawsUnderWay++;
     let finished = false; // a replayed draw answers again: its share goes back to the lease once
+    const drawCall = { ...call, leaseId: lease.id, holdNano: debitNano };
     const work = async () => {
-      const answer = await this.draws.submit({ ...call, leaseId: lease.id, holdNano: debitNano });
+      const answer = await this.draws.submit(drawCall);
       if (!answer.settled) this.log.error({ reqId: call.requestId, lease: lease.id }, "draw did not debit: unknown lease");
       if (!finished) this.leases.finish(lease, debitNano, answer.debitedNano);
       finished = true;
@@ -174,7 +191,11 @@ export class RequestBilling {
         this.drawsUnderWay--;
         this.open.delete(call.requestId);
       });
-    return performance.now() < lease.certainUntil ? Promise.resolve(debitNano) : landed;
+    if (performance.now() >= lease.certainUntil) return landed;
+    if (!this.journal) return Promise.resolve(debitNano);
+    // Kept outside this process before the answer leaves, so a SIGKILL cannot lose it; if it cannot
+    // be kept (Redis down or slow), the answer waits for the draw itself.
+    return this.journal.append(drawCall).then((kept) => (kept ? debitNano : landed));
   }
 
   /**
@@ -183,9 +204,11 @@ export class RequestBilling {
    * release after the lease's last request gives it back.
    */
   private giveBackLease(lease: Lease, keepNano: bigint): void {
+    if (keepNano === 0n) this.renewal.forget(lease.id); // its last request is done
     const work = () => this.controlPlane.release(lease.id, lease.projectId, keepNano);
     const done = this.withRetries(work).then(
       (answer) => {
+        if (keepNano === 0n) this.journal?.forget(lease.id); // its draws all landed before its release
         // A lease this replica still draws from was closed whole: it expired, or the control plane
         // predates reduces and ignored keep_nano (docs/deploy.md, "Upgrade order").
         if (keepNano > 0n && answer.outcome === "RELEASED") {
@@ -203,6 +226,11 @@ export class RequestBilling {
   /** Draws of requests already answered that have not landed yet (and are not pending a retry). */
   get drawsUnderWayCount(): number {
     return this.drawsUnderWay;
+  }
+
+  /** Draw journal appends (metrics); undefined without a journal. */
+  get journalStats(): { kept: number; failed: number } | undefined {
+    return this.journal?.stats;
   }
 
   /** Requests whose settle or release has not reached the control plane yet. */
@@ -231,6 +259,7 @@ export class RequestBilling {
       await this.retryPending();
       await Promise.allSettled([...this.releasing]);
     }
+    this.renewal.stop();
     if (this.pending.size > 0)
       this.log.error({ requestIds: [...this.pending.keys()] }, "settles/releases never reached the control plane; their holds will expire");
   }

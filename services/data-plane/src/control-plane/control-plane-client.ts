@@ -14,6 +14,7 @@ import {
   type DrawResponse__Output,
   type LeaseResponse__Output,
   type ReleaseResponse__Output,
+  type RenewResponse__Output,
   type ReserveResponse__Output,
   type SettleResponse__Output,
   type ValidateKeyResponse__Output,
@@ -204,6 +205,11 @@ export class ControlPlaneClientWrapper {
         costParts: wireParts(draw.costParts),
       })),
     });
+  }
+
+  /** Renews active holds and leases of running requests (hold-renewal.ts). */
+  renew(holds: { requestId: string; projectId: string }[]): Promise<RenewResponse__Output> {
+    return this.unary("Renew", this.client.renew, { holds });
   }
 
   /** Subscribes to control events; re-subscribes after any break, forever, until close(). */

@@ -12,11 +12,12 @@ import type {
 } from "@gateway/proto";
 import type { BillingLog } from "../../src/billing/request-billing";
 import type { DrawCall } from "../../src/control-plane/control-plane-client";
+import { controlPlaneUnavailable } from "../../src/errors";
 
 const settings = { minRequestsPerSecond: 2, requestsPerLease: 10, maxAgeMs: 60_000, idleMs: 60_000, drawIntervalMs: 0, replicaId: "dp" };
 const log: BillingLog = { warn: () => {}, error: () => {} };
 
-function controlPlane(options: { leaseAnswer?: () => Promise<LeaseResponse__Output>; drawnNano?: string } = {}) {
+function controlPlane(options: { leaseAnswer?: () => Promise<LeaseResponse__Output>; drawnNano?: string; renewFails?: boolean } = {}) {
   const calls = {
     leases: [] as string[],
     releases: [] as string[] /* of leases, whole */,
@@ -33,9 +34,14 @@ function controlPlane(options: { leaseAnswer?: () => Promise<LeaseResponse__Outp
         reservedNano: "100",
         availableNano: "0",
         retryAfterSeconds: 0,
+        ttlSeconds: 900,
       }),
     ),
     settle: vi.fn(async (): Promise<SettleResponse__Output> => ({ outcome: "SETTLED", debitedNano: "0" })),
+    renew: vi.fn(async (holds: unknown[]) => {
+      if (options.renewFails) throw controlPlaneUnavailable();
+      return { active: holds.map(() => true), ttlSeconds: 900 };
+    }),
     lease: vi.fn(async (leaseId: string): Promise<LeaseResponse__Output> => {
       calls.leases.push(leaseId);
       return options.leaseAnswer ? options.leaseAnswer() : { granted: true, amountNano: "1000", ttlSeconds: 900 };
@@ -157,9 +163,52 @@ describe("request billing under budget leases", () => {
     expect(calls.releases).toEqual([calls.leases[0]]);
   });
 
-  it("a request on a lease past half its TTL waits for the control plane's answer (the lease may have expired)", async () => {
+  it("with a draw journal, a leased answer leaves once its draw is journalled; one the journal cannot keep waits for the draw", async () => {
     vi.useFakeTimers();
-    const { client } = controlPlane({ leaseAnswer: async () => ({ granted: true, amountNano: "1000", ttlSeconds: 2 }), drawnNano: "7" });
+    const { client, failDraws } = controlPlane({ drawnNano: "7" });
+    const appended: string[] = [];
+    let journalUp = true;
+    let finishAppend: (kept: boolean) => void = () => {};
+    const journal = {
+      stats: { kept: 0, failed: 0 },
+      append: (draw: DrawCall) => {
+        appended.push(draw.requestId);
+        return journalUp ? new Promise<boolean>((resolve) => (finishAppend = resolve)) : Promise.resolve(false);
+      },
+      forget: vi.fn(),
+      close: async () => {},
+    };
+    const billing = new RequestBilling(client, log, settings, journal);
+    await busyWithLease(billing);
+    await billing.reserve(hold("a"));
+    await billing.reserve(hold("b"));
+    failDraws(0, 5_000); // every draw takes 5 s to land
+    let answered: bigint | undefined;
+    void billing.settle(settle("a", 40n)).then((debit) => (answered = debit));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(appended).toEqual(["a"]);
+    expect(answered).toBeUndefined(); // not before the journal has it
+    finishAppend(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answered).toBe(40n); // then at once, its draw still under way
+    journalUp = false;
+    answered = undefined;
+    void billing.settle(settle("b", 40n)).then((debit) => (answered = debit));
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(answered).toBeUndefined(); // the journal could not keep it: the answer waits for the draw
+    await vi.advanceTimersByTimeAsync(10_000); // behind "a"'s draw, 5 s each
+    expect(answered).toBe(7n); // the control plane's debit
+    await billing.flush(30_000);
+    expect(journal.forget).toHaveBeenCalledTimes(1); // the lease's journal goes once the lease is released
+  });
+
+  it("a request on a lease past half its TTL, not renewed since, waits for the control plane's answer (the lease may have expired)", async () => {
+    vi.useFakeTimers();
+    const { client } = controlPlane({
+      leaseAnswer: async () => ({ granted: true, amountNano: "1000", ttlSeconds: 2 }),
+      drawnNano: "7",
+      renewFails: true,
+    });
     const billing = new RequestBilling(client, log, settings);
     await busyWithLease(billing);
     await billing.reserve(hold("a"));
@@ -168,6 +217,17 @@ describe("request billing under budget leases", () => {
     await billing.reserve(hold("b"));
     await vi.advanceTimersByTimeAsync(1);
     expect(await billing.settle(settle("b", 40n))).toBe(7n); // the control plane's debit
+  });
+
+  it("a lease renewed while it holds money stays certain past half its first TTL: answers do not wait for their draws", async () => {
+    vi.useFakeTimers();
+    const { client } = controlPlane({ leaseAnswer: async () => ({ granted: true, amountNano: "1000", ttlSeconds: 2 }), drawnNano: "7" });
+    const billing = new RequestBilling(client, log, settings);
+    await busyWithLease(billing);
+    await billing.reserve(hold("a"));
+    await vi.advanceTimersByTimeAsync(1_500); // renewed at a third of the TTL (and again since)
+    expect(client.renew).toHaveBeenCalled();
+    expect(await billing.settle(settle("a", 40n))).toBe(40n); // at once: the renewal made it certain again
   });
 
   it("a reduce that never lands changes nothing else: the lease is released whole after its last request", async () => {

@@ -11,6 +11,8 @@ import type { LeaseRequest as _gateway_v1_LeaseRequest, LeaseRequest__Output as 
 import type { LeaseResponse as _gateway_v1_LeaseResponse, LeaseResponse__Output as _gateway_v1_LeaseResponse__Output } from '../../gateway/v1/LeaseResponse';
 import type { ReleaseRequest as _gateway_v1_ReleaseRequest, ReleaseRequest__Output as _gateway_v1_ReleaseRequest__Output } from '../../gateway/v1/ReleaseRequest';
 import type { ReleaseResponse as _gateway_v1_ReleaseResponse, ReleaseResponse__Output as _gateway_v1_ReleaseResponse__Output } from '../../gateway/v1/ReleaseResponse';
+import type { RenewRequest as _gateway_v1_RenewRequest, RenewRequest__Output as _gateway_v1_RenewRequest__Output } from '../../gateway/v1/RenewRequest';
+import type { RenewResponse as _gateway_v1_RenewResponse, RenewResponse__Output as _gateway_v1_RenewResponse__Output } from '../../gateway/v1/RenewResponse';
 import type { ReserveRequest as _gateway_v1_ReserveRequest, ReserveRequest__Output as _gateway_v1_ReserveRequest__Output } from '../../gateway/v1/ReserveRequest';
 import type { ReserveResponse as _gateway_v1_ReserveResponse, ReserveResponse__Output as _gateway_v1_ReserveResponse__Output } from '../../gateway/v1/ReserveResponse';
 import type { SettleRequest as _gateway_v1_SettleRequest, SettleRequest__Output as _gateway_v1_SettleRequest__Output } from '../../gateway/v1/SettleRequest';
@@ -56,6 +58,15 @@ export interface ControlPlaneClient extends grpc.Client {
   release(argument: _gateway_v1_ReleaseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
   release(argument: _gateway_v1_ReleaseRequest, callback: grpc.requestCallback<_gateway_v1_ReleaseResponse__Output>): grpc.ClientUnaryCall;
   
+  Renew(argument: _gateway_v1_RenewRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_RenewResponse__Output>): grpc.ClientUnaryCall;
+  Renew(argument: _gateway_v1_RenewRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_RenewResponse__Output>): grpc.ClientUnaryCall;
+  Renew(argument: _gateway_v1_RenewRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_RenewResponse__Output>): grpc.ClientUnaryCall;
+  Renew(argument: _gateway_v1_RenewRequest, callback: grpc.requestCallback<_gateway_v1_RenewResponse__Output>): grpc.ClientUnaryCall;
+  renew(argument: _gateway_v1_RenewRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_RenewResponse__Output>): grpc.ClientUnaryCall;
+  renew(argument: _gateway_v1_RenewRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_RenewResponse__Output>): grpc.ClientUnaryCall;
+  renew(argument: _gateway_v1_RenewRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_RenewResponse__Output>): grpc.ClientUnaryCall;
+  renew(argument: _gateway_v1_RenewRequest, callback: grpc.requestCallback<_gateway_v1_RenewResponse__Output>): grpc.ClientUnaryCall;
+  
   Reserve(argument: _gateway_v1_ReserveRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
   Reserve(argument: _gateway_v1_ReserveRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
   Reserve(argument: _gateway_v1_ReserveRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
@@ -99,6 +110,8 @@ export interface ControlPlaneHandlers extends grpc.UntypedServiceImplementation 
   
   Release: grpc.handleUnaryCall<_gateway_v1_ReleaseRequest__Output, _gateway_v1_ReleaseResponse>;
   
+  Renew: grpc.handleUnaryCall<_gateway_v1_RenewRequest__Output, _gateway_v1_RenewResponse>;
+  
   Reserve: grpc.handleUnaryCall<_gateway_v1_ReserveRequest__Output, _gateway_v1_ReserveResponse>;
   
   Settle: grpc.handleUnaryCall<_gateway_v1_SettleRequest__Output, _gateway_v1_SettleResponse>;
@@ -114,6 +127,7 @@ export interface ControlPlaneDefinition extends grpc.ServiceDefinition {
   GetCatalogue: MethodDefinition<_gateway_v1_GetCatalogueRequest, _gateway_v1_Catalogue, _gateway_v1_GetCatalogueRequest__Output, _gateway_v1_Catalogue__Output>
   Lease: MethodDefinition<_gateway_v1_LeaseRequest, _gateway_v1_LeaseResponse, _gateway_v1_LeaseRequest__Output, _gateway_v1_LeaseResponse__Output>
   Release: MethodDefinition<_gateway_v1_ReleaseRequest, _gateway_v1_ReleaseResponse, _gateway_v1_ReleaseRequest__Output, _gateway_v1_ReleaseResponse__Output>
+  Renew: MethodDefinition<_gateway_v1_RenewRequest, _gateway_v1_RenewResponse, _gateway_v1_RenewRequest__Output, _gateway_v1_RenewResponse__Output>
   Reserve: MethodDefinition<_gateway_v1_ReserveRequest, _gateway_v1_ReserveResponse, _gateway_v1_ReserveRequest__Output, _gateway_v1_ReserveResponse__Output>
   Settle: MethodDefinition<_gateway_v1_SettleRequest, _gateway_v1_SettleResponse, _gateway_v1_SettleRequest__Output, _gateway_v1_SettleResponse__Output>
   Subscribe: MethodDefinition<_gateway_v1_SubscribeRequest, _gateway_v1_ControlEvent, _gateway_v1_SubscribeRequest__Output, _gateway_v1_ControlEvent__Output>

@@ -31,6 +31,7 @@ export interface ReserveResponse {
   'retryAfterSeconds'?: (number);
   'availableNano'?: (number | string | Long);
   'reservedNano'?: (number | string | Long);
+  'ttlSeconds'?: (number);
 }
 
 export interface ReserveResponse__Output {
@@ -38,4 +39,5 @@ export interface ReserveResponse__Output {
   'retryAfterSeconds': (number);
   'availableNano': (string);
   'reservedNano': (string);
+  'ttlSeconds': (number);
 }

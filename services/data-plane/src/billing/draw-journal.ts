@@ -1,0 +1,81 @@
+// The draw journal (docs/money.md, "A killed data plane"). An answer under a budget lease does not
+// wait for its draw to reach the ledger; so that a data plane killed in that window does not lose the
+// debit, the draw is first written to Redis, outside this process, and only then does the answer
+// leave. The control plane reads the journal of a lease that expired (its data plane died) and applies
+// the draws that never reached the ledger, each once (draws are idempotent by request id).
+// Concurrent appends share one Redis round trip (auto-pipelining). An append Redis does not take
+// within APPEND_TIMEOUT_MS answers false: that answer then waits for its draw instead.
+import { DRAW_JOURNAL_KEEP_MS, drawJournalKey, encodeJournalEntry } from "@gateway/proto";
+import { Redis } from "ioredis";
+import type { DrawCall } from "../control-plane/control-plane-client";
+
+export interface DrawJournal {
+  /** Resolves true once the draw is kept outside this process; false if it could not be (the answer must wait for the draw). */
+  append(draw: DrawCall): Promise<boolean>;
+  /** The lease was released: its journal is not needed any more. */
+  forget(leaseId: string): void;
+  close(): Promise<void>;
+  readonly stats: { kept: number; failed: number };
+}
+
+/** Longer than Redis ever takes when healthy; shorter than a stalled one would make an answer wait. */
+const APPEND_TIMEOUT_MS = 250;
+
+export class RedisDrawJournal implements DrawJournal {
+  private readonly redis: Redis;
+  readonly stats = { kept: 0, failed: 0 };
+
+  constructor(url: string) {
+    this.redis = new Redis(url, {
+      // Fail fast instead of queueing: an answer must not wait for Redis to come back.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      enableAutoPipelining: true,
+      commandTimeout: 2_000,
+      connectTimeout: 1_000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    });
+    this.redis.on("error", () => {}); // each append reports its own failure
+  }
+
+  append(draw: DrawCall): Promise<boolean> {
+    const key = drawJournalKey(draw.leaseId);
+    const entry = encodeJournalEntry({
+      requestId: draw.requestId,
+      leaseId: draw.leaseId,
+      projectId: draw.projectId,
+      amountNano: draw.amountNano.toString(),
+      holdNano: draw.holdNano.toString(),
+      model: draw.model,
+      accessPath: draw.accessPath,
+      inputTokens: draw.inputTokens,
+      outputTokens: draw.outputTokens,
+      costParts: (draw.costParts ?? []).map((part) => ({ component: part.component, units: part.units, nano: part.nano.toString() })),
+    });
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), APPEND_TIMEOUT_MS);
+      let settled = false;
+      const done = (kept: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (kept) this.stats.kept++;
+        else this.stats.failed++;
+        resolve(kept);
+      };
+      this.redis.hset(key, draw.requestId, entry).then(
+        () => done(true),
+        () => done(false),
+      );
+      this.redis.pexpire(key, DRAW_JOURNAL_KEEP_MS).catch(() => {}); // the entry is kept either way
+    });
+  }
+
+  forget(leaseId: string): void {
+    this.redis.del(drawJournalKey(leaseId)).catch(() => {}); // else it expires (DRAW_JOURNAL_KEEP_MS)
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
