@@ -209,7 +209,7 @@ export class ControlPlaneClientWrapper {
 
   /** Renews active holds and leases of running requests (hold-renewal.ts). */
   renew(holds: { requestId: string; projectId: string }[]): Promise<RenewResponse__Output> {
-    return this.unary("Renew", this.client.renew, { holds });
+    return this.unary(false, "Renew", this.client.renew, { holds });
   }
 
   /** Subscribes to control events; re-subscribes after any break, forever, until close(). */
