@@ -46,6 +46,19 @@ export class LocalRateLimiter implements RateLimiter {
     this.current(projectId, now).times.push(now);
   }
 
+  /** Per project, the admission times from `from` on that are still in the window. */
+  admittedSince(from: number): Map<string, number[]> {
+    const now = this.now();
+    const admitted = new Map<string, number[]>();
+    for (const projectId of this.windows.keys()) {
+      const { times, head } = this.current(projectId, now);
+      let first = times.length;
+      while (first > head && times[first - 1]! >= from) first--;
+      if (first < times.length) admitted.set(projectId, times.slice(first));
+    }
+    return admitted;
+  }
+
   /** The project's window, without what has left it by `now`. */
   private current(projectId: string, now: number): Window {
     let window = this.windows.get(projectId);

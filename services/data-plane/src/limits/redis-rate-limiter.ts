@@ -7,12 +7,14 @@
 // Redis fails a check (an error, or no answer in time) the replica answers from
 // an in-process window, holding its own admissions of the minute, with the limit
 // divided by the replicas last seen, and says so (`mode`, /health detail); it
-// sends no more checks until a background probe sees Redis answer in time.
+// sends no more checks until a background probe sees Redis answer in time,
+// and writes what it admitted meanwhile into Redis before using it again.
 import { Redis } from "ioredis";
 import { CallCoalescer } from "../call-coalescer";
 import { AdmissionBlocks, BLOCK_MS } from "./admission-blocks";
 import { LocalRateLimiter } from "./local-rate-limiter";
 import type { RateDecision, RateLimiter } from "./rate-limiter";
+import { WriteBack } from "./write-back";
 
 // Checks in order, one per key: KEYS[i] is a project's window, ARGV[1] the window length,
 // ARGV[2i] and ARGV[2i+1] that check's limit and member (the request id). One triple
@@ -73,10 +75,15 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly checks: CallCoalescer<Check, Answer>;
   private readonly fallback: LocalRateLimiter;
   readonly blocks: AdmissionBlocks;
+  private readonly writeBack: WriteBack;
   private readonly heartbeat: NodeJS.Timeout;
   private knownReplicas = 1;
   /** On the local window: no checks go to Redis, a probe does (docs/limits.md, "When Redis is away"). */
   private degraded = false;
+  /** When it went on the local window (Date.now(), the local window's clock). */
+  private degradedAt = 0;
+  /** Redis's run_id when this replica last used its windows: another one has lost them (a restart, a failover). */
+  private runId: string | undefined;
   private probe: NodeJS.Timeout | undefined;
   private closed = false;
   /** Probes sent (a test's view of what a replica on the local window still asks Redis). */
@@ -105,10 +112,15 @@ export class RedisRateLimiter implements RateLimiter {
       lazyConnect: false,
     });
     this.redis.on("error", () => this.setDegraded(true));
-    this.redis.on("ready", () => void this.announce());
+    this.redis.on("ready", () => {
+      void this.announce();
+      // A Redis restarted while no check failed (on the local window, the probe does this).
+      if (!this.degraded) void this.resync(Number.POSITIVE_INFINITY);
+    });
     this.redis.defineCommand("gatewayRateCheck", { lua: CHECK_SCRIPT });
     this.checks = new CallCoalescer((batch) => this.run(batch), MAX_CHECKS_PER_CALL);
     this.blocks = new AdmissionBlocks(this.redis, windowMs, replicaId);
+    this.writeBack = new WriteBack(this.redis, windowMs, replicaId);
     this.heartbeat = setInterval(() => void this.announce(), HEARTBEAT_MS);
     this.heartbeat.unref();
   }
@@ -216,7 +228,10 @@ export class RedisRateLimiter implements RateLimiter {
   private setDegraded(degraded: boolean): void {
     if (degraded === this.degraded) return;
     this.degraded = degraded;
-    if (degraded) this.scheduleProbe();
+    if (degraded) {
+      this.degradedAt = Date.now();
+      this.scheduleProbe();
+    }
     this.onDegradedChange(degraded);
   }
 
@@ -241,8 +256,27 @@ export class RedisRateLimiter implements RateLimiter {
     );
     if (!answered) await ping.catch(() => {});
     if (this.closed) return;
-    if (answered) this.setDegraded(false);
-    else this.scheduleProbe();
+    if (!answered) return this.scheduleProbe();
+    // What was admitted locally goes into Redis's windows first; checks stay on the local window meanwhile.
+    await this.resync(this.degradedAt);
+    if (!this.closed) this.setDegraded(false);
+  }
+
+  /**
+   * Brings Redis's windows up to what this replica admitted: its admissions from `localSince` on (those
+   * made on the local window) or, when Redis is not the one it last used (another run_id), all of its
+   * admissions in the window. Best effort (docs/limits.md, "Back on Redis").
+   */
+  private async resync(localSince: number): Promise<void> {
+    try {
+      const runId = /^run_id:(\w+)/m.exec(await this.redis.info("server"))?.[1];
+      const lost = this.runId !== undefined && runId !== this.runId;
+      const since = lost ? 0 : localSince;
+      if (since !== Number.POSITIVE_INFINITY) await this.writeBack.write(this.fallback.admittedSince(since));
+      this.runId = runId;
+    } catch {
+      // Not written back: what was admitted locally stays out of Redis's windows.
+    }
   }
 
   async close(): Promise<void> {

@@ -75,4 +75,23 @@ describe("LocalRateLimiter (sliding one-minute window)", () => {
     clock.now = 60_000; // the three recorded ones have left the window
     expect(limiter.checkNow("p", 4)).toEqual({ allowed: true, limit: 4, remaining: 2, resetSeconds: 30 });
   });
+
+  it("lists, per project, the admissions from a time on that are still in the window", () => {
+    const { clock, limiter } = limiterAt(0);
+    limiter.record("a"); // 0
+    clock.now = 10_000;
+    limiter.checkNow("a", 10);
+    limiter.checkNow("b", 10);
+    clock.now = 20_000;
+    limiter.checkNow("a", 10);
+    expect(limiter.admittedSince(10_000)).toEqual(
+      new Map([
+        ["a", [10_000, 20_000]],
+        ["b", [10_000]],
+      ]),
+    );
+    clock.now = 70_000; // the admissions at 0 and 10,000 have left the window
+    expect(limiter.admittedSince(0)).toEqual(new Map([["a", [20_000]]]));
+    expect(limiter.admittedSince(20_001)).toEqual(new Map());
+  });
 });

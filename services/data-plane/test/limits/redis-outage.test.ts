@@ -2,7 +2,8 @@
 // own: a Redis that hangs costs one check its timeout, after which checks are
 // answered locally, without waiting, until a background probe sees Redis
 // answer; a Redis that dies leaves each replica's local window holding what
-// that replica admitted in the minute, so the limit is not counted afresh.
+// that replica admitted in the minute, so the limit is not counted afresh; and
+// what was admitted locally is written into Redis before it is used again.
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { RedisRateLimiter } from "../../src/limits/redis-rate-limiter";
@@ -64,10 +65,14 @@ describe("RedisRateLimiter while Redis is away", () => {
     redis.resume();
     // Back on Redis with no check asked: the probe saw it answer.
     await expect.poll(() => checker.mode, { timeout: 10_000 }).toBe("redis");
-    // Redis ran the one hung call and nothing else the checks asked meanwhile.
-    expect((await scriptCalls(admin)) - before).toBe(1);
+    // Redis ran the one hung call and nothing else the checks asked meanwhile; then the write-back of
+    // what they admitted (one project: one call).
+    expect((await scriptCalls(admin)) - before).toBe(2);
     expect((await checker.check("hung", 1_000, "hung-after")).allowed).toBe(true);
-    expect((await admin.zrange("gateway:ratelimit:hung", "0", "-1")).sort()).toEqual(["hung-after", "hung-first", "hung-warm-up"]);
+    // In the window: the checks Redis answered or ran, and what was admitted locally meanwhile (written back).
+    const members = await admin.zrange("gateway:ratelimit:hung", "0", "-1");
+    expect(members.filter((member) => !member.startsWith("local:")).sort()).toEqual(["hung-after", "hung-first", "hung-warm-up"]);
+    expect(members.filter((member) => member.startsWith("local:"))).toHaveLength(checker.fallbackChecks);
   });
 
   it("seeds each replica's local window with what it admitted through Redis: two replicas that used the limit admit no more once Redis dies", async () => {
@@ -92,5 +97,39 @@ describe("RedisRateLimiter while Redis is away", () => {
     // bound docs/limits.md gives (the sum over replicas of the larger of its share and its own).
     expect(await admitted(left, "uneven", 40, "uneven-left-after")).toBe(0);
     expect(await admitted(right, "uneven", 40, "uneven-right-after")).toBe(15);
+  });
+
+  /** Checks of one project one after another; how many were admitted. */
+  async function admitted(checker: RedisRateLimiter, project: string, limit: number, count: number, ids: string): Promise<number> {
+    let allowed = 0;
+    for (let index = 0; index < count; index++) if ((await checker.check(project, limit, `${ids}-${index}`)).allowed) allowed++;
+    return allowed;
+  }
+
+  it("writes what it admitted locally into Redis's window when a hung Redis answers again", async () => {
+    const { redis, admin, limiters } = await start(1);
+    const checker = limiters[0]!;
+    expect(await admitted(checker, "thawed", 10, 4, "thawed-before")).toBe(4);
+    redis.pause();
+    expect(await admitted(checker, "thawed", 10, 8, "thawed-during")).toBe(6); // the first waits its timeout
+    redis.resume();
+    await expect.poll(() => checker.mode, { timeout: 10_000 }).toBe("redis");
+    // Without them Redis would count 4 (and the one hung check it ran late) and admit 5 more this minute.
+    expect(await admitted(checker, "thawed", 10, 5, "thawed-after")).toBe(0);
+    const members = await admin.zrange("gateway:ratelimit:thawed", "0", "-1");
+    expect(members.filter((member) => member.startsWith("local:"))).toHaveLength(6);
+  });
+
+  it("writes all it admitted in the window into a Redis that restarted empty", async () => {
+    const first = await start(1);
+    const checker = first.limiters[0]!;
+    expect(await admitted(checker, "restarted", 10, 4, "restarted-before")).toBe(4);
+    await first.redis.stop();
+    expect(await admitted(checker, "restarted", 10, 8, "restarted-during")).toBe(6);
+    redis = await startOwnRedis(first.redis.port); // the same address, nothing in it
+    await expect.poll(() => checker.mode, { timeout: 10_000 }).toBe("redis");
+    // The 4 admitted through the old Redis and the 6 admitted locally.
+    expect(await first.admin.zcard("gateway:ratelimit:restarted")).toBe(10);
+    expect(await admitted(checker, "restarted", 10, 5, "restarted-after")).toBe(0);
   });
 });
