@@ -43,5 +43,15 @@ export function decodeJournalEntry(text: string): JournalEntry | undefined {
   if (!strings.every((field) => typeof entry[field] === "string")) return undefined;
   if (!/^\d+$/.test(entry.amountNano as string) || !/^\d+$/.test(entry.holdNano as string)) return undefined;
   if (typeof entry.inputTokens !== "number" || typeof entry.outputTokens !== "number" || !Array.isArray(entry.costParts)) return undefined;
+  const part = (value: unknown) => {
+    const candidate = value as Record<string, unknown> | null;
+    return (
+      typeof candidate?.component === "string" &&
+      typeof candidate.units === "number" &&
+      typeof candidate.nano === "string" &&
+      /^\d+$/.test(candidate.nano)
+    );
+  };
+  if (!entry.costParts.every(part)) return undefined;
   return entry as unknown as JournalEntry;
 }

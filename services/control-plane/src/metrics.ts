@@ -33,6 +33,11 @@ export function createMetrics(services: ControlPlaneServices): ControlPlaneMetri
     () => services.sweeper.journalEntriesApplied,
   );
   cumulative(
+    "gateway_draw_journal_deferrals",
+    "Expired leases kept (renewed) by the sweeper because their draw journal could not be read (cumulative, this replica).",
+    () => services.sweeper.journalDeferrals,
+  );
+  cumulative(
     "gateway_money_batches",
     "Group-commit transactions written (cumulative, this replica).",
     () => services.ledger.batcher.batches,

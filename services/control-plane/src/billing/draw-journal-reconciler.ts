@@ -8,6 +8,9 @@ import { decodeJournalEntry, drawJournalKey } from "@gateway/proto";
 import { Redis } from "ioredis";
 import type { DrawInput, LedgerService } from "./ledger-service";
 
+/** An expired lease whose journal cannot be read is kept for at most this many hold TTLs more (renewed once per TTL). */
+const UNREADABLE_TTLS = 4;
+
 /** Draws per ledger call, as a data plane's Draw call carries at most. */
 const DRAWS_PER_CALL = 256;
 
@@ -15,8 +18,9 @@ export class DrawJournalReconciler {
   private readonly redis: Redis;
   /** Leases whose journal could not be read, and since when (Date.now()). */
   private readonly unreadSince = new Map<string, number>();
-  /** Journal entries applied (replays of draws that had landed included), for metrics. */
+  /** Journal entries applied (replays of draws that had landed included), and expired leases kept because their journal could not be read: metrics. */
   entriesApplied = 0;
+  deferred = 0;
 
   constructor(
     url: string,
@@ -26,7 +30,8 @@ export class DrawJournalReconciler {
     this.redis = new Redis(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: 5_000,
+      // A sweep waits for these reads before it voids anything: a stalled Redis must not hold it up long.
+      commandTimeout: 1_000,
       connectTimeout: 1_000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
     });
@@ -35,7 +40,10 @@ export class DrawJournalReconciler {
 
   /** Applies the journal of every lease due to expire at `at`; the sweeper voids them after this returns. */
   async beforeExpiry(at: Date): Promise<void> {
-    for (const lease of await this.ledger.dueLeases(at)) await this.reconcile(lease.leaseId, lease.projectId);
+    const due = await this.ledger.dueLeases(at);
+    const results = await Promise.allSettled(due.map((lease) => this.reconcile(lease.leaseId, lease.projectId)));
+    const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
+    if (failed) throw failed.reason; // nothing is voided in this round; the next one tries again
   }
 
   private async reconcile(leaseId: string, projectId: string): Promise<void> {
@@ -45,16 +53,17 @@ export class DrawJournalReconciler {
       texts = await this.redis.hvals(key);
     } catch (error) {
       // Voiding the lease now would turn its journalled debits into late draws (clamped to what is
-      // free): it is renewed instead, for at most one more hold TTL, while the journal cannot be read.
+      // free): it is renewed instead, for at most UNREADABLE_TTLS hold TTLs, while the journal cannot be read.
       const since = this.unreadSince.get(leaseId) ?? Date.now();
       this.unreadSince.set(leaseId, since);
-      if (Date.now() - since < this.ledger.holdTtlSeconds * 1000) {
+      if (Date.now() - since < UNREADABLE_TTLS * this.ledger.holdTtlSeconds * 1000) {
         this.log.warn({ err: error, leaseId }, "draw journal unreadable: an expired lease is kept until it can be read");
         await this.ledger.renew([{ requestId: leaseId, projectId }]);
+        this.deferred++;
         return;
       }
       this.unreadSince.delete(leaseId);
-      this.log.error({ err: error, leaseId }, "draw journal unreadable for a hold TTL: the lease expires without it");
+      this.log.error({ err: error, leaseId }, "draw journal unreadable for four hold TTLs: the lease expires without it");
       return;
     }
     this.unreadSince.delete(leaseId);

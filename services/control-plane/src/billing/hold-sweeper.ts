@@ -21,6 +21,11 @@ export class HoldSweeper {
     return this.journal?.entriesApplied ?? 0;
   }
 
+  /** Expired leases kept (renewed) because their journal could not be read (cumulative). */
+  get journalDeferrals(): number {
+    return this.journal?.deferred ?? 0;
+  }
+
   start(): void {
     this.timer = setInterval(() => {
       if (this.running) return;

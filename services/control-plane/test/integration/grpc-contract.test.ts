@@ -309,4 +309,39 @@ describe("control-plane gRPC contract", () => {
     ]);
     expect((await controlPlane.services.ledger.balance(projectId)).balanceNano).toBe(after.balanceNano - 70n);
   });
+
+  it("renews active holds and leases to the TTL from now; a settled, released or unknown hold is not renewed", async () => {
+    const renew = (requestIds: string[]) =>
+      call<object, { active: boolean[]; ttlSeconds: number }>("renew", {
+        holds: requestIds.map((requestId) => ({ requestId, projectId })),
+      });
+    const reserved = await call<object, { outcome: string; ttlSeconds: number }>("reserve", {
+      requestId: "r-renew",
+      projectId,
+      amountNano: "500",
+      model: "m",
+      accessPath: "p",
+    });
+    expect(reserved).toMatchObject({ outcome: "RESERVED", ttlSeconds: 1 }); // the data plane learns the TTL it renews within
+    expect(
+      (await call<object, { granted: boolean }>("lease", { leaseId: "lease-renew", projectId, amountNano: "800", minAmountNano: "1" }))
+        .granted,
+    ).toBe(true);
+    const expiredBefore = controlPlane.services.sweeper.expiredTotal;
+    for (let round = 0; round < 3; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 600)); // HOLD_TTL_SECONDS=1: renewed every 0.6 s, they outlive it
+      expect(await renew(["r-renew", "lease-renew", "r1", "r2", "never-reserved"])).toEqual({
+        active: [true, true, false, false, false],
+        ttlSeconds: 1,
+      });
+    }
+    await controlPlane.services.sweeper.sweep();
+    expect(controlPlane.services.sweeper.expiredTotal).toBe(expiredBefore);
+    const active = (await controlPlane.services.ledger.holds(projectId, "active", 100)).map((hold) => hold.requestId);
+    expect(active).toEqual(expect.arrayContaining(["r-renew", "lease-renew"]));
+    // Not renewed any more: the TTL catches them.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await controlPlane.services.sweeper.sweep()).toBe(2);
+    expect(await renew(["r-renew", "lease-renew"])).toEqual({ active: [false, false], ttlSeconds: 1 });
+  });
 });

@@ -1,6 +1,7 @@
 // Property-based test of the ledger state machine (fast-check) against the
 // real money functions on PostgreSQL (a fresh database on the machine's server): reserve, settle, release, expiry, top-up,
-// budget leases (lease, draw, lease reduce and release) and duplicate delivery in random order. After every step: each project's
+// budget leases (lease, draw, lease reduce and release), renewals of holds and leases, draws applied
+// from a dead data plane's journal (not extending their lease) and duplicate delivery in random order. After every step: each project's
 // balance equals the sum of its ledger and is never negative, its held amount
 // equals its active holds and never exceeds the balance, no day's debits
 // exceed the daily cap, no settle debits more than its hold, and a replay
@@ -30,7 +31,8 @@ type Command =
   | { kind: "release"; request: number }
   | { kind: "topup"; key: number; amount: number }
   | { kind: "lease"; lease: number; amount: number; minimum: number }
-  | { kind: "draw"; request: number; lease: number; amount: number; hold: number }
+  | { kind: "draw"; request: number; lease: number; amount: number; hold: number; journal: boolean }
+  | { kind: "renew"; request: number; lease: boolean }
   | { kind: "releaseLease"; lease: number }
   | { kind: "reduceLease"; lease: number; keep: number };
 
@@ -66,7 +68,12 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       lease: fc.nat(LEASE_IDS - 1),
       amount: fc.nat(3_000),
       hold: fc.nat(2_000),
+      journal: fc.boolean(), // applied by the sweeper from a draw journal: the lease's expiry does not move
     }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("renew" as const), request: fc.nat(REQUEST_IDS - 1), lease: fc.boolean() }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("releaseLease" as const), lease: fc.nat(LEASE_IDS - 1) }) },
   {
@@ -108,7 +115,7 @@ describe("ledger state machine (property-based)", () => {
   let clockMs = Date.UTC(2026, 10, 22, 23, 50); // crosses midnight UTC as expiries move time on
   let ledger: LedgerService;
   let stepsChecked = 0;
-  const leaseSteps = { granted: 0, drawsDebited: 0, reduced: 0 }; // so the lease part cannot pass vacuously
+  const leaseSteps = { granted: 0, drawsDebited: 0, reduced: 0, renewed: 0 }; // so the lease part cannot pass vacuously
 
   let scratch: ScratchDatabase;
 
@@ -247,19 +254,22 @@ describe("ledger state machine (property-based)", () => {
                 case "draw": {
                   // A lease granted in this same round may be ordered after the draw in the batch.
                   const grantedBefore = leasesGranted[project]!.has(step.lease);
-                  const result = await ledger.draw([
-                    {
-                      requestId: `${projectId}-d${step.request}`,
-                      leaseId: `${projectId}-lease${step.lease}`,
-                      projectId,
-                      amountNano: BigInt(step.amount),
-                      holdNano: BigInt(step.hold),
-                      model: "m",
-                      accessPath: "p",
-                      inputTokens: 1,
-                      outputTokens: 1,
-                    },
-                  ]);
+                  const result = await ledger.draw(
+                    [
+                      {
+                        requestId: `${projectId}-d${step.request}`,
+                        leaseId: `${projectId}-lease${step.lease}`,
+                        projectId,
+                        amountNano: BigInt(step.amount),
+                        holdNano: BigInt(step.hold),
+                        model: "m",
+                        accessPath: "p",
+                        inputTokens: 1,
+                        outputTokens: 1,
+                      },
+                    ],
+                    { extendLease: !step.journal },
+                  );
                   const answer = result[0]!;
                   if (answer.outcome === "settled") {
                     const first = drawAnswers[project]!.get(step.request);
@@ -276,6 +286,22 @@ describe("ledger state machine (property-based)", () => {
                   } else {
                     expect(grantedBefore, "a granted lease is never unknown").toBe(false);
                   }
+                  break;
+                }
+                case "renew": {
+                  // A hold or a lease: moves only the expiry of an active one, never money (the invariants check that).
+                  const id = step.lease ? `${projectId}-lease${step.request % LEASE_IDS}` : requestId(step.request);
+                  const [renewed] = await ledger.renew([{ requestId: id, projectId }]);
+                  const [hold] = await database.query<{ status: string; expires_at: Date }>(
+                    "SELECT status::text, expires_at FROM holds WHERE request_id = $1",
+                    [id],
+                  );
+                  if (renewed && hold?.status === "active")
+                    expect(hold.expires_at.getTime() >= clockMs + HOLD_TTL_SECONDS * 1000, "a renewed hold expires a TTL from now").toBe(
+                      true,
+                    );
+                  if (!hold) expect(renewed, "an unknown hold is not renewed").toBe(false);
+                  if (renewed) leaseSteps.renewed++;
                   break;
                 }
                 case "releaseLease": {
@@ -337,5 +363,6 @@ describe("ledger state machine (property-based)", () => {
     expect(leaseSteps.granted, "leases granted").toBeGreaterThan(500);
     expect(leaseSteps.drawsDebited, "draws that debited").toBeGreaterThan(500);
     expect(leaseSteps.reduced, "leases reduced").toBeGreaterThan(100);
+    expect(leaseSteps.renewed, "holds and leases renewed").toBeGreaterThan(100);
   }, 600_000);
 });

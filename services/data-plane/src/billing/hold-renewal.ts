@@ -13,9 +13,16 @@ interface Renewed {
   ttlMs: number;
   /** When the hold was placed or last renewed (performance.now(), at sending). */
   renewedAt: number;
+  placedAt: number;
   /** Told of each renewal (`sentAt`, performance.now()) or that the hold is closed (`active` false). */
   onRenewed?: (active: boolean, sentAt: number) => void;
 }
+
+/**
+ * A hold is renewed for at most this long after it was placed: far beyond any request (upstream and
+ * idle timeouts end them long before), so that a hold leaked by a bug still expires one day.
+ */
+export const MAX_RENEWED_MS = 24 * 3600 * 1000;
 
 /** One Renew call carries at most this many holds; more go in further calls of the same round. */
 const MAX_PER_CALL = 500;
@@ -35,7 +42,8 @@ export class HoldRenewal {
   track(requestId: string, projectId: string, ttlSeconds: number, onRenewed?: Renewed["onRenewed"]): void {
     if (!(ttlSeconds > 0)) return;
     const ttlMs = ttlSeconds * 1000;
-    this.holds.set(requestId, { projectId, ttlMs, renewedAt: performance.now(), ...(onRenewed ? { onRenewed } : {}) });
+    const now = performance.now();
+    this.holds.set(requestId, { projectId, ttlMs, renewedAt: now, placedAt: now, ...(onRenewed ? { onRenewed } : {}) });
     // Rounds often enough that a hold a third of the TTL old is renewed well before its end.
     const tickMs = Math.min(5_000, Math.max(100, ttlMs / 6));
     if (tickMs < this.tickMs || !this.timer) {
@@ -64,6 +72,11 @@ export class HoldRenewal {
   /** Renews every hold a third of its TTL old (or older); one round at a time. */
   async round(now = performance.now()): Promise<void> {
     if (this.running) return;
+    for (const [requestId, hold] of this.holds) {
+      if (now - hold.placedAt < MAX_RENEWED_MS) continue;
+      this.holds.delete(requestId);
+      this.log.warn({ reqId: requestId }, "a hold open for a day is not renewed any more: it expires");
+    }
     const due = [...this.holds].filter(([, hold]) => now - hold.renewedAt >= hold.ttlMs / 3);
     if (due.length === 0) return;
     this.running = true;

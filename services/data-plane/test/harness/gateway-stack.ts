@@ -304,6 +304,28 @@ export class GatewayStack {
     }
   }
 
+  /**
+   * Every debit of the project by request id, read from the database (PostgreSQL backend): the admin
+   * listing stops at 10,000 entries, a load test's ledger does not. Once draws landed, as `ledger`.
+   */
+  async debitsByRequest(projectId: string): Promise<Map<string, bigint>> {
+    await this.drawsLanded();
+    if (!this.databaseName) throw new Error("debitsByRequest needs the postgresql backend");
+    const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${this.databaseName}`) });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ request_id: string; amount_nano: string }>(
+        "SELECT request_id, amount_nano::text FROM ledger_entries WHERE project_id = $1 AND kind = 'debit'",
+        [projectId],
+      );
+      const debits = new Map(rows.map((row) => [row.request_id, -BigInt(row.amount_nano)]));
+      if (debits.size !== rows.length) throw new Error("two debits with one request id");
+      return debits;
+    } finally {
+      await client.end();
+    }
+  }
+
   /** The project's balance, once every running data plane's draws have landed (as for the ledger). */
   async balance(projectId: string): Promise<{ balance: { nano: string }; held: { nano: string }; available: { nano: string } }> {
     await this.drawsLanded();

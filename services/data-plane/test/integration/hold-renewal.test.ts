@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costToNano, startStack, type GatewayStack, type Hold } from "../harness/gateway-stack";
 import { sseData } from "../support/sse-data";
 
-const HOLD_TTL_SECONDS = 2;
+const HOLD_TTL_SECONDS = 3;
 
 describe("holds of running requests are renewed", () => {
   let stack: GatewayStack;
@@ -34,7 +34,7 @@ describe("holds of running requests are renewed", () => {
     project: { key: string; projectId: string },
     tag: string,
   ): Promise<{ requestId: string; told: bigint; activeMidway: Hold[]; ms: number }> {
-    await stack.mockScript({ match: tag, times: 1, chunkDelayMs: 250, usage: { prompt_tokens: 2_000, completion_tokens: 3_000 } });
+    await stack.mockScript({ match: tag, times: 1, chunkDelayMs: 350, usage: { prompt_tokens: 2_000, completion_tokens: 3_000 } });
     const started = Date.now();
     const response = await stack.post("/v1/chat/completions", project.key, {
       model: "openai/gpt-4.1-mini",
