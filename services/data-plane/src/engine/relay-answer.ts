@@ -193,7 +193,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   }
   if (sse) {
     const end: GatewayError | undefined = failure === "upstream_failed" ? streamFailed() : undefined;
-    sse.add(renderer!.finish(answerContext, end));
+    sse.addLast(renderer!.finish(answerContext, end));
     await sse.flush();
     return { kind: "relayed" };
   }
