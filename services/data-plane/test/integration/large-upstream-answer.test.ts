@@ -50,9 +50,7 @@ async function writeLongStream(response: ServerResponse): Promise<void> {
   }
   if (response.destroyed) return;
   response.write(CHUNK({}, { choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
-  response.end(
-    `${CHUNK({}, { choices: [], usage: { prompt_tokens: 5, completion_tokens: 1000, total_tokens: 1005 } })}data: [DONE]\n\n`,
-  );
+  response.end(`${CHUNK({}, { choices: [], usage: { prompt_tokens: 5, completion_tokens: 1000, total_tokens: 1005 } })}data: [DONE]\n\n`);
 }
 
 /** The huge answers the upstream was asked for, in order, with the bytes the gateway took of each before it hung up. */
