@@ -1,9 +1,15 @@
 // A native stream's opening events (Responses' created/in_progress, Anthropic's
 // message_start/ping), held until the first content event: until then nothing
 // has reached the client, so an upstream failing right after its opening is
-// retried elsewhere and not billed.
+// retried elsewhere and not billed. What is held is capped (an upstream that
+// pings without end would grow it): past the cap, UpstreamBodyTooLarge.
+import { UpstreamBodyTooLarge } from "../upstream/body-limit";
+
 export class HeldOpening {
   private frames: string | undefined = "";
+
+  /** @param maxLength the most held, in characters of the frames (UPSTREAM_MAX_BODY_BYTES). */
+  constructor(private readonly maxLength = Number.POSITIVE_INFINITY) {}
 
   /** Still holding: nothing has been released. */
   get holding(): boolean {
@@ -12,6 +18,7 @@ export class HeldOpening {
 
   hold(frame: string): void {
     this.frames += frame;
+    if (this.frames!.length > this.maxLength) throw new UpstreamBodyTooLarge(this.maxLength);
   }
 
   /** The held frames, once; "" afterwards. */

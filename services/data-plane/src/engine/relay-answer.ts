@@ -71,6 +71,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
         requestId: call.requestId,
         native: native !== undefined,
         upstreamModel: target.path.upstreamModel,
+        maxHeldLength: context.maxBodyBytes,
       })
     : undefined;
   const meter = new UsageMeter();
