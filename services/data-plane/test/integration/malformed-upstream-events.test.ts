@@ -65,7 +65,8 @@ describe("malformed upstream events", () => {
         response.writeHead(200, { "content-type": "text/event-stream" });
         if (request.url?.endsWith("/messages")) return response.end(MESSAGES_STREAM_WITH_BAD_PING);
         // The first answer to tag-malformed-first opens with a malformed event, the next is clean.
-        response.end(tag === "tag-malformed-first" && seen === 1 ? `data: ${NOT_JSON}\n\n${CHAT_STREAM}` : CHAT_STREAM);
+        if (tag === "tag-malformed-first" && seen === 1) return response.end(`data: ${NOT_JSON}\n\n${CHAT_STREAM}`);
+        response.end(tag === "tag-junk-after-done" ? `${CHAT_STREAM}data: ${NOT_JSON}\n\n` : CHAT_STREAM);
       });
     });
     await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
@@ -102,6 +103,18 @@ describe("malformed upstream events", () => {
     expect(events.filter((data) => data.includes('"error"'))).toEqual([]);
     expect(asked.get("tag-malformed-first")).toBe(2);
     expect(await malformedCount("openai", true)).toBe(1);
+  });
+
+  it("a malformed event after the answer finished ([DONE]): nothing of it was lost, the stream ends clean", async () => {
+    const response = await stack.post("/v1/chat/completions", project.key, {
+      model: "openai/gpt-4.1-mini",
+      stream: true,
+      messages: [{ role: "user", content: "tag-junk-after-done" }],
+    });
+    const events = sseData(await response.text());
+    expect(events.at(-1)).toBe("[DONE]");
+    expect(events.filter((data) => data.includes('"error"'))).toEqual([]);
+    expect(await malformedCount("openai", false)).toBe(1);
   });
 
   it("a malformed ping in a native Anthropic stream: dropped, the answer relayed whole and billed", async () => {
