@@ -39,7 +39,7 @@ export interface RenderContext {
   native: boolean;
   /** The upstream model id, for answers that name none. */
   upstreamModel: string;
-  /** The most a renderer may hold back before the first content (a native stream's opening events); unbounded when unset. */
+  /** The most a renderer may hold of an answer until it can write it (held-budget.ts); unbounded when unset. */
   maxHeldLength?: number;
 }
 

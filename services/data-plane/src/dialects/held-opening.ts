@@ -2,14 +2,18 @@
 // message_start/ping), held until the first content event: until then nothing
 // has reached the client, so an upstream failing right after its opening is
 // retried elsewhere and not billed. What is held is capped (an upstream that
-// pings without end would grow it): past the cap, UpstreamBodyTooLarge.
-import { UpstreamBodyTooLarge } from "../upstream/body-limit";
+// pings without end would grow it): held-budget.ts.
+import { HeldBudget } from "./held-budget";
 
 export class HeldOpening {
   private frames: string | undefined = "";
 
+  private readonly budget: HeldBudget;
+
   /** @param maxLength the most held, in characters of the frames (UPSTREAM_MAX_BODY_BYTES). */
-  constructor(private readonly maxLength = Number.POSITIVE_INFINITY) {}
+  constructor(maxLength?: number) {
+    this.budget = new HeldBudget(maxLength);
+  }
 
   /** Still holding: nothing has been released. */
   get holding(): boolean {
@@ -17,8 +21,8 @@ export class HeldOpening {
   }
 
   hold(frame: string): void {
+    this.budget.take(frame.length);
     this.frames += frame;
-    if (this.frames!.length > this.maxLength) throw new UpstreamBodyTooLarge(this.maxLength);
   }
 
   /** The held frames, once; "" afterwards. */
