@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { marker, startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
 
 /** The first event comes this long after the upstream's headers: far past the keep-alive below, even on a loaded machine. */
-const FIRST_EVENT_DELAY_MS = 1500;
+const FIRST_EVENT_DELAY_MS = 2000;
 const KEEPALIVE_MS = 100;
 
 interface Service {
