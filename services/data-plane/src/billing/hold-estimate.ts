@@ -78,4 +78,6 @@ export function countImages(messageOrDelta: unknown): number {
 }
 
 /** Rough token count of produced text, used only when an upstream reports no usage. */
-export const estimateTokens = (text: string): number => (text.length === 0 ? 0 : Math.ceil(Buffer.byteLength(text) / 4));
+export const estimateTokens = (text: string): number => estimateTokensOfBytes(Buffer.byteLength(text));
+/** The same estimate from a byte count, for text counted as it passed and not kept. */
+export const estimateTokensOfBytes = (bytes: number): number => Math.ceil(bytes / 4);

@@ -39,6 +39,8 @@ export interface RenderContext {
   native: boolean;
   /** The upstream model id, for answers that name none. */
   upstreamModel: string;
+  /** The most a renderer may hold of an answer until it can write it (held-budget.ts); unbounded when unset. */
+  maxHeldLength?: number;
 }
 
 /** What a dialect may need to write an answer. */

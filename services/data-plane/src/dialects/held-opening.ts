@@ -1,9 +1,19 @@
 // A native stream's opening events (Responses' created/in_progress, Anthropic's
 // message_start/ping), held until the first content event: until then nothing
 // has reached the client, so an upstream failing right after its opening is
-// retried elsewhere and not billed.
+// retried elsewhere and not billed. What is held is capped (an upstream that
+// pings without end would grow it): held-budget.ts.
+import { HeldBudget } from "./held-budget";
+
 export class HeldOpening {
   private frames: string | undefined = "";
+
+  private readonly budget: HeldBudget;
+
+  /** @param maxLength the most held, in characters of the frames (UPSTREAM_MAX_BODY_BYTES). */
+  constructor(maxLength?: number) {
+    this.budget = new HeldBudget(maxLength);
+  }
 
   /** Still holding: nothing has been released. */
   get holding(): boolean {
@@ -11,6 +21,7 @@ export class HeldOpening {
   }
 
   hold(frame: string): void {
+    this.budget.take(frame.length);
     this.frames += frame;
   }
 

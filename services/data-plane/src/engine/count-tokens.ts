@@ -7,7 +7,7 @@
 import { countImageParts, estimateTokens, TOKENS_PER_IMAGE_ALLOWANCE } from "../billing/hold-estimate";
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
 import type { ClientRequest } from "../dialects/client-dialect";
-import { upstreamFailure, upstreamUnreachable } from "../errors";
+import { upstreamFailure, upstreamUnexpectedStatus, upstreamUnreachable } from "../errors";
 import type { UpstreamProvider } from "../providers/upstream-provider";
 import { readTextWithin, SMALL_BODY_BYTES } from "../upstream/body-limit";
 import { retryAfterSeconds } from "../upstream/retry-after";
@@ -49,8 +49,10 @@ export async function countTokens(
     .catch(() => undefined);
   const inputTokens = (body as { input_tokens?: unknown } | undefined)?.input_tokens;
   if (response.statusCode === 200 && typeof inputTokens === "number") return { inputTokens, estimated: false, model: target.model.id };
-  const status = response.statusCode === 200 ? 502 : response.statusCode;
-  throw upstreamFailure(status, {
+  // A 200 that is no count is the upstream's failure; a redirect is never relayed.
+  if (response.statusCode === 200) throw upstreamFailure(502);
+  if (response.statusCode < 400) throw upstreamUnexpectedStatus(response.statusCode);
+  throw upstreamFailure(response.statusCode, {
     category: target.provider.adapter.classifyError(body),
     retryAfterSeconds: retryAfterSeconds(response.headers["retry-after"]),
   });

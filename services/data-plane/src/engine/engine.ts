@@ -115,7 +115,7 @@ export class Engine {
 
   private async stream(call: Call, reply: FastifyReply, client: ClientLink): Promise<void> {
     const { settings } = this.deps;
-    const sse = new SseResponse(reply, settings.sseKeepAliveMs, settings.streamIdleTimeoutMs, () => routingHeaders(call));
+    const sse = new SseResponse(reply, settings.sseKeepAliveMs, settings.streamIdleTimeoutMs, (soFar) => routingHeaders(call, soFar));
     const context = this.relayContext(call, reply, client, sse);
     try {
       for (;;) {
@@ -131,7 +131,10 @@ export class Engine {
       }
       // The headers went out with a keep-alive comment: the failure can only be an event.
       const failure = error instanceof GatewayError ? error : streamFailed();
-      if (failure.kind !== "client_closed") await sse.write(call.plan.dialect.errorFrame(failure));
+      if (failure.kind !== "client_closed") {
+        sse.addLast(call.plan.dialect.errorFrame(failure));
+        await sse.flush();
+      }
       sse.end();
     }
   }
@@ -160,7 +163,7 @@ export class Engine {
   }
 }
 
-/** Headers every chat answer carries: the model that answered and the routing line. */
-function routingHeaders(call: Call): Record<string, string> {
-  return { "x-service-model": call.target.model.id, "x-service-reason": reasonHeader(call.plan.trace) };
+/** Headers every chat answer carries: the model that answered (or, `soFar`, the one being tried) and the routing line. */
+function routingHeaders(call: Call, soFar = false): Record<string, string> {
+  return { "x-service-model": call.target.model.id, "x-service-reason": reasonHeader(call.plan.trace, soFar) };
 }

@@ -71,6 +71,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
         requestId: call.requestId,
         native: native !== undefined,
         upstreamModel: target.path.upstreamModel,
+        maxHeldLength: context.maxBodyBytes,
       })
     : undefined;
   const meter = new UsageMeter();
@@ -95,11 +96,13 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
         continue;
       }
       if (item.kind === "malformed") {
-        context.malformedEvent(event, item.lost);
+        // Once the answer finished, nothing of it can be lost.
+        const lost = item.lost && !finished;
+        context.malformedEvent(event, lost);
         // Content the client would never see: the stream ends as broken, billed for what was delivered.
-        if (item.lost) failure = "upstream_failed";
+        if (lost) failure = "upstream_failed";
         // Else nothing of the answer was in it; it is dropped, not relayed as it came.
-        return item.lost;
+        return lost;
       }
       if (item.kind === "answer") {
         meter.report(item.answer, item.usage);
@@ -193,7 +196,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   }
   if (sse) {
     const end: GatewayError | undefined = failure === "upstream_failed" ? streamFailed() : undefined;
-    sse.add(renderer!.finish(answerContext, end));
+    sse.addLast(renderer!.finish(answerContext, end));
     await sse.flush();
     return { kind: "relayed" };
   }

@@ -3,12 +3,17 @@
 // written, so a fast failure still gets its HTTP status and JSON error body.
 // From then on the client receives an SSE comment whenever nothing else was
 // written for `keepAliveMs` (a waiting client gets one at least every 15 s), before
-// the first chunk and during upstream pauses alike.
+// the first chunk and during upstream pauses alike. Headers sent by a keep-alive
+// go out before the attempts are over: they say so ("2 attempts so far"), and
+// the stream's last JSON event carries their final values (`service`).
 import type { FastifyReply } from "fastify";
+import { withFieldInLastEvent } from "../dialects/sse-frames";
 
 export class SseResponse {
   private readonly timer: NodeJS.Timeout;
   private started = false;
+  /** The headers went out with a keep-alive, before the outcome was known. */
+  private early = false;
   /** Events added and not written yet. */
   private pending = "";
 
@@ -17,8 +22,11 @@ export class SseResponse {
     keepAliveMs: number,
     /** A client that reads nothing for this long is cut, so a stalled reader cannot hold a request open. */
     private readonly writeTimeoutMs: number,
-    /** Headers of the answer, computed when they are sent (the routing headers name the model tried then). */
-    private readonly headers: () => Record<string, string>,
+    /**
+     * Headers of the answer, computed when they are sent (the routing headers name the model tried then);
+     * `soFar` when they go out before the outcome is known.
+     */
+    private readonly headers: (soFar: boolean) => Record<string, string>,
   ) {
     this.timer = setTimeout(() => this.keepAlive(), keepAliveMs);
   }
@@ -37,9 +45,10 @@ export class SseResponse {
     return this.reply.raw;
   }
 
-  private commit(): void {
+  private commit(soFar: boolean): void {
     if (this.started) return;
     this.started = true;
+    this.early = soFar;
     // From here on the response is ours to write; errors can no longer become a JSON error body.
     this.reply.hijack();
     // A fresh copy of the headers set before the handler (request id, rate limit), completed in place.
@@ -47,13 +56,13 @@ export class SseResponse {
     headers["content-type"] = "text/event-stream; charset=utf-8";
     headers["cache-control"] = "no-cache";
     headers.connection = "keep-alive";
-    Object.assign(headers, this.headers());
+    Object.assign(headers, this.headers(soFar));
     this.raw.writeHead(200, headers);
   }
 
   private keepAlive(): void {
     if (this.raw.destroyed || this.raw.writableEnded) return;
-    this.commit();
+    this.commit(true);
     // A comment is skipped, not queued, while the client is not reading.
     if (!this.raw.writableNeedDrain) this.raw.write(": keep-alive\n\n");
     this.timer.refresh();
@@ -72,7 +81,8 @@ export class SseResponse {
     if (this.pending === "") return undefined;
     const text = this.pending;
     this.pending = "";
-    this.commit();
+    // Events go out only once the attempts are over: the headers can state the outcome.
+    this.commit(false);
     this.timer.refresh();
     const raw = this.raw;
     if (raw.destroyed || raw.writableEnded) return undefined;
@@ -90,10 +100,9 @@ export class SseResponse {
     });
   }
 
-  /** Adds frames and writes them with any added before. */
-  write(frames: string): Promise<void> | undefined {
-    this.add(frames);
-    return this.flush();
+  /** Adds the stream's last frames; when the headers went out early, their final values ride on its last JSON event. */
+  addLast(frames: string): void {
+    this.add(this.early ? withFieldInLastEvent(frames, "service", this.headers(false)) : frames);
   }
 
   /** Stops the keep-alive; ends the response when it was started. */

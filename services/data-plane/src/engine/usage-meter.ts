@@ -6,7 +6,7 @@
 // re-read from the OpenAI usage, which has no field for some of it (Anthropic's
 // 1-hour cache writes, web searches). Only when the upstream reported none is
 // it estimated, from the forwarded body and the text delivered.
-import { countImages, estimateTokens } from "../billing/hold-estimate";
+import { countImages, estimateTokens, estimateTokensOfBytes } from "../billing/hold-estimate";
 import type { UsageRecord } from "../billing/pricing";
 
 /** The usage billed: what the upstream reported, with the images delivered (for paths priced per image). */
@@ -33,7 +33,8 @@ export class UsageMeter {
   usage: unknown;
   /** The record its codec read with it: what is billed. */
   private reported: UsageRecord | undefined;
-  private delivered = "";
+  /** UTF-8 bytes of the text streamed to the client: counted, not kept (a stream has no size cap; its text held would). */
+  private deliveredBytes = 0;
   private images = 0;
   /** A whole answer delivered: its text is read only when an estimate needs it. */
   private answer: { choices?: unknown } | undefined;
@@ -52,7 +53,7 @@ export class UsageMeter {
   /** A chunk that reached the client: its deltas' text and images. */
   deliveredChunk(chunk: { choices?: unknown }): void {
     for (const choice of choicesOf(chunk)) {
-      this.delivered += producedText(choice.delta);
+      this.deliveredBytes += Buffer.byteLength(producedText(choice.delta));
       this.images += countImages(choice.delta);
     }
   }
@@ -65,14 +66,14 @@ export class UsageMeter {
 
   /** Whether any produced text or image was streamed to the client (the first token went out). */
   get producedAny(): boolean {
-    return this.delivered !== "" || this.images > 0;
+    return this.deliveredBytes > 0 || this.images > 0;
   }
 
   /** The tokens to bill: as reported, else estimated from the forwarded body and what was delivered. */
   tokens(forwardedBody: string): MeteredTokens {
     if (this.reported) return { ...this.reported, images: this.images };
-    let delivered = this.delivered;
-    if (this.answer) for (const choice of choicesOf(this.answer)) delivered += producedText(choice.message);
-    return { inputTokens: estimateTokens(forwardedBody), outputTokens: estimateTokens(delivered), images: this.images };
+    let deliveredBytes = this.deliveredBytes;
+    if (this.answer) for (const choice of choicesOf(this.answer)) deliveredBytes += Buffer.byteLength(producedText(choice.message));
+    return { inputTokens: estimateTokens(forwardedBody), outputTokens: estimateTokensOfBytes(deliveredBytes), images: this.images };
   }
 }

@@ -22,11 +22,14 @@ export interface RouteTrace {
   max_tokens_capped?: number;
 }
 
-/** One header-safe line, e.g. `auto:balanced -> openai/gpt-4.1-mini via openai, 1 attempt` (skipped paths are not attempts). */
-export function reasonHeader(trace: RouteTrace): string {
+/**
+ * One header-safe line, e.g. `auto:balanced -> openai/gpt-4.1-mini via openai, 1 attempt` (skipped paths are not attempts).
+ * `soFar`: the attempts are not over (a stream's headers sent early); the line says so instead of stating an outcome.
+ */
+export function reasonHeader(trace: RouteTrace, soFar = false): string {
   const target = trace.requested === trace.resolved ? trace.resolved : `${trace.requested} -> ${trace.resolved}`;
   const attempts = trace.attempts.filter((attempt) => !attempt.outcome.startsWith("skipped")).length;
   const capped = trace.max_tokens_capped === undefined ? "" : `, max_tokens capped to ${trace.max_tokens_capped}`;
-  const line = `${target} via ${trace.path}, ${attempts} attempt${attempts === 1 ? "" : "s"}${capped}`;
+  const line = `${target} via ${trace.path}, ${attempts} attempt${attempts === 1 ? "" : "s"}${soFar ? " so far" : ""}${capped}`;
   return line.replace(/[^\x20-\x7e]/g, "?");
 }

@@ -378,9 +378,15 @@ describe("fault matrix", () => {
       expect(result.seen.status).toBe(200);
       expect(result.events.at(-1)).toBe("[DONE]");
       expect(await mockSaw(tag)).toEqual(["gpt-4.1-mini", "gpt-4.1-mini"]);
-      // (Its headers went out with the first keep-alive comment, during the first attempt, so X-Service-Reason says 1 attempt.)
       expect(result.commentsBeforeFirstEvent).toBeGreaterThanOrEqual(2);
       expect(await debits(result.seen)).toHaveLength(1);
+      // Its headers went out with the first keep-alive comment, during the first attempt: they say so,
+      // and the last JSON event (the usage chunk) carries their final values.
+      expect(result.seen.headers.get("x-service-reason")).toBe(`auto -> ${MINI} via openai, 1 attempt so far`);
+      expect((JSON.parse(result.events.at(-2)!) as { service: unknown }).service).toEqual({
+        "x-service-model": MINI,
+        "x-service-reason": `auto -> ${MINI} via openai, 2 attempts`,
+      });
     });
 
     it("a 503 once before the first byte: retried, the client sees one clean stream", async () => {
@@ -410,7 +416,12 @@ describe("fault matrix", () => {
       expect(result.seen.status).toBe(200);
       expect(result.commentsBeforeFirstEvent).toBeGreaterThanOrEqual(1);
       expect(result.events).toHaveLength(1);
-      expect(JSON.parse(result.events[0]!)).toEqual({ error: { type: "upstream_error", code: 503, message: expect.any(String) } });
+      // The headers went out during the first attempt and say so; the error event says how it ended.
+      expect(result.seen.headers.get("x-service-reason")).toMatch(/, 1 attempt so far$/);
+      expect(JSON.parse(result.events[0]!)).toEqual({
+        error: { type: "upstream_error", code: 503, message: expect.any(String) },
+        service: { "x-service-model": GEMINI, "x-service-reason": `auto -> ${GEMINI} via openrouter, 4 attempts` },
+      });
       expect(await mockSaw(tag)).toHaveLength(4);
       expect(await debits(result.seen)).toEqual([]);
       expect((await stack.balance(project.projectId)).held.nano).toBe("0");

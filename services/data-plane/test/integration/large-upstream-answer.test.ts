@@ -30,6 +30,29 @@ const SMALL_ANSWER = JSON.stringify({
  */
 const READ_NEAR_CAP = 32 * 1024 * 1024;
 
+const CHUNK = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  `data: ${JSON.stringify({ id: "chatcmpl-long", object: "chat.completion.chunk", created: 1, model: "gpt-4.1-mini", choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+/** One content event of 64 KiB: the long stream is made of these. */
+const CONTENT_EVENT = Buffer.from(CHUNK({ content: "a".repeat(64 * 1024) }));
+const LONG_STREAM_BYTES = 300 * 1024 * 1024;
+
+/** A stream of LONG_STREAM_BYTES in small content events, then its usage and [DONE], written as the reader takes it. */
+async function writeLongStream(response: ServerResponse): Promise<void> {
+  for (let written = 0; written < LONG_STREAM_BYTES && !response.destroyed; written += CONTENT_EVENT.length) {
+    if (!response.write(CONTENT_EVENT))
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          response.off("drain", done).off("close", done);
+          resolve();
+        };
+        response.on("drain", done).on("close", done);
+      });
+  }
+  if (response.destroyed) return;
+  response.write(CHUNK({}, { choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
+  response.end(`${CHUNK({}, { choices: [], usage: { prompt_tokens: 5, completion_tokens: 1000, total_tokens: 1005 } })}data: [DONE]\n\n`);
+}
+
 /** The huge answers the upstream was asked for, in order, with the bytes the gateway took of each before it hung up. */
 const asked: { tag: string; written: number }[] = [];
 
@@ -71,6 +94,9 @@ function hostileUpstream(): Server {
       } else if (body.includes("huge-event")) {
         response.writeHead(200, { "content-type": "text/event-stream" });
         void writeHuge(response, 'data: {"choices":[{"index":0,"delta":{"content":"', '"}}]}\n\ndata: [DONE]\n\n', record);
+      } else if (body.includes("long-stream")) {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        void writeLongStream(response);
       } else if (body.includes("huge-error")) {
         response.writeHead(500, { "content-type": "application/json" });
         void writeHuge(response, '{"error":{"message":"', '"}}', record);
@@ -132,6 +158,21 @@ describe("a 200 MiB upstream answer through the production data plane", () => {
     expect(sent[0]!.written).toBeLessThan(READ_NEAR_CAP); // the gateway stopped reading near its cap
     expect(await answer.json()).toEqual({ error: { type: "upstream_error", code: 502, message: expect.any(String) } });
     await expectReleased(answer.headers.get("x-request-id")!);
+    await expectStillServing();
+  });
+
+  it("a 300 MiB stream of small events: relayed whole (a stream has no cap as a whole, and none of it is kept), the process still serving", async () => {
+    const answer = await ask("long-stream", true);
+    expect(answer.status).toBe(200);
+    let bytes = 0;
+    let tail = "";
+    const decoder = new TextDecoder();
+    for await (const piece of answer.body!) {
+      bytes += piece.length;
+      tail = (tail + decoder.decode(piece, { stream: true })).slice(-200);
+    }
+    expect(bytes).toBeGreaterThan(LONG_STREAM_BYTES);
+    expect(tail.endsWith("data: [DONE]\n\n")).toBe(true);
     await expectStillServing();
   });
 

@@ -1,6 +1,7 @@
 // The Anthropic Messages dialect meets routing: native targets (Anthropic paths) get the body as written,
 // a request only Anthropic can carry is planned onto Anthropic paths alone (or refused with a clear 400),
 // and count_tokens is forwarded to Anthropic's endpoint or estimated, never billed.
+import { Readable } from "node:stream";
 import type { Catalogue__Output } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
 import type { KeyIdentity } from "../../src/auth/key-cache";
@@ -32,11 +33,17 @@ const catalogue: Catalogue__Output = {
 
 type Post = Pick<UpstreamHttp, "post">["post"];
 const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
+/** An upstream answer as undici gives it: its status, headers and a body stream of `json`. */
+const answer = (statusCode: number, json: unknown) => ({
+  statusCode,
+  headers: {},
+  body: Readable.from([Buffer.from(JSON.stringify(json))]),
+});
 /** A fake upstream: Anthropic's count_tokens answers {"input_tokens": 42}. */
 const fakeHttp: Pick<UpstreamHttp, "post"> = {
   post: (async (url: string, headers: Record<string, string>, body: string) => {
     sent.push({ url, headers, body });
-    return { statusCode: 200, headers: {}, body: { json: async () => ({ input_tokens: 42 }) } };
+    return answer(200, { input_tokens: 42 });
   }) as unknown as Post,
 };
 
@@ -157,11 +164,7 @@ describe("countTokens", () => {
 
   it("turns an upstream refusal into the gateway's error (its status kept)", async () => {
     const refusing: Pick<UpstreamHttp, "post"> = {
-      post: (async () => ({
-        statusCode: 529,
-        headers: {},
-        body: { json: async () => ({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }) },
-      })) as unknown as Post,
+      post: (async () => answer(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } })) as unknown as Post,
     };
     const failure = await countTokens(
       context(refusing),
@@ -170,5 +173,16 @@ describe("countTokens", () => {
       parseCountTokensRequest({ model: "anthropic/claude", messages }),
     ).catch((error: unknown) => error);
     expect(failure).toMatchObject({ status: 529, code: 529, kind: "upstream_failed" });
+  });
+
+  it("turns an upstream redirect into 502 upstream_error, never the 3xx", async () => {
+    const redirecting: Pick<UpstreamHttp, "post"> = { post: (async () => answer(307, {})) as unknown as Post };
+    const failure = await countTokens(
+      context(redirecting),
+      buildSnapshot(catalogue),
+      anthropicMessages.name,
+      parseCountTokensRequest({ model: "anthropic/claude", messages }),
+    ).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ status: 502, code: 502, type: "upstream_error" });
   });
 });

@@ -36,4 +36,13 @@ describe("reasonHeader", () => {
   ])("%s", (_name, fields, expected) => {
     expect(reasonHeader(trace(fields))).toBe(expected);
   });
+
+  it("says the attempts are not over when asked before the outcome is known", () => {
+    expect(reasonHeader(trace({ requested: "auto:balanced" }), true)).toBe(
+      "auto:balanced -> openai/gpt-4.1-mini via openai, 1 attempt so far",
+    );
+    expect(reasonHeader(trace({ max_tokens_capped: 100 }), true)).toBe(
+      "openai/gpt-4.1-mini via openai, 1 attempt so far, max_tokens capped to 100",
+    );
+  });
 });

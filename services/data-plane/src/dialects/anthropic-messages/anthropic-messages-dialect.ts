@@ -30,7 +30,7 @@ export const anthropicMessages: ClientDialect = {
   },
 
   streamRenderer: (context: RenderContext) =>
-    context.native ? new MessagesNativeStreamRenderer() : new MessagesTranslatedStreamRenderer(context),
+    context.native ? new MessagesNativeStreamRenderer(context.maxHeldLength) : new MessagesTranslatedStreamRenderer(context),
   errorBody: anthropicErrorBody,
   errorFrame: anthropicErrorFrame,
 };

@@ -20,7 +20,11 @@ import { completedUsage } from "./message-object";
 export class MessagesNativeStreamRenderer implements StreamRenderer {
   private messageDelta: JsonObject | undefined;
   private stopFrame: string | undefined;
-  private readonly opening = new HeldOpening();
+  private readonly opening: HeldOpening;
+
+  constructor(maxHeldLength?: number) {
+    this.opening = new HeldOpening(maxHeldLength);
+  }
 
   frames(event: SseEvent | undefined, _chunks: readonly OpenAiChunk[]): string {
     if (!event) return ""; // the end of the body: no event to relay

@@ -4,6 +4,7 @@
 // delta, and indices may interleave (0, 1, 0). Anthropic's content blocks are
 // sequential, so a call is only written once no more fragments can belong to
 // it: when another kind of block starts, or the answer ends.
+import { HeldBudget } from "../held-budget";
 import { isRecord, type JsonObject } from "./json-fields";
 
 export interface BufferedToolCall {
@@ -15,6 +16,9 @@ export interface BufferedToolCall {
 
 export class ToolCallBuffer {
   private calls: BufferedToolCall[] = [];
+
+  /** @param budget what the renderer may hold of the answer (held-budget.ts). */
+  constructor(private readonly budget = new HeldBudget()) {}
 
   get empty(): boolean {
     return this.calls.length === 0;
@@ -28,7 +32,10 @@ export class ToolCallBuffer {
     const name = typeof fn.name === "string" && fn.name.length > 0 ? fn.name : undefined;
     const call = this.find(index, id, name) ?? this.open(index, id);
     if (name !== undefined && call.name.length === 0) call.name = name;
-    if (typeof fn.arguments === "string") call.arguments += fn.arguments;
+    if (typeof fn.arguments === "string") {
+      this.budget.take(fn.arguments.length);
+      call.arguments += fn.arguments;
+    }
   }
 
   /** The calls gathered, in the order they first appeared; the buffer is left empty. */

@@ -20,6 +20,7 @@ import { anthropicErrorFrame } from "./anthropic-errors";
 import { isRecord, type JsonObject } from "./json-fields";
 
 import { anthropicStopReason, messageId } from "./stop-reason";
+import { HeldBudget } from "../held-budget";
 import { ToolCallBuffer } from "./tool-call-buffer";
 import { anthropicUsage } from "./usage";
 
@@ -29,13 +30,14 @@ export class MessagesTranslatedStreamRenderer implements StreamRenderer {
   private started = false;
   private blockCount = 0;
   private open: StreamedBlock | undefined;
-  private readonly toolCalls = new ToolCallBuffer();
+  private readonly toolCalls: ToolCallBuffer;
   private refused = false;
   private stopReason: string | null = null;
   private model: string;
 
   constructor(private readonly context: RenderContext) {
     this.model = context.upstreamModel;
+    this.toolCalls = new ToolCallBuffer(new HeldBudget(context.maxHeldLength));
   }
 
   frames(_event: SseEvent | undefined, chunks: readonly OpenAiChunk[]): string {

@@ -32,7 +32,11 @@ export class ResponsesNativeStreamRenderer implements StreamRenderer {
   private lastData = "";
   /** The latest response snapshot (created / in_progress), for response.failed. */
   private response: Record<string, unknown> | undefined;
-  private readonly opening = new HeldOpening();
+  private readonly opening: HeldOpening;
+
+  constructor(maxHeldLength?: number) {
+    this.opening = new HeldOpening(maxHeldLength);
+  }
 
   // The codec's reader has parsed every event for the meter already: only the few events this
   // renderer must read (the snapshots, the terminal one) are parsed here again.

@@ -23,7 +23,8 @@ export const openAiResponses: ClientDialect = {
     return response;
   },
 
-  streamRenderer: (context) => (context.native ? new ResponsesNativeStreamRenderer() : new ResponsesTranslatingStreamRenderer(context)),
+  streamRenderer: (context) =>
+    context.native ? new ResponsesNativeStreamRenderer(context.maxHeldLength) : new ResponsesTranslatingStreamRenderer(context),
   errorBody: responsesErrorBody,
   errorFrame: responsesErrorFrame,
 };

@@ -13,6 +13,7 @@ import type { GatewayError } from "@gateway/proto";
 import type { OpenAiChunk } from "../../providers/provider-adapter";
 import type { SseEvent } from "../../upstream/sse-parser";
 import type { AnswerContext, RenderContext, StreamRenderer } from "../client-dialect";
+import { HeldBudget } from "../held-budget";
 import { reasoningText } from "../reasoning-text";
 import {
   functionCallItem,
@@ -76,8 +77,11 @@ export class ResponsesTranslatingStreamRenderer implements StreamRenderer {
   private finishReason: unknown;
   private model: unknown;
   private createdAt = Math.floor(Date.now() / 1000);
+  /** The output is held whole for response.completed. */
+  private readonly held: HeldBudget;
 
   constructor(private readonly context: RenderContext) {
+    this.held = new HeldBudget(context.maxHeldLength);
     this.ids = new ResponseIds(context.requestId);
     this.model = context.upstreamModel;
   }
@@ -203,6 +207,7 @@ export class ResponsesTranslatingStreamRenderer implements StreamRenderer {
     let frames = "";
     let item = this.open;
     if (item?.kind !== "reasoning") ({ item, frames } = this.openItem("reasoning", this.ids.nextReasoning()));
+    this.held.take(text.length);
     item.text += text;
     return (
       frames +
@@ -220,6 +225,7 @@ export class ResponsesTranslatingStreamRenderer implements StreamRenderer {
     let frames = "";
     let item = this.open;
     if (item?.kind !== "message" || item.part !== part) ({ item, frames } = this.openItem("message", this.ids.nextMessage(), { part }));
+    this.held.take(text.length);
     item.text += text;
     const where = { item_id: item.id, output_index: item.outputIndex, content_index: 0 };
     if (part === "refusal") return frames + this.emit("response.refusal.delta", { ...where, delta: text });
@@ -240,6 +246,7 @@ export class ResponsesTranslatingStreamRenderer implements StreamRenderer {
     }
     const piece = call.function?.arguments;
     if (typeof piece !== "string" || piece === "") return frames;
+    this.held.take(piece.length);
     item.text += piece;
     return frames + this.emit("response.function_call_arguments.delta", { item_id: item.id, output_index: item.outputIndex, delta: piece });
   }
