@@ -50,6 +50,7 @@ export {
   GatewayError,
   isErrorCode,
 } from "./errors";
+export { DISCARD_FACTOR, discardBody } from "./discard-body";
 export { ECHO_LIMIT, echo } from "./echo";
 export { answerClientError, BAD_URL_MESSAGE, routingFailure, shuttingDown } from "./framework-errors";
 
