@@ -5,6 +5,9 @@ import { invalidRequest } from "../errors";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { presentBalance, presentHold, presentKey, presentLedgerEntry, presentProject, presentUsage } from "./presenters";
 
+/** PostgreSQL's integer maximum, the rpm_limit column's. */
+const MAX_RPM_LIMIT = 2_147_483_647;
+
 const projectParams = { type: "object", required: ["projectId"], properties: { projectId: { type: "string" } } } as const;
 
 function usdAmount(text: string, field: string): bigint {
@@ -46,7 +49,11 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
         body: {
           type: "object",
           additionalProperties: false,
-          properties: { rpm_limit: { type: ["integer", "null"], minimum: 0 }, daily_cap_usd: { type: ["string", "null"] } },
+          // The column is a PostgreSQL integer: a larger limit (1e308 is an integer to JSON Schema) was a 500.
+          properties: {
+            rpm_limit: { type: ["integer", "null"], minimum: 0, maximum: MAX_RPM_LIMIT },
+            daily_cap_usd: { type: ["string", "null"] },
+          },
         },
       },
     },

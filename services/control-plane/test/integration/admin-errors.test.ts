@@ -164,6 +164,21 @@ describe("admin API errors", () => {
     expect(balance.balance.usd).toBe("5.00");
   });
 
+  it("refuses a per-minute limit beyond the column's integer with 400, not a 500 from the database", async () => {
+    for (const rpm of [1e308, 2 ** 31]) {
+      await expectError(
+        await admin("PATCH", "/admin/projects/taken/limits", JSON.stringify({ rpm_limit: rpm })),
+        400,
+        "invalid_request_error",
+        "invalid_request",
+        false,
+        "body/rpm_limit must be <= 2147483647",
+      );
+    }
+    expect((await admin("PATCH", "/admin/projects/taken/limits", JSON.stringify({ rpm_limit: 2 ** 31 - 1 }))).status).toBe(200);
+    expect((await admin("PATCH", "/admin/projects/taken/limits", JSON.stringify({ rpm_limit: null }))).status).toBe(200);
+  });
+
   it("answers a body over the limit with body_too_large", async () => {
     const large = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
     await expectError(
