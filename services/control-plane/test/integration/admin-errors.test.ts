@@ -179,6 +179,27 @@ describe("admin API errors", () => {
     expect((await admin("PATCH", "/admin/projects/taken/limits", JSON.stringify({ rpm_limit: null }))).status).toBe(200);
   });
 
+  it("refuses a top-up or a daily cap over a billion USD with 400, not a 500 from the database, crediting nothing", async () => {
+    await expectError(
+      await admin("PATCH", "/admin/projects/taken/limits", JSON.stringify({ daily_cap_usd: "9007199254740992" })),
+      400,
+      "invalid_request_error",
+      "invalid_request",
+      false,
+      "daily_cap_usd must be at most 1000000000 USD",
+    );
+    await expectError(
+      await admin("POST", "/admin/projects/taken/topups", JSON.stringify({ amount_usd: "10000000000", idempotency_key: "huge" })),
+      400,
+      "invalid_request_error",
+      "invalid_request",
+      false,
+      "amount_usd must be at most 1000000000 USD",
+    );
+    const balance = (await (await admin("GET", "/admin/projects/taken/balance")).json()) as { balance: { usd: string } };
+    expect(balance.balance.usd).toBe("5.00");
+  });
+
   it("answers a body over the limit with body_too_large", async () => {
     const large = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
     await expectError(
