@@ -200,6 +200,23 @@ describe("admin API errors", () => {
     expect(balance.balance.usd).toBe("5.00");
   });
 
+  it("refuses a top-up that would take the balance past the bigint column with 409 conflict, crediting nothing (was a 500)", async () => {
+    expect((await admin("POST", "/admin/projects", JSON.stringify({ id: "rich", name: "Rich" }))).status).toBe(201);
+    const topUp = (key: string) =>
+      admin("POST", "/admin/projects/rich/topups", JSON.stringify({ amount_usd: "1000000000", idempotency_key: key }));
+    for (let index = 0; index < 9; index++) expect((await topUp(`billion-${index}`)).status).toBe(201);
+    await expectError(
+      await topUp("billion-9"),
+      409,
+      "invalid_request_error",
+      "conflict",
+      false,
+      "a top-up of $1000000000.00 would take project rich's balance past what the ledger holds",
+    );
+    const balance = (await (await admin("GET", "/admin/projects/rich/balance")).json()) as { balance: { usd: string } };
+    expect(balance.balance.usd).toBe("9000000000.00");
+  });
+
   it("answers a body over the limit with body_too_large", async () => {
     const large = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
     await expectError(
