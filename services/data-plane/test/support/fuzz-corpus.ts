@@ -210,6 +210,9 @@ interface AdminRoute {
   fields?: string[];
 }
 
+/** Numbers the top-ups' idempotency keys: each a new top-up, the same keys for the same seed. */
+let topUps = 0;
+
 const ADMIN_ROUTES: AdminRoute[] = [
   { method: "GET", name: "GET /health", path: () => "/health" },
   { method: "GET", name: "GET /metrics", path: () => "/metrics" },
@@ -246,7 +249,7 @@ const ADMIN_ROUTES: AdminRoute[] = [
     method: "POST",
     name: "POST /admin/projects/:projectId/topups",
     path: (ids, pick) => `/admin/projects/${projectIdIn(ids, pick)}/topups`,
-    base: () => ({ amount_usd: "0.01", idempotency_key: `fuzz-${Math.random()}` }),
+    base: () => ({ amount_usd: "0.01", idempotency_key: `fuzz-${topUps++}` }),
     fields: ["amount_usd", "idempotency_key"],
   },
   {
