@@ -425,16 +425,16 @@ export function buildCorpus(seed: number, size: { data: number; admin: number },
     let label = "mutated body";
     let routeName = `POST ${route.path}`;
     const roll = random();
-    if (roll < 0.6) {
+    if (roll < 0.55) {
       body = mutate(route.base(), route.fields);
-    } else if (roll < 0.68) {
+    } else if (roll < 0.62) {
       body = pick(BAD_BODIES);
       label = "not a JSON object";
-    } else if (roll < 0.74) {
+    } else if (roll < 0.68) {
       body = serialize(route.base());
       headers["content-type"] = pick(CONTENT_TYPES);
       label = "content type";
-    } else if (roll < 0.8) {
+    } else if (roll < 0.74) {
       method = pick(METHODS);
       body = method === "GET" || method === "HEAD" ? undefined : serialize(route.base());
       label = "method";
