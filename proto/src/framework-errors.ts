@@ -30,8 +30,8 @@ export function clientErrorFailure(error: { code?: string }): GatewayError {
   return new GatewayError("invalid_request", "The request is not valid HTTP/1.1.");
 }
 
-/** The raw HTTP/1.1 answer to write on the socket of a `clientError` (no request object exists to reply through). */
-export function rawErrorResponse(failure: GatewayError): string {
+/** The raw HTTP/1.1 answer to write on the socket of a `clientError` (no request object exists to reply through); a HEAD's without its body. */
+export function rawErrorResponse(failure: GatewayError, head = false): string {
   const body = JSON.stringify(failure.toBody());
   const headers = {
     "content-type": "application/json; charset=utf-8",
@@ -40,7 +40,7 @@ export function rawErrorResponse(failure: GatewayError): string {
     connection: "close",
   };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-  return `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\n${lines.join("\r\n")}\r\n\r\n${body}`;
+  return `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\n${lines.join("\r\n")}\r\n\r\n${head ? "" : body}`;
 }
 
 /**
@@ -49,7 +49,7 @@ export function rawErrorResponse(failure: GatewayError): string {
  * already began cannot take a second.
  */
 export function answerClientError(
-  error: { code?: string },
+  error: { code?: string; rawPacket?: unknown },
   socket: {
     destroyed: boolean;
     writable: boolean;
@@ -59,6 +59,8 @@ export function answerClientError(
   },
 ): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
-  if (socket.writable && !socket._httpMessage?.headersSent) socket.write(rawErrorResponse(clientErrorFailure(error)));
+  // The parser's bytes tell a HEAD, whose answer has no body: a client reads one after it as garbage.
+  const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString("latin1") === "HEAD ";
+  if (socket.writable && !socket._httpMessage?.headersSent) socket.write(rawErrorResponse(clientErrorFailure(error), head));
   socket.destroy(error as Error);
 }

@@ -51,7 +51,8 @@ export {
   GatewayError,
   isErrorCode,
 } from "./errors";
-export { ECHO_LIMIT, echo } from "./echo";
+export { discardBody } from "./discard-body";
+export { echo } from "./echo";
 export { answerClientError, BAD_URL_MESSAGE, routingFailure, shuttingDown } from "./framework-errors";
 
 /** A proto field's name as the generated types spell it (proto-loader's camelCase: `cache_write_5m_nano_per_m` -> `cacheWrite_5mNanoPerM`). */

@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
 import { timingSafeEqual } from "node:crypto";
 import type { ControlPlaneServices } from "../control-plane-services";
-import { answerClientError, GatewayError, routingFailure, shuttingDown } from "@gateway/proto";
+import { answerClientError, discardBody, GatewayError, routingFailure, shuttingDown } from "@gateway/proto";
 import { unauthorized } from "../errors";
 import { registerCatalogueRoutes } from "./catalogue-routes";
 import { adminError, sendError } from "./error-reply";
@@ -64,12 +64,13 @@ export function buildAdminApp(options: {
 
   app.get("/metrics", async (_request, reply) => reply.type(options.metrics.contentType).send(await options.metrics.metrics()));
 
-  app.setErrorHandler((error, _request, reply) =>
-    sendError(
-      reply,
-      adminError(error, (unexpected) => app.log.error(unexpected)),
-    ),
-  );
+  app.setErrorHandler(async (error, request, reply) => {
+    const failure = adminError(error, (unexpected) => app.log.error(unexpected));
+    // A 413 sent while the client is still sending reaches it as a broken connection.
+    if (failure.kind === "body_too_large")
+      await discardBody(request.raw, request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0);
+    return sendError(reply, failure);
+  });
 
   app.setNotFoundHandler((_request, reply) => sendError(reply, new GatewayError("not_found", "no such route")));
 

@@ -1,15 +1,22 @@
 // Admin routes for projects, keys, limits and balances.
 import type { FastifyInstance } from "fastify";
-import { parseUsd } from "../billing/money";
+import { NANO_PER_USD, parseUsd } from "../billing/money";
 import { invalidRequest } from "../errors";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { presentBalance, presentHold, presentKey, presentLedgerEntry, presentProject, presentUsage } from "./presenters";
 
+/** PostgreSQL's integer maximum, the rpm_limit column's. */
+const MAX_RPM_LIMIT = 2_147_483_647;
+
 const projectParams = { type: "object", required: ["projectId"], properties: { projectId: { type: "string" } } } as const;
+
+/** A top-up or a daily cap of at most a billion USD: 1e18 nano-USD, well inside the bigint columns (a larger one was a 500). */
+const MAX_USD = 1_000_000_000n;
 
 function usdAmount(text: string, field: string): bigint {
   const nano = parseUsd(text);
   if (nano === undefined) throw invalidRequest(`${field} must be a USD amount such as "10.00" (at most 9 decimals)`);
+  if (nano > MAX_USD * NANO_PER_USD) throw invalidRequest(`${field} must be at most ${MAX_USD} USD`);
   return nano;
 }
 
@@ -46,7 +53,11 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
         body: {
           type: "object",
           additionalProperties: false,
-          properties: { rpm_limit: { type: ["integer", "null"], minimum: 0 }, daily_cap_usd: { type: ["string", "null"] } },
+          // The column is a PostgreSQL integer: a larger limit (1e308 is an integer to JSON Schema) was a 500.
+          properties: {
+            rpm_limit: { type: ["integer", "null"], minimum: 0, maximum: MAX_RPM_LIMIT },
+            daily_cap_usd: { type: ["string", "null"] },
+          },
         },
       },
     },

@@ -8,6 +8,7 @@ import { conflict, notFound } from "../errors";
 import { formatUsd } from "./money";
 import type { Database } from "../database/connect";
 import { MoneyBatcher } from "./money-batcher";
+import { OUT_OF_RANGE, sqlStateOf } from "../database/sql-state";
 import { echo } from "@gateway/proto";
 
 export type ReserveOutcome = "reserved" | "insufficient_credits" | "spend_cap_exceeded" | "unknown_project";
@@ -276,7 +277,16 @@ export class LedgerService {
   ): Promise<{ entryId: bigint; amountNano: bigint; replayed: boolean }> {
     await this.requireProject(projectId);
     const rows = await this.prisma.$queryRaw<{ r_entry_id: bigint; r_amount: bigint; r_replayed: boolean }[]>`
-      SELECT * FROM gateway_topup(${projectId}, ${amountNano}::bigint, ${idempotencyKey}, ${utcDay(this.clock.now())}::date)`;
+      SELECT * FROM gateway_topup(${projectId}, ${amountNano}::bigint, ${idempotencyKey}, ${utcDay(this.clock.now())}::date)`.catch(
+      (error: unknown) => {
+        // The balance is a bigint: a top-up past it fails in the database (was a 500) and credits nothing.
+        if (sqlStateOf(error) === OUT_OF_RANGE)
+          throw conflict(
+            `a top-up of $${formatUsd(amountNano)} would take project ${echo(projectId)}'s balance past what the ledger holds`,
+          );
+        throw error;
+      },
+    );
     const row = rows[0]!;
     // A key names one top-up: the same key with another amount is a mistake to report, not a replay to answer.
     if (row.r_replayed && BigInt(row.r_amount) !== amountNano)

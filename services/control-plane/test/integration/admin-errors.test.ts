@@ -164,6 +164,59 @@ describe("admin API errors", () => {
     expect(balance.balance.usd).toBe("5.00");
   });
 
+  it("refuses a per-minute limit beyond the column's integer with 400, not a 500 from the database", async () => {
+    for (const rpm of [1e308, 2 ** 31]) {
+      await expectError(
+        await admin("PATCH", "/admin/projects/taken/limits", JSON.stringify({ rpm_limit: rpm })),
+        400,
+        "invalid_request_error",
+        "invalid_request",
+        false,
+        "body/rpm_limit must be <= 2147483647",
+      );
+    }
+    expect((await admin("PATCH", "/admin/projects/taken/limits", JSON.stringify({ rpm_limit: 2 ** 31 - 1 }))).status).toBe(200);
+    expect((await admin("PATCH", "/admin/projects/taken/limits", JSON.stringify({ rpm_limit: null }))).status).toBe(200);
+  });
+
+  it("refuses a top-up or a daily cap over a billion USD with 400, not a 500 from the database, crediting nothing", async () => {
+    await expectError(
+      await admin("PATCH", "/admin/projects/taken/limits", JSON.stringify({ daily_cap_usd: "9007199254740992" })),
+      400,
+      "invalid_request_error",
+      "invalid_request",
+      false,
+      "daily_cap_usd must be at most 1000000000 USD",
+    );
+    await expectError(
+      await admin("POST", "/admin/projects/taken/topups", JSON.stringify({ amount_usd: "10000000000", idempotency_key: "huge" })),
+      400,
+      "invalid_request_error",
+      "invalid_request",
+      false,
+      "amount_usd must be at most 1000000000 USD",
+    );
+    const balance = (await (await admin("GET", "/admin/projects/taken/balance")).json()) as { balance: { usd: string } };
+    expect(balance.balance.usd).toBe("5.00");
+  });
+
+  it("refuses a top-up that would take the balance past the bigint column with 409 conflict, crediting nothing (was a 500)", async () => {
+    expect((await admin("POST", "/admin/projects", JSON.stringify({ id: "rich", name: "Rich" }))).status).toBe(201);
+    const topUp = (key: string) =>
+      admin("POST", "/admin/projects/rich/topups", JSON.stringify({ amount_usd: "1000000000", idempotency_key: key }));
+    for (let index = 0; index < 9; index++) expect((await topUp(`billion-${index}`)).status).toBe(201);
+    await expectError(
+      await topUp("billion-9"),
+      409,
+      "invalid_request_error",
+      "conflict",
+      false,
+      "a top-up of $1000000000.00 would take project rich's balance past what the ledger holds",
+    );
+    const balance = (await (await admin("GET", "/admin/projects/rich/balance")).json()) as { balance: { usd: string } };
+    expect(balance.balance.usd).toBe("9000000000.00");
+  });
+
   it("answers a body over the limit with body_too_large", async () => {
     const large = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
     await expectError(

@@ -56,6 +56,15 @@ describe("framework error paths", () => {
     }
   });
 
+  it("answers a HEAD with headers over 16 KiB with 431 and no body (a client reads a body after it as another answer)", async () => {
+    for (const plane of planes()) {
+      const answers = await socketExchange(plane.url, [{ text: request("HEAD /health HTTP/1.1", { "x-fuzz": "h".repeat(20_000) }) }]);
+      expect(answers).toHaveLength(1);
+      expect(answers[0]).toMatchObject({ status: 431, body: "" });
+      expect(answers[0]!.headers["x-should-retry"]).toBe("false");
+    }
+  });
+
   it("answers a path parameter over 100 characters with 414 uri_too_long, not the bad-URL message", async () => {
     for (const plane of planes()) {
       const [answer] = await socketExchange(plane.url, [

@@ -25,5 +25,7 @@ export function errorShapeProblem(answer: RawAnswer, dialect: "openai" | "anthro
   if (typeof error !== "object" || error === null) return "error is not an object";
   if (Object.keys(error).sort().join() !== "code,message,type") return `error keys ${Object.keys(error).join(",")}`;
   if (!isText(error.type) || !isText(error.message) || !isCode(error.code)) return "error fields of the wrong type";
+  // Quoted input is cut to 200 characters (proto/src/echo.ts): no message grows with the request.
+  if ((error.message as string).length > 1_000) return `a message of ${(error.message as string).length} characters`;
   return undefined;
 }

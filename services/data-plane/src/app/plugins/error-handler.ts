@@ -2,15 +2,17 @@
 // dialect writes errors (the OpenAI shape elsewhere), fastify's own errors
 // mapped to the table, anything else a logged 500. Every error answer says
 // whether sending it again may help (x-should-retry, which OpenAI's SDKs read).
-import type { GatewayError } from "@gateway/proto";
+import { discardBody, type GatewayError } from "@gateway/proto";
 import { bodyTooLarge, bodyUnreadable, GatewayError as Failure, internalError, routeNotFound } from "../../errors";
 import { globalPlugin } from "./global-plugin";
 
 export const errorHandler = globalPlugin<{ bodyLimitBytes: number }>(async (app, options) => {
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     const failure = toGatewayError(error, options.bodyLimitBytes);
     if (failure.kind === "internal_error") request.log.error({ err: error }, "unexpected error");
     if (failure.kind === "client_closed") return reply.code(499).send(); // the client is gone; nothing to answer
+    // A 413 sent while the client is still sending reaches it as a broken connection.
+    if (failure.kind === "body_too_large") await discardBody(request.raw, options.bodyLimitBytes);
     const body = request.routeOptions.config?.dialect?.errorBody(failure) ?? failure.toBody();
     return reply.code(failure.status).headers(failure.replyHeaders).send(body);
   });
