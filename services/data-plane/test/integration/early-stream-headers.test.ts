@@ -1,5 +1,5 @@
 // Streams whose headers went out with a keep-alive, before their first event
-// (decision 0008): X-Service-Reason says "so far", and the last JSON event
+// (decision 0007): X-Service-Reason says "so far", and the last JSON event
 // carries the headers' final values in `service`. Unmodified client libraries
 // read these streams as any other: the official openai client (chat and
 // Responses), Anthropic's, and the Vercel AI SDK.
