@@ -21,7 +21,7 @@ export interface JournalEntry {
 export const drawJournalKey = (leaseId: string): string => `gateway:draw-journal:${leaseId}`;
 
 /**
- * How long a lease's journal outlives its last append when nobody deletes it: the data plane deletes it
+ * How long a lease's journal outlives its first append when nobody deletes it: the data plane deletes it
  * once the lease is released, the control plane once it has reconciled an expired lease. Far beyond any
  * hold TTL, so the sweeper always reads it first.
  */

@@ -20,10 +20,13 @@ export interface DrawJournal {
 
 /** Longer than Redis ever takes when healthy; shorter than a stalled one would make an answer wait. */
 const APPEND_TIMEOUT_MS = 250;
+const MAX_TRACKED_LEASES = 100_000;
 
 export class RedisDrawJournal implements DrawJournal {
   private readonly redis: Redis;
   readonly stats = { kept: 0, failed: 0 };
+  /** Leases whose journal has its expiry set: one PEXPIRE per lease, not one per answer (half the commands). */
+  private readonly expiring = new Set<string>();
 
   constructor(url: string) {
     this.redis = new Redis(url, {
@@ -67,11 +70,17 @@ export class RedisDrawJournal implements DrawJournal {
         () => done(true),
         () => done(false),
       );
-      this.redis.pexpire(key, DRAW_JOURNAL_KEEP_MS).catch(() => {}); // the entry is kept either way
+      if (!this.expiring.has(draw.leaseId)) {
+        if (this.expiring.size >= MAX_TRACKED_LEASES) this.expiring.clear(); // leases never forgotten (a lost release): set again
+        this.expiring.add(draw.leaseId);
+        // Days beyond any lease's life; the entry is kept either way. Not acknowledged: set it again next time.
+        this.redis.pexpire(key, DRAW_JOURNAL_KEEP_MS).catch(() => this.expiring.delete(draw.leaseId));
+      }
     });
   }
 
   forget(leaseId: string): void {
+    this.expiring.delete(leaseId);
     this.redis.del(drawJournalKey(leaseId)).catch(() => {}); // else it expires (DRAW_JOURNAL_KEEP_MS)
   }
 
