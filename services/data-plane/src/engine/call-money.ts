@@ -68,6 +68,7 @@ export class CallMoney {
     });
     this.afterUpstream.observe((performance.now() - started) / 1000);
     call.debitedNano = debited;
+    call.costParts = parts;
     // Usage beyond the worst case is debited up to the hold; the rest the gateway absorbs, and counts (docs/money.md).
     if (totalNano > debited) this.unbilledNano.series(call.target.model.id, call.target.path.provider).inc(Number(totalNano - debited));
     return debited;

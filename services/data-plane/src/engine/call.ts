@@ -1,5 +1,6 @@
 // One call in flight: its plan, the target being tried (once answered, the one
 // that answered, billed at its price), and the state of its hold.
+import type { CostPart } from "../control-plane/control-plane-client";
 import type { UpstreamCall } from "../providers/provider-adapter";
 import type { CallPlan, CallTarget } from "./call-plan";
 
@@ -14,6 +15,8 @@ export class Call {
   upstreamCostUsd: number | undefined;
   /** What the ledger debited, once settled. */
   debitedNano: bigint | undefined;
+  /** The settled cost by component, with its units (tokens by kind, images...): the request's log line reads them. */
+  costParts: readonly CostPart[] | undefined;
   /** Settled or released: nothing more may touch the hold. */
   holdClosed = false;
   /** performance.now() when the request's body had been read, for the gateway-overhead metric. */

@@ -114,7 +114,7 @@ describe("observability", () => {
       model: "auto",
       messages: [{ role: "user", content: prompt }],
     });
-    await response.text();
+    const answer = (await response.json()) as { usage: { prompt_tokens: number; completion_tokens: number; cost: number } };
     const requestId = response.headers.get("x-request-id")!;
     await expect
       .poll(() => lines(stack.dataPlanes[0]!.output()).find((line) => line.reqId === requestId && line.msg === "request completed"))
@@ -124,8 +124,23 @@ describe("observability", () => {
         model: "openai/gpt-4.1-mini",
         path: "openai",
         project: project.projectId,
+        key_id: project.keyId,
         attempts: ["ok"],
+        outcome: "ok",
+        // The billed units by kind and the cost: what the client was told.
+        units: { input: answer.usage.prompt_tokens, output: answer.usage.completion_tokens },
+        cost_usd: answer.usage.cost,
       });
+
+    const refused = await stack.post("/v1/chat/completions", project.key, {
+      model: "nobody/none",
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(refused.status).toBe(400);
+    const refusedId = refused.headers.get("x-request-id")!;
+    await expect
+      .poll(() => lines(stack.dataPlanes[0]!.output()).find((line) => line.reqId === refusedId && line.msg === "request completed"))
+      .toMatchObject({ status: 400, key_id: project.keyId, outcome: "model_unknown" });
     await expect
       .poll(() =>
         lines(stack.controlPlane.output())

@@ -9,6 +9,7 @@ import { globalPlugin } from "./global-plugin";
 export const errorHandler = globalPlugin<{ bodyLimitBytes: number }>(async (app, options) => {
   app.setErrorHandler(async (error, request, reply) => {
     const failure = toGatewayError(error, options.bodyLimitBytes);
+    request.errorCode = failure.kind;
     if (failure.kind === "internal_error") request.log.error({ err: error }, "unexpected error");
     if (failure.kind === "client_closed") return reply.code(499).send(); // the client is gone; nothing to answer
     // A 413 sent while the client is still sending reaches it as a broken connection.

@@ -1,9 +1,12 @@
 // One completion record per request, streams included (their replies are
 // hijacked, so no fastify onResponse hook runs for them): the request metrics
 // and one log line carrying the request id (also the client's x-request-id and
-// the hold's id at the control plane). No key, header or message content.
+// the hold's id at the control plane), the key's id, the billed units by kind
+// (tokens, images...), the cost, the attempts and the outcome. No key, header
+// or message content.
 // Hooks on every request take a callback rather than returning a promise: no promise per request and hook.
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { CostPart } from "../../control-plane/control-plane-client";
 import type { CounterFamily, HistogramFamily } from "../../metric-families";
 import { usdNumber } from "../../billing/pricing";
 import { globalPlugin } from "./global-plugin";
@@ -55,7 +58,11 @@ function recordCompletion(metrics: RequestMetrics, request: FastifyRequest, repl
       model: model || undefined,
       path: path || undefined,
       stream: call ? stream : undefined,
+      key_id: request.identity?.keyId,
       attempts: call?.plan.trace.attempts.map((attempt) => attempt.outcome),
+      outcome: outcomeOf(request, status),
+      units: call?.costParts ? unitsByKind(call.costParts) : undefined,
+      cost_usd: call?.debitedNano === undefined ? undefined : usdNumber(call.debitedNano),
       upstream_cost_usd: call?.upstreamCostUsd,
     },
     "request completed",
@@ -70,4 +77,19 @@ function recordCompletion(metrics: RequestMetrics, request: FastifyRequest, repl
         "the charge differs from the aggregator's own cost by more than 1%: is the catalogue price stale?",
       );
   }
+}
+
+/** "ok", the error table's code of an error answer, or how a stream that had started ended. */
+function outcomeOf(request: FastifyRequest, status: number): string {
+  if (request.errorCode) return request.errorCode;
+  const last = request.call?.plan.trace.attempts.at(-1)?.outcome;
+  if (last === "stream_failed" || last === "client_closed") return last;
+  return status === 499 ? "client_closed" : status < 400 ? "ok" : String(status);
+}
+
+/** The billed units by kind (input, output, cached_input, reasoning, per_image...), from the settled cost parts. */
+function unitsByKind(parts: readonly CostPart[]): Record<string, number> {
+  const units: Record<string, number> = {};
+  for (const part of parts) if (part.units > 0) units[part.component] = (units[part.component] ?? 0) + part.units;
+  return units;
 }
