@@ -14,6 +14,8 @@ declare module "fastify" {
     readAt: number;
     /** The model call, once planned (for the completion record). */
     call?: Call;
+    /** The client's own x-request-id, when it sent a usable one (echoed and logged; never the ledger's key). */
+    clientRequestId?: string;
     /** The error table's code of the answer, when it was an error (for the completion record). */
     errorCode?: string;
     /** The per-minute limit's answer, asked for as the request arrives and awaited once its body is read. */

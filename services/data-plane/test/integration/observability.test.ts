@@ -150,6 +150,39 @@ describe("observability", () => {
       .toEqual(expect.arrayContaining(["Reserve", "Settle"]));
   });
 
+  it("echoes a client's x-request-id and logs it, while the ledger keeps the gateway's own id (x-gateway-request-id)", async () => {
+    const clientId = `client-${marker().replace(/[^A-Za-z0-9]/g, "")}.1:a`;
+    const ask = (headers: Record<string, string>, stream = false) =>
+      fetch(`${stack.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${project.key}`, "content-type": "application/json", ...headers },
+        body: JSON.stringify({ model: "auto", stream, messages: [{ role: "user", content: "hi" }] }),
+      });
+    // The same client id twice: echoed both times, and billed as two requests (it never keys the money).
+    const answers = [await ask({ "x-request-id": clientId }), await ask({ "x-request-id": clientId }, true)];
+    const gatewayIds: string[] = [];
+    for (const answer of answers) {
+      await answer.text();
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("x-request-id")).toBe(clientId);
+      gatewayIds.push(answer.headers.get("x-gateway-request-id")!);
+    }
+    expect(gatewayIds[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(gatewayIds[1]).not.toBe(gatewayIds[0]);
+    const ledger = await stack.ledger(project.projectId);
+    for (const id of gatewayIds) expect(ledger.filter((entry) => entry.request_id === id)).toHaveLength(1);
+    await expect
+      .poll(() => lines(stack.dataPlanes[0]!.output()).find((line) => line.reqId === gatewayIds[0] && line.msg === "request completed"))
+      .toMatchObject({ client_request_id: clientId, status: 200 });
+
+    // An id too long or with other characters is not echoed: the gateway's own is.
+    for (const unusable of ["x".repeat(129), "has space", "semi;colon"]) {
+      const answer = await ask({ "x-request-id": unusable });
+      await answer.text();
+      expect(answer.headers.get("x-request-id")).toBe(answer.headers.get("x-gateway-request-id"));
+    }
+  });
+
   it("never logs a key, token, Authorization header or prompt, at debug level", async () => {
     const extraKeys = (await stack.admin<{ data: { hint: string }[] }>("GET", `/admin/projects/${project.projectId}/keys`)).json;
     expect(extraKeys).toBeTruthy();

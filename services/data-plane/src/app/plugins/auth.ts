@@ -1,4 +1,6 @@
-// The /v1 scope's caller: every answer carries x-request-id, and a request
+// The /v1 scope's caller: every answer carries x-request-id (the client's own,
+// when it sent a usable one, else the gateway's) and x-gateway-request-id (the
+// gateway's: the hold's and the ledger entry's id), and a request
 // must present a valid key: `Authorization: Bearer <key>` (OpenAI's clients),
 // or `x-api-key: <key>` (Anthropic's) when it has no Authorization header. A key
 // not in the issued format is refused at once, without asking the control plane.
@@ -8,6 +10,8 @@ import { invalidApiKey } from "../../errors";
 import { globalPlugin } from "./global-plugin";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** A client's request id is echoed and logged only when short and plain: it goes into headers and log lines. */
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface KeyValidation {
   /** The key's identity, or undefined when it is not valid; throws when it cannot be checked. */
@@ -17,7 +21,9 @@ export interface KeyValidation {
 export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) => {
   app.decorateRequest("identity", undefined);
   app.addHook("onRequest", async (request, reply) => {
-    reply.header("x-request-id", request.id);
+    request.clientRequestId = clientRequestId(request.headers["x-request-id"]);
+    reply.header("x-request-id", request.clientRequestId ?? request.id);
+    reply.header("x-gateway-request-id", request.id);
     const key = presentedKey(request.headers);
     if (!key || !API_KEY_PATTERN.test(key)) throw invalidApiKey();
     const identity = await keys.validate(key);
@@ -30,4 +36,12 @@ function presentedKey(headers: { authorization?: string; "x-api-key"?: string | 
   if (headers.authorization !== undefined) return BEARER.exec(headers.authorization)?.[1];
   const key = headers["x-api-key"];
   return typeof key === "string" && /^\S+$/.test(key.trim()) ? key.trim() : undefined;
+}
+
+/**
+ * The client's x-request-id if usable. It is never the gateway's own id: that one keys the hold and the
+ * ledger entry, and a client reusing its id would make a second request a replay of the first.
+ */
+function clientRequestId(value: string | string[] | undefined): string | undefined {
+  return typeof value === "string" && CLIENT_REQUEST_ID.test(value) ? value : undefined;
 }

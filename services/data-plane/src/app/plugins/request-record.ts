@@ -59,6 +59,7 @@ function recordCompletion(metrics: RequestMetrics, request: FastifyRequest, repl
       path: path || undefined,
       stream: call ? stream : undefined,
       key_id: request.identity?.keyId,
+      client_request_id: request.clientRequestId,
       attempts: call?.plan.trace.attempts.map((attempt) => attempt.outcome),
       outcome: outcomeOf(request, status),
       units: call?.costParts ? unitsByKind(call.costParts) : undefined,
