@@ -11,36 +11,9 @@ import { type Catalogue__Output, type ErrorBody, GatewayError } from "@gateway/p
 import { type CatalogueFile, normalizeCatalogue } from "../catalogue/catalogue-file";
 import { readPriceLists } from "../catalogue/price-lists";
 import { repositoryRoot } from "../config";
+import { commandHelp, overview } from "./command-help";
 import { checkPrices, formatCheck, type PricesCheck, pathsOfFile, pathsOfSnapshot } from "./prices-check";
-
-const USAGE = `usage: pnpm gatewayctl <command> [options] [--json]
-
-  projects create --name NAME [--id ID]        create a project
-  projects list                                list projects
-  keys issue --project ID [--name NAME]        issue a key (the key is printed once)
-  keys list --project ID                       list a project's keys
-  keys revoke --key KEY_ID                     revoke a key
-  balance topup --project ID --amount USD --idempotency-key K
-                                               add credit (replays with the same key add nothing)
-  balance show --project ID                    balance, held and available amounts
-  ledger --project ID [--limit N]              latest ledger entries
-  holds --project ID [--status S]              holds (active by default; settled, released, expired, refused)
-  usage --project ID [--from DAY] [--to DAY]   requests, tokens and cost per UTC day and model (default: this month),
-                                               with the cost split by component (input, cached_input, cache writes, output, reasoning, images)
-  limits set --project ID [--rpm N|default] [--daily-cap USD|none]
-                                               requests per minute (0 = none), daily spend cap
-  catalogue load --file PATH                   replace the catalogue with a catalogue file
-  catalogue show                               the catalogue as the data planes receive it
-  prices check --sources DIR [--file CATALOGUE.json]
-                                               list the prices that disagree (beyond 0.5%) with the public
-                                               price lists in DIR (laid out like ../shared/data/catalogue:
-                                               litellm/, models.dev/, openrouter/): every component of every
-                                               path against its own provider's figures (OpenRouter's list for
-                                               openrouter paths, models.dev and litellm for direct ones).
-                                               Checks the loaded catalogue (admin API), or with --file a
-                                               catalogue file. Exit status 1 when any price disagrees.
-
-options: --url URL --token TOKEN (admin API), --json (machine-readable output)`;
+import { table } from "./table";
 
 class CliError extends Error {}
 
@@ -80,8 +53,8 @@ async function call(target: Connection, method: string, route: string, body?: un
   return parsed;
 }
 
-function need(value: string | undefined, flag: string): string {
-  if (!value) throw new CliError(`--${flag} is required\n\n${USAGE}`);
+function need(value: string | undefined, flag: string, command: string): string {
+  if (!value) throw new CliError(`--${flag} is required\n\n${commandHelp(command) ?? overview()}`);
   return value;
 }
 
@@ -95,6 +68,11 @@ function costSplit(split: unknown): string {
   return `\n\t${parts.map(([component, part]) => `${component} ${part.units.toLocaleString("en-US")} ${money(part.cost)}`).join(" · ")}`;
 }
 
+/** A listing as a table with its header row, or `none` when empty. */
+function listing(none: string, headers: string[], rows: string[][]): string {
+  return rows.length === 0 ? none : table(headers, rows);
+}
+
 function human(command: string, result: unknown): string {
   const data = (result as { data?: Row[] }).data;
   switch (command) {
@@ -104,20 +82,30 @@ function human(command: string, result: unknown): string {
       return `project ${project.id} (${project.name}): rpm ${project.rpm_limit ?? "default"}, daily cap ${money(project.daily_cap)}`;
     }
     case "projects list":
-      return (
-        (data ?? [])
-          .map((project) => `${project.id}\t${project.name}\trpm ${project.rpm_limit ?? "default"}\tcap ${money(project.daily_cap)}`)
-          .join("\n") || "no projects"
+      return listing(
+        "no projects",
+        ["ID", "NAME", "RPM", "DAILY CAP"],
+        (data ?? []).map((project) => [
+          String(project.id),
+          String(project.name),
+          String(project.rpm_limit ?? "default"),
+          money(project.daily_cap),
+        ]),
       );
     case "keys issue": {
       const key = result as Row;
       return `${key.key}\n\nkey id ${key.id} for project ${key.project_id}. This is the only time the key is shown: store it now.`;
     }
     case "keys list":
-      return (
-        (data ?? [])
-          .map((key) => `${key.id}\t${key.hint}\t${key.name ?? ""}\t${key.revoked_at ? `revoked ${key.revoked_at}` : "active"}`)
-          .join("\n") || "no keys"
+      return listing(
+        "no keys",
+        ["KEY ID", "HINT", "NAME", "STATUS"],
+        (data ?? []).map((key) => [
+          String(key.id),
+          String(key.hint),
+          String(key.name ?? ""),
+          key.revoked_at ? `revoked ${key.revoked_at}` : "active",
+        ]),
       );
     case "keys revoke":
       return `key ${(result as Row).id} revoked`;
@@ -130,32 +118,48 @@ function human(command: string, result: unknown): string {
       return `balance ${money(balance.balance)}\nheld ${money(balance.held)}\navailable ${money(balance.available)}\ndaily cap ${money(balance.daily_cap)}\nspent today ${money(balance.spent_today)}`;
     }
     case "ledger":
-      return (
-        (data ?? [])
-          .map(
-            (entry) =>
-              `${entry.id}\t${entry.created_at}\t${entry.kind}\t${money(entry.amount)}\t${entry.model ?? ""}\t${entry.request_id ?? entry.idempotency_key ?? ""}`,
-          )
-          .join("\n") || "no entries"
+      return listing(
+        "no entries",
+        ["ENTRY", "CREATED", "KIND", "AMOUNT", "MODEL", "REQUEST OR IDEMPOTENCY KEY"],
+        (data ?? []).map((entry) => [
+          String(entry.id),
+          String(entry.created_at),
+          String(entry.kind),
+          money(entry.amount),
+          String(entry.model ?? ""),
+          String(entry.request_id ?? entry.idempotency_key ?? ""),
+        ]),
       );
     case "holds":
-      return (
-        (data ?? [])
-          .map(
-            (hold) =>
-              `${hold.request_id}\t${hold.status}\t${money(hold.amount)}\t${hold.model ?? ""}\tplaced ${hold.created_at}\texpires ${hold.expires_at}`,
-          )
-          .join("\n") || "no holds"
+      return listing(
+        "no holds",
+        ["REQUEST", "STATUS", "AMOUNT", "MODEL", "PLACED", "EXPIRES"],
+        (data ?? []).map((hold) => [
+          String(hold.request_id),
+          String(hold.status),
+          money(hold.amount),
+          String(hold.model ?? ""),
+          String(hold.created_at),
+          String(hold.expires_at),
+        ]),
       );
-    case "usage":
-      return (
-        (data ?? [])
-          .map(
-            (row) =>
-              `${row.day}\t${row.model}\t${row.requests} requests\t${row.input_tokens} in\t${row.output_tokens} out\t${money(row.cost)}${costSplit(row.cost_by_component)}`,
-          )
-          .join("\n") || "no usage"
-      );
+    case "usage": {
+      const rows = data ?? [];
+      if (rows.length === 0) return "no usage";
+      // One table row per day and model; its cost by component on the line below it.
+      const lines = table(
+        ["DAY", "MODEL", "REQUESTS", "INPUT", "OUTPUT", "COST"],
+        rows.map((row) => [
+          String(row.day),
+          String(row.model),
+          String(row.requests),
+          String(row.input_tokens),
+          String(row.output_tokens),
+          money(row.cost),
+        ]),
+      ).split("\n");
+      return [lines[0], ...rows.map((row, index) => `${lines[index + 1]}${costSplit(row.cost_by_component)}`)].join("\n");
+    }
     case "catalogue load": {
       const loaded = result as Row;
       return `catalogue revision ${loaded.revision}: ${loaded.models} models (${loaded.curated} curated)`;
@@ -212,20 +216,20 @@ async function run(argv: string[]): Promise<void> {
       help: { type: "boolean", short: "h" },
     },
   });
+  const singleWord = ["ledger", "holds", "usage"].includes(positionals[0]!);
+  const command = positionals.slice(0, singleWord ? 1 : 2).join(" ");
   if (values.help || positionals.length === 0) {
-    console.log(USAGE);
+    console.log((positionals.length > 0 && commandHelp(command)) || overview());
     return;
   }
   const fromCwd = (file: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
-  const singleWord = ["ledger", "holds", "usage"].includes(positionals[0]!);
-  const command = positionals.slice(0, singleWord ? 1 : 2).join(" ");
   const target = () => connection(values);
-  const project = () => encodeURIComponent(need(values.project, "project"));
+  const project = () => encodeURIComponent(need(values.project, "project", command));
   let result: unknown;
   switch (command) {
     case "projects create":
       result = await call(target(), "POST", "/admin/projects", {
-        name: need(values.name, "name"),
+        name: need(values.name, "name", command),
         ...(values.id ? { id: values.id } : {}),
       });
       break;
@@ -239,12 +243,12 @@ async function run(argv: string[]): Promise<void> {
       result = await call(target(), "GET", `/admin/projects/${project()}/keys`);
       break;
     case "keys revoke":
-      result = await call(target(), "POST", `/admin/keys/${encodeURIComponent(need(values.key, "key"))}/revoke`);
+      result = await call(target(), "POST", `/admin/keys/${encodeURIComponent(need(values.key, "key", command))}/revoke`);
       break;
     case "balance topup":
       result = await call(target(), "POST", `/admin/projects/${project()}/topups`, {
-        amount_usd: need(values.amount, "amount"),
-        idempotency_key: need(values["idempotency-key"], "idempotency-key"),
+        amount_usd: need(values.amount, "amount", command),
+        idempotency_key: need(values["idempotency-key"], "idempotency-key", command),
       });
       break;
     case "balance show":
@@ -278,7 +282,7 @@ async function run(argv: string[]): Promise<void> {
       break;
     }
     case "catalogue load": {
-      const file = need(values.file, "file");
+      const file = need(values.file, "file", command);
       result = await call(
         target(),
         "PUT",
@@ -291,7 +295,7 @@ async function run(argv: string[]): Promise<void> {
       result = await call(target(), "GET", "/admin/catalogue");
       break;
     case "prices check": {
-      const sources = need(values.sources, "sources");
+      const sources = need(values.sources, "sources", command);
       let lists: ReturnType<typeof readPriceLists>;
       try {
         lists = readPriceLists(fromCwd(sources));
@@ -307,7 +311,7 @@ async function run(argv: string[]): Promise<void> {
       break;
     }
     default:
-      throw new CliError(`unknown command "${positionals.join(" ")}"\n\n${USAGE}`);
+      throw new CliError(`unknown command "${positionals.join(" ")}"\n\n${overview()}`);
   }
   console.log(values.json ? JSON.stringify(result, null, 2) : human(command, result));
 }

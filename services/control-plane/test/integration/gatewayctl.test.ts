@@ -156,6 +156,33 @@ describe("gatewayctl", () => {
     expect(badAmount.stderr).toContain("amount_usd must be a USD amount");
   });
 
+  it("has a help page per command, and listings with a header row", async () => {
+    const overview = await ctl("--help");
+    expect(overview.code).toBe(0);
+    for (const command of ["projects create", "keys issue", "balance topup", "usage", "prices check"])
+      expect(overview.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
+
+    const page = await ctl("keys", "issue", "--help");
+    expect(page.code).toBe(0);
+    expect(page.stdout.split("\n")[0]).toBe("usage: gatewayctl keys issue --project ID [--name NAME]");
+    expect(page.stdout).not.toContain("balance topup"); // that command's page only
+
+    const missing = await ctl("balance", "topup", "--project", "nosuch");
+    expect(missing.stderr).toContain(
+      "--amount is required\n\nusage: gatewayctl balance topup --project ID --amount USD --idempotency-key K",
+    );
+
+    await ctlJson("projects", "create", "--name", "Tabled", "--id", "tabled");
+    await ctlJson("keys", "issue", "--project", "tabled", "--name", "first");
+    const keys = (await ctl("keys", "list", "--project", "tabled")).stdout.trimEnd().split("\n");
+    expect(keys[0]).toMatch(/^KEY ID +HINT +NAME +STATUS$/);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toMatch(/ first +active$/);
+    const projects = (await ctl("projects", "list")).stdout.split("\n");
+    expect(projects[0]).toMatch(/^ID +NAME +RPM +DAILY CAP$/);
+    expect(projects.some((line) => /^tabled +Tabled +default +none$/.test(line))).toBe(true);
+  });
+
   it("refuses a wrong admin token", async () => {
     const result = await run(process.execPath, ["--import", "tsx", "services/control-plane/src/cli/gatewayctl.ts", "projects", "list"], {
       cwd: repositoryRoot,
