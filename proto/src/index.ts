@@ -55,7 +55,6 @@ export { discardBody } from "./discard-body";
 export { echo } from "./echo";
 export { answerClientError, BAD_URL_MESSAGE, routingFailure, shuttingDown } from "./framework-errors";
 
-/** A proto field's name as the generated types spell it (proto-loader's camelCase: `cache_write_5m_nano_per_m` -> `cacheWrite_5mNanoPerM`). */
-export const protoField = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+export { protoField } from "./loader-options";
 export { API_KEY_PATTERN } from "./api-key";
 export { decodeJournalEntry, DRAW_JOURNAL_KEEP_MS, drawJournalKey, encodeJournalEntry, type JournalEntry } from "./draw-journal";

@@ -12,3 +12,6 @@ export const loaderOptions = {
 } satisfies Options;
 
 export const generatorFlags = ["--longs=String", "--enums=String", "--defaults", "--oneofs", "--grpcLib=@grpc/grpc-js"];
+
+/** A proto field's name as the generated types spell it (proto-loader's camelCase: `cache_write_5m_nano_per_m` -> `cacheWrite_5mNanoPerM`). */
+export const protoField = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());

@@ -1,6 +1,6 @@
 // The control plane's failures, built from the one error table (@gateway/proto): the admin API
 // and the gRPC boundary render each from its row.
-import { GatewayError } from "@gateway/proto";
+import { GatewayError } from "@gateway/proto/errors";
 import { isDatabaseUnavailable } from "./database/database-unavailable";
 
 export const notFound = (what: string): GatewayError => new GatewayError("not_found", `${what} not found`);

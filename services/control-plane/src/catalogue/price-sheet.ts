@@ -8,7 +8,8 @@
 //   the long-context tier "long_context.above_input_tokens"      tokens
 //                         "long_context.<rate>"                  nano-USD per million tokens
 //   a service tier        "service_tiers.<tier>.<rate>"          nano-USD per million tokens
-import { type Price__Output, type ProtoTokenRates__Output, protoField } from "@gateway/proto";
+import type { Price__Output, ProtoTokenRates__Output } from "@gateway/proto";
+import { protoField } from "@gateway/proto/loader-options";
 import { formatUsd, parseUsd } from "../billing/money";
 import {
   type CataloguePriceEntry,

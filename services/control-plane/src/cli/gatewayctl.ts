@@ -7,7 +7,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { type Catalogue__Output, type ErrorBody, GatewayError } from "@gateway/proto";
+import type { Catalogue__Output } from "@gateway/proto";
+import { type ErrorBody, GatewayError } from "@gateway/proto/errors";
 import { type CatalogueFile, normalizeCatalogue } from "../catalogue/catalogue-file";
 import { readPriceLists } from "../catalogue/price-lists";
 import { repositoryRoot } from "../config";

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundleGatewayctl } from "../../../../deploy/build/bundle-gatewayctl";
 import { repositoryRoot } from "../../../../deploy/local/service-process";
 import { startStack, type GatewayStack } from "../../../data-plane/test/harness/gateway-stack";
 
@@ -181,6 +182,18 @@ describe("gatewayctl", () => {
     const projects = (await ctl("projects", "list")).stdout.split("\n");
     expect(projects[0]).toMatch(/^ID +NAME +RPM +DAILY CAP$/);
     expect(projects.some((line) => /^tabled +Tabled +default +none$/.test(line))).toBe(true);
+  });
+
+  it("runs as one bundled file outside the checkout (pnpm build:gatewayctl)", async () => {
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), "gatewayctl-"));
+    const bundle = await bundleGatewayctl(path.join(elsewhere, "gatewayctl.mjs"));
+    await ctlJson("projects", "create", "--name", "Bundled", "--id", "bundled");
+    // Run from that directory: nothing of the repository (its node_modules, its .proto files) is reachable from there.
+    const env = { ...process.env, GATEWAY_ADMIN_URL: stack.adminUrl, GATEWAY_ADMIN_TOKEN: stack.adminToken };
+    const listed = await run(process.execPath, [bundle, "projects", "list", "--json"], { cwd: elsewhere, env });
+    expect((JSON.parse(listed.stdout) as { data: { id: string }[] }).data.map((project) => project.id)).toContain("bundled");
+    const help = await run(bundle, ["usage", "--help"], { cwd: elsewhere, env }); // executable itself (shebang)
+    expect(help.stdout.split("\n")[0]).toBe("usage: gatewayctl usage --project ID [--from DAY] [--to DAY]");
   });
 
   it("refuses a wrong admin token", async () => {
