@@ -1,6 +1,7 @@
 // The admin HTTP API: operators manage projects, keys, balances, limits and
-// the catalogue. Every /admin route needs `Authorization: Bearer <admin token>`;
-// /health needs none. Builds the app, never listens.
+// the catalogue. Every /admin route needs `Authorization: Bearer <admin token>`
+// but the OpenAPI document and its reference page (openapi-routes.ts);
+// /health and /metrics need none. Builds the app, never listens.
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
 import { timingSafeEqual } from "node:crypto";
@@ -9,6 +10,8 @@ import { answerClientError, discardBody, GatewayError, routingFailure, shuttingD
 import { unauthorized } from "../errors";
 import { registerCatalogueRoutes } from "./catalogue-routes";
 import { adminError, sendError } from "./error-reply";
+import { addAdminSchemas, errorResponses } from "./admin-schemas";
+import { PUBLIC_ROUTE, registerOpenApi, registerOpenApiRoutes } from "./openapi-routes";
 import { refuseUnstorableCharacters } from "./unstorable-characters";
 import { registerProjectRoutes } from "./project-routes";
 
@@ -58,11 +61,37 @@ export function buildAdminApp(options: {
     );
   });
 
-  app.get("/health", async (_request, reply) =>
-    options.isReady() ? { status: "ok" } : reply.code(503).send({ status: "unavailable", reason: "draining" }),
-  );
+  // Before every route: it learns them as they are added. The shared schemas at the root, seen by every scope.
+  registerOpenApi(app);
+  addAdminSchemas(app);
 
-  app.get("/metrics", async (_request, reply) => reply.type(options.metrics.contentType).send(await options.metrics.metrics()));
+  const health = (status: string[], reason: boolean) =>
+    ({
+      type: "object",
+      required: reason ? ["status", "reason"] : ["status"],
+      additionalProperties: false,
+      properties: { status: { type: "string", enum: status }, ...(reason ? { reason: { type: "string" } } : {}) },
+    }) as const;
+  void app.register(async (open) => {
+    open.get(
+      "/health",
+      { schema: { ...PUBLIC_ROUTE, summary: "Readiness", response: { 200: health(["ok"], false), 503: health(["unavailable"], true) } } },
+      async (_request, reply) =>
+        options.isReady() ? { status: "ok" } : reply.code(503).send({ status: "unavailable", reason: "draining" }),
+    );
+
+    open.get(
+      "/metrics",
+      {
+        schema: {
+          ...PUBLIC_ROUTE,
+          summary: "Prometheus metrics",
+          response: { 200: { content: { "text/plain": { schema: { type: "string" } } } }, ...errorResponses },
+        },
+      },
+      async (_request, reply) => reply.type(options.metrics.contentType).send(await options.metrics.metrics()),
+    );
+  });
 
   app.setErrorHandler(async (error, request, reply) => {
     const failure = adminError(error, (unexpected) => app.log.error(unexpected));
@@ -87,5 +116,6 @@ export function buildAdminApp(options: {
     registerProjectRoutes(admin, options.services);
     registerCatalogueRoutes(admin, options.services);
   });
+  void app.register(async (open) => registerOpenApiRoutes(open));
   return app;
 }

@@ -3,12 +3,14 @@ import type { FastifyInstance } from "fastify";
 import { NANO_PER_USD, parseUsd } from "../billing/money";
 import { invalidRequest } from "../errors";
 import type { ControlPlaneServices } from "../control-plane-services";
+import { errorResponses, HOLD_STATUSES, listOf, ref } from "./admin-schemas";
 import { presentBalance, presentHold, presentKey, presentLedgerEntry, presentProject, presentUsage } from "./presenters";
 
 /** PostgreSQL's integer maximum, the rpm_limit column's. */
 const MAX_RPM_LIMIT = 2_147_483_647;
 
 const projectParams = { type: "object", required: ["projectId"], properties: { projectId: { type: "string" } } } as const;
+const keyParams = { type: "object", required: ["keyId"], properties: { keyId: { type: "string" } } } as const;
 
 /** A top-up or a daily cap of at most a billion USD: 1e18 nano-USD, well inside the bigint columns (a larger one was a 500). */
 const MAX_USD = 1_000_000_000n;
@@ -25,12 +27,14 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
     "/admin/projects",
     {
       schema: {
+        summary: "Create a project (its id is generated unless given)",
         body: {
           type: "object",
           required: ["name"],
           additionalProperties: false,
           properties: { id: { type: "string" }, name: { type: "string", minLength: 1 } },
         },
+        response: { 201: ref("Project"), ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -39,16 +43,25 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
     },
   );
 
-  app.get("/admin/projects", async () => ({ data: (await services.projects.list()).map(presentProject) }));
+  app.get(
+    "/admin/projects",
+    { schema: { summary: "List the projects", response: { 200: listOf("Project"), ...errorResponses } } },
+    async () => ({
+      data: (await services.projects.list()).map(presentProject),
+    }),
+  );
 
-  app.get<{ Params: { projectId: string } }>("/admin/projects/:projectId", { schema: { params: projectParams } }, async (request) =>
-    presentProject(await services.projects.get(request.params.projectId)),
+  app.get<{ Params: { projectId: string } }>(
+    "/admin/projects/:projectId",
+    { schema: { summary: "Get a project", params: projectParams, response: { 200: ref("Project"), ...errorResponses } } },
+    async (request) => presentProject(await services.projects.get(request.params.projectId)),
   );
 
   app.patch<{ Params: { projectId: string }; Body: { rpm_limit?: number | null; daily_cap_usd?: string | null } }>(
     "/admin/projects/:projectId/limits",
     {
       schema: {
+        summary: "Set or clear a project's requests per minute and daily spend cap",
         params: projectParams,
         body: {
           type: "object",
@@ -59,6 +72,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
             daily_cap_usd: { type: ["string", "null"] },
           },
         },
+        response: { 200: ref("Project"), ...errorResponses },
       },
     },
     async (request) => {
@@ -75,8 +89,10 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
     "/admin/projects/:projectId/keys",
     {
       schema: {
+        summary: "Issue an API key (the answer is the only time it is shown)",
         params: projectParams,
         body: { type: ["object", "null"], additionalProperties: false, properties: { name: { type: "string" } } },
+        response: { 201: ref("IssuedKey"), ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -85,19 +101,38 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
     },
   );
 
-  app.get<{ Params: { projectId: string } }>("/admin/projects/:projectId/keys", { schema: { params: projectParams } }, async (request) => {
-    await services.projects.get(request.params.projectId);
-    return { data: (await services.keys.list(request.params.projectId)).map(presentKey) };
-  });
+  app.get<{ Params: { projectId: string } }>(
+    "/admin/projects/:projectId/keys",
+    {
+      schema: {
+        summary: "List a project's keys (hints, never the keys)",
+        params: projectParams,
+        response: { 200: listOf("Key"), ...errorResponses },
+      },
+    },
+    async (request) => {
+      await services.projects.get(request.params.projectId);
+      return { data: (await services.keys.list(request.params.projectId)).map(presentKey) };
+    },
+  );
 
-  app.post<{ Params: { keyId: string } }>("/admin/keys/:keyId/revoke", async (request) =>
-    presentKey(await services.keys.revoke(request.params.keyId)),
+  app.post<{ Params: { keyId: string } }>(
+    "/admin/keys/:keyId/revoke",
+    {
+      schema: {
+        summary: "Revoke a key",
+        params: keyParams,
+        response: { 200: ref("Key"), ...errorResponses },
+      },
+    },
+    async (request) => presentKey(await services.keys.revoke(request.params.keyId)),
   );
 
   app.post<{ Params: { projectId: string }; Body: { amount_usd: string; idempotency_key: string } }>(
     "/admin/projects/:projectId/topups",
     {
       schema: {
+        summary: "Credit a project, once per idempotency key",
         params: projectParams,
         body: {
           type: "object",
@@ -105,6 +140,8 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
           additionalProperties: false,
           properties: { amount_usd: { type: "string" }, idempotency_key: { type: "string", minLength: 1, maxLength: 200 } },
         },
+        // 201 credited; 200 the idempotency key had already credited it (replayed, nothing new).
+        response: { 200: ref("TopUp"), 201: ref("TopUp"), ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -121,16 +158,26 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
     },
   );
 
-  app.get<{ Params: { projectId: string } }>("/admin/projects/:projectId/balance", { schema: { params: projectParams } }, async (request) =>
-    presentBalance(await services.ledger.balance(request.params.projectId)),
+  app.get<{ Params: { projectId: string } }>(
+    "/admin/projects/:projectId/balance",
+    {
+      schema: {
+        summary: "A project's balance, holds, available amount and spend today",
+        params: projectParams,
+        response: { 200: ref("Balance"), ...errorResponses },
+      },
+    },
+    async (request) => presentBalance(await services.ledger.balance(request.params.projectId)),
   );
 
   app.get<{ Params: { projectId: string }; Querystring: { limit?: number } }>(
     "/admin/projects/:projectId/ledger",
     {
       schema: {
+        summary: "A project's ledger, newest first",
         params: projectParams,
         querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 10000 } } },
+        response: { 200: listOf("LedgerEntry"), ...errorResponses },
       },
     },
     async (request) => {
@@ -146,14 +193,16 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
     "/admin/projects/:projectId/holds",
     {
       schema: {
+        summary: "A project's holds and budget leases by status (default active)",
         params: projectParams,
         querystring: {
           type: "object",
           properties: {
-            status: { enum: ["active", "settled", "released", "expired", "refused"] },
+            status: { type: "string", enum: HOLD_STATUSES },
             limit: { type: "integer", minimum: 1, maximum: 10000 },
           },
         },
+        response: { 200: listOf("Hold"), ...errorResponses },
       },
     },
     async (request) => {
@@ -166,8 +215,10 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
     "/admin/projects/:projectId/usage",
     {
       schema: {
+        summary: "Usage per UTC day and model (default: this month so far)",
         params: projectParams,
         querystring: { type: "object", properties: { from: { type: "string", format: "date" }, to: { type: "string", format: "date" } } },
+        response: { 200: ref("Usage"), ...errorResponses },
       },
     },
     async (request) => {

@@ -17,7 +17,8 @@ interface RawUsage {
   cost: number;
 }
 
-const WEATHER_PARAMETERS = { type: "object", properties: { location: { type: "string" } }, required: ["location"] } as const;
+// `required` not readonly: the AI SDK's jsonSchema() takes @types/json-schema's JSONSchema7, whose arrays are mutable.
+const WEATHER_PARAMETERS = { type: "object" as const, properties: { location: { type: "string" as const } }, required: ["location"] };
 
 describe("client libraries through both planes", () => {
   let stack: GatewayStack;

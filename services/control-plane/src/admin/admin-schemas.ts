@@ -1,0 +1,252 @@
+// JSON schemas of the admin API's answers. They are the OpenAPI document's source (docs/admin-api.md)
+// and fastify's serializers both: a property missing here is dropped from the answer, so each one
+// mirrors its presenter (presenters.ts) field for field.
+import type { FastifyInstance } from "fastify";
+
+const nullable = (type: string) => ({ type: [type, "null"] }) as const;
+
+/** An amount as the admin API shows it: exact nano-USD next to a readable USD decimal. */
+const money = {
+  type: "object",
+  required: ["nano", "usd"],
+  additionalProperties: false,
+  properties: {
+    nano: { type: "string", description: "nano-USD (1e-9 USD), exact" },
+    usd: { type: "string", description: "USD decimal" },
+  },
+} as const;
+
+const nullableMoney = { ...money, type: ["object", "null"] } as const;
+
+/** {component: {units, cost}}: what each price component (input, cached_input, output, image...) cost. */
+const costByComponent = {
+  type: "object",
+  additionalProperties: {
+    type: "object",
+    required: ["units", "cost"],
+    additionalProperties: false,
+    properties: { units: { type: "number" }, cost: money },
+  },
+} as const;
+
+const day = { type: "string", format: "date" } as const;
+const timestamp = { type: "string", format: "date-time" } as const;
+
+/** The one error shape of both planes (docs/errors.md). */
+export const errorSchema = {
+  $id: "Error",
+  type: "object",
+  required: ["error"],
+  additionalProperties: false,
+  properties: {
+    error: {
+      type: "object",
+      required: ["type", "code", "message"],
+      additionalProperties: false,
+      properties: {
+        type: { type: "string", description: "OpenAI-style error type, e.g. invalid_request_error" },
+        code: { type: "string", description: "the error table's code (docs/errors.md), e.g. not_found" },
+        message: { type: "string" },
+      },
+    },
+  },
+} as const;
+
+export const projectSchema = {
+  $id: "Project",
+  type: "object",
+  required: ["id", "name", "created_at", "rpm_limit", "daily_cap"],
+  additionalProperties: false,
+  properties: {
+    id: { type: "string" },
+    name: { type: "string" },
+    created_at: timestamp,
+    rpm_limit: { ...nullable("integer"), description: "requests per minute; null: no limit" },
+    daily_cap: { ...nullableMoney, description: "spend per UTC day; null: no cap" },
+  },
+} as const;
+
+const keyProperties = {
+  id: { type: "string" },
+  project_id: { type: "string" },
+  hint: { type: "string", description: "the key's last characters, after an ellipsis" },
+  name: nullable("string"),
+  created_at: timestamp,
+  revoked_at: { ...nullable("string"), format: "date-time" },
+} as const;
+const keyRequired = ["id", "project_id", "hint", "name", "created_at", "revoked_at"] as const;
+
+export const keySchema = {
+  $id: "Key",
+  type: "object",
+  required: keyRequired,
+  additionalProperties: false,
+  properties: keyProperties,
+} as const;
+
+/** A key as issued: the only answer that holds the secret. */
+export const issuedKeySchema = {
+  $id: "IssuedKey",
+  type: "object",
+  required: [...keyRequired, "key"],
+  additionalProperties: false,
+  properties: { ...keyProperties, key: { type: "string", description: "the API key, shown once" } },
+} as const;
+
+export const balanceSchema = {
+  $id: "Balance",
+  type: "object",
+  required: ["project_id", "balance", "held", "available", "daily_cap", "spent_today"],
+  additionalProperties: false,
+  properties: {
+    project_id: { type: "string" },
+    balance: money,
+    held: { ...money, description: "held by requests in flight (holds and budget leases)" },
+    available: money,
+    daily_cap: nullableMoney,
+    spent_today: money,
+  },
+} as const;
+
+export const topUpSchema = {
+  $id: "TopUp",
+  type: "object",
+  required: ["entry_id", "amount", "replayed", "balance"],
+  additionalProperties: false,
+  properties: {
+    entry_id: { type: "string" },
+    amount: { type: "object", required: ["nano"], additionalProperties: false, properties: { nano: { type: "string" } } },
+    replayed: { type: "boolean", description: "true: this idempotency key had already credited the project (200, nothing new)" },
+    balance: { $ref: "Balance#" },
+  },
+} as const;
+
+export const ledgerEntrySchema = {
+  $id: "LedgerEntry",
+  type: "object",
+  required: [
+    "id",
+    "kind",
+    "amount",
+    "request_id",
+    "idempotency_key",
+    "day",
+    "model",
+    "access_path",
+    "input_tokens",
+    "output_tokens",
+    "cost_by_component",
+    "created_at",
+  ],
+  additionalProperties: false,
+  properties: {
+    id: { type: "string" },
+    kind: { type: "string" },
+    amount: money,
+    request_id: nullable("string"),
+    idempotency_key: nullable("string"),
+    day,
+    model: nullable("string"),
+    access_path: nullable("string"),
+    input_tokens: nullable("integer"),
+    output_tokens: nullable("integer"),
+    cost_by_component: { ...costByComponent, type: ["object", "null"] },
+    created_at: timestamp,
+  },
+} as const;
+
+export const HOLD_STATUSES = ["active", "settled", "released", "expired", "refused"] as const;
+
+export const holdSchema = {
+  $id: "Hold",
+  type: "object",
+  required: [
+    "request_id",
+    "status",
+    "amount",
+    "day",
+    "model",
+    "access_path",
+    "created_at",
+    "expires_at",
+    "closed_at",
+    "debited",
+    "unbilled",
+    "refusal",
+    "lease",
+  ],
+  additionalProperties: false,
+  properties: {
+    request_id: { type: "string" },
+    status: { type: "string", enum: HOLD_STATUSES },
+    amount: money,
+    day,
+    model: nullable("string"),
+    access_path: nullable("string"),
+    created_at: timestamp,
+    expires_at: timestamp,
+    closed_at: { ...nullable("string"), format: "date-time" },
+    debited: nullableMoney,
+    unbilled: nullableMoney,
+    refusal: nullable("string"),
+    lease: { type: "boolean", description: "a budget lease: many requests' debits drawn from one hold" },
+  },
+} as const;
+
+export const usageSchema = {
+  $id: "Usage",
+  type: "object",
+  required: ["from", "to", "data"],
+  additionalProperties: false,
+  properties: {
+    from: day,
+    to: day,
+    data: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["day", "model", "requests", "input_tokens", "output_tokens", "cost", "cost_by_component"],
+        additionalProperties: false,
+        properties: {
+          day,
+          model: { type: "string" },
+          requests: { type: "integer" },
+          input_tokens: { type: "integer" },
+          output_tokens: { type: "integer" },
+          cost: money,
+          cost_by_component: costByComponent,
+        },
+      },
+    },
+  },
+} as const;
+
+/** `{"data": [...]}` of one component. */
+export const listOf = (id: string) =>
+  ({
+    type: "object",
+    required: ["data"],
+    additionalProperties: false,
+    properties: { data: { type: "array", items: { $ref: `${id}#` } } },
+  }) as const;
+
+export const ref = (id: string) => ({ $ref: `${id}#` }) as const;
+
+/** Any admin route may answer an error from the table: a bad request, the token, an unknown id, the database away. */
+export const errorResponses = { "4xx": ref("Error"), "5xx": ref("Error") } as const;
+
+/** Registers the shared schemas; the OpenAPI document lists them as components. */
+export function addAdminSchemas(app: FastifyInstance): void {
+  for (const schema of [
+    errorSchema,
+    projectSchema,
+    keySchema,
+    issuedKeySchema,
+    balanceSchema,
+    topUpSchema,
+    ledgerEntrySchema,
+    holdSchema,
+    usageSchema,
+  ])
+    app.addSchema(schema);
+}

@@ -1,0 +1,140 @@
+// The admin routes' response schemas are also their serializers, which drop any property a schema
+// does not list: each presenter's output, every field filled (nulls and set values), must come back
+// from fastify's serializer unchanged.
+import Fastify from "fastify";
+import { describe, expect, it } from "vitest";
+import { addAdminSchemas, listOf, ref } from "../../src/admin/admin-schemas";
+import { presentBalance, presentHold, presentKey, presentLedgerEntry, presentProject, presentUsage } from "../../src/admin/presenters";
+
+const at = new Date("2026-11-25T10:00:00.000Z");
+const day = new Date("2026-11-25T00:00:00.000Z");
+
+async function served(schema: object, answer: unknown): Promise<unknown> {
+  const app = Fastify();
+  addAdminSchemas(app);
+  app.get("/", { schema: { response: { 200: schema } } }, async () => answer);
+  const response = await app.inject({ method: "GET", url: "/" });
+  await app.close();
+  return response.json();
+}
+
+const project = { id: "p1", name: "One", createdAt: at, rpmLimit: null, dailyCapNano: null };
+const key = { id: "k1", projectId: "p1", hint: "abcd", name: null, createdAt: at, revokedAt: null };
+const entry = {
+  id: 7n,
+  kind: "debit",
+  amountNano: -1500n,
+  requestId: "req_1",
+  idempotencyKey: null,
+  day,
+  model: "openai/gpt-4.1",
+  accessPath: "openai",
+  inputTokens: 10,
+  outputTokens: 20,
+  costParts: { input: { units: 10, nano: "500" }, output: { units: 20, nano: "1000" } },
+  createdAt: at,
+};
+const hold = {
+  requestId: "req_1",
+  amountNano: 2000n,
+  day,
+  status: "settled",
+  model: null,
+  accessPath: null,
+  createdAt: at,
+  expiresAt: at,
+  closedAt: at,
+  debitedNano: 1500n,
+  unbilledNano: null,
+  refusal: null,
+  lease: true,
+};
+
+describe("admin response schemas", () => {
+  it.each([
+    ["a project without limits", ref("Project"), presentProject(project)],
+    ["a project with limits", ref("Project"), presentProject({ ...project, rpmLimit: 60, dailyCapNano: 5_000_000_000n })],
+    ["a key", ref("Key"), presentKey(key)],
+    ["a revoked, named key", ref("Key"), presentKey({ ...key, name: "ci", revokedAt: at })],
+    ["an issued key", ref("IssuedKey"), { ...presentKey(key), key: "sk_p1_secret" }],
+    ["a list of projects", listOf("Project"), { data: [presentProject(project)] }],
+    [
+      "a balance",
+      ref("Balance"),
+      presentBalance({
+        projectId: "p1",
+        balanceNano: 10n,
+        heldNano: 2n,
+        availableNano: 8n,
+        dailyCapNano: 100n,
+        spentTodayNano: 1n,
+      }),
+    ],
+    [
+      "a top-up",
+      ref("TopUp"),
+      {
+        entry_id: "1",
+        amount: { nano: "10" },
+        replayed: false,
+        balance: presentBalance({
+          projectId: "p1",
+          balanceNano: 10n,
+          heldNano: 0n,
+          availableNano: 10n,
+          dailyCapNano: null,
+          spentTodayNano: 0n,
+        }),
+      },
+    ],
+    ["a debit with its split", listOf("LedgerEntry"), { data: [presentLedgerEntry(entry)] }],
+    [
+      "a credit",
+      listOf("LedgerEntry"),
+      {
+        data: [
+          presentLedgerEntry({
+            ...entry,
+            kind: "credit",
+            requestId: null,
+            idempotencyKey: "t1",
+            model: null,
+            accessPath: null,
+            inputTokens: null,
+            outputTokens: null,
+            costParts: null,
+          }),
+        ],
+      },
+    ],
+    ["a lease", listOf("Hold"), { data: [presentHold(hold)] }],
+    [
+      "an active hold",
+      listOf("Hold"),
+      {
+        data: [presentHold({ ...hold, status: "active", closedAt: null, debitedNano: null, unbilledNano: 3n, refusal: "x", lease: false })],
+      },
+    ],
+    [
+      "usage",
+      ref("Usage"),
+      {
+        from: "2026-11-01",
+        to: "2026-11-25",
+        data: [
+          presentUsage({
+            day: "2026-11-25",
+            model: "openai/gpt-4.1",
+            requests: 2,
+            inputTokens: 10,
+            outputTokens: 20,
+            costNano: 1500n,
+            components: { input: { units: 10, costNano: 500n } },
+          }),
+        ],
+      },
+    ],
+  ])("serializes %s unchanged", async (_name, schema, answer) => {
+    expect(await served(schema, answer)).toEqual(answer);
+  });
+});
