@@ -1,5 +1,5 @@
-// Prometheus metrics of the control plane, served at GET /metrics on the admin
-// port (no token, like /health). Values are read from the services when scraped.
+// Prometheus metrics of the control plane, served at GET /metrics on their own
+// port (METRICS_PORT, no token; not the admin port). Values are read from the services when scraped.
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { ControlPlaneServices } from "./control-plane-services";
 

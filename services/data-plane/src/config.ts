@@ -9,6 +9,8 @@ export type { ProviderConfig, ProviderProtocol };
 export interface DataPlaneConfig {
   host: string;
   port: number;
+  /** The Prometheus scrape listener's own port (GET /metrics), on `host`; 0 = any free port. */
+  metricsPort: number;
   controlPlaneAddress: string;
   internalToken: string;
   bodyLimitBytes: number;
@@ -167,6 +169,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
   return {
     host: env.DATA_PLANE_HOST || "127.0.0.1",
     port: integer(env, "DATA_PLANE_PORT", 8080),
+    metricsPort: integer(env, "METRICS_PORT", 9464),
     controlPlaneAddress: env.CONTROL_PLANE_ADDRESS || "127.0.0.1:50051",
     internalToken,
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024),

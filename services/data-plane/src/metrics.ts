@@ -1,4 +1,5 @@
-// Prometheus metrics of the data plane, served at GET /metrics. One registry
+// Prometheus metrics of the data plane, served at GET /metrics on their own
+// port (METRICS_PORT, @gateway/proto's metrics-server.ts). One registry
 // per app (tests build several in one process). Values that already live in a
 // component are read when scraped rather than copied on the request path, and
 // the labelled ones counted per request are metric families (metric-families.ts):

@@ -2,7 +2,6 @@
 // the catalogue. Every /admin route needs `Authorization: Bearer <admin token>`;
 // /health needs none. Builds the app, never listens.
 import Fastify, { LogController, type FastifyInstance } from "fastify";
-import type { Registry } from "prom-client";
 import { timingSafeEqual } from "node:crypto";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { answerClientError, discardBody, GatewayError, routingFailure, shuttingDown } from "@gateway/proto";
@@ -23,7 +22,6 @@ export function buildAdminApp(options: {
   services: ControlPlaneServices;
   isReady: () => boolean;
   logLevel: string;
-  metrics: Registry;
 }): FastifyInstance {
   const app = Fastify({
     // Credentials and bodies are never logged, whatever a log call passes (the admin token, issued keys).
@@ -48,10 +46,10 @@ export function buildAdminApp(options: {
     if (closing && request.routeOptions.url !== "/health") throw shuttingDown();
   });
 
-  // One line per admin call (not /health, /metrics): who changed what is in the ledger and change feed; this is for operations.
+  // One line per admin call (not /health): who changed what is in the ledger and change feed; this is for operations.
   app.addHook("onResponse", async (request, reply) => {
     const route = request.routeOptions.url ?? "unmatched";
-    if (route === "/health" || route === "/metrics") return;
+    if (route === "/health") return;
     request.log.info(
       { method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       "admin request completed",
@@ -61,8 +59,6 @@ export function buildAdminApp(options: {
   app.get("/health", async (_request, reply) =>
     options.isReady() ? { status: "ok" } : reply.code(503).send({ status: "unavailable", reason: "draining" }),
   );
-
-  app.get("/metrics", async (_request, reply) => reply.type(options.metrics.contentType).send(await options.metrics.metrics()));
 
   app.setErrorHandler(async (error, request, reply) => {
     const failure = adminError(error, (unexpected) => app.log.error(unexpected));

@@ -95,7 +95,7 @@ describe("budget leases", () => {
     expect(BigInt(balance.balance.nano)).toBe(10_000_000_000n - answers.reduce((sum, answer) => sum + answer.told, 0n));
 
     // Operators see it: leases and leased requests on the data plane, leases and draws on the control plane.
-    const dataPlaneMetrics = await (await fetch(`${stack.dataPlanes[0]!.ready.url}/metrics`)).text();
+    const dataPlaneMetrics = await (await fetch(`${stack.dataPlanes[0]!.ready.metrics}/metrics`)).text();
     expect(Number(/^gateway_budget_lease_events\{event="granted"\} (\d+)$/m.exec(dataPlaneMetrics)?.[1])).toBeGreaterThanOrEqual(
       leases.length,
     );
@@ -103,7 +103,7 @@ describe("budget leases", () => {
     expect(dataPlaneMetrics).toMatch(/^gateway_budget_leases_open 0$/m);
     expect(dataPlaneMetrics).toMatch(/^gateway_draws_under_way 0$/m);
     expect(dataPlaneMetrics).toMatch(/^gateway_control_plane_call_seconds_count\{method="Draw",outcome="ok"\} [1-9]/m);
-    const controlPlaneMetrics = await (await fetch(`${stack.adminUrl}/metrics`)).text();
+    const controlPlaneMetrics = await (await fetch(`${stack.controlPlaneMetricsUrl}/metrics`)).text();
     expect(controlPlaneMetrics).toMatch(/^gateway_holds\{event="lease",outcome="granted"\} [1-9]/m);
     expect(controlPlaneMetrics).toMatch(/^gateway_holds\{event="draw",outcome="settled"\} [1-9]/m);
   });

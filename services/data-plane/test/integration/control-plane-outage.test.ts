@@ -93,7 +93,7 @@ describe("a stalled database under the control plane", () => {
   const health = async () =>
     ((await (await fetch(`${stack.url}/health`)).json()) as { detail: { control_plane_calls: string } }).detail.control_plane_calls;
   const metric = async (pattern: RegExp) => {
-    const text = await (await fetch(`${stack.url}/metrics`)).text();
+    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     return [...text.matchAll(pattern)].reduce((sum, match) => sum + Number(match[1]), 0);
   };
   const reserveCalls = () => metric(/^gateway_control_plane_call_seconds_count\{method="Reserve",[^}]*\} (\d+)$/gm);

@@ -30,7 +30,7 @@ describe("the draw journal's Redis down", () => {
   });
 
   const journalFailures = async () => {
-    const text = await (await fetch(`${stack.url}/metrics`)).text();
+    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     return Number(/^gateway_draw_journal_appends\{outcome="failed"\} (\S+)$/m.exec(text)?.[1] ?? 0);
   };
 
@@ -57,7 +57,7 @@ describe("the draw journal's Redis down", () => {
     // The lease expires after the TTL; its journal cannot be read (1 s timeout), so the sweeper keeps it
     // (renewed once per TTL, for at most four) instead of voiding it: kept twice, it is still active.
     const deferrals = async () => {
-      const text = await (await fetch(`${stack.adminUrl}/metrics`)).text();
+      const text = await (await fetch(`${stack.controlPlaneMetricsUrl}/metrics`)).text();
       return Number(/^gateway_draw_journal_deferrals (\S+)$/m.exec(text)?.[1] ?? 0);
     };
     await waitFor(async () => (await deferrals()) >= 2, "the sweeper to keep the lease twice");

@@ -1,4 +1,4 @@
-// Operations: both planes' /metrics after real traffic, one structured log
+// Operations: both planes' /metrics (on their own ports) after real traffic, one structured log
 // line per request carrying the id the client got in x-request-id (and the
 // control plane's line for the same id), and no secret or prompt in any log
 // line at debug level: the caller's key, the admin and internal tokens, the
@@ -63,7 +63,7 @@ describe("observability", () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
 
   it("exposes the data plane's metrics after traffic", async () => {
-    const text = await (await fetch(`${stack.url}/metrics`)).text();
+    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     expect(text).toMatch(
       /^gateway_requests_total\{route="\/v1\/chat\/completions",status="200",model="openai\/gpt-4\.1-mini",path="openai"\} [1-9]/m,
     );
@@ -96,7 +96,7 @@ describe("observability", () => {
   });
 
   it("exposes the control plane's metrics after traffic", async () => {
-    const text = await (await fetch(`${stack.adminUrl}/metrics`)).text();
+    const text = await (await fetch(`${stack.controlPlaneMetricsUrl}/metrics`)).text();
     expect(text).toMatch(/^gateway_holds\{event="reserve",outcome="reserved"\} [1-9]/m);
     expect(text).toMatch(/^gateway_holds\{event="settle",outcome="settled"\} [1-9]/m);
     expect(text).toMatch(/^gateway_holds\{event="release",outcome="released"\} [1-9]/m);
@@ -105,6 +105,20 @@ describe("observability", () => {
     expect(text).toMatch(/^gateway_grpc_server_seconds_count\{method="Reserve",outcome="ok"\} [1-9]/m);
     expect(text).toMatch(/^gateway_holds_expired 0$/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds [0-9.e-]+$/m);
+  });
+
+  it("serves /metrics only on the metrics ports, not on the public data-plane port or the admin port", async () => {
+    for (const base of [stack.url, stack.adminUrl]) {
+      const response = await fetch(`${base}/metrics`);
+      expect(response.status, base).toBe(404);
+      expect(await response.text(), base).not.toMatch(/gateway_/);
+    }
+    for (const base of [stack.metricsUrl, stack.controlPlaneMetricsUrl]) {
+      expect(new URL(base).port).not.toBe(new URL(stack.url).port);
+      expect(new URL(base).port).not.toBe(new URL(stack.adminUrl).port);
+      // The scrape listener has the one route.
+      expect((await fetch(`${base}/v1/models`)).status, base).toBe(404);
+    }
   });
 
   it("logs one structured line per request with the id the client got, and the control plane logs the same id", async () => {

@@ -23,7 +23,7 @@ describe("usage beyond the hold", () => {
   });
 
   const unbilledMetric = async (model: string, path: string): Promise<number | undefined> => {
-    const text = await (await fetch(`${stack.url}/metrics`)).text();
+    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     const line = text.split("\n").find((row) => row.startsWith(`gateway_unbilled_nano_total{model="${model}",access_path="${path}"} `));
     return line === undefined ? undefined : Number(line.split(" ").at(-1));
   };

@@ -40,7 +40,7 @@ export const requestRecord = globalPlugin<{ metrics: RequestMetrics }>(async (ap
 
 function recordCompletion(metrics: RequestMetrics, request: FastifyRequest, reply: FastifyReply): void {
   const route = request.routeOptions.url ?? "unmatched";
-  if (route === "/metrics" || route === "/health") return; // scrapes and probes are not traffic
+  if (route === "/health") return; // probes are not traffic
   const seconds = (performance.now() - request.receivedAt) / 1000;
   const status = reply.raw.writableFinished ? reply.raw.statusCode : 499; // 499: the client left first
   const call = request.call;

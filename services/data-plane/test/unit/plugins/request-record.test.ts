@@ -1,5 +1,5 @@
 // The request-record plugin: one metric sample and one log line per request,
-// none for /metrics and /health; the body-read time is kept for the engine.
+// none for /health; the body-read time is kept for the engine.
 // On a real socket (port 0): the record tells a finished answer (its status)
 // from one the client left (499) by the socket's state, which inject() lacks.
 import Fastify, { LogController } from "fastify";
@@ -88,7 +88,7 @@ describe("requestRecord", () => {
     expect(ratios.find((value) => value.metricName === "cost_ratio_count")?.value).toBe(2);
   });
 
-  it("records neither probes nor scrapes", async () => {
+  it("does not record probes", async () => {
     const { get, registry, logged } = await app();
     await get("/health");
     expect(await registry.metrics()).not.toMatch(/^requests_total\{/m);
