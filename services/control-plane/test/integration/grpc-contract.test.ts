@@ -137,7 +137,7 @@ describe("control-plane gRPC contract", () => {
     expect(await controlPlane.services.sweeper.sweep()).toBe(1);
     expect(controlPlane.services.sweeper.expiredTotal).toBe(1);
     const metrics = await (await fetch(`${controlPlane.metricsUrl}/metrics`)).text();
-    expect(metrics).toMatch(/^gateway_holds_expired 1$/m);
+    expect(metrics).toMatch(/^gateway_holds_expired_total 1$/m);
     const before = await controlPlane.services.ledger.balance(projectId);
     expect(before.heldNano).toBe(0n);
     expect(await settle("r8", 40n)).toEqual({ outcome: "SETTLED", debitedNano: "40" });

@@ -6,7 +6,7 @@ import type { KeyIdentity } from "../auth/key-cache";
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
 import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
 import { controlPlaneUnavailable, GatewayError, streamFailed } from "../errors";
-import type { CounterFamily, HistogramFamily } from "../metric-families";
+import type { CounterFamily, HistogramFamily, UsdCounterFamily } from "../metric-families";
 import type { UpstreamProvider } from "../providers/upstream-provider";
 import type { PathHealth } from "../routing/path-health";
 import { reasonHeader } from "../routing/route-trace";
@@ -33,7 +33,7 @@ export interface EngineMetrics extends AttemptMetrics {
   /** Upstream stream events that were not the JSON their protocol promises, by provider and content_lost. */
   upstreamMalformedEvents: CounterFamily;
   /** Computed cost the ledger did not take, by model and access path. */
-  unbilledNano: CounterFamily;
+  unbilledUsd: UsdCounterFamily;
 }
 
 export interface EngineDependencies {
@@ -66,7 +66,7 @@ export class Engine {
   private readonly attemptContext: AttemptContext;
 
   constructor(private readonly deps: EngineDependencies) {
-    this.money = new CallMoney(deps.billing, deps.metrics.overhead.series("after_upstream"), deps.metrics.unbilledNano);
+    this.money = new CallMoney(deps.billing, deps.metrics.overhead.series("after_upstream"), deps.metrics.unbilledUsd);
     this.planContext = { ...deps, maxAttempts: deps.settings.maxAttempts };
     this.attemptContext = { health: deps.health, settings: deps.settings, metrics: deps.metrics, money: this.money };
   }

@@ -120,7 +120,7 @@ describe("a stalled database under the control plane", () => {
       for (const answer of next) expect(answer).toMatchObject({ status: 503, code: "control_plane_unavailable" });
       // None of them was sent to the stalled control plane, so none waited for it.
       expect(await reserveCalls()).toBe(callsBefore);
-      expect(await metric(/^gateway_control_plane_fast_failures (\d+)$/gm)).toBe(5);
+      expect(await metric(/^gateway_control_plane_fast_failures_total (\d+)$/gm)).toBe(5);
       expect(Math.max(...next.map((answer) => answer.ms))).toBeLessThan(DEADLINE_MS / 2);
     } finally {
       await locker.query("ROLLBACK");

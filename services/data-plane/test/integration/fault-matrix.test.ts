@@ -481,7 +481,7 @@ describe("circuit breaker per access path", () => {
 
   async function circuitMetric(): Promise<string | undefined> {
     const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
-    return /^gateway_upstream_circuit_state\{path="openai\/gpt-4\.1-nano"\} (\d+)$/m.exec(text)?.[1];
+    return /^gateway_upstream_circuit_state\{access_path="openai\/gpt-4\.1-nano"\} (\d+)$/m.exec(text)?.[1];
   }
 
   it("opens after consecutive failures, skips the path while open, lets a probe through after the cool-down, and closes on its success", async () => {
@@ -544,7 +544,7 @@ describe("circuit breaker: one project's failures do not close a path to the oth
 
   async function metric(name: string): Promise<string | undefined> {
     const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
-    return new RegExp(`^${name}\\{path="openai/gpt-4\\.1-nano"\\} (\\d+)$`, "m").exec(text)?.[1];
+    return new RegExp(`^${name}\\{access_path="openai/gpt-4\\.1-nano"\\} (\\d+)$`, "m").exec(text)?.[1];
   }
 
   it("opens a circuit for the failing project alone; failures from a second project open it for everyone", async () => {

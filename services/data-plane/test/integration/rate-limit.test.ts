@@ -83,7 +83,7 @@ describe("requests per minute across two data planes on one Redis", () => {
       expect(detail.rate_limit).toMatch(/^local fallback/);
       const metrics = await (await fetch(`${dataPlane.ready.metrics}/metrics`)).text();
       expect(metrics).toMatch(/^gateway_rate_limit_shared 0$/m);
-      expect(Number(/^gateway_rate_limit_fallback_checks (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+      expect(Number(/^gateway_rate_limit_fallback_checks_total (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
     }
     // Money never depended on Redis: every admitted request is on the ledger exactly once.
     const debits = (await stack.ledger(fresh.projectId)).filter((entry) => entry.kind === "debit");

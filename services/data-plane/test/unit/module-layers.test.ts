@@ -29,6 +29,7 @@ const LAYERS: Record<string, number> = {
   catalogue: 1,
   "errors.ts": 0,
   "metric-families.ts": 0,
+  "cumulative-counter.ts": 0,
   "project-rates.ts": 0,
   "call-coalescer.ts": 0,
   "log-destination.ts": 0,

@@ -13,7 +13,7 @@ import "../../../src/request-context";
 async function app() {
   const registry = new Registry();
   const metrics = {
-    requests: new CounterFamily(registry, "requests_total", "requests", ["route", "status", "model", "path"]),
+    requests: new CounterFamily(registry, "requests_total", "requests", ["route", "status", "model", "access_path"]),
     requestDuration: new HistogramFamily(registry, "duration_seconds", "duration", ["route", "stream"], [1]),
     upstreamCostRatio: new HistogramFamily(registry, "cost_ratio", "ratio", ["model"], [0.99, 1.01]),
   };
@@ -57,7 +57,7 @@ describe("requestRecord", () => {
     const { get, registry, logged } = await app();
     expect(JSON.parse((await get("/v1/models")).body)).toEqual({ read: true });
     const text = await registry.metrics();
-    expect(text).toMatch(/^requests_total\{route="\/v1\/models",status="200",model="",path=""\} 1$/m);
+    expect(text).toMatch(/^requests_total\{route="\/v1\/models",status="200",model="",access_path=""\} 1$/m);
     expect(text).toMatch(/^duration_seconds_count\{route="\/v1\/models",stream="false"\} 1$/m);
     expect(logged.filter((line) => line.msg === "request completed")).toMatchObject([{ route: "/v1/models", status: 200 }]);
   });
@@ -98,6 +98,6 @@ describe("requestRecord", () => {
   it("records an unmatched route as such", async () => {
     const { get, registry } = await app();
     await get("/nowhere");
-    expect(await registry.metrics()).toMatch(/^requests_total\{route="unmatched",status="404",model="",path=""\} 1$/m);
+    expect(await registry.metrics()).toMatch(/^requests_total\{route="unmatched",status="404",model="",access_path=""\} 1$/m);
   });
 });
