@@ -11,6 +11,8 @@ export interface DataPlaneConfig {
   port: number;
   /** The Prometheus scrape listener's own port (GET /metrics), on `host`; 0 = any free port. */
   metricsPort: number;
+  /** Spend series also by project and key (unbounded: one series per project, key and model). */
+  metricsProjectLabels: boolean;
   controlPlaneAddress: string;
   internalToken: string;
   bodyLimitBytes: number;
@@ -170,6 +172,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     host: env.DATA_PLANE_HOST || "127.0.0.1",
     port: integer(env, "DATA_PLANE_PORT", 8080),
     metricsPort: integer(env, "METRICS_PORT", 9464),
+    metricsProjectLabels: flag(env, "METRICS_PROJECT_LABELS", false),
     controlPlaneAddress: env.CONTROL_PLANE_ADDRESS || "127.0.0.1:50051",
     internalToken,
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024),

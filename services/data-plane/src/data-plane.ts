@@ -49,7 +49,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       )
     : new LocalRateLimiter(config.rateLimitWindowMs);
   const health = new PathHealth(config.pathHealth);
-  const metrics = createMetrics({ rateLimiter, billing, health, controlPlane });
+  const metrics = createMetrics({ rateLimiter, billing, health, controlPlane }, { projectLabels: config.metricsProjectLabels });
   controlPlane.observe = (method, seconds, outcome) => metrics.controlPlaneCalls.series(method, outcome).observe(seconds);
   keys.onLookup = (result) => metrics.keyCacheLookups.series(result).inc();
 

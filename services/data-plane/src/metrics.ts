@@ -6,6 +6,7 @@
 // a call site names its label values, `overhead.series("before_upstream")`.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
 import { cumulative } from "./cumulative-counter";
+import { GenAiMetrics } from "./gen-ai-metrics";
 import { CounterFamily, HistogramFamily, UsdCounterFamily } from "./metric-families";
 import type { RateLimiter } from "./limits/rate-limiter";
 import type { CircuitView } from "./routing/circuit-breaker";
@@ -38,6 +39,8 @@ export interface DataPlaneMetrics {
   upstreamCostRatio: HistogramFamily;
   /** Cost a settle computed but did not debit (the hold capped it), by model and access path; counted in nano-USD, shown in USD. */
   unbilledUsd: UsdCounterFamily;
+  /** OpenTelemetry GenAI token usage, time to first token and request duration, and the spend in USD (gen-ai-metrics.ts). */
+  genAi: GenAiMetrics;
 }
 
 /** Ratio buckets around 1 (the catalogue price agrees with the aggregator's charge). */
@@ -61,7 +64,7 @@ export interface MetricSources {
   controlPlane: { readonly stall: { readonly stalled: boolean; readonly fastFailures: number } };
 }
 
-export function createMetrics(sources: MetricSources): DataPlaneMetrics {
+export function createMetrics(sources: MetricSources, options: { projectLabels: boolean } = { projectLabels: false }): DataPlaneMetrics {
   const registry = new Registry();
   // Process CPU, RSS, heap, GC and event-loop lag (nodejs_eventloop_lag_*).
   collectDefaultMetrics({ register: registry });
@@ -191,6 +194,7 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
     new HistogramFamily(registry, name, help, labelNames, SECONDS);
   return {
     registry,
+    genAi: new GenAiMetrics(registry, options.projectLabels),
     rateLimitRejections,
     upstreamAttempts,
     requests: new CounterFamily(registry, "gateway_requests_total", "Answers by route, HTTP status, answering model and access path.", [

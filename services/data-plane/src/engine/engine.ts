@@ -6,6 +6,7 @@ import type { KeyIdentity } from "../auth/key-cache";
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
 import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
 import { controlPlaneUnavailable, GatewayError, streamFailed } from "../errors";
+import type { GenAiMetrics } from "../gen-ai-metrics";
 import type { CounterFamily, HistogramFamily, UsdCounterFamily } from "../metric-families";
 import type { UpstreamProvider } from "../providers/upstream-provider";
 import type { PathHealth } from "../routing/path-health";
@@ -34,6 +35,7 @@ export interface EngineMetrics extends AttemptMetrics {
   upstreamMalformedEvents: CounterFamily;
   /** Computed cost the ledger did not take, by model and access path. */
   unbilledUsd: UsdCounterFamily;
+  genAi: GenAiMetrics;
 }
 
 export interface EngineDependencies {
@@ -66,7 +68,7 @@ export class Engine {
   private readonly attemptContext: AttemptContext;
 
   constructor(private readonly deps: EngineDependencies) {
-    this.money = new CallMoney(deps.billing, deps.metrics.overhead.series("after_upstream"), deps.metrics.unbilledUsd);
+    this.money = new CallMoney(deps.billing, deps.metrics.overhead.series("after_upstream"), deps.metrics.unbilledUsd, deps.metrics.genAi);
     this.planContext = { ...deps, maxAttempts: deps.settings.maxAttempts };
     this.attemptContext = { health: deps.health, settings: deps.settings, metrics: deps.metrics, money: this.money };
   }
@@ -150,6 +152,7 @@ export class Engine {
       streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
       maxBodyBytes: settings.maxBodyBytes,
       firstEvent: metrics.upstreamFirstEvent,
+      genAi: metrics.genAi,
       malformedEvent: (event, lost) => {
         const provider = call.target.path.provider;
         metrics.upstreamMalformedEvents.series(provider, String(lost)).inc();

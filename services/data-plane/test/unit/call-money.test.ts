@@ -24,7 +24,7 @@ function settleAgainst(holdNano: bigint) {
     settle: async ({ amountNano }) => (amountNano < holdNano ? amountNano : holdNano),
     release: async () => {},
   };
-  const money = new CallMoney(billing, { observe: () => {} }, unbilled);
+  const money = new CallMoney(billing, { observe: () => {} }, unbilled, { settled: () => {} });
   const call = {
     requestId: "r",
     projectId: "p",

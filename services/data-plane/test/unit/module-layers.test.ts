@@ -24,6 +24,7 @@ const LAYERS: Record<string, number> = {
   routing: 2,
   auth: 2,
   "metrics.ts": 2,
+  "gen-ai-metrics.ts": 2,
   "control-plane": 1,
   upstream: 1,
   catalogue: 1,

@@ -116,7 +116,12 @@ function harness(answers: Answer[], options: { maxAttempts?: number; budgetMs?: 
   };
   const settings = { maxAttempts: options.maxAttempts ?? 4, retryWaitBudgetMs: options.budgetMs ?? 1_000, retryBackoffMs: 1 };
   const unbilled = new UsdCounterFamily(new Registry(), "unbilled", "unbilled", ["model", "access_path"]);
-  const context = { health, settings, metrics, money: new CallMoney(billing, metrics.overhead.series("after_upstream"), unbilled) };
+  const context = {
+    health,
+    settings,
+    metrics,
+    money: new CallMoney(billing, metrics.overhead.series("after_upstream"), unbilled, { settled: () => {} }),
+  };
   const plan = (body: Record<string, unknown>) =>
     new Call(
       planCall(

@@ -16,6 +16,7 @@ async function app() {
     requests: new CounterFamily(registry, "requests_total", "requests", ["route", "status", "model", "access_path"]),
     requestDuration: new HistogramFamily(registry, "duration_seconds", "duration", ["route", "stream"], [1]),
     upstreamCostRatio: new HistogramFamily(registry, "cost_ratio", "ratio", ["model"], [0.99, 1.01]),
+    genAi: { completed: () => {} },
   };
   const logged: Record<string, unknown>[] = [];
   const instance = Fastify({
