@@ -131,6 +131,7 @@ export class BenchStack {
       GATEWAY_ADMIN_TOKEN: this.adminToken,
       CONTROL_PLANE_GRPC_PORT: "0",
       CONTROL_PLANE_ADMIN_PORT: "0",
+      METRICS_PORT: "0",
       ...options.controlPlaneEnv,
     });
     this.dataPlaneRuntime = dataPlaneBundle ? { kind: "bundle", file: dataPlaneBundle } : { kind: "tsx" };
@@ -155,6 +156,7 @@ export class BenchStack {
         GATEWAY_INTERNAL_TOKEN: this.internalToken,
         CONTROL_PLANE_ADDRESS: this.controlPlane.ready.grpc!,
         DATA_PLANE_PORT: "0",
+        METRICS_PORT: "0",
         DATA_PLANE_REPLICA_ID: replicaId,
         OPENAI_BASE_URL: `${this.mockUrl}/v1`,
         OPENAI_API_KEY: UPSTREAM_KEY,

@@ -441,7 +441,9 @@ describe("deploy/k8s", () => {
     const expectations: [string, string, string][] = [
       ["control-plane", "grpc", "CONTROL_PLANE_GRPC_PORT"],
       ["control-plane", "admin", "CONTROL_PLANE_ADMIN_PORT"],
+      ["control-plane", "metrics", "METRICS_PORT"],
       ["data-plane", "http", "DATA_PLANE_PORT"],
+      ["data-plane", "metrics", "METRICS_PORT"],
       ["mock-provider", "http", "PORT"],
     ];
     for (const [deployment, portName, variable] of expectations) {

@@ -9,6 +9,8 @@ export interface ControlPlaneConfig {
   host: string;
   grpcPort: number;
   adminPort: number;
+  /** The Prometheus scrape listener's own port (GET /metrics), on `host`; 0 = any free port. */
+  metricsPort: number;
   /** Shared secret the data planes present on every gRPC call. */
   internalToken: string;
   /** Bearer token of the admin HTTP API. */
@@ -54,6 +56,7 @@ export function parseControlPlaneConfig(env: NodeJS.ProcessEnv = process.env): C
     host: env.CONTROL_PLANE_HOST || "127.0.0.1",
     grpcPort: integer(env, "CONTROL_PLANE_GRPC_PORT", 50051),
     adminPort: integer(env, "CONTROL_PLANE_ADMIN_PORT", 8081),
+    metricsPort: integer(env, "METRICS_PORT", 9465),
     internalToken: required(env, "GATEWAY_INTERNAL_TOKEN"),
     adminToken: required(env, "GATEWAY_ADMIN_TOKEN"),
     holdTtlSeconds: integer(env, "HOLD_TTL_SECONDS", 900, 1),

@@ -1,6 +1,7 @@
 // Composition root of the control plane: database, services, gRPC server,
 // admin API, background work. `startControlPlane` listens; tests and the
 // local launcher call it with ports 0.
+import { startMetricsServer, type RunningMetricsServer } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import { buildAdminApp } from "./admin/admin-app";
 import { DrawJournalReconciler } from "./billing/draw-journal-reconciler";
@@ -21,6 +22,8 @@ import { startGrpcServer, type RunningGrpcServer } from "./rpc/grpc-server";
 export interface RunningControlPlane {
   grpcAddress: string;
   adminUrl: string;
+  /** The scrape listener's base URL (GET /metrics), on its own port. */
+  metricsUrl: string;
   database: Database;
   services: ControlPlaneServices;
   /** Stops accepting, lets in-flight calls finish, closes the database. */
@@ -68,7 +71,6 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
     services,
     isReady: () => ready,
     logLevel: config.logLevel,
-    metrics: metrics.registry,
   });
   // Each data-plane call: a latency sample, and a debug line carrying the data plane's request id
   // (the hold's id), so one request can be followed across both planes' logs.
@@ -80,7 +82,14 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
     );
   };
   const adminUrl = await admin.listen({ host: config.host, port: config.adminPort });
+  let metricsServer: RunningMetricsServer;
   let grpcServer: RunningGrpcServer;
+  try {
+    metricsServer = await startMetricsServer(metrics.registry, config.host, config.metricsPort);
+  } catch (error) {
+    await admin.close();
+    throw error;
+  }
   try {
     grpcServer = await startGrpcServer(
       { internalToken: config.internalToken, keyCacheTtlSeconds: config.keyCacheTtlSeconds, ...services, onError: logError, onCall },
@@ -89,6 +98,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
     );
   } catch (error) {
     await admin.close();
+    await metricsServer.close();
     throw error;
   }
   ready = true;
@@ -96,6 +106,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
   return {
     grpcAddress: `${config.host}:${grpcServer.port}`,
     adminUrl,
+    metricsUrl: metricsServer.url,
     database,
     services,
     close: async () => {
@@ -104,6 +115,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
       // Calls cut by a forced shutdown may have money batches still being written: let them commit.
       await Promise.race([services.ledger.batcher.idle(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
       await admin.close();
+      await metricsServer.close();
       await services.sweeper.stop();
       await changes.stop();
       await database.close();

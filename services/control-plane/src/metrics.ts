@@ -1,6 +1,6 @@
-// Prometheus metrics of the control plane, served at GET /metrics on the admin
-// port (no token, like /health). Values are read from the services when scraped.
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+// Prometheus metrics of the control plane, served at GET /metrics on their own
+// port (METRICS_PORT, no token; not the admin port). Values are read from the services when scraped.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ControlPlaneServices } from "./control-plane-services";
 
 export interface ControlPlaneMetrics {
@@ -13,66 +13,66 @@ export function createMetrics(services: ControlPlaneServices): ControlPlaneMetri
   const registry = new Registry();
   // Process CPU, RSS, heap, GC and event-loop lag.
   collectDefaultMetrics({ register: registry });
+  // Figures the services count themselves, read when scraped; typed counter (rate() and increase() apply).
   const cumulative = (name: string, help: string, read: () => number | bigint) =>
-    new Gauge({
+    new Counter({
       name,
       help,
       registers: [registry],
       collect() {
-        this.set(Number(read()));
+        this.reset();
+        this.inc(Number(read()));
       },
     });
   cumulative(
-    "gateway_holds_expired",
-    "Holds voided by the sweeper after their TTL (cumulative, this replica).",
+    "gateway_holds_expired_total",
+    "Holds voided by the sweeper after their TTL (this replica).",
     () => services.sweeper.expiredTotal,
   );
   cumulative(
-    "gateway_draw_journal_entries_applied",
-    "Draws read from dead data planes' journals and applied before their leases were voided (cumulative, this replica; replays of draws that had landed included).",
+    "gateway_draw_journal_entries_applied_total",
+    "Draws read from dead data planes' journals and applied before their leases were voided (this replica; replays of draws that had landed included).",
     () => services.sweeper.journalEntriesApplied,
   );
   cumulative(
-    "gateway_draw_journal_deferrals",
-    "Expired leases kept (renewed) by the sweeper because their draw journal could not be read (cumulative, this replica).",
+    "gateway_draw_journal_deferrals_total",
+    "Expired leases kept (renewed) by the sweeper because their draw journal could not be read (this replica).",
     () => services.sweeper.journalDeferrals,
   );
+  cumulative("gateway_money_batches_total", "Group-commit transactions written (this replica).", () => services.ledger.batcher.batches);
   cumulative(
-    "gateway_money_batches",
-    "Group-commit transactions written (cumulative, this replica).",
-    () => services.ledger.batcher.batches,
-  );
-  cumulative(
-    "gateway_money_operations",
-    "Reserve, settle and release operations written in those transactions (cumulative, this replica).",
+    "gateway_money_operations_total",
+    "Reserve, settle and release operations written in those transactions (this replica).",
     () => services.ledger.batcher.operations,
   );
   // Ledger totals across all replicas, read from the projects table when scraped (one row per project, not per entry).
+  // Money in USD, the base unit (OpenTelemetry's GenAI conventions count cost in USD too); the ledger keeps nano-USD.
   new Gauge({
-    name: "gateway_ledger_balance_nano",
-    help: "Sum of all projects' balances (= the ledger's total), nano-USD.",
+    name: "gateway_ledger_balance_usd",
+    help: "Sum of all projects' balances (= the ledger's total), USD.",
     registers: [registry],
     async collect() {
-      this.set(Number((await services.ledger.totals()).balanceNano));
+      this.set(Number((await services.ledger.totals()).balanceNano) / 1e9);
     },
   });
   new Gauge({
-    name: "gateway_ledger_held_nano",
-    help: "Sum of all projects' active holds, nano-USD.",
+    name: "gateway_ledger_held_usd",
+    help: "Sum of all projects' active holds, USD.",
     registers: [registry],
     async collect() {
-      this.set(Number((await services.ledger.totals()).heldNano));
+      this.set(Number((await services.ledger.totals()).heldNano) / 1e9);
     },
   });
-  new Gauge({
-    name: "gateway_holds",
-    help: "Money calls answered by outcome (cumulative, this replica; a retried call's replay counts again): reserve reserved|insufficient_credits|spend_cap_exceeded|unknown_project, settle settled|already_released|unknown_request, release released|already_settled|unknown_request.",
+  new Counter({
+    name: "gateway_holds_total",
+    help: "Money calls answered by outcome (this replica; a retried call's replay counts again): reserve reserved|insufficient_credits|spend_cap_exceeded|unknown_project, settle settled|already_released|unknown_request, release released|already_settled|unknown_request.",
     labelNames: ["event", "outcome"] as const,
     registers: [registry],
     collect() {
+      this.reset();
       for (const [key, count] of services.ledger.stats.holds) {
         const [event, outcome] = key.split(":") as [string, string];
-        this.set({ event, outcome }, count);
+        this.inc({ event, outcome }, count);
       }
     },
   });

@@ -10,6 +10,7 @@ console.log(
     msg: "control-plane ready",
     grpc: controlPlane.grpcAddress,
     admin: controlPlane.adminUrl,
+    metrics: controlPlane.metricsUrl,
     database: controlPlane.database.kind,
   }),
 );

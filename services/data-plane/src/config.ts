@@ -9,6 +9,10 @@ export type { ProviderConfig, ProviderProtocol };
 export interface DataPlaneConfig {
   host: string;
   port: number;
+  /** The Prometheus scrape listener's own port (GET /metrics), on `host`; 0 = any free port. */
+  metricsPort: number;
+  /** Spend series also by project and key (unbounded: one series per project, key and model). */
+  metricsProjectLabels: boolean;
   controlPlaneAddress: string;
   internalToken: string;
   bodyLimitBytes: number;
@@ -167,6 +171,8 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
   return {
     host: env.DATA_PLANE_HOST || "127.0.0.1",
     port: integer(env, "DATA_PLANE_PORT", 8080),
+    metricsPort: integer(env, "METRICS_PORT", 9464),
+    metricsProjectLabels: flag(env, "METRICS_PROJECT_LABELS", false),
     controlPlaneAddress: env.CONTROL_PLANE_ADDRESS || "127.0.0.1:50051",
     internalToken,
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024),

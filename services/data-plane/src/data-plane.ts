@@ -1,6 +1,7 @@
 // Composition root of the data plane: the control-plane client and its
 // subscription, caches, limits, billing, providers, the engine and the HTTP
 // app. Each part gets what it uses; only server.ts imports this file.
+import { startMetricsServer } from "@gateway/proto";
 import type { FastifyInstance } from "fastify";
 import { buildDataPlaneApp } from "./app/build-app";
 import { KeyCache } from "./auth/key-cache";
@@ -20,6 +21,8 @@ import { UpstreamHttp } from "./upstream/upstream-http";
 
 export interface RunningDataPlane {
   url: string;
+  /** The scrape listener's base URL (GET /metrics), on its own port. */
+  metricsUrl: string;
   app: FastifyInstance;
   /** Resolves once the first catalogue arrived (or after `timeoutMs`). */
   catalogueReady(timeoutMs: number): Promise<boolean>;
@@ -46,7 +49,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       )
     : new LocalRateLimiter(config.rateLimitWindowMs);
   const health = new PathHealth(config.pathHealth);
-  const metrics = createMetrics({ rateLimiter, billing, health, controlPlane });
+  const metrics = createMetrics({ rateLimiter, billing, health, controlPlane }, { projectLabels: config.metricsProjectLabels });
   controlPlane.observe = (method, seconds, outcome) => metrics.controlPlaneCalls.series(method, outcome).observe(seconds);
   keys.onLookup = (result) => metrics.keyCacheLookups.series(result).inc();
 
@@ -106,8 +109,13 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   );
 
   const url = await running.listen({ host: config.host, port: config.port });
+  const metricsServer = await startMetricsServer(metrics.registry, config.host, config.metricsPort).catch(async (error: unknown) => {
+    await running.close();
+    throw error;
+  });
   return {
     url,
+    metricsUrl: metricsServer.url,
     app: running,
     catalogueReady: (timeoutMs) =>
       Promise.race([
@@ -133,6 +141,8 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       await http.close(config.clientDisconnectDrainMs + 1000);
       await rateLimiter.close();
       await journal?.close();
+      // Last: a drain is watched through gateway_billing_pending and gateway_draws_under_way until the end.
+      await metricsServer.close();
     },
   };
 }

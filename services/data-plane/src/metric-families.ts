@@ -98,6 +98,25 @@ export class CounterFamily extends Family<CounterSeries> {
   }
 }
 
+/** A money counter: added to in integer nano-USD (the ledger's unit, no float drift), shown in USD, the base unit. */
+export class UsdSeries {
+  nano = 0n;
+  /** A negative amount is ignored, as a counter's. */
+  add(nano: bigint): void {
+    if (nano > 0n) this.nano += nano;
+  }
+}
+
+export class UsdCounterFamily extends Family<UsdSeries> {
+  readonly type = "counter";
+  protected create(): UsdSeries {
+    return new UsdSeries();
+  }
+  protected samples(series: UsdSeries, labels: Record<string, string>): Sample[] {
+    return [{ value: Number(series.nano) / 1e9, labels }];
+  }
+}
+
 export class HistogramSeries {
   /** counts[i]: observations in (bounds[i-1], bounds[i]]; the last: above every bound. */
   readonly counts: Float64Array;

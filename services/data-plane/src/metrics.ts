@@ -1,10 +1,13 @@
-// Prometheus metrics of the data plane, served at GET /metrics. One registry
+// Prometheus metrics of the data plane, served at GET /metrics on their own
+// port (METRICS_PORT, @gateway/proto's metrics-server.ts). One registry
 // per app (tests build several in one process). Values that already live in a
 // component are read when scraped rather than copied on the request path, and
 // the labelled ones counted per request are metric families (metric-families.ts):
 // a call site names its label values, `overhead.series("before_upstream")`.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
-import { CounterFamily, HistogramFamily } from "./metric-families";
+import { cumulative } from "./cumulative-counter";
+import { GenAiMetrics } from "./gen-ai-metrics";
+import { CounterFamily, HistogramFamily, UsdCounterFamily } from "./metric-families";
 import type { RateLimiter } from "./limits/rate-limiter";
 import type { CircuitView } from "./routing/circuit-breaker";
 
@@ -34,8 +37,10 @@ export interface DataPlaneMetrics {
   controlPlaneCalls: HistogramFamily;
   /** Answers whose aggregator reported its own cost (OpenRouter): the gateway's charge over it, by model. */
   upstreamCostRatio: HistogramFamily;
-  /** Nano-USD a settle computed but did not debit (the hold capped it), by model and access path. */
-  unbilledNano: CounterFamily;
+  /** Cost a settle computed but did not debit (the hold capped it), by model and access path; counted in nano-USD, shown in USD. */
+  unbilledUsd: UsdCounterFamily;
+  /** OpenTelemetry GenAI token usage, time to first token and request duration, and the spend in USD (gen-ai-metrics.ts). */
+  genAi: GenAiMetrics;
 }
 
 /** Ratio buckets around 1 (the catalogue price agrees with the aggregator's charge). */
@@ -59,7 +64,7 @@ export interface MetricSources {
   controlPlane: { readonly stall: { readonly stalled: boolean; readonly fastFailures: number } };
 }
 
-export function createMetrics(sources: MetricSources): DataPlaneMetrics {
+export function createMetrics(sources: MetricSources, options: { projectLabels: boolean } = { projectLabels: false }): DataPlaneMetrics {
   const registry = new Registry();
   // Process CPU, RSS, heap, GC and event-loop lag (nodejs_eventloop_lag_*).
   collectDefaultMetrics({ register: registry });
@@ -76,22 +81,18 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
       this.set(sources.rateLimiter.mode === "redis" ? 1 : 0);
     },
   });
-  new Gauge({
-    name: "gateway_rate_limit_fallback_checks",
-    help: "Checks answered by the local fallback because Redis was unreachable (cumulative).",
-    registers: [registry],
-    collect() {
-      this.set(sources.rateLimiter.stats.fallbackChecks);
-    },
-  });
-  new Gauge({
-    name: "gateway_rate_limit_block_admissions",
-    help: "Requests admitted from admission blocks (taken from the shared window ahead of time for busy projects far below their limit), cumulative.",
-    registers: [registry],
-    collect() {
-      this.set(sources.rateLimiter.stats.blockAdmissions);
-    },
-  });
+  cumulative(
+    registry,
+    "gateway_rate_limit_fallback_checks_total",
+    "Checks answered by the local fallback because Redis was unreachable.",
+    () => [[{}, sources.rateLimiter.stats.fallbackChecks]],
+  );
+  cumulative(
+    registry,
+    "gateway_rate_limit_block_admissions_total",
+    "Requests admitted from admission blocks (taken from the shared window ahead of time for busy projects far below their limit).",
+    () => [[{}, sources.rateLimiter.stats.blockAdmissions]],
+  );
   new Gauge({
     name: "gateway_billing_pending",
     help: "Settles and releases not yet accepted by the control plane (retried in the background).",
@@ -108,18 +109,21 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
       this.set(sources.billing.drawsUnderWayCount);
     },
   });
-  new Gauge({
-    name: "gateway_draw_journal_appends",
-    help: "Answered leased debits written to the draw journal before their answers left (kept), or not (failed: those answers waited for their draws). Cumulative.",
-    labelNames: ["outcome"] as const,
-    registers: [registry],
-    collect() {
+  cumulative(
+    registry,
+    "gateway_draw_journal_appends_total",
+    "Answered leased debits written to the draw journal before their answers left (kept), or not (failed: those answers waited for their draws).",
+    () => {
       const stats = sources.billing.journalStats;
-      if (!stats) return;
-      this.set({ outcome: "kept" }, stats.kept);
-      this.set({ outcome: "failed" }, stats.failed);
+      return stats
+        ? [
+            [{ outcome: "kept" }, stats.kept],
+            [{ outcome: "failed" }, stats.failed],
+          ]
+        : [];
     },
-  });
+    ["outcome"],
+  );
   new Gauge({
     name: "gateway_budget_leases_open",
     help: "Budget leases this replica holds now (taking requests, or retired with requests still in flight).",
@@ -128,18 +132,20 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
       this.set(sources.billing.leases.openCount);
     },
   });
-  new Gauge({
-    name: "gateway_budget_lease_events",
-    help: "Budget leases granted and refused, and requests whose worst case came out of a lease instead of a reserve (cumulative).",
-    labelNames: ["event"] as const,
-    registers: [registry],
-    collect() {
+  cumulative(
+    registry,
+    "gateway_budget_lease_events_total",
+    "Budget leases granted and refused, and requests whose worst case came out of a lease instead of a reserve.",
+    () => {
       const { stats } = sources.billing.leases;
-      this.set({ event: "granted" }, stats.granted);
-      this.set({ event: "refused" }, stats.refused);
-      this.set({ event: "leased_request" }, stats.leasedRequests);
+      return [
+        [{ event: "granted" }, stats.granted],
+        [{ event: "refused" }, stats.refused],
+        [{ event: "leased_request" }, stats.leasedRequests],
+      ];
     },
-  });
+    ["event"],
+  );
   const upstreamAttempts = new CounterFamily(
     registry,
     "gateway_upstream_attempts_total",
@@ -149,11 +155,11 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
   new Gauge({
     name: "gateway_upstream_circuit_state",
     help: "Circuit breaker of each access path that has failed at least once: 0 closed, 1 half-open, 2 open.",
-    labelNames: ["path"] as const,
+    labelNames: ["access_path"] as const,
     registers: [registry],
     collect() {
       this.reset();
-      for (const view of sources.health.circuitViews()) this.set({ path: view.path }, CIRCUIT_STATE_VALUE[view.state]);
+      for (const view of sources.health.circuitViews()) this.set({ access_path: view.path }, CIRCUIT_STATE_VALUE[view.state]);
     },
   });
   new Gauge({
@@ -164,45 +170,38 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
       this.set(sources.controlPlane.stall.stalled ? 1 : 0);
     },
   });
-  new Gauge({
-    name: "gateway_control_plane_fast_failures",
-    help: "Calls refused at once while the control plane was stalled (cumulative).",
-    registers: [registry],
-    collect() {
-      this.set(sources.controlPlane.stall.fastFailures);
-    },
-  });
+  cumulative(registry, "gateway_control_plane_fast_failures_total", "Calls refused at once while the control plane was stalled.", () => [
+    [{}, sources.controlPlane.stall.fastFailures],
+  ]);
   new Gauge({
     name: "gateway_upstream_project_circuits_open",
     help: "Projects whose own circuit on each access path is open or half-open (their failures alone do not close the path to others).",
-    labelNames: ["path"] as const,
+    labelNames: ["access_path"] as const,
     registers: [registry],
     collect() {
       this.reset();
-      for (const view of sources.health.circuitViews()) this.set({ path: view.path }, view.projects_open ?? 0);
+      for (const view of sources.health.circuitViews()) this.set({ access_path: view.path }, view.projects_open ?? 0);
     },
   });
-  new Gauge({
-    name: "gateway_upstream_circuit_opens",
-    help: "Times each access path's circuit opened since this replica started (cumulative).",
-    labelNames: ["path"] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const view of sources.health.circuitViews()) this.set({ path: view.path }, view.opens);
-    },
-  });
+  cumulative(
+    registry,
+    "gateway_upstream_circuit_opens_total",
+    "Times each access path's circuit opened since this replica started.",
+    () => sources.health.circuitViews().map((view) => [{ access_path: view.path }, view.opens]),
+    ["access_path"],
+  );
   const histogram = (name: string, help: string, labelNames: readonly string[]) =>
     new HistogramFamily(registry, name, help, labelNames, SECONDS);
   return {
     registry,
+    genAi: new GenAiMetrics(registry, options.projectLabels),
     rateLimitRejections,
     upstreamAttempts,
     requests: new CounterFamily(registry, "gateway_requests_total", "Answers by route, HTTP status, answering model and access path.", [
       "route",
       "status",
       "model",
-      "path",
+      "access_path",
     ]),
     requestDuration: histogram(
       "gateway_request_duration_seconds",
@@ -252,10 +251,10 @@ export function createMetrics(sources: MetricSources): DataPlaneMetrics {
       ["model"],
       RATIO,
     ),
-    unbilledNano: new CounterFamily(
+    unbilledUsd: new UsdCounterFamily(
       registry,
-      "gateway_unbilled_nano_total",
-      "Nano-USD of computed cost left off the ledger because the debit was capped (at the hold, or at what a late settle still found free), by model and access path: usage beyond the worst case reserved.",
+      "gateway_unbilled_usd_total",
+      "USD of computed cost left off the ledger because the debit was capped (at the hold, or at what a late settle still found free), by model and access path: usage beyond the worst case reserved.",
       ["model", "access_path"],
     ),
   };

@@ -18,4 +18,4 @@ process.on("SIGTERM", () => void stop());
 process.on("SIGINT", () => void stop());
 
 const catalogue = await dataPlane.catalogueReady(15_000);
-if (!stopping) console.log(JSON.stringify({ msg: "data-plane ready", url: dataPlane.url, catalogue }));
+if (!stopping) console.log(JSON.stringify({ msg: "data-plane ready", url: dataPlane.url, metrics: dataPlane.metricsUrl, catalogue }));

@@ -1,9 +1,8 @@
 // The admin HTTP API: operators manage projects, keys, balances, limits and
 // the catalogue. Every /admin route needs `Authorization: Bearer <admin token>`
 // but the OpenAPI document and its reference page (openapi-routes.ts);
-// /health and /metrics need none. Builds the app, never listens.
+// /health needs none (/metrics is on METRICS_PORT). Builds the app, never listens.
 import Fastify, { LogController, type FastifyInstance } from "fastify";
-import type { Registry } from "prom-client";
 import { timingSafeEqual } from "node:crypto";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { answerClientError, discardBody, GatewayError, routingFailure, shuttingDown } from "@gateway/proto";
@@ -26,7 +25,6 @@ export function buildAdminApp(options: {
   services: ControlPlaneServices;
   isReady: () => boolean;
   logLevel: string;
-  metrics: Registry;
 }): FastifyInstance {
   const app = Fastify({
     // Credentials and bodies are never logged, whatever a log call passes (the admin token, issued keys).
@@ -51,10 +49,10 @@ export function buildAdminApp(options: {
     if (closing && request.routeOptions.url !== "/health") throw shuttingDown();
   });
 
-  // One line per admin call (not /health, /metrics): who changed what is in the ledger and change feed; this is for operations.
+  // One line per admin call (not /health): who changed what is in the ledger and change feed; this is for operations.
   app.addHook("onResponse", async (request, reply) => {
     const route = request.routeOptions.url ?? "unmatched";
-    if (route === "/health" || route === "/metrics") return;
+    if (route === "/health") return;
     request.log.info(
       { method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       "admin request completed",
@@ -78,18 +76,6 @@ export function buildAdminApp(options: {
       { schema: { ...PUBLIC_ROUTE, summary: "Readiness", response: { 200: health(["ok"], false), 503: health(["unavailable"], true) } } },
       async (_request, reply) =>
         options.isReady() ? { status: "ok" } : reply.code(503).send({ status: "unavailable", reason: "draining" }),
-    );
-
-    open.get(
-      "/metrics",
-      {
-        schema: {
-          ...PUBLIC_ROUTE,
-          summary: "Prometheus metrics",
-          response: { 200: { content: { "text/plain": { schema: { type: "string" } } } }, ...errorResponses },
-        },
-      },
-      async (_request, reply) => reply.type(options.metrics.contentType).send(await options.metrics.metrics()),
     );
   });
 

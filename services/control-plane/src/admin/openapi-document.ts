@@ -1,6 +1,5 @@
 // The admin API's OpenAPI document without a running control plane: the routes are built (never
 // called) over no services, for docs/admin-api.md and its staleness check.
-import { Registry } from "prom-client";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { buildAdminApp } from "./admin-app";
 import type { OpenApiDocument } from "./openapi-operations";
@@ -11,7 +10,6 @@ export async function adminOpenApiDocument(): Promise<OpenApiDocument> {
     services: {} as ControlPlaneServices,
     isReady: () => true,
     logLevel: "silent",
-    metrics: new Registry(),
   });
   await app.ready();
   try {

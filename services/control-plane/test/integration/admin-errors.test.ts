@@ -6,7 +6,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAdminApp } from "../../src/admin/admin-app";
 import type { CatalogueFile } from "../../src/catalogue/catalogue-file";
@@ -48,6 +47,7 @@ describe("admin API errors", () => {
         GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
         CONTROL_PLANE_GRPC_PORT: "0",
         CONTROL_PLANE_ADMIN_PORT: "0",
+        METRICS_PORT: "0",
         LOG_LEVEL: "silent",
       }),
     );
@@ -278,7 +278,7 @@ describe("admin API errors", () => {
         },
       },
     } as unknown as ControlPlaneServices;
-    const app = buildAdminApp({ adminToken: ADMIN_TOKEN, services, isReady: () => true, logLevel: "error", metrics: new Registry() });
+    const app = buildAdminApp({ adminToken: ADMIN_TOKEN, services, isReady: () => true, logLevel: "error" });
     app.log.error = ((failure: unknown) => void failures.push(failure)) as typeof app.log.error;
     const list = async () => {
       const response = await app.inject({ method: "GET", url: "/admin/projects", headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
@@ -330,7 +330,7 @@ describe("admin API errors", () => {
         },
       },
     } as unknown as ControlPlaneServices;
-    const app = buildAdminApp({ adminToken: ADMIN_TOKEN, services, isReady: () => true, logLevel: "silent", metrics: new Registry() });
+    const app = buildAdminApp({ adminToken: ADMIN_TOKEN, services, isReady: () => true, logLevel: "silent" });
     const url = new URL(await app.listen({ host: "127.0.0.1", port: 0 }));
     const request = (path: string) => `GET ${path} HTTP/1.1\r\nhost: localhost\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`;
     const socket = net.connect(Number(url.port), url.hostname);

@@ -57,6 +57,7 @@ describe("control-plane gRPC contract", () => {
         GATEWAY_ADMIN_TOKEN: "admin",
         CONTROL_PLANE_GRPC_PORT: "0",
         CONTROL_PLANE_ADMIN_PORT: "0",
+        METRICS_PORT: "0",
         HOLD_TTL_SECONDS: "1",
         HOLD_SWEEP_INTERVAL_MS: "100000",
         LOG_LEVEL: "silent",
@@ -135,8 +136,8 @@ describe("control-plane gRPC contract", () => {
     await new Promise((resolve) => setTimeout(resolve, 1100)); // HOLD_TTL_SECONDS=1
     expect(await controlPlane.services.sweeper.sweep()).toBe(1);
     expect(controlPlane.services.sweeper.expiredTotal).toBe(1);
-    const metrics = await (await fetch(`${controlPlane.adminUrl}/metrics`)).text();
-    expect(metrics).toMatch(/^gateway_holds_expired 1$/m);
+    const metrics = await (await fetch(`${controlPlane.metricsUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^gateway_holds_expired_total 1$/m);
     const before = await controlPlane.services.ledger.balance(projectId);
     expect(before.heldNano).toBe(0n);
     expect(await settle("r8", 40n)).toEqual({ outcome: "SETTLED", debitedNano: "40" });

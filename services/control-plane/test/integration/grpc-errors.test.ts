@@ -119,6 +119,7 @@ const config = (extra: Record<string, string>) =>
     GATEWAY_ADMIN_TOKEN: "admin",
     CONTROL_PLANE_GRPC_PORT: "0",
     CONTROL_PLANE_ADMIN_PORT: "0",
+    METRICS_PORT: "0",
     LOG_LEVEL: "silent",
     ...extra,
   });

@@ -28,6 +28,7 @@ describe("gatewayctl prices check on the loaded catalogue", () => {
         GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
         CONTROL_PLANE_GRPC_PORT: "0",
         CONTROL_PLANE_ADMIN_PORT: "0",
+        METRICS_PORT: "0",
         LOG_LEVEL: "silent",
       }),
     );

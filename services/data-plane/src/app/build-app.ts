@@ -16,7 +16,6 @@ import { registerModelsRoute } from "../routes/models";
 import { auth, type KeyValidation } from "./plugins/auth";
 import { bodyParser } from "./plugins/body-parser";
 import { errorHandler } from "./plugins/error-handler";
-import { metricsRoute } from "./plugins/metrics-route";
 import { rateLimit, type RateLimitOptions } from "./plugins/rate-limit";
 import { requestRecord } from "./plugins/request-record";
 import { shutdownRefusal } from "./plugins/shutdown-refusal";
@@ -67,7 +66,6 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
   void app.register(bodyParser);
   void app.register(errorHandler, { bodyLimitBytes: deps.bodyLimitBytes });
   void app.register(shutdownRefusal);
-  void app.register(metricsRoute, { registry: deps.metrics.registry });
   void app.register(async (root) => registerHealthRoute(root, deps.health));
   // Auth and the per-minute limit belong to the /v1 routes themselves (an encapsulated scope), not to
   // the URL's spelling: an absolute-form target such as `http://host/v1/models` meets the same checks.

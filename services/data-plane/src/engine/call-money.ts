@@ -3,7 +3,8 @@
 import type { ReserveCall, SettleCall } from "../control-plane/control-plane-client";
 import { cacheWrite, estimateTokens } from "../billing/hold-estimate";
 import { costParts } from "../billing/pricing";
-import type { CounterFamily } from "../metric-families";
+import type { GenAiMetrics } from "../gen-ai-metrics";
+import type { UsdCounterFamily } from "../metric-families";
 import type { Call } from "./call";
 import type { MeteredTokens } from "./usage-meter";
 
@@ -32,7 +33,9 @@ export class CallMoney {
     /** The gateway's own time after the upstream answered. */
     private readonly afterUpstream: { observe(seconds: number): void },
     /** Computed cost the ledger did not take, by model and access path. */
-    private readonly unbilledNano: Pick<CounterFamily, "series">,
+    private readonly unbilledUsd: Pick<UsdCounterFamily, "series">,
+    /** Billed tokens by type and the spend: counted here, with the debit, so they add up to the ledger. */
+    private readonly genAi: Pick<GenAiMetrics, "settled">,
   ) {}
 
   /** Places the call's hold; what was held decides which targets may be tried, and whether their answers are capped. */
@@ -69,8 +72,9 @@ export class CallMoney {
     this.afterUpstream.observe((performance.now() - started) / 1000);
     call.debitedNano = debited;
     call.costParts = parts;
+    this.genAi.settled(call, parts, debited);
     // Usage beyond the worst case is debited up to the hold; the rest the gateway absorbs, and counts (docs/money.md).
-    if (totalNano > debited) this.unbilledNano.series(call.target.model.id, call.target.path.provider).inc(Number(totalNano - debited));
+    if (totalNano > debited) this.unbilledUsd.series(call.target.model.id, call.target.path.provider).add(totalNano - debited);
     return debited;
   }
 

@@ -6,7 +6,8 @@ import type { KeyIdentity } from "../auth/key-cache";
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
 import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
 import { controlPlaneUnavailable, GatewayError, streamFailed } from "../errors";
-import type { CounterFamily, HistogramFamily } from "../metric-families";
+import type { GenAiMetrics } from "../gen-ai-metrics";
+import type { CounterFamily, HistogramFamily, UsdCounterFamily } from "../metric-families";
 import type { UpstreamProvider } from "../providers/upstream-provider";
 import type { PathHealth } from "../routing/path-health";
 import { reasonHeader } from "../routing/route-trace";
@@ -33,7 +34,8 @@ export interface EngineMetrics extends AttemptMetrics {
   /** Upstream stream events that were not the JSON their protocol promises, by provider and content_lost. */
   upstreamMalformedEvents: CounterFamily;
   /** Computed cost the ledger did not take, by model and access path. */
-  unbilledNano: CounterFamily;
+  unbilledUsd: UsdCounterFamily;
+  genAi: GenAiMetrics;
 }
 
 export interface EngineDependencies {
@@ -66,7 +68,7 @@ export class Engine {
   private readonly attemptContext: AttemptContext;
 
   constructor(private readonly deps: EngineDependencies) {
-    this.money = new CallMoney(deps.billing, deps.metrics.overhead.series("after_upstream"), deps.metrics.unbilledNano);
+    this.money = new CallMoney(deps.billing, deps.metrics.overhead.series("after_upstream"), deps.metrics.unbilledUsd, deps.metrics.genAi);
     this.planContext = { ...deps, maxAttempts: deps.settings.maxAttempts };
     this.attemptContext = { health: deps.health, settings: deps.settings, metrics: deps.metrics, money: this.money };
   }
@@ -150,6 +152,7 @@ export class Engine {
       streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
       maxBodyBytes: settings.maxBodyBytes,
       firstEvent: metrics.upstreamFirstEvent,
+      genAi: metrics.genAi,
       malformedEvent: (event, lost) => {
         const provider = call.target.path.provider;
         metrics.upstreamMalformedEvents.series(provider, String(lost)).inc();

@@ -10,6 +10,7 @@
 // the call is billed from that usage or from what was delivered.
 import type { GatewayError } from "@gateway/proto";
 import { clientClosed, streamFailed } from "../errors";
+import type { GenAiMetrics } from "../gen-ai-metrics";
 import type { HistogramFamily } from "../metric-families";
 import type { AnswerContext } from "../dialects/client-dialect";
 import type { OpenAiChunk, ResponseContext } from "../providers/provider-adapter";
@@ -37,6 +38,8 @@ export interface RelayContext {
   maxBodyBytes: number;
   /** Streams: from sending upstream to the first event, by provider. */
   firstEvent: HistogramFamily;
+  /** Streams: gen_ai_server_time_to_first_token_seconds, from the request's body being read. */
+  genAi: Pick<GenAiMetrics, "firstToken">;
   /** Counts and logs an upstream event the translator could not read; `lost`: it may have held content. */
   malformedEvent(event: SseEvent | undefined, lost: boolean): void;
 }
@@ -138,6 +141,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
         if (!firstEvent) {
           firstEvent = true;
           context.firstEvent.series(target.path.provider).observe((performance.now() - attempts.sentAt) / 1000);
+          context.genAi.firstToken(call);
         }
         if (take(group)) return writer.flush();
         if (!firstWritten && meter.producedAny) {

@@ -122,6 +122,14 @@ export class GatewayStack {
   get url(): string {
     return this.dataPlanes[0]!.ready.url!;
   }
+  /** The first data plane's scrape listener (METRICS_PORT), base URL: GET `${metricsUrl}/metrics`. */
+  get metricsUrl(): string {
+    return this.dataPlanes[0]!.ready.metrics!;
+  }
+  /** The first control plane's scrape listener (METRICS_PORT), base URL. */
+  get controlPlaneMetricsUrl(): string {
+    return this.controlPlane.ready.metrics!;
+  }
   /** The stack's own PostgreSQL database (postgresql backend only). */
   get databaseUrl(): string {
     if (!this.databaseName) throw new Error("the stack has no PostgreSQL database (pglite backend)");
@@ -146,6 +154,7 @@ export class GatewayStack {
       GATEWAY_ADMIN_TOKEN: this.adminToken,
       CONTROL_PLANE_GRPC_PORT: "0",
       CONTROL_PLANE_ADMIN_PORT: "0",
+      METRICS_PORT: "0",
       LOG_LEVEL: "warn",
       ...this.options.controlPlaneEnv,
     };
@@ -169,6 +178,7 @@ export class GatewayStack {
             GATEWAY_INTERNAL_TOKEN: this.internalToken,
             CONTROL_PLANE_ADDRESS: this.controlPlanes[index % this.controlPlanes.length]!.ready.grpc,
             DATA_PLANE_PORT: "0",
+            METRICS_PORT: "0",
             DATA_PLANE_REPLICA_ID: `test-data-plane-${index}`,
             OPENAI_BASE_URL: `${this.mock.ready.url}/v1`,
             OPENAI_API_KEY: "upstream-secret-key",
@@ -199,6 +209,7 @@ export class GatewayStack {
       ...this.controlPlaneEnv,
       CONTROL_PLANE_GRPC_PORT: this.controlPlane.ready.grpc!.split(":").at(-1)!,
       CONTROL_PLANE_ADMIN_PORT: new URL(this.controlPlane.ready.admin!).port,
+      METRICS_PORT: new URL(this.controlPlane.ready.metrics!).port,
     });
   }
 
@@ -297,7 +308,7 @@ export class GatewayStack {
       return Number(/^gateway_draws_under_way (\S+)$/m.exec(text)?.[1] ?? 0);
     };
     for (const dataPlane of this.dataPlanes) {
-      while ((await underWay(dataPlane.ready.url!)) > 0) {
+      while ((await underWay(dataPlane.ready.metrics!)) > 0) {
         if (Date.now() > deadline) throw new Error(`${dataPlane.name}: draws still under way after ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }

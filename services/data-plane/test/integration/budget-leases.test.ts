@@ -95,17 +95,17 @@ describe("budget leases", () => {
     expect(BigInt(balance.balance.nano)).toBe(10_000_000_000n - answers.reduce((sum, answer) => sum + answer.told, 0n));
 
     // Operators see it: leases and leased requests on the data plane, leases and draws on the control plane.
-    const dataPlaneMetrics = await (await fetch(`${stack.dataPlanes[0]!.ready.url}/metrics`)).text();
-    expect(Number(/^gateway_budget_lease_events\{event="granted"\} (\d+)$/m.exec(dataPlaneMetrics)?.[1])).toBeGreaterThanOrEqual(
+    const dataPlaneMetrics = await (await fetch(`${stack.dataPlanes[0]!.ready.metrics}/metrics`)).text();
+    expect(Number(/^gateway_budget_lease_events_total\{event="granted"\} (\d+)$/m.exec(dataPlaneMetrics)?.[1])).toBeGreaterThanOrEqual(
       leases.length,
     );
-    expect(Number(/^gateway_budget_lease_events\{event="leased_request"\} (\d+)$/m.exec(dataPlaneMetrics)?.[1])).toBe(leased.length);
+    expect(Number(/^gateway_budget_lease_events_total\{event="leased_request"\} (\d+)$/m.exec(dataPlaneMetrics)?.[1])).toBe(leased.length);
     expect(dataPlaneMetrics).toMatch(/^gateway_budget_leases_open 0$/m);
     expect(dataPlaneMetrics).toMatch(/^gateway_draws_under_way 0$/m);
     expect(dataPlaneMetrics).toMatch(/^gateway_control_plane_call_seconds_count\{method="Draw",outcome="ok"\} [1-9]/m);
-    const controlPlaneMetrics = await (await fetch(`${stack.adminUrl}/metrics`)).text();
-    expect(controlPlaneMetrics).toMatch(/^gateway_holds\{event="lease",outcome="granted"\} [1-9]/m);
-    expect(controlPlaneMetrics).toMatch(/^gateway_holds\{event="draw",outcome="settled"\} [1-9]/m);
+    const controlPlaneMetrics = await (await fetch(`${stack.controlPlaneMetricsUrl}/metrics`)).text();
+    expect(controlPlaneMetrics).toMatch(/^gateway_holds_total\{event="lease",outcome="granted"\} [1-9]/m);
+    expect(controlPlaneMetrics).toMatch(/^gateway_holds_total\{event="draw",outcome="settled"\} [1-9]/m);
   });
 
   it("a lease retired under a long stream keeps only what the stream set aside, and the stream's draw is still billed in full", async () => {

@@ -93,7 +93,7 @@ describe("a stalled database under the control plane", () => {
   const health = async () =>
     ((await (await fetch(`${stack.url}/health`)).json()) as { detail: { control_plane_calls: string } }).detail.control_plane_calls;
   const metric = async (pattern: RegExp) => {
-    const text = await (await fetch(`${stack.url}/metrics`)).text();
+    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     return [...text.matchAll(pattern)].reduce((sum, match) => sum + Number(match[1]), 0);
   };
   const reserveCalls = () => metric(/^gateway_control_plane_call_seconds_count\{method="Reserve",[^}]*\} (\d+)$/gm);
@@ -120,7 +120,7 @@ describe("a stalled database under the control plane", () => {
       for (const answer of next) expect(answer).toMatchObject({ status: 503, code: "control_plane_unavailable" });
       // None of them was sent to the stalled control plane, so none waited for it.
       expect(await reserveCalls()).toBe(callsBefore);
-      expect(await metric(/^gateway_control_plane_fast_failures (\d+)$/gm)).toBe(5);
+      expect(await metric(/^gateway_control_plane_fast_failures_total (\d+)$/gm)).toBe(5);
       expect(Math.max(...next.map((answer) => answer.ms))).toBeLessThan(DEADLINE_MS / 2);
     } finally {
       await locker.query("ROLLBACK");

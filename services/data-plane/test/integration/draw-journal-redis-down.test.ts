@@ -30,8 +30,8 @@ describe("the draw journal's Redis down", () => {
   });
 
   const journalFailures = async () => {
-    const text = await (await fetch(`${stack.url}/metrics`)).text();
-    return Number(/^gateway_draw_journal_appends\{outcome="failed"\} (\S+)$/m.exec(text)?.[1] ?? 0);
+    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
+    return Number(/^gateway_draw_journal_appends_total\{outcome="failed"\} (\S+)$/m.exec(text)?.[1] ?? 0);
   };
 
   it("answers wait for their draws, a SIGKILL loses none, and the expired lease waits for its journal", async () => {
@@ -57,8 +57,8 @@ describe("the draw journal's Redis down", () => {
     // The lease expires after the TTL; its journal cannot be read (1 s timeout), so the sweeper keeps it
     // (renewed once per TTL, for at most four) instead of voiding it: kept twice, it is still active.
     const deferrals = async () => {
-      const text = await (await fetch(`${stack.adminUrl}/metrics`)).text();
-      return Number(/^gateway_draw_journal_deferrals (\S+)$/m.exec(text)?.[1] ?? 0);
+      const text = await (await fetch(`${stack.controlPlaneMetricsUrl}/metrics`)).text();
+      return Number(/^gateway_draw_journal_deferrals_total (\S+)$/m.exec(text)?.[1] ?? 0);
     };
     await waitFor(async () => (await deferrals()) >= 2, "the sweeper to keep the lease twice");
     expect((await stack.holds(project.projectId, "active")).some((hold) => hold.lease)).toBe(true);

@@ -351,7 +351,7 @@ describe("fault matrix", () => {
       const result = await stream(tag);
       expect(result.seen.text).not.toContain("malformed");
       await expectCutAfterContent(result, tag);
-      const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+      const metrics = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
       expect(metrics).toMatch(/^gateway_upstream_malformed_events_total\{provider="openai",content_lost="true"\} [1-9]/m);
       // The data plane writes its log lines in batches.
       await new Promise((resolve) => setTimeout(resolve, 3 * LOG_FLUSH_MS));
@@ -480,8 +480,8 @@ describe("circuit breaker per access path", () => {
   }
 
   async function circuitMetric(): Promise<string | undefined> {
-    const text = await (await fetch(`${stack.url}/metrics`)).text();
-    return /^gateway_upstream_circuit_state\{path="openai\/gpt-4\.1-nano"\} (\d+)$/m.exec(text)?.[1];
+    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
+    return /^gateway_upstream_circuit_state\{access_path="openai\/gpt-4\.1-nano"\} (\d+)$/m.exec(text)?.[1];
   }
 
   it("opens after consecutive failures, skips the path while open, lets a probe through after the cool-down, and closes on its success", async () => {
@@ -543,8 +543,8 @@ describe("circuit breaker: one project's failures do not close a path to the oth
   }
 
   async function metric(name: string): Promise<string | undefined> {
-    const text = await (await fetch(`${stack.url}/metrics`)).text();
-    return new RegExp(`^${name}\\{path="openai/gpt-4\\.1-nano"\\} (\\d+)$`, "m").exec(text)?.[1];
+    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
+    return new RegExp(`^${name}\\{access_path="openai/gpt-4\\.1-nano"\\} (\\d+)$`, "m").exec(text)?.[1];
   }
 
   it("opens a circuit for the failing project alone; failures from a second project open it for everyone", async () => {

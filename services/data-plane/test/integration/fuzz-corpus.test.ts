@@ -25,7 +25,6 @@ const DATA_ROUTES = [
   "GET /v1/responses/{id}/input_items",
   "POST /v1/responses/{id}/cancel",
   "GET /health",
-  "GET /metrics",
 ];
 /** Model calls that are billed: each answered 200 must have exactly one debit, each refused none. */
 const BILLED = new Set(["POST /v1/chat/completions", "POST /v1/responses", "POST /v1/messages", "POST /v1/embeddings"]);

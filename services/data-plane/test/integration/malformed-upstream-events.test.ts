@@ -84,7 +84,7 @@ describe("malformed upstream events", () => {
   });
 
   async function malformedCount(provider: string, lost: boolean): Promise<number> {
-    const text = await (await fetch(`${stack.url}/metrics`)).text();
+    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     const pattern = new RegExp(`^gateway_upstream_malformed_events_total\\{provider="${provider}",content_lost="${lost}"\\} (\\d+)$`, "m");
     return Number(pattern.exec(text)?.[1] ?? 0);
   }

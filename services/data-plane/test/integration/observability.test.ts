@@ -1,4 +1,4 @@
-// Operations: both planes' /metrics after real traffic, one structured log
+// Operations: both planes' /metrics (on their own ports) after real traffic, one structured log
 // line per request carrying the id the client got in x-request-id (and the
 // control plane's line for the same id), and no secret or prompt in any log
 // line at debug level: the caller's key, the admin and internal tokens, the
@@ -63,11 +63,11 @@ describe("observability", () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
 
   it("exposes the data plane's metrics after traffic", async () => {
-    const text = await (await fetch(`${stack.url}/metrics`)).text();
+    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     expect(text).toMatch(
-      /^gateway_requests_total\{route="\/v1\/chat\/completions",status="200",model="openai\/gpt-4\.1-mini",path="openai"\} [1-9]/m,
+      /^gateway_requests_total\{route="\/v1\/chat\/completions",status="200",model="openai\/gpt-4\.1-mini",access_path="openai"\} [1-9]/m,
     );
-    expect(text).toMatch(/^gateway_requests_total\{route="\/v1\/chat\/completions",status="401",model="",path=""\} [1-9]/m);
+    expect(text).toMatch(/^gateway_requests_total\{route="\/v1\/chat\/completions",status="401",model="",access_path=""\} [1-9]/m);
     // Each a sample line (name, labels, value), not just its # HELP: a positive value where traffic must have put one.
     const positive = (series: string) =>
       new RegExp(`^${series.replace(/[{}()[\].+*?^$|\\]/g, "\\$&")} ([1-9][0-9.e+]*|0\\.[0-9]*[1-9][0-9e+-]*)$`, "m");
@@ -92,19 +92,56 @@ describe("observability", () => {
     expect(text).toMatch(/^gateway_rate_limit_rejections_total 0$/m);
     expect(text).toMatch(/^gateway_billing_pending 0$/m);
     expect(text).toMatch(/^gateway_draws_under_way 0$/m);
-    expect(text).toMatch(/^gateway_rate_limit_block_admissions \d+$/m);
+    expect(text).toMatch(/^gateway_rate_limit_block_admissions_total \d+$/m);
+    // Everything cumulative is a counter, named _total (rate() and increase() apply); labels say access_path, not path.
+    for (const name of [
+      "gateway_rate_limit_fallback_checks_total",
+      "gateway_rate_limit_block_admissions_total",
+      "gateway_budget_lease_events_total",
+      "gateway_control_plane_fast_failures_total",
+      "gateway_upstream_circuit_opens_total",
+      "gateway_unbilled_usd_total",
+    ])
+      expect(text).toMatch(new RegExp(`^# TYPE ${name} counter$`, "m"));
+    expect(text).not.toMatch(/^gateway_[a-z_]+\{[^}]*\bpath="/m);
   });
 
   it("exposes the control plane's metrics after traffic", async () => {
-    const text = await (await fetch(`${stack.adminUrl}/metrics`)).text();
-    expect(text).toMatch(/^gateway_holds\{event="reserve",outcome="reserved"\} [1-9]/m);
-    expect(text).toMatch(/^gateway_holds\{event="settle",outcome="settled"\} [1-9]/m);
-    expect(text).toMatch(/^gateway_holds\{event="release",outcome="released"\} [1-9]/m);
-    expect(text).toMatch(/^gateway_ledger_balance_nano [1-9][0-9]*$/m);
-    expect(text).toMatch(/^gateway_ledger_held_nano 0$/m);
+    const text = await (await fetch(`${stack.controlPlaneMetricsUrl}/metrics`)).text();
+    expect(text).toMatch(/^gateway_holds_total\{event="reserve",outcome="reserved"\} [1-9]/m);
+    expect(text).toMatch(/^gateway_holds_total\{event="settle",outcome="settled"\} [1-9]/m);
+    expect(text).toMatch(/^gateway_holds_total\{event="release",outcome="released"\} [1-9]/m);
+    // USD, the base unit: the project's $2.00 less what the traffic cost.
+    const balance = Number(/^gateway_ledger_balance_usd (\S+)$/m.exec(text)?.[1]);
+    expect(balance).toBeGreaterThan(0);
+    expect(balance).toBeLessThan(2);
+    expect(text).toMatch(/^gateway_ledger_held_usd 0$/m);
     expect(text).toMatch(/^gateway_grpc_server_seconds_count\{method="Reserve",outcome="ok"\} [1-9]/m);
-    expect(text).toMatch(/^gateway_holds_expired 0$/m);
+    expect(text).toMatch(/^gateway_holds_expired_total 0$/m);
+    for (const name of [
+      "gateway_holds_total",
+      "gateway_holds_expired_total",
+      "gateway_draw_journal_entries_applied_total",
+      "gateway_draw_journal_deferrals_total",
+      "gateway_money_batches_total",
+      "gateway_money_operations_total",
+    ])
+      expect(text).toMatch(new RegExp(`^# TYPE ${name} counter$`, "m"));
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds [0-9.e-]+$/m);
+  });
+
+  it("serves /metrics only on the metrics ports, not on the public data-plane port or the admin port", async () => {
+    for (const base of [stack.url, stack.adminUrl]) {
+      const response = await fetch(`${base}/metrics`);
+      expect(response.status, base).toBe(404);
+      expect(await response.text(), base).not.toMatch(/gateway_/);
+    }
+    for (const base of [stack.metricsUrl, stack.controlPlaneMetricsUrl]) {
+      expect(new URL(base).port).not.toBe(new URL(stack.url).port);
+      expect(new URL(base).port).not.toBe(new URL(stack.adminUrl).port);
+      // The scrape listener has the one route.
+      expect((await fetch(`${base}/v1/models`)).status, base).toBe(404);
+    }
   });
 
   it("logs one structured line per request with the id the client got, and the control plane logs the same id", async () => {

@@ -55,7 +55,7 @@ describe("requests per minute across two data planes on one Redis", () => {
     expect(admitted).toBeGreaterThanOrEqual(590); // the limit is not undercounted either
     const rejections = await Promise.all(
       stack.dataPlanes.map(async (dataPlane) =>
-        Number(/^gateway_rate_limit_rejections_total (\d+)$/m.exec(await (await fetch(`${dataPlane.ready.url}/metrics`)).text())?.[1]),
+        Number(/^gateway_rate_limit_rejections_total (\d+)$/m.exec(await (await fetch(`${dataPlane.ready.metrics}/metrics`)).text())?.[1]),
       ),
     );
     expect(rejections[0]! + rejections[1]!).toBe(refused);
@@ -81,9 +81,9 @@ describe("requests per minute across two data planes on one Redis", () => {
       expect(health.status).toBe(200);
       const detail = ((await health.json()) as { detail: { rate_limit: string } }).detail;
       expect(detail.rate_limit).toMatch(/^local fallback/);
-      const metrics = await (await fetch(`${dataPlane.ready.url}/metrics`)).text();
+      const metrics = await (await fetch(`${dataPlane.ready.metrics}/metrics`)).text();
       expect(metrics).toMatch(/^gateway_rate_limit_shared 0$/m);
-      expect(Number(/^gateway_rate_limit_fallback_checks (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+      expect(Number(/^gateway_rate_limit_fallback_checks_total (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
     }
     // Money never depended on Redis: every admitted request is on the ledger exactly once.
     const debits = (await stack.ledger(fresh.projectId)).filter((entry) => entry.kind === "debit");

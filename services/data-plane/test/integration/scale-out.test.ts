@@ -142,7 +142,8 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     const counts = await Promise.all(
       stack.dataPlanes.map(async (dataPlane) =>
         Number(
-          /^gateway_rate_limit_fallback_checks (\d+)$/m.exec(await (await fetch(`${dataPlane.ready.url}/metrics`)).text())?.[1] ?? "0",
+          /^gateway_rate_limit_fallback_checks_total (\d+)$/m.exec(await (await fetch(`${dataPlane.ready.metrics}/metrics`)).text())?.[1] ??
+            "0",
         ),
       ),
     );

@@ -1,6 +1,6 @@
 // Usage beyond the worst case reserved: the ledger debits the hold, the caller's
 // usage.cost is that debit, and the rest the gateway absorbs is counted in
-// gateway_unbilled_nano_total{model,access_path}, the control plane's
+// gateway_unbilled_usd_total{model,access_path}, the control plane's
 // unbilled figure for the hold alike. Usage within the worst case (a Gemini
 // answer past max_tokens, as thinking goes) is billed in full and counts nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,8 +23,8 @@ describe("usage beyond the hold", () => {
   });
 
   const unbilledMetric = async (model: string, path: string): Promise<number | undefined> => {
-    const text = await (await fetch(`${stack.url}/metrics`)).text();
-    const line = text.split("\n").find((row) => row.startsWith(`gateway_unbilled_nano_total{model="${model}",access_path="${path}"} `));
+    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
+    const line = text.split("\n").find((row) => row.startsWith(`gateway_unbilled_usd_total{model="${model}",access_path="${path}"} `));
     return line === undefined ? undefined : Number(line.split(" ").at(-1));
   };
 
@@ -50,7 +50,7 @@ describe("usage beyond the hold", () => {
     const cost = 20n * GPT.inputNano + 100_000n * GPT.outputNano;
     expect(BigInt(hold.debited!.nano)).toBe(BigInt(hold.amount.nano));
     expect(costToNano(body.usage.cost)).toBe(BigInt(hold.debited!.nano));
-    expect(await unbilledMetric(GPT.model, GPT.path)).toBe(Number(cost - BigInt(hold.debited!.nano)));
+    expect(await unbilledMetric(GPT.model, GPT.path)).toBe(Number(cost - BigInt(hold.debited!.nano)) / 1e9); // USD
     expect(BigInt(hold.unbilled!.nano)).toBe(cost - BigInt(hold.debited!.nano));
   });
 

@@ -215,7 +215,6 @@ let topUps = 0;
 
 const ADMIN_ROUTES: AdminRoute[] = [
   { method: "GET", name: "GET /health", path: () => "/health" },
-  { method: "GET", name: "GET /metrics", path: () => "/metrics" },
   { method: "GET", name: "GET /admin/projects", path: () => "/admin/projects" },
   {
     method: "POST",
@@ -311,7 +310,6 @@ const OTHER_DATA_ROUTES: { name: string; method: string; paths: string[] }[] = [
   },
   { name: "POST /v1/responses/{id}/cancel", method: "POST", paths: ["/v1/responses/resp_1/cancel", "/v1/responses/%00/cancel"] },
   { name: "GET /health", method: "GET", paths: ["/health", "/health?verbose=%00"] },
-  { name: "GET /metrics", method: "GET", paths: ["/metrics", "/metrics?name[]=x"] },
   {
     name: "no route",
     method: "GET",
@@ -325,6 +323,9 @@ const OTHER_DATA_ROUTES: { name: string; method: string; paths: string[] }[] = [
       "/v1/%E0%A4%A",
       `/${"a".repeat(20_000)}`,
       "/v1/chat/completions?stream=true&%zz",
+      // Metrics are served on their own port (METRICS_PORT), not this one.
+      "/metrics",
+      "/metrics?name[]=x",
     ],
   },
 ];

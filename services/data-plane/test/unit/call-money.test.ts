@@ -1,12 +1,12 @@
 // The settle: the computed cost goes to the ledger, which debits at most the
 // hold; what it leaves off is counted by model and access path
-// (gateway_unbilled_nano_total, docs/money.md "The worst case").
+// (gateway_unbilled_usd_total, docs/money.md "The worst case").
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { Price } from "../../src/catalogue/catalogue-snapshot";
 import type { Call } from "../../src/engine/call";
 import { type CallBilling, CallMoney, withWriteLifetime } from "../../src/engine/call-money";
-import { CounterFamily } from "../../src/metric-families";
+import { UsdCounterFamily } from "../../src/metric-families";
 
 const price: Price = {
   inputNanoPerM: 1_000_000n, // 1 nano-USD a token
@@ -18,13 +18,13 @@ const price: Price = {
 };
 
 function settleAgainst(holdNano: bigint) {
-  const unbilled = new CounterFamily(new Registry(), "unbilled", "unbilled", ["model", "access_path"]);
+  const unbilled = new UsdCounterFamily(new Registry(), "unbilled", "unbilled", ["model", "access_path"]);
   const billing: CallBilling = {
     reserve: async () => holdNano,
     settle: async ({ amountNano }) => (amountNano < holdNano ? amountNano : holdNano),
     release: async () => {},
   };
-  const money = new CallMoney(billing, { observe: () => {} }, unbilled);
+  const money = new CallMoney(billing, { observe: () => {} }, unbilled, { settled: () => {} });
   const call = {
     requestId: "r",
     projectId: "p",
@@ -40,7 +40,8 @@ describe("CallMoney.settle", () => {
     const debited = await money.settle(call, { inputTokens: 100, outputTokens: 500, images: 0 }); // 100 + 2,000 nano
     expect(debited).toBe(1_000n);
     expect(call.debitedNano).toBe(1_000n);
-    expect(unbilled.series("google/gemini-2.5-flash", "google").value).toBe(1_100);
+    expect(unbilled.series("google/gemini-2.5-flash", "google").nano).toBe(1_100n);
+    expect((await unbilled.get()).values[0]?.value).toBe(0.0000011); // shown in USD
   });
 
   it("counts nothing when the cost fits the hold", async () => {

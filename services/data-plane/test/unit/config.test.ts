@@ -187,7 +187,14 @@ describe("integers", () => {
     ["STREAM_IDLE_TIMEOUT_MS", "1", (config) => config.upstream.streamIdleTimeoutMs, 1],
     ["UPSTREAM_MAX_BODY_BYTES", "1048576", (config) => config.upstream.maxBodyBytes, 1048576],
     ["UPSTREAM_MAX_BODY_BYTES", "", (config) => config.upstream.maxBodyBytes, 16 * 1024 * 1024],
+    ["METRICS_PORT", "", (config) => config.metricsPort, 9464],
+    ["METRICS_PORT", "0", (config) => config.metricsPort, 0],
   ])("%s=%j is read", (name, raw, read, expected) => {
     expect(read(parse({ [name]: raw }))).toBe(expected);
+  });
+
+  it("keeps project and key labels off the metrics unless METRICS_PROJECT_LABELS=true (they are unbounded)", () => {
+    expect(parse({}).metricsProjectLabels).toBe(false);
+    expect(parse({ METRICS_PROJECT_LABELS: "true" }).metricsProjectLabels).toBe(true);
   });
 });

@@ -15,7 +15,7 @@ import { planCall } from "../../src/engine/call-plan";
 import { type ClientLink, UpstreamAbort } from "../../src/engine/client-link";
 import { UpstreamAttempts } from "../../src/engine/upstream-attempts";
 import type { GatewayError } from "../../src/errors";
-import { CounterFamily, HistogramFamily } from "../../src/metric-families";
+import { CounterFamily, HistogramFamily, UsdCounterFamily } from "../../src/metric-families";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
 import { UpstreamHttp } from "../../src/upstream/upstream-http";
@@ -115,8 +115,13 @@ function harness(answers: Answer[], options: { maxAttempts?: number; budgetMs?: 
     upstreamLatency: histogram("latency", ["provider"]),
   };
   const settings = { maxAttempts: options.maxAttempts ?? 4, retryWaitBudgetMs: options.budgetMs ?? 1_000, retryBackoffMs: 1 };
-  const unbilled = counter("unbilled", ["model", "access_path"]);
-  const context = { health, settings, metrics, money: new CallMoney(billing, metrics.overhead.series("after_upstream"), unbilled) };
+  const unbilled = new UsdCounterFamily(new Registry(), "unbilled", "unbilled", ["model", "access_path"]);
+  const context = {
+    health,
+    settings,
+    metrics,
+    money: new CallMoney(billing, metrics.overhead.series("after_upstream"), unbilled, { settled: () => {} }),
+  };
   const plan = (body: Record<string, unknown>) =>
     new Call(
       planCall(

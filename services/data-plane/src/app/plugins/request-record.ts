@@ -7,6 +7,7 @@
 // Hooks on every request take a callback rather than returning a promise: no promise per request and hook.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CostPart } from "../../control-plane/control-plane-client";
+import type { GenAiMetrics } from "../../gen-ai-metrics";
 import type { CounterFamily, HistogramFamily } from "../../metric-families";
 import { usdNumber } from "../../billing/pricing";
 import { globalPlugin } from "./global-plugin";
@@ -18,6 +19,8 @@ export interface RequestMetrics {
   requestDuration: HistogramFamily;
   /** The charge over an aggregator's own reported cost, by model. */
   upstreamCostRatio: HistogramFamily;
+  /** Model calls: gen_ai_server_request_duration_seconds. */
+  genAi: Pick<GenAiMetrics, "completed">;
 }
 
 /** A charge further than this from the aggregator's own figure is logged as a warning: the catalogue price is likely stale. */
@@ -40,7 +43,7 @@ export const requestRecord = globalPlugin<{ metrics: RequestMetrics }>(async (ap
 
 function recordCompletion(metrics: RequestMetrics, request: FastifyRequest, reply: FastifyReply): void {
   const route = request.routeOptions.url ?? "unmatched";
-  if (route === "/metrics" || route === "/health") return; // scrapes and probes are not traffic
+  if (route === "/health") return; // probes are not traffic
   const seconds = (performance.now() - request.receivedAt) / 1000;
   const status = reply.raw.writableFinished ? reply.raw.statusCode : 499; // 499: the client left first
   const call = request.call;
@@ -49,6 +52,7 @@ function recordCompletion(metrics: RequestMetrics, request: FastifyRequest, repl
   const stream = call?.plan.request.stream === true;
   metrics.requests.series(route, String(status), model, path).inc();
   metrics.requestDuration.series(route, String(stream)).observe(seconds);
+  if (call) metrics.genAi.completed(call, seconds);
   request.log.info(
     {
       route,

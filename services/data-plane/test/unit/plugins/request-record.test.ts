@@ -1,5 +1,5 @@
 // The request-record plugin: one metric sample and one log line per request,
-// none for /metrics and /health; the body-read time is kept for the engine.
+// none for /health; the body-read time is kept for the engine.
 // On a real socket (port 0): the record tells a finished answer (its status)
 // from one the client left (499) by the socket's state, which inject() lacks.
 import Fastify, { LogController } from "fastify";
@@ -13,9 +13,10 @@ import "../../../src/request-context";
 async function app() {
   const registry = new Registry();
   const metrics = {
-    requests: new CounterFamily(registry, "requests_total", "requests", ["route", "status", "model", "path"]),
+    requests: new CounterFamily(registry, "requests_total", "requests", ["route", "status", "model", "access_path"]),
     requestDuration: new HistogramFamily(registry, "duration_seconds", "duration", ["route", "stream"], [1]),
     upstreamCostRatio: new HistogramFamily(registry, "cost_ratio", "ratio", ["model"], [0.99, 1.01]),
+    genAi: { completed: () => {} },
   };
   const logged: Record<string, unknown>[] = [];
   const instance = Fastify({
@@ -57,7 +58,7 @@ describe("requestRecord", () => {
     const { get, registry, logged } = await app();
     expect(JSON.parse((await get("/v1/models")).body)).toEqual({ read: true });
     const text = await registry.metrics();
-    expect(text).toMatch(/^requests_total\{route="\/v1\/models",status="200",model="",path=""\} 1$/m);
+    expect(text).toMatch(/^requests_total\{route="\/v1\/models",status="200",model="",access_path=""\} 1$/m);
     expect(text).toMatch(/^duration_seconds_count\{route="\/v1\/models",stream="false"\} 1$/m);
     expect(logged.filter((line) => line.msg === "request completed")).toMatchObject([{ route: "/v1/models", status: 200 }]);
   });
@@ -88,7 +89,7 @@ describe("requestRecord", () => {
     expect(ratios.find((value) => value.metricName === "cost_ratio_count")?.value).toBe(2);
   });
 
-  it("records neither probes nor scrapes", async () => {
+  it("does not record probes", async () => {
     const { get, registry, logged } = await app();
     await get("/health");
     expect(await registry.metrics()).not.toMatch(/^requests_total\{/m);
@@ -98,6 +99,6 @@ describe("requestRecord", () => {
   it("records an unmatched route as such", async () => {
     const { get, registry } = await app();
     await get("/nowhere");
-    expect(await registry.metrics()).toMatch(/^requests_total\{route="unmatched",status="404",model="",path=""\} 1$/m);
+    expect(await registry.metrics()).toMatch(/^requests_total\{route="unmatched",status="404",model="",access_path=""\} 1$/m);
   });
 });
