@@ -9,7 +9,7 @@ import { answerClientError, discardBody, GatewayError, routingFailure, shuttingD
 import { unauthorized } from "../errors";
 import { registerCatalogueRoutes } from "./catalogue-routes";
 import { adminError, sendError } from "./error-reply";
-import { addAdminSchemas, errorResponses } from "./admin-schemas";
+import { addAdminSchemas } from "./admin-schemas";
 import { PUBLIC_ROUTE, registerOpenApi, registerOpenApiRoutes } from "./openapi-routes";
 import { refuseUnstorableCharacters } from "./unstorable-characters";
 import { registerProjectRoutes } from "./project-routes";
