@@ -105,6 +105,7 @@ Gateway running (${upstream.OPENAI_BASE_URL ? `mock provider at ${upstream.OPENA
 
   data plane    ${dataPlane.ready.url}       (/v1/chat/completions, /v1/responses, /v1/messages, /v1/embeddings, /v1/models)
   admin API     ${controlPlane.ready.admin}  (pnpm gatewayctl ... uses it)
+  metrics       ${dataPlane.ready.metrics}/metrics, ${controlPlane.ready.metrics}/metrics  (Prometheus, docs/metrics.md)
   project       local, available $${(balance.json.available as { usd: string }).usd}
 
   API key       ${key.json.key as string}

@@ -115,6 +115,18 @@ describe("GenAI token usage and spend, against the ledger", () => {
     expect(text).toMatch(/^# TYPE gateway_spend_usd_total counter$/m);
   });
 
+  it("counts each answer once, by route, status, model and access path", () => {
+    const requests = samples(text, "gateway_requests_total").map(({ labels, value }) => [
+      `${labels.route} ${labels.status} ${labels.model} ${labels.access_path}`,
+      value,
+    ]);
+    expect(Object.fromEntries(requests)).toEqual({
+      "/v1/chat/completions 200 openai/gpt-4.1-mini openai": 3,
+      "/v1/chat/completions 400 openai/gpt-4.1-mini openai": 1,
+      "/v1/embeddings 200 openai/text-embedding-3-small openai": 1,
+    });
+  });
+
   it("observes the request duration of every model call and the time to first token of the stream", () => {
     const count = (name: string) => samples(text, name).reduce((sum, { value }) => sum + value, 0);
     expect(count("gen_ai_server_request_duration_seconds_count")).toBe(5);
