@@ -582,6 +582,63 @@ describe("deploy/k8s", () => {
     expect(containerEnvironment(container).has("DATABASE_URL")).toBe(true);
   });
 
+  it("network policies close every port but the ones named, to the sources named; none is left closed by mistake", () => {
+    const policies = kindOf("NetworkPolicy").map(({ object }) => object);
+    const deployments = kindOf("Deployment").filter(({ file }) => file.startsWith("deploy/k8s/base/"));
+    const labels = (deployment: Json): Record<string, string> => deployment.spec.template.metadata.labels;
+    const matches = (selector: Record<string, string>, labelled: Record<string, string>) =>
+      Object.entries(selector).every(([key, value]) => labelled[key] === value);
+    for (const { object: deployment } of deployments) {
+      const policy = policies.find((candidate) => matches(candidate.spec.podSelector.matchLabels, labels(deployment)));
+      expect.soft(policy, `${deployment.metadata.name} has no NetworkPolicy`).toBeTruthy();
+      if (!policy) continue;
+      const portNames = new Set(
+        containers(deployment).flatMap((container) => ((container.ports ?? []) as Json[]).map((port) => port.name)),
+      );
+      const ruled = ((policy.spec.ingress ?? []) as Json[]).flatMap((rule) => (rule.ports as Json[]).map((port) => port.port as string));
+      // Every port a rule names is a container port, and every container port is named by a rule.
+      expect.soft(new Set(ruled), deployment.metadata.name).toEqual(portNames);
+    }
+    const controlPlane = named("NetworkPolicy", "control-plane");
+    const sourcesOf = (port: string) =>
+      ((controlPlane.spec.ingress as Json[]).find((rule) => (rule.ports as Json[]).some((entry) => entry.port === port))?.from ??
+        []) as Json[];
+    // gRPC from the data-plane pods only.
+    expect(sourcesOf("grpc")).toEqual([{ podSelector: { matchLabels: { "app.kubernetes.io/name": "data-plane" } } }]);
+    expect(labels(named("Deployment", "data-plane"))["app.kubernetes.io/name"]).toBe("data-plane");
+    for (const source of sourcesOf("admin"))
+      expect(source.podSelector?.matchLabels ?? source.namespaceSelector?.matchLabels).toEqual({ "gateway.admin-access": "true" });
+    // The data plane's public port is open to all: its rule names no sources.
+    const publicRule = (named("NetworkPolicy", "data-plane").spec.ingress as Json[]).find((rule) =>
+      (rule.ports as Json[]).some((entry) => entry.port === "http"),
+    );
+    expect(publicRule?.from).toBeUndefined();
+  });
+
+  it("the ServiceMonitor scrapes both planes' metrics ports, which their own Services do not expose", () => {
+    const monitor = named("ServiceMonitor", "model-gateway");
+    const metricsServices = kindOf("Service")
+      .map(({ object }) => object)
+      .filter((service) =>
+        Object.entries(monitor.spec.selector.matchLabels as Record<string, string>).every(
+          ([key, value]) => service.metadata.labels?.[key] === value,
+        ),
+      );
+    expect(metricsServices.map((service) => service.metadata.name).sort()).toEqual(["control-plane-metrics", "data-plane-metrics"]);
+    for (const service of metricsServices) {
+      const plane = service.spec.selector["app.kubernetes.io/name"] as string;
+      const container = containers(named("Deployment", plane))[0]!;
+      const metricsPort = (container.ports as Json[]).find((port) => port.name === "metrics");
+      expect(metricsPort, plane).toBeTruthy();
+      expect(service.spec.ports[0].targetPort).toBe("metrics");
+      expect(String(service.spec.ports[0].port)).toBe(containerEnvironment(container).get("METRICS_PORT"));
+      expect(monitor.spec.endpoints[0].port).toBe(service.spec.ports[0].name);
+      // The plane's own Service keeps /metrics off: it does not name the metrics port.
+      const own = named("Service", plane);
+      expect((own.spec.ports as Json[]).map((port) => port.targetPort ?? port.name)).not.toContain("metrics");
+    }
+  });
+
   it("images are the Dockerfile's targets", () => {
     for (const { object } of workloads) {
       for (const container of containers(object)) {
