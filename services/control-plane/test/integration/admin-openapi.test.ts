@@ -69,7 +69,7 @@ describe("admin API OpenAPI document", () => {
     const documented = Object.entries(document.paths).flatMap(([url, operations]) =>
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${url}`),
     );
-    expect(routes.length).toBeGreaterThanOrEqual(18);
+    expect(routes.length).toBeGreaterThanOrEqual(17); // 16 /admin routes (the document and its page among them) and /health; /metrics is on METRICS_PORT
     expect(documented.sort()).toEqual([...new Set(routes)].sort());
 
     for (const [url, operations] of Object.entries(document.paths)) {
