@@ -19,6 +19,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { DATA_PLANE_BUNDLE, repositoryRoot, SERVICE_ENTRIES } from "../local/service-process";
+import { NODE_ESM_BUNDLE } from "./node-esm-bundle";
 
 const IMPORT_META = /\bimport\.meta\.(dirname|filename|url)\b/g;
 const USES_IMPORT_META = /\bimport\.meta\.(dirname|filename|url)\b/;
@@ -52,10 +53,7 @@ export async function bundleDataPlane(outfile = path.join(repositoryRoot, DATA_P
     absWorkingDir: repositoryRoot,
     entryPoints: [SERVICE_ENTRIES["data-plane"]],
     outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20.19",
+    ...NODE_ESM_BUNDLE,
     // Node's CommonJS require for the bundled CommonJS packages (builtins, in an ES module).
     banner: {
       js: [
@@ -65,10 +63,8 @@ export async function bundleDataPlane(outfile = path.join(repositoryRoot, DATA_P
         "const require = __gatewayCreateRequire(import.meta.url);",
       ].join(" "),
     },
-    minifyWhitespace: true,
     legalComments: "external",
     sourcemap: "linked",
-    charset: "ascii",
     plugins: [sourceLocation(outfile)],
     logLevel: "silent",
   });

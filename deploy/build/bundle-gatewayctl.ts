@@ -12,6 +12,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { repositoryRoot } from "../local/service-process";
+import { NODE_ESM_BUNDLE } from "./node-esm-bundle";
 
 export const GATEWAYCTL_BUNDLE = "dist/gatewayctl.mjs";
 const ENTRY = "services/control-plane/src/cli/gatewayctl.ts";
@@ -22,19 +23,14 @@ export async function bundleGatewayctl(outfile = path.join(repositoryRoot, GATEW
     absWorkingDir: repositoryRoot,
     entryPoints: [ENTRY],
     outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20.19",
+    ...NODE_ESM_BUNDLE,
     banner: {
       js: [
         "#!/usr/bin/env node",
         'import { createRequire as __gatewayCreateRequire } from "node:module"; const require = __gatewayCreateRequire(import.meta.url);',
       ].join("\n"),
     },
-    minifyWhitespace: true,
     legalComments: "none",
-    charset: "ascii",
     metafile: true,
     logLevel: "silent",
   });
