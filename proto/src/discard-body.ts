@@ -4,6 +4,8 @@
 
 /** How much of an oversized body is read at most, as a multiple of the limit; past it the connection is cut. */
 export const DISCARD_FACTOR = 4;
+/** But never less than this: a small limit (the admin API's 1 MiB) would otherwise cut an ordinary large upload. */
+export const DISCARD_FLOOR_BYTES = 16 * 1024 * 1024;
 
 interface BodyStream {
   readonly complete: boolean;
@@ -14,10 +16,10 @@ interface BodyStream {
   resume(): unknown;
 }
 
-/** Resolves once the request's body was read to its end, or `DISCARD_FACTOR` times `limit` bytes were, or the stream broke. */
+/** Resolves once the request's body was read to its end, or `DISCARD_FACTOR` times `limit` bytes (at least the floor) were, or the stream broke. */
 export function discardBody(body: BodyStream, limit: number): Promise<void> {
   if (body.complete || body.destroyed) return Promise.resolve();
-  const bound = DISCARD_FACTOR * limit;
+  const bound = Math.max(DISCARD_FACTOR * limit, DISCARD_FLOOR_BYTES);
   return new Promise((resolve) => {
     let read = 0;
     const done = () => {
