@@ -96,10 +96,9 @@ export class CircuitBreakers {
     }
   }
 
-  /** Removes a closed breaker: the per-project ones are kept only while they remember failures. */
-  forgetIfClosed(key: string): void {
-    const breaker = this.breakers.get(key);
-    if (breaker && breaker.consecutiveFailures === 0 && breaker.openedAtMs === undefined) this.breakers.delete(key);
+  /** Drops a breaker, as a success would close it: for per-project breakers, kept only while they remember failures. */
+  forget(key: string): void {
+    this.breakers.delete(key);
   }
 
   private enoughEvidence(breaker: Breaker): boolean {

@@ -67,8 +67,9 @@ export class PathHealth {
     this.circuits.record(key, outcome.ok, outcome.project);
     if (outcome.project === undefined) return;
     const projectKey = PathHealth.projectKey(key, outcome.project);
-    this.projectCircuits.record(projectKey, outcome.ok);
-    if (outcome.ok) this.projectCircuits.forgetIfClosed(projectKey);
+    // A success closes the project's circuit, and a closed one is not kept: no entry made per call.
+    if (outcome.ok) this.projectCircuits.forget(projectKey);
+    else this.projectCircuits.record(projectKey, false);
   }
 
   /**
