@@ -5,7 +5,7 @@
 // takes its worst case from a budget lease instead (budget-leases.ts): its
 // settle is a draw from the lease (batched), its release stays in memory.
 import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
-import { controlPlaneUnavailable, insufficientCredits, isOutage, invalidApiKey, spendCapExceeded } from "../errors";
+import { controlPlaneUnavailable, insufficientCredits, isOutage, invalidApiKey, keyBudgetExceeded, spendCapExceeded } from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
 import type { DrawJournal } from "./draw-journal";
@@ -45,7 +45,7 @@ export class RequestBilling {
   /** Requests holding money: reserved, and neither settled nor released yet. */
   private readonly open = new Set<string>();
   /** Requests whose worst case came out of a lease, and how much. */
-  private readonly leased = new Map<string, { lease: Lease; needNano: bigint }>();
+  private readonly leased = new Map<string, { lease: Lease; needNano: bigint; keyId: string | undefined }>();
   /** Draws of answered requests not landed yet (queued or in flight; a failed one goes to pending). */
   private drawsUnderWay = 0;
   /** Lease releases under way (flush waits for them). */
@@ -84,10 +84,11 @@ export class RequestBilling {
   }
 
   /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). */
-  async reserve(hold: ReserveCall): Promise<bigint> {
+  async reserve(hold: ReserveCall & { keyMoneyLimits?: boolean }): Promise<bigint> {
     this.open.add(hold.requestId); // before any call: a hold may exist even if the answer is lost
-    let lease = this.leases.take(hold.projectId, hold.amountNano);
-    const asking = lease ? undefined : this.leases.askUnderWay(hold.projectId);
+    // A key with its own budget or daily cap is reserved request by request: only the control plane counts its money.
+    let lease = hold.keyMoneyLimits ? undefined : this.leases.take(hold.projectId, hold.amountNano);
+    const asking = lease || hold.keyMoneyLimits ? undefined : this.leases.askUnderWay(hold.projectId);
     if (asking) {
       // A burst of a busy project: one Lease call answers for all of its requests. Not for long: a
       // control plane that is slow to lease is slow to reserve too, and a request must not wait twice.
@@ -95,12 +96,13 @@ export class RequestBilling {
       lease = this.leases.takeAfterAsk(hold.projectId, hold.amountNano);
     }
     if (lease) {
-      this.leased.set(hold.requestId, { lease, needNano: hold.amountNano });
+      this.leased.set(hold.requestId, { lease, needNano: hold.amountNano, keyId: hold.keyId });
       return hold.amountNano;
     }
     let answer: Awaited<ReturnType<ControlPlaneClientWrapper["reserve"]>>;
     try {
-      answer = await this.controlPlane.reserve(hold);
+      const { keyMoneyLimits: _, ...call } = hold;
+      answer = await this.controlPlane.reserve(call);
     } catch (error) {
       this.open.delete(hold.requestId); // unreachable: the hold, if any, expires
       throw error;
@@ -114,6 +116,10 @@ export class RequestBilling {
         throw insufficientCredits();
       case "SPEND_CAP_EXCEEDED":
         throw spendCapExceeded(answer.retryAfterSeconds);
+      case "KEY_SPEND_CAP_EXCEEDED":
+        throw spendCapExceeded(answer.retryAfterSeconds, "key");
+      case "KEY_BUDGET_EXCEEDED":
+        throw keyBudgetExceeded();
       case "UNKNOWN_PROJECT":
         throw invalidApiKey();
       default:
@@ -124,7 +130,7 @@ export class RequestBilling {
   /** Debits the actual cost. Returns the amount on the ledger for this request. */
   async settle(call: SettleCall): Promise<bigint> {
     const leased = this.leased.get(call.requestId);
-    if (leased) return this.draw(call, leased.lease, leased.needNano);
+    if (leased) return this.draw(call, leased);
     const work = async () => {
       const answer = await this.controlPlane.settle(call);
       if (answer.outcome !== "SETTLED") this.log.error({ reqId: call.requestId, outcome: answer.outcome }, "settle did not debit");
@@ -167,13 +173,16 @@ export class RequestBilling {
    * hold TTL the lease may have expired, and the answer waits (docs/money.md, "Answers do not wait for
    * their draw").
    */
-  private draw(call: SettleCall, lease: Lease, needNano: bigint): Promise<bigint> {
+  private draw(
+    call: SettleCall,
+    { lease, needNano, keyId }: { lease: Lease; needNano: bigint; keyId: string | undefined },
+  ): Promise<bigint> {
     this.leased.delete(call.requestId);
     const debitNano = call.amountNano <= 0n ? 0n : call.amountNano < needNano ? call.amountNano : needNano;
     this.leases.shrink(lease, needNano, debitNano);
     this.drawsUnderWay++;
     let finished = false; // a replayed draw answers again: its share goes back to the lease once
-    const drawCall = { ...call, leaseId: lease.id, holdNano: debitNano };
+    const drawCall = { ...call, leaseId: lease.id, holdNano: debitNano, ...(keyId ? { keyId } : {}) };
     const work = async () => {
       const answer = await this.draws.submit(drawCall);
       if (!answer.settled) this.log.error({ reqId: call.requestId, lease: lease.id }, "draw did not debit: unknown lease");

@@ -11,7 +11,7 @@ import type { MeteredTokens } from "./usage-meter";
 /** What a call's money goes through (billing/request-billing.ts). */
 export interface CallBilling {
   /** Places a hold and returns its amount, or throws the caller-facing refusal. */
-  reserve(hold: ReserveCall): Promise<bigint>;
+  reserve(hold: ReserveCall & { keyMoneyLimits?: boolean }): Promise<bigint>;
   /** Debits the actual cost; returns the amount on the ledger. */
   settle(call: SettleCall): Promise<bigint>;
   release(requestId: string, projectId: string): Promise<void>;
@@ -47,6 +47,8 @@ export class CallMoney {
       minAmountNano: call.plan.minHoldNano,
       model: call.target.model.id,
       accessPath: call.target.path.provider,
+      keyId: call.plan.identity.keyId,
+      keyMoneyLimits: call.plan.identity.key.moneyLimits,
     });
   }
 

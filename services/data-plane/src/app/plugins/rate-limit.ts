@@ -7,7 +7,7 @@
 // or holds money.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, preHandlerHookHandler } from "fastify";
 import { rateLimitExceeded } from "../../errors";
-import { type RateLimiter, rateLimitHeaders } from "../../limits/rate-limiter";
+import { type RateDecision, type RateLimiter, rateLimitHeaders } from "../../limits/rate-limiter";
 import { globalPlugin } from "./global-plugin";
 
 export interface RateLimitOptions extends Record<string, unknown> {
@@ -17,6 +17,9 @@ export interface RateLimitOptions extends Record<string, unknown> {
   rejections: { inc(): void };
 }
 
+/** The headers of two admissions describe the one with fewer requests left. */
+const tighter = (key: RateDecision, project: RateDecision): RateDecision => (key.remaining < project.remaining ? key : project);
+
 /** A route's hooks of one kind, with `hook` last. */
 const withHook = <Hook>(hooks: Hook | Hook[] | undefined, hook: Hook): Hook[] =>
   hooks === undefined ? [hook] : [...(Array.isArray(hooks) ? hooks : [hooks]), hook];
@@ -25,11 +28,23 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
   app.decorateRequest("rateDecision", undefined);
   const ask = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const identity = request.identity;
-    const limit = identity ? (identity.rpmLimit ?? defaultRpmLimit) : 0;
-    if (identity && limit !== 0) {
-      request.rateDecision = limiter.check(identity.projectId, limit, request.id);
+    if (identity) {
+      const projectLimit = identity.rpmLimit ?? defaultRpmLimit;
+      const keyLimit = identity.key.rpmLimit ?? 0;
+      const project = () => limiter.check(identity.projectId, projectLimit, request.id);
+      if (keyLimit > 0) {
+        // The key's own window first (its successor's after a rotation): a request the key refuses takes
+        // nothing from the project's minute, shared by its other keys.
+        const key = limiter
+          .check(identity.key.limitsKeyId, keyLimit, request.id)
+          .then((decision) => ({ ...decision, scope: "key" as const }));
+        request.rateDecision =
+          projectLimit === 0
+            ? key
+            : key.then((decision) => (decision.allowed ? project().then((other) => tighter(decision, other)) : decision));
+      } else if (projectLimit !== 0) request.rateDecision = project();
       // A request that fails before its preHandler (a bad body) never awaits it: not an unhandled rejection.
-      request.rateDecision.catch(() => {});
+      request.rateDecision?.catch(() => {});
     }
     done();
   };
@@ -38,7 +53,7 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
     const decision = await request.rateDecision;
     if (!decision.allowed) {
       rejections.inc();
-      throw rateLimitExceeded(decision.resetSeconds);
+      throw rateLimitExceeded(decision.resetSeconds, decision.scope);
     }
     reply.headers(rateLimitHeaders(decision));
   };
