@@ -93,6 +93,12 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
     "Requests admitted from admission blocks (taken from the shared window ahead of time for busy projects far below their limit).",
     () => [[{}, sources.rateLimiter.stats.blockAdmissions]],
   );
+  cumulative(
+    registry,
+    "gateway_rate_limit_block_returns_total",
+    "Admissions of admission blocks given back unused: while in the window, other replicas may have been refused for them (docs/limits.md).",
+    () => [[{}, sources.rateLimiter.stats.blockReturns]],
+  );
   new Gauge({
     name: "gateway_billing_pending",
     help: "Settles and releases not yet accepted by the control plane (retried in the background).",

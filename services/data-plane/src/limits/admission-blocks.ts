@@ -75,8 +75,8 @@ export class AdmissionBlocks {
   /** Unique per process: a restarted replica's members must not overwrite its predecessor's (a ZADD of an existing member adds nothing). */
   private readonly instance = randomUUID();
   private closed = false;
-  /** Blocks granted, and requests admitted from them (metrics). */
-  readonly stats = { granted: 0, admitted: 0 };
+  /** Blocks granted, requests admitted from them, and granted admissions given back unused (metrics). */
+  readonly stats = { granted: 0, admitted: 0, returned: 0 };
 
   constructor(
     private readonly redis: Redis,
@@ -150,6 +150,8 @@ export class AdmissionBlocks {
     if (block.used >= block.granted) return Promise.resolve();
     const unused: string[] = [];
     for (let index = block.used + 1; index <= block.granted; index++) unused.push(`${block.prefix}${index}`);
+    // Counted only for blocks known granted (a lost answer's block, until 0, may never have been).
+    if (block.until > 0) this.stats.returned += unused.length;
     return this.redis.zrem(block.key, ...unused).catch(() => {});
   }
 

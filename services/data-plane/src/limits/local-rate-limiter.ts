@@ -12,7 +12,7 @@ interface Window {
 
 export class LocalRateLimiter implements RateLimiter {
   readonly mode = "local";
-  readonly stats = { fallbackChecks: 0, blockAdmissions: 0 };
+  readonly stats = { fallbackChecks: 0, blockAdmissions: 0, blockReturns: 0 };
   private readonly windows = new Map<string, Window>();
 
   constructor(

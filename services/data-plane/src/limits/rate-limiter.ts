@@ -15,8 +15,11 @@ export interface RateLimiter {
   check(projectId: string, limit: number, requestId: string): Promise<RateDecision>;
   /** A line for /health detail: "redis", or "local" (no Redis, or Redis unreachable). */
   readonly mode: string;
-  /** Cumulative: checks answered by the local fallback while Redis was unreachable, and requests admitted from admission blocks. */
-  readonly stats: { fallbackChecks: number; blockAdmissions: number };
+  /**
+   * Cumulative: checks answered by the local fallback while Redis was unreachable, requests admitted
+   * from admission blocks, and blocks' admissions given back unused.
+   */
+  readonly stats: { fallbackChecks: number; blockAdmissions: number; blockReturns: number };
   close(): Promise<void>;
 }
 

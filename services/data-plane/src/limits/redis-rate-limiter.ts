@@ -125,8 +125,8 @@ export class RedisRateLimiter implements RateLimiter {
     this.heartbeat.unref();
   }
 
-  get stats(): { fallbackChecks: number; blockAdmissions: number } {
-    return { fallbackChecks: this.fallbackChecks, blockAdmissions: this.blocks.stats.admitted };
+  get stats(): { fallbackChecks: number; blockAdmissions: number; blockReturns: number } {
+    return { fallbackChecks: this.fallbackChecks, blockAdmissions: this.blocks.stats.admitted, blockReturns: this.blocks.stats.returned };
   }
 
   /** Replicas last seen in Redis: the local window's limit is the project's divided by this. */

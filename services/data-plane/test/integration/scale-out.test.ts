@@ -137,18 +137,20 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     return ((await response.json()) as { detail?: { catalogue_revision?: string } }).detail?.catalogue_revision;
   }
 
-  /** Rate-limit checks the three data planes answered without Redis, so far. */
-  async function fallbackChecks(): Promise<number> {
+  /** A rate-limit counter summed over the three data planes, so far. */
+  async function limiterCount(name: string): Promise<number> {
+    const pattern = new RegExp(`^${name} (\\d+)$`, "m");
     const counts = await Promise.all(
       stack.dataPlanes.map(async (dataPlane) =>
-        Number(
-          /^gateway_rate_limit_fallback_checks_total (\d+)$/m.exec(await (await fetch(`${dataPlane.ready.metrics}/metrics`)).text())?.[1] ??
-            "0",
-        ),
+        Number(pattern.exec(await (await fetch(`${dataPlane.ready.metrics}/metrics`)).text())?.[1] ?? "0"),
       ),
     );
     return counts.reduce((sum, value) => sum + value, 0);
   }
+  /** Rate-limit checks the three data planes answered without Redis, so far. */
+  const fallbackChecks = () => limiterCount("gateway_rate_limit_fallback_checks_total");
+  /** Admissions of admission blocks given back unused, so far. */
+  const blockReturns = () => limiterCount("gateway_rate_limit_block_returns_total");
 
   /** Sum of every ledger entry of the project (top-ups positive, debits negative). */
   async function ledgerSum(projectId: string): Promise<bigint> {
@@ -186,6 +188,7 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     await stack.mockScript({ match: run, times: 0, usage: "random" });
     const padding = "x".repeat(220);
     const fallbackBefore = await fallbackChecks();
+    const returnsBefore = await blockReturns();
 
     // The balance is sampled while the load runs: never negative, never less than what is held.
     let loadRunning = true;
@@ -276,14 +279,18 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
 
     // The per-minute limit is one exact window in Redis for the three replicas together. A check that
     // Redis does not answer in time is answered by the documented local fallback (a share of the limit);
-    // only those checks may stray from the exact count.
+    // only those checks may stray above the exact count. Below it, only by what admission blocks held
+    // and gave back unused: while they were in the window, other replicas were refused for them
+    // (docs/limits.md, "Admission blocks"; a run once admitted 260 of 270 that way).
     const rateLimited = count((answer) => answer.status === 429);
     const fallback = (await fallbackChecks()) - fallbackBefore;
+    await sleep(300); // blocks still open give their admissions back within 250 ms
+    const returned = (await blockReturns()) - returnsBefore;
     console.log(
-      `scale-out rate limit: ${REQUESTS - rateLimited} admitted, ${rateLimited} refused (limit ${RPM_LIMIT}); ${fallback} checks answered by the local fallback`,
+      `scale-out rate limit: ${REQUESTS - rateLimited} admitted, ${rateLimited} refused (limit ${RPM_LIMIT}); ${fallback} checks answered by the local fallback, ${returned} block admissions given back`,
     );
-    if (fallback === 0) expect(REQUESTS - rateLimited).toBe(RPM_LIMIT);
-    else expect(REQUESTS - rateLimited).toBeLessThanOrEqual(RPM_LIMIT + fallback);
+    expect(REQUESTS - rateLimited).toBeLessThanOrEqual(RPM_LIMIT + fallback);
+    if (fallback === 0) expect(REQUESTS - rateLimited).toBeGreaterThanOrEqual(RPM_LIMIT - returned);
 
     // Money: nothing is left held; what clients were told equals the ledger, request by request.
     await stack.waitHeldZero(project.projectId, 5_000);
