@@ -1,6 +1,8 @@
 // Money throughput of the control plane for ONE busy project: reserve + settle
 // pairs through the real LedgerService (group commit, PL/pgSQL functions) on
-// PGlite and on PostgreSQL, sequential and with many calls in flight.
+// PGlite and on PostgreSQL, sequential and with many calls in flight. Requests
+// carry their API key, as the data plane sends them; BENCH_KEY_BUDGET_USD gives
+// that key a budget (its money is then counted too: docs/keys.md).
 //
 //   pnpm bench:money                 (PostgreSQL at BENCH_POSTGRES_URL, default the machine's)
 //   BENCH_REQUESTS=4000 BENCH_CONCURRENCY=256 pnpm bench:money
@@ -14,6 +16,7 @@ import { openDatabase } from "../../services/control-plane/src/database/connect"
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? "1,64,256").split(",").map(Number);
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+const keyBudgetNano = process.env.BENCH_KEY_BUDGET_USD ? BigInt(Math.round(Number(process.env.BENCH_KEY_BUDGET_USD) * 1e9)) : null;
 
 async function withScratchDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
   const name = `gateway_bench_${process.pid}`;
@@ -38,6 +41,9 @@ async function run(label: string, databaseUrl: string | undefined): Promise<void
       const projectId = `bench${concurrency}x${Date.now().toString(36)}`;
       await database.prisma.project.create({ data: { id: projectId, name: "bench" } });
       await ledger.topUp(projectId, 10n ** 15n, "bench");
+      const keyId = `key_${projectId}`;
+      await database.prisma.apiKey.create({ data: { id: keyId, projectId, hash: keyId, hint: "bnch", budgetNano: keyBudgetNano } });
+      await database.prisma.$executeRaw`SELECT gateway_key_issued(${keyId})`;
       const batchesBefore = ledger.batcher.batches;
       let next = 0;
       const started = performance.now();
@@ -45,7 +51,7 @@ async function run(label: string, databaseUrl: string | undefined): Promise<void
         Array.from({ length: concurrency }, async () => {
           while (next < requests) {
             const requestId = `${projectId}-${next++}`;
-            await ledger.reserve({ requestId, projectId, amountNano: 10_000n, model: "m", accessPath: "p" });
+            await ledger.reserve({ requestId, projectId, keyId, amountNano: 10_000n, model: "m", accessPath: "p" });
             await ledger.settle({
               requestId,
               projectId,

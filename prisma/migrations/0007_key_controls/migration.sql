@@ -24,6 +24,9 @@ ADD COLUMN     "spent_nano" BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE "ledger_entries" ADD COLUMN     "key_id" TEXT;
 
 -- AlterTable
+ALTER TABLE "projects" ADD COLUMN     "key_limits" BOOLEAN NOT NULL DEFAULT false;
+
+-- AlterTable
 ALTER TABLE "holds" ADD COLUMN     "key_held" BOOLEAN NOT NULL DEFAULT false,
 ADD COLUMN     "key_id" TEXT;
 
@@ -112,6 +115,15 @@ BEGIN
 END
 $$;
 
+-- Marks a project whose new key has money terms (a key issued with them: nothing to count yet).
+CREATE FUNCTION gateway_key_issued(p_key_id text) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE projects SET key_limits = true
+   WHERE id = (SELECT project_id FROM api_keys WHERE id = p_key_id AND gateway_key_tracked(api_keys.*));
+END
+$$;
+
 -- Sets a key's limits and expiry under its project's lock (p_changes: any of "name", "rpm_limit",
 -- "daily_cap_nano", "budget_nano", "expires_at"; a JSON null clears one). A key that gains a cap or a
 -- budget starts counting from the ledger: its debits (and those of the keys it replaced), today's
@@ -140,6 +152,7 @@ BEGIN
   WHERE id = p_key_id
   RETURNING * INTO v_new;
   IF gateway_key_tracked(v_new) AND NOT gateway_key_tracked(v_old) THEN
+    UPDATE projects SET key_limits = true WHERE id = v_new.project_id;
     WITH RECURSIVE chain(id) AS (
       SELECT p_key_id
       UNION SELECT k.id FROM api_keys k JOIN chain c ON k.replaced_by = c.id
@@ -275,7 +288,8 @@ BEGIN
           v_available := LEAST(v_available, v_project.daily_cap_nano - v_cap_used);
         END IF;
         -- The key's own budget and cap, when it has one (its successor's after a rotation), bound it too.
-        v_key := gateway_limits_key(v_op->>'key_id');
+        -- Only a project one of whose keys has money terms looks its keys up (projects.key_limits).
+        v_key := CASE WHEN v_project.key_limits THEN gateway_limits_key(v_op->>'key_id') END;
         v_key_tracked := COALESCE(NOT v_is_lease AND v_key.project_id = v_project.id AND gateway_key_tracked(v_key), false);
         v_key_budget_room := NULL;
         v_key_cap_room := NULL;
@@ -346,15 +360,18 @@ BEGIN
         v_limit := v_hold.amount_nano;
         IF NOT v_was_active THEN
           -- Expired: its amount went back to the balance (and the key's) and may be held by others now.
-          v_limit := LEAST(v_limit, gateway_late_room(v_project, v_hold), gateway_key_late_room(v_hold.key_id, v_hold.day));
+          v_limit := LEAST(v_limit, gateway_late_room(v_project, v_hold),
+                           CASE WHEN v_project.key_limits THEN gateway_key_late_room(v_hold.key_id, v_hold.day) END);
         END IF;
         v_debit := LEAST(v_amount, GREATEST(v_limit, 0));
         INSERT INTO ledger_entries (project_id, kind, amount_nano, request_id, day, model, access_path, input_tokens, output_tokens, cost_parts, key_id)
         VALUES (v_hold.project_id, 'debit', -v_debit, v_request_id, v_hold.day,
                 COALESCE(v_op->>'model', v_hold.model), COALESCE(v_op->>'access_path', v_hold.access_path),
                 (v_op->>'input_tokens')::integer, (v_op->>'output_tokens')::integer, v_op->'cost_parts', v_hold.key_id);
-        PERFORM gateway_key_charge(v_hold.key_id, v_hold.day, v_debit,
-                                   CASE WHEN v_hold.key_held AND v_was_active THEN v_hold.amount_nano ELSE 0 END);
+        IF v_project.key_limits THEN
+          PERFORM gateway_key_charge(v_hold.key_id, v_hold.day, v_debit,
+                                     CASE WHEN v_hold.key_held AND v_was_active THEN v_hold.amount_nano ELSE 0 END);
+        END IF;
         v_project.balance_nano := v_project.balance_nano - v_debit;
         IF v_was_active THEN
           v_project.held_nano := v_project.held_nano - v_hold.amount_nano;
@@ -391,7 +408,9 @@ BEGIN
         VALUES (v_hold.project_id, 'debit', -v_debit, v_request_id, v_hold.day, v_op->>'model', v_op->>'access_path',
                 (v_op->>'input_tokens')::integer, (v_op->>'output_tokens')::integer, v_op->'cost_parts', v_op->>'key_id');
         -- A key's requests are leased only while it has no budget or cap; one set since counts them as spent.
-        PERFORM gateway_key_charge(v_op->>'key_id', v_hold.day, v_debit, 0);
+        IF v_project.key_limits THEN
+          PERFORM gateway_key_charge(v_op->>'key_id', v_hold.day, v_debit, 0);
+        END IF;
         v_project.balance_nano := v_project.balance_nano - v_debit;
         IF v_was_active THEN
           -- The debited part stops being held; the cap already counted it while held.

@@ -8,6 +8,12 @@ export const MAX_RPM_LIMIT = 2_147_483_647;
 export const projectParams = { type: "object", required: ["projectId"], properties: { projectId: { type: "string" } } } as const;
 export const keyParams = { type: "object", required: ["keyId"], properties: { keyId: { type: "string" } } } as const;
 
+/** A usage query's days (default: this month so far). */
+export const usageQuerystring = {
+  type: "object",
+  properties: { from: { type: "string", format: "date" }, to: { type: "string", format: "date" } },
+} as const;
+
 /** A top-up, cap or budget of at most a billion USD: 1e18 nano-USD, well inside the bigint columns (a larger one was a 500). */
 const MAX_USD = 1_000_000_000n;
 

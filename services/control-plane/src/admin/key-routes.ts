@@ -5,7 +5,7 @@ import type { ControlPlaneServices } from "../control-plane-services";
 import type { ApiKey } from "../generated/prisma/client";
 import { invalidRequest } from "../errors";
 import { errorResponses, listOf, ref } from "./admin-schemas";
-import { keyParams, MAX_RPM_LIMIT, optionalUsd, projectParams } from "./admin-params";
+import { keyParams, MAX_RPM_LIMIT, optionalUsd, projectParams, usageQuerystring } from "./admin-params";
 import { presentKey, presentUsage } from "./presenters";
 
 /** A rotation's grace period: a day unless given, at most 30 days. */
@@ -163,14 +163,13 @@ export function registerKeyRoutes(app: FastifyInstance, services: ControlPlaneSe
       schema: {
         summary: "A key's usage per UTC day and model (default: this month so far)",
         params: keyParams,
-        querystring: { type: "object", properties: { from: { type: "string", format: "date" }, to: { type: "string", format: "date" } } },
+        querystring: usageQuerystring,
         response: { 200: ref("Usage"), ...errorResponses },
       },
     },
     async (request) => {
       const key = await services.keys.get(request.params.keyId);
-      const usage = await services.ledger.usage(key.projectId, request.query.from, request.query.to, key.id);
-      return { from: usage.from, to: usage.to, data: usage.rows.map(presentUsage) };
+      return presentUsage(await services.ledger.usage(key.projectId, request.query.from, request.query.to, key.id));
     },
   );
 }

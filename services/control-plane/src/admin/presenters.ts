@@ -145,7 +145,7 @@ export const presentHold = (hold: HoldRow) => ({
   lease: hold.lease,
 });
 
-export const presentUsage = (row: UsageRow) => ({
+const presentUsageRow = (row: UsageRow) => ({
   day: row.day,
   model: row.model,
   requests: row.requests,
@@ -156,4 +156,11 @@ export const presentUsage = (row: UsageRow) => ({
   cost_by_component: Object.fromEntries(
     Object.entries(row.components).map(([component, part]) => [component, { units: part.units, cost: money(part.costNano) }]),
   ),
+});
+
+/** A usage answer: its days and a row per day and model. */
+export const presentUsage = (usage: { from: string; to: string; rows: UsageRow[] }) => ({
+  from: usage.from,
+  to: usage.to,
+  data: usage.rows.map(presentUsageRow),
 });

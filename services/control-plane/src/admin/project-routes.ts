@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { invalidRequest } from "../errors";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { errorResponses, HOLD_STATUSES, listOf, ref } from "./admin-schemas";
-import { MAX_RPM_LIMIT, projectParams, usdAmount } from "./admin-params";
+import { MAX_RPM_LIMIT, projectParams, usageQuerystring, usdAmount } from "./admin-params";
 import { presentBalance, presentHold, presentLedgerEntry, presentProject, presentUsage } from "./presenters";
 
 export function registerProjectRoutes(app: FastifyInstance, services: ControlPlaneServices): void {
@@ -158,13 +158,10 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
       schema: {
         summary: "Usage per UTC day and model (default: this month so far)",
         params: projectParams,
-        querystring: { type: "object", properties: { from: { type: "string", format: "date" }, to: { type: "string", format: "date" } } },
+        querystring: usageQuerystring,
         response: { 200: ref("Usage"), ...errorResponses },
       },
     },
-    async (request) => {
-      const usage = await services.ledger.usage(request.params.projectId, request.query.from, request.query.to);
-      return { from: usage.from, to: usage.to, data: usage.rows.map(presentUsage) };
-    },
+    async (request) => presentUsage(await services.ledger.usage(request.params.projectId, request.query.from, request.query.to)),
   );
 }

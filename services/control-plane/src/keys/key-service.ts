@@ -65,19 +65,24 @@ export class KeyService {
     if (!project) throw notFound(`project ${echo(projectId)}`);
     this.checkExpiry(input.expiresAt);
     const key = newApiKey(projectId);
-    const record = await this.prisma.apiKey.create({
-      data: {
-        id: `key_${randomBase62(16)}`,
-        projectId,
-        hash: hashApiKey(key),
-        hint: key.slice(-4),
-        name: input.name ?? null,
-        rpmLimit: input.rpmLimit ?? null,
-        dailyCapNano: input.dailyCapNano ?? null,
-        budgetNano: input.budgetNano ?? null,
-        expiresAt: input.expiresAt ?? null,
-      },
-    });
+    const id = `key_${randomBase62(16)}`;
+    const [record] = await this.prisma.$transaction([
+      this.prisma.apiKey.create({
+        data: {
+          id,
+          projectId,
+          hash: hashApiKey(key),
+          hint: key.slice(-4),
+          name: input.name ?? null,
+          rpmLimit: input.rpmLimit ?? null,
+          dailyCapNano: input.dailyCapNano ?? null,
+          budgetNano: input.budgetNano ?? null,
+          expiresAt: input.expiresAt ?? null,
+        },
+      }),
+      // With a budget or a cap, the project's money operations start looking at its keys.
+      this.prisma.$executeRaw`SELECT gateway_key_issued(${id})`,
+    ]);
     return { key, record };
   }
 

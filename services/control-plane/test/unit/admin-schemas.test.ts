@@ -146,11 +146,11 @@ describe("admin response schemas", () => {
     [
       "usage",
       ref("Usage"),
-      {
+      presentUsage({
         from: "2026-11-01",
         to: "2026-11-25",
-        data: [
-          presentUsage({
+        rows: [
+          {
             day: "2026-11-25",
             model: "openai/gpt-4.1",
             requests: 2,
@@ -158,9 +158,9 @@ describe("admin response schemas", () => {
             outputTokens: 20,
             costNano: 1500n,
             components: { input: { units: 10, costNano: 500n } },
-          }),
+          },
         ],
-      },
+      }),
     ],
   ])("serializes %s unchanged", async (_name, schema, answer) => {
     expect(await served(schema, answer)).toEqual(answer);
