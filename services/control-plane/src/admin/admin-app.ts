@@ -1,7 +1,7 @@
 // The admin HTTP API: operators manage projects, keys, balances, limits and
 // the catalogue. Every /admin route needs `Authorization: Bearer <admin token>`
 // but the OpenAPI document and its reference page (openapi-routes.ts);
-// /health needs none (/metrics is on METRICS_PORT). Builds the app, never listens.
+// /health and the console's static files (console-routes.ts) need none (/metrics is on METRICS_PORT). Builds the app, never listens.
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import { timingSafeEqual } from "node:crypto";
 import type { ControlPlaneServices } from "../control-plane-services";
@@ -14,6 +14,7 @@ import { PUBLIC_ROUTE, registerOpenApi, registerOpenApiRoutes } from "./openapi-
 import { refuseUnstorableCharacters } from "./unstorable-characters";
 import { registerProjectRoutes } from "./project-routes";
 import { registerKeyRoutes } from "./key-routes";
+import { registerConsoleRoutes } from "./console-routes";
 
 function tokenMatches(header: string | undefined, token: string): boolean {
   const presented = Buffer.from(header ?? "");
@@ -26,6 +27,8 @@ export function buildAdminApp(options: {
   services: ControlPlaneServices;
   isReady: () => boolean;
   logLevel: string;
+  /** The console's build (services/console/dist unless given). */
+  consoleDir?: string;
 }): FastifyInstance {
   const app = Fastify({
     // Credentials and bodies are never logged, whatever a log call passes (the admin token, issued keys).
@@ -105,5 +108,6 @@ export function buildAdminApp(options: {
     registerCatalogueRoutes(admin, options.services);
   });
   void app.register(async (open) => registerOpenApiRoutes(open));
+  void app.register(async (open) => registerConsoleRoutes(open, options.consoleDir));
   return app;
 }

@@ -50,6 +50,7 @@ describe("admin API OpenAPI document", () => {
 
   it("holds every route fastify registers, each with its answers and the error shape", async () => {
     const routes: string[] = [];
+    const hidden: string[] = [];
     const app = buildAdminApp({
       adminToken: ADMIN_TOKEN,
       services: controlPlane.services,
@@ -58,6 +59,11 @@ describe("admin API OpenAPI document", () => {
     });
     // Every route is added inside a plugin, so after this hook, when the app loads.
     app.addHook("onRoute", (route) => {
+      // The console's static files (console-routes.ts) are not the API: hidden from the document, and only they.
+      if ((route.schema as { hide?: boolean } | undefined)?.hide) {
+        hidden.push(route.url);
+        return;
+      }
       for (const method of [route.method].flat()) {
         // fastify adds a HEAD route for each GET (exposeHeadRoutes): the GET's operation covers it.
         if (method !== "HEAD") routes.push(`${method} ${route.url.replace(/:(\w+)/g, "{$1}")}`);
@@ -71,6 +77,7 @@ describe("admin API OpenAPI document", () => {
     );
     expect(routes.length).toBeGreaterThanOrEqual(17); // 16 /admin routes (the document and its page among them) and /health; /metrics is on METRICS_PORT
     expect(documented.sort()).toEqual([...new Set(routes)].sort());
+    expect([...new Set(hidden)].sort()).toEqual(["/console", "/console/*"]);
 
     for (const [url, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
