@@ -1,0 +1,83 @@
+// The console's shell: sign-in until there is a session, then the navigation and the current page.
+import { createContext, useCallback, useContext, useMemo, useState } from "react";
+import { type AdminClient, adminClient } from "./api/client";
+import { clearSession, loadSession, type Session, saveSession } from "./api/session";
+import { Link, usePlace } from "./components/router";
+import { KeysPage } from "./pages/keys-page";
+import { ProjectsPage } from "./pages/projects-page";
+import { SignInPage } from "./pages/sign-in-page";
+import { UsagePage } from "./pages/usage-page";
+
+const ClientContext = createContext<AdminClient | undefined>(undefined);
+
+/** The signed-in operator's admin API client. */
+export function useClient(): AdminClient {
+  const client = useContext(ClientContext);
+  if (!client) throw new Error("useClient outside a session");
+  return client;
+}
+
+const PAGES = [
+  { page: "projects", title: "Projects" },
+  { page: "keys", title: "Keys" },
+  { page: "usage", title: "Usage" },
+] as const;
+
+export function App() {
+  const [session, setSession] = useState<Session | undefined>(loadSession);
+  const [signedOutReason, setSignedOutReason] = useState<string>();
+  const place = usePlace();
+  const signOut = useCallback((reason?: string) => {
+    clearSession();
+    setSignedOutReason(reason);
+    setSession(undefined);
+  }, []);
+  const client = useMemo(
+    () => session && adminClient(session, () => signOut("The admin API refused the token: sign in again.")),
+    [session, signOut],
+  );
+
+  if (!session || !client)
+    return (
+      <SignInPage
+        reason={signedOutReason}
+        onSignedIn={(token) => {
+          setSignedOutReason(undefined);
+          setSession(saveSession(token));
+        }}
+      />
+    );
+
+  const current = PAGES.find((p) => p.page === place.page) ?? PAGES[0];
+  return (
+    <ClientContext.Provider value={client}>
+      <header className="top">
+        <span className="brand">Gateway console</span>
+        <nav aria-label="Pages">
+          {PAGES.map((p) => (
+            <Link key={p.page} page={p.page} current={p.page === current.page} params={keepProject(place.params)}>
+              {p.title}
+            </Link>
+          ))}
+        </nav>
+        <span className="operator">
+          Signed in with the {session.operator}{" "}
+          <button type="button" onClick={() => signOut()}>
+            Sign out
+          </button>
+        </span>
+      </header>
+      <main>
+        {current.page === "projects" && <ProjectsPage />}
+        {current.page === "keys" && <KeysPage projectId={place.params.get("project") ?? undefined} />}
+        {current.page === "usage" && <UsagePage projectId={place.params.get("project") ?? undefined} />}
+      </main>
+    </ClientContext.Provider>
+  );
+}
+
+/** The chosen project follows the operator from page to page. */
+function keepProject(params: URLSearchParams): Record<string, string> {
+  const project = params.get("project");
+  return project ? { project } : {};
+}
