@@ -9,6 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { buildConsole } from "../../services/console/scripts/build-console";
 import { repositoryRoot, startService, type ServiceProcess } from "./service-process";
 
 const dataDir = path.join(repositoryRoot, ".data");
@@ -66,6 +67,10 @@ try {
     upstream.GOOGLE_API_KEY = "mock-provider-key";
   }
 
+  // The operator console's static files, served by the control plane at /console (docs/console.md).
+  // The gateway runs without them: a failed build is said, not fatal.
+  await buildConsole().catch((error: unknown) => console.error(`console not built: ${error instanceof Error ? error.message : error}`));
+
   const controlPlane = await startService(
     "control-plane",
     {
@@ -105,6 +110,7 @@ Gateway running (${upstream.OPENAI_BASE_URL ? `mock provider at ${upstream.OPENA
 
   data plane    ${dataPlane.ready.url}       (/v1/chat/completions, /v1/responses, /v1/messages, /v1/embeddings, /v1/models)
   admin API     ${controlPlane.ready.admin}  (pnpm gatewayctl ... uses it)
+  console       ${controlPlane.ready.admin}/console  (sign in with adminToken from ${path.relative(repositoryRoot, stateFile)})
   metrics       ${dataPlane.ready.metrics}/metrics, ${controlPlane.ready.metrics}/metrics  (Prometheus, docs/metrics.md)
   project       local, available $${(balance.json.available as { usd: string }).usd}
 

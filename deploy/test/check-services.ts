@@ -1,10 +1,12 @@
 // The first step of `pnpm test`: the suite needs PostgreSQL and Redis on their
 // default ports (or TEST_POSTGRES_URL / TEST_REDIS_URL) and the redis-server
-// binary (tests that break Redis start their own). Without them every test
+// binary (tests that break Redis start their own), and Chromium for the console's browser tests. Without them every test
 // would fail on its own; this says once what is missing and how to start it.
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import net from "node:net";
 import pg from "pg";
+import { CHROMIUM } from "../../services/console/test/chromium-path";
 import { START_TEST_SERVICES, TEST_POSTGRES_URL, TEST_REDIS_URL } from "./test-services";
 
 const TIMEOUT_MS = 3000;
@@ -49,6 +51,8 @@ async function main(): Promise<void> {
   if (redis) missing.push(`Redis at ${TEST_REDIS_URL}: ${redis}`);
   if (!hasRedisServerBinary())
     missing.push("the redis-server binary on PATH (tests that stop Redis start their own): apt-get install redis-server");
+  if (!existsSync(CHROMIUM))
+    missing.push(`Chromium at ${CHROMIUM} (the console's browser tests; or CHROMIUM_PATH): apt-get install chromium`);
   if (missing.length === 0) return;
   const lines = ["The tests cannot run: missing", ...missing.map((line) => `  - ${line}`)];
   if (postgres || redis) lines.push("Start both with:", `  ${START_TEST_SERVICES}`);

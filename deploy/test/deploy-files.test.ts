@@ -207,6 +207,15 @@ describe("deploy/docker/Dockerfile", () => {
     expect(read("deploy/docker/Dockerfile")).toContain(packageManager);
   });
 
+  it("target control-plane holds the console's production build where the admin app serves it from", () => {
+    const copied = instructions("control-plane", "COPY").find((argument) => argument.startsWith("--from=console-build"));
+    expect(copied).toBe("--from=console-build /app/services/console/dist services/console/dist");
+    expect(instructions("console-build", "RUN")).toContain("pnpm build:console");
+    expect(read("services/control-plane/src/admin/console-routes.ts")).toContain('"../../../console/dist"');
+    // Every workspace package's manifest is in the install's context, or --frozen-lockfile fails on the missing one.
+    expect(instructions("workspace", "COPY")).toContain("services/console/package.json services/console/");
+  });
+
   it("has an ignore file next to it that keeps local state out of the context", () => {
     const ignore = read("deploy/docker/Dockerfile.dockerignore").split("\n");
     for (const entry of ["**/node_modules", ".data", "**/.env", "services/control-plane/src/generated"]) expect(ignore).toContain(entry);

@@ -1,0 +1,211 @@
+// The operator console in a real browser (issue 21) against a real control plane on PostgreSQL, a data
+// plane and the mock provider: sign in, create a project, top up by double click (credited once), set
+// limits, issue a key and use it, revoke it (401 from the data plane within a second), and every figure
+// the console shows for the project and the key equals the admin API's. Screenshots of each page at
+// 1280 and 390 px go to docs/console/.
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type GatewayStack, startStack } from "../../data-plane/test/harness/gateway-stack";
+import { launchChromium } from "./browser";
+import { buildConsole, CONSOLE_ROOT } from "../scripts/build-console";
+
+const SCREENSHOTS = path.resolve(CONSOLE_ROOT, "../../docs/console");
+const WIDTHS = [1280, 390] as const;
+
+interface Money {
+  nano: string;
+  usd: string;
+}
+
+describe("operator console", () => {
+  let stack: GatewayStack;
+  let browser: Browser;
+  let page: Page;
+  const projectId = `console${randomBytes(4).toString("hex")}`;
+
+  beforeAll(async () => {
+    await buildConsole();
+    [stack, browser] = await Promise.all([startStack({ backend: "postgresql" }), launchChromium()]);
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(10_000);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  const api = async <T>(route: string): Promise<T> => {
+    const answer = await stack.admin<T>("GET", route);
+    expect(answer.status, route).toBe(200);
+    return answer.json;
+  };
+
+  /** The page at both widths, full length; back to 1280 px after. */
+  async function screenshots(name: string): Promise<void> {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+
+  /** An amount as shown: the USD text and the exact nano-USD behind it. */
+  async function shown(cell: Locator): Promise<Money> {
+    const money = cell.locator(".money");
+    return { usd: ((await money.textContent()) ?? "").replace(/^\$/, ""), nano: (await money.getAttribute("data-nano")) ?? "" };
+  }
+  const projectRow = () => page.locator(`tr[data-project="${projectId}"]`);
+
+  it("serves the console without the token; the admin API still needs it", async () => {
+    const console = await fetch(`${stack.adminUrl}/console/`);
+    expect(console.status).toBe(200);
+    expect(console.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(console.headers.get("content-security-policy")).toContain("default-src 'self'");
+    const deepLink = await fetch(`${stack.adminUrl}/console/keys?project=x`);
+    expect(await deepLink.text()).toBe(await console.text());
+    expect((await fetch(`${stack.adminUrl}/console/assets/missing.js`)).status).toBe(404);
+    expect((await fetch(`${stack.adminUrl}/admin/projects`)).status).toBe(401);
+  });
+
+  it("signs in with the admin token, and says so in words when it is wrong", async () => {
+    await page.goto(`${stack.adminUrl}/console`);
+    await screenshots("sign-in");
+    await page.getByLabel("Admin token").fill("not-the-token");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("a valid admin token is required");
+
+    await page.getByLabel("Admin token").fill(stack.adminToken);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Projects" }).waitFor();
+    expect(await page.evaluate("Object.keys(sessionStorage)")).toEqual(["gateway-console.session"]);
+  });
+
+  it("creates a project and tops it up by double click: credited once", async () => {
+    await page.getByLabel("Name").fill("Console trial");
+    await page.getByLabel(/^Id/).fill(projectId);
+    await page.getByRole("button", { name: "Create project" }).click();
+    await projectRow().waitFor();
+
+    await projectRow()
+      .getByRole("button", { name: /^Top up/ })
+      .click();
+    const form = page.locator("section", { has: page.locator("#top-up-title") });
+    await form.getByLabel("Amount (USD)").fill("5.00");
+    const answers: number[] = [];
+    page.on("response", (response) => {
+      if (response.url().endsWith(`/admin/projects/${projectId}/topups`)) answers.push(response.status());
+    });
+    await form.getByRole("button", { name: "Top up", exact: true }).dblclick();
+    await expect.poll(() => answers.length).toBe(2);
+    // Both clicks reached the API with the form's one idempotency key: one credit (201), one replay (200).
+    expect(answers.sort()).toEqual([200, 201]);
+    const balance = await api<{ balance: Money }>(`/admin/projects/${projectId}/balance`);
+    expect(balance.balance).toEqual({ nano: "5000000000", usd: "5.00" });
+    await expect.poll(async () => (await shown(projectRow().locator('[data-field="balance"]'))).nano).toBe("5000000000");
+  });
+
+  it("sets the project's limits", async () => {
+    await projectRow()
+      .getByRole("button", { name: /^Limits/ })
+      .click();
+    await page.getByLabel(/^Requests per minute/).fill("120");
+    await page.getByLabel(/^Daily cap, USD/).fill("3.50");
+    await page.getByRole("button", { name: "Save limits" }).click();
+    await expect.poll(() => projectRow().locator('[data-field="rpm_limit"]').textContent()).toBe("120");
+    const project = await api<{ rpm_limit: number; daily_cap: Money }>(`/admin/projects/${projectId}`);
+    expect(project).toMatchObject({ rpm_limit: 120, daily_cap: { nano: "3500000000", usd: "3.50" } });
+  });
+
+  let key: string;
+  let keyId: string;
+
+  it("issues a key, shown once, that works through the data plane", async () => {
+    await projectRow().getByRole("link", { name: "0 keys" }).click();
+    await page.getByRole("heading", { name: "Keys" }).waitFor();
+    await page.getByText("has no keys yet").waitFor();
+    await page.getByLabel(/^Name/).fill("console key");
+    await page.getByRole("button", { name: "Issue key" }).click();
+    key = await page.locator('[data-field="issued_key"]').inputValue();
+    expect(key).toMatch(/^sk_/);
+    const keys = await api<{ data: { id: string; hint: string }[] }>(`/admin/projects/${projectId}/keys`);
+    expect(keys.data).toHaveLength(1);
+    keyId = keys.data[0]!.id;
+    expect(key.endsWith(keys.data[0]!.hint.replace(/^…|^\.\.\./, ""))).toBe(true);
+    await page.getByRole("button", { name: "Done" }).click();
+
+    const chat = await stack.post("/v1/chat/completions", key, { model: "auto", messages: [{ role: "user", content: "Hello" }] });
+    expect(chat.status).toBe(200);
+  });
+
+  it("shows the key's spend as the admin API gives it", async () => {
+    await page.reload();
+    const row = page.locator(`tr[data-key="${keyId}"]`);
+    await expect.poll(() => row.locator('[data-field="requests"]').textContent()).toBe("1");
+    const apiKey = await api<{ spend: { total: Money; today: Money; requests: number } }>(`/admin/keys/${keyId}`);
+    expect(await shown(row.locator('[data-field="spend_total"]'))).toEqual(apiKey.spend.total);
+    expect(await shown(row.locator('[data-field="spend_today"]'))).toEqual(apiKey.spend.today);
+    expect(BigInt(apiKey.spend.total.nano)).toBeGreaterThan(0n);
+    await screenshots("keys");
+  });
+
+  it("revokes the key after a confirmation; the data plane refuses it within a second", async () => {
+    const row = page.locator(`tr[data-key="${keyId}"]`);
+    await row.getByRole("button", { name: /^Revoke/ }).click();
+    const dialog = page.getByRole("dialog", { name: "Revoke this key?" });
+    await dialog.waitFor();
+    await screenshots("revoke-confirm");
+    const revoked = page.waitForResponse((response) => response.url().endsWith(`/admin/keys/${keyId}/revoke`));
+    await dialog.getByRole("button", { name: "Revoke key" }).click();
+    expect((await revoked).status()).toBe(200);
+    const since = Date.now();
+    let status = 0;
+    while (Date.now() - since < 1000) {
+      status = (await stack.post("/v1/chat/completions", key, { model: "auto", messages: [{ role: "user", content: "Hi" }] })).status;
+      if (status === 401) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe(401);
+    await expect.poll(() => row.locator('[data-field="status"] .status').textContent()).toBe("revoked");
+  });
+
+  it("shows the usage of the day as the admin API gives it", async () => {
+    await page.getByRole("link", { name: "Usage" }).click();
+    await page.getByRole("heading", { name: "Usage" }).waitFor();
+    const usage = await api<{ data: { requests: number; output_tokens: number; cost: Money }[] }>(`/admin/projects/${projectId}/usage`);
+    expect(usage.data).toHaveLength(1);
+    const row = page.locator("tbody tr").first();
+    await expect.poll(() => row.locator('[data-field="requests"]').textContent()).toBe(String(usage.data[0]!.requests));
+    expect(await shown(row.locator('[data-field="cost"]'))).toEqual(usage.data[0]!.cost);
+    await expect.poll(() => page.locator(".chart rect.bar").count()).toBeGreaterThan(0);
+    // The download is the same rows: header, then one line per day and model, with the exact nano-USD.
+    const href = (await page.getByRole("link", { name: "Download CSV" }).getAttribute("href")) ?? "";
+    const csv = decodeURIComponent(href.replace(/^data:text\/csv;charset=utf-8,/, ""))
+      .trimEnd()
+      .split("\n");
+    expect(csv).toHaveLength(2);
+    expect(csv[1]!.split(",").slice(-3)).toEqual([String(usage.data[0]!.output_tokens), usage.data[0]!.cost.usd, usage.data[0]!.cost.nano]);
+    await screenshots("usage");
+  });
+
+  it("shows every figure of the project as the admin API gives it", async () => {
+    await page.getByRole("link", { name: "Projects" }).click();
+    await projectRow().waitFor();
+    const balance = await api<Record<"balance" | "held" | "available" | "spent_today" | "daily_cap", Money>>(
+      `/admin/projects/${projectId}/balance`,
+    );
+    const project = await api<{ rpm_limit: number | null }>(`/admin/projects/${projectId}`);
+    const keys = await api<{ data: unknown[] }>(`/admin/projects/${projectId}/keys`);
+    for (const field of ["balance", "held", "available", "spent_today", "daily_cap"] as const)
+      expect(await shown(projectRow().locator(`[data-field="${field}"]`)), field).toEqual(balance[field]);
+    expect(await projectRow().locator('[data-field="rpm_limit"]').textContent()).toBe(String(project.rpm_limit));
+    expect(await projectRow().locator('[data-field="keys"]').textContent()).toBe(`${keys.data.length} key`);
+    // The spend is real: the chat request's debit is today's spend and came off the balance.
+    expect(BigInt(balance.spent_today.nano)).toBeGreaterThan(0n);
+    await screenshots("projects");
+  });
+});
