@@ -2,7 +2,8 @@
 // plane and the mock provider: sign in, create a project, top up by double click (credited once), set
 // limits, issue a key and use it, revoke it (401 from the data plane within a second), and every figure
 // the console shows for the project and the key equals the admin API's. Screenshots of each page at
-// 1280 and 390 px go to docs/console/.
+// 1280 and 390 px go to .data/console-screenshots/ (git-ignored: a test run leaves the tree clean), and
+// to docs/console/ with UPDATE_CONSOLE_SCREENSHOTS=1 (how docs/console.md's pictures are refreshed).
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -12,7 +13,10 @@ import { type GatewayStack, startStack } from "../../data-plane/test/harness/gat
 import { launchChromium } from "./browser";
 import { buildConsole, CONSOLE_ROOT } from "../scripts/build-console";
 
-const SCREENSHOTS = path.resolve(CONSOLE_ROOT, "../../docs/console");
+const SCREENSHOTS = path.resolve(
+  CONSOLE_ROOT,
+  process.env.UPDATE_CONSOLE_SCREENSHOTS === "1" ? "../../docs/console" : "../../.data/console-screenshots",
+);
 const WIDTHS = [1280, 390] as const;
 
 interface Money {
