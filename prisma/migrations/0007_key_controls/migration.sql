@@ -30,8 +30,8 @@ ALTER TABLE "projects" ADD COLUMN     "key_limits" BOOLEAN NOT NULL DEFAULT fals
 ALTER TABLE "holds" ADD COLUMN     "key_held" BOOLEAN NOT NULL DEFAULT false,
 ADD COLUMN     "key_id" TEXT;
 
--- CreateIndex
-CREATE INDEX "ledger_entries_key_id_day_idx" ON "ledger_entries"("key_id", "day");
+-- No index on ledger_entries.key_id: every debit would maintain it; a key's usage and spend are read
+-- within its project's entries (the project_id, day index).
 
 
 -- The key whose limits and counters apply to a request of p_key_id: the key itself, or the end of
@@ -159,7 +159,7 @@ BEGIN
     )
     SELECT COALESCE(-sum(amount_nano), 0), COALESCE(-sum(amount_nano) FILTER (WHERE day = p_day), 0)
       INTO v_spent, v_today
-      FROM ledger_entries WHERE kind = 'debit' AND key_id IN (SELECT id FROM chain);
+      FROM ledger_entries WHERE project_id = v_old.project_id AND kind = 'debit' AND key_id IN (SELECT id FROM chain);
     UPDATE holds SET key_held = false
      WHERE key_held AND status = 'active'
        AND key_id IN (WITH RECURSIVE chain(id) AS (
