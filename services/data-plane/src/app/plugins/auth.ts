@@ -5,8 +5,9 @@
 // or `x-api-key: <key>` (Anthropic's) when it has no Authorization header. A key
 // not in the issued format is refused at once, without asking the control plane.
 import { API_KEY_PATTERN } from "@gateway/proto";
+import type { TraceSpan } from "@gateway/proto/tracing";
 import type { KeyIdentity } from "../../auth/key-cache";
-import { invalidApiKey } from "../../errors";
+import { GatewayError, invalidApiKey } from "../../errors";
 import { globalPlugin } from "./global-plugin";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -14,8 +15,8 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface KeyValidation {
-  /** The key's identity, or undefined when it is not valid; throws when it cannot be checked. */
-  validate(key: string): Promise<KeyIdentity | undefined>;
+  /** The key's identity, or undefined when it is not valid; throws when it cannot be checked. `span`: the lookup's, for its trace. */
+  validate(key: string, span?: TraceSpan): Promise<KeyIdentity | undefined>;
 }
 
 export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) => {
@@ -24,13 +25,30 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
     request.clientRequestId = clientRequestId(request.headers["x-request-id"]);
     reply.header("x-request-id", request.clientRequestId ?? request.id);
     reply.header("x-gateway-request-id", request.id);
-    const key = presentedKey(request.headers);
-    if (!key || !API_KEY_PATTERN.test(key)) throw invalidApiKey();
-    const identity = await keys.validate(key);
-    if (!identity) throw invalidApiKey();
-    request.identity = identity;
+    const span = request.span?.child("auth");
+    try {
+      request.identity = await identify(request.headers, keys, span);
+      span?.set("gateway.key_id", request.identity.keyId);
+    } catch (error) {
+      span?.fail(error instanceof GatewayError ? error.kind : "internal_error");
+      throw error;
+    } finally {
+      span?.end();
+    }
   });
 });
+
+async function identify(
+  headers: { authorization?: string; "x-api-key"?: string | string[] },
+  keys: KeyValidation,
+  span: TraceSpan | undefined,
+) {
+  const key = presentedKey(headers);
+  if (!key || !API_KEY_PATTERN.test(key)) throw invalidApiKey();
+  const identity = await keys.validate(key, span);
+  if (!identity) throw invalidApiKey();
+  return identity;
+}
 
 function presentedKey(headers: { authorization?: string; "x-api-key"?: string | string[] }): string | undefined {
   if (headers.authorization !== undefined) return BEARER.exec(headers.authorization)?.[1];

@@ -5,9 +5,10 @@
 // a data plane busy when the answer comes needs no wake-up of its own for it.
 // The answer is awaited once the body is read, before anything goes upstream
 // or holds money.
+import type { TraceSpan } from "@gateway/proto/tracing";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, preHandlerHookHandler } from "fastify";
 import { rateLimitExceeded } from "../../errors";
-import { type RateLimiter, rateLimitHeaders } from "../../limits/rate-limiter";
+import { type RateDecision, type RateLimiter, rateLimitHeaders } from "../../limits/rate-limiter";
 import { globalPlugin } from "./global-plugin";
 
 export interface RateLimitOptions extends Record<string, unknown> {
@@ -30,6 +31,7 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
       request.rateDecision = limiter.check(identity.projectId, limit, request.id);
       // A request that fails before its preHandler (a bad body) never awaits it: not an unhandled rejection.
       request.rateDecision.catch(() => {});
+      if (request.span) traceDecision(request.span, request.rateDecision, limit);
     }
     done();
   };
@@ -48,3 +50,19 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
     route.preHandler = withHook(route.preHandler, enforce as preHandlerHookHandler);
   });
 });
+
+/** The `limit` span: from the check's sending to its answer (the body is read meanwhile). */
+function traceDecision(parent: TraceSpan, decision: Promise<RateDecision>, limit: number): void {
+  const span = parent.child("limit", { "gateway.rate_limit.rpm": limit });
+  decision.then(
+    (answer) => {
+      span.set("gateway.rate_limit.allowed", answer.allowed);
+      if (!answer.allowed) span.fail("rate_limit_exceeded");
+      span.end();
+    },
+    () => {
+      span.fail("limit_check_failed");
+      span.end();
+    },
+  );
+}
