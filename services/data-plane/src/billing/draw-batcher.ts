@@ -3,7 +3,7 @@
 // one group commit. Answers do not wait for their draw (request-billing.ts),
 // so calls go at most every `intervalMs`, with all the draws gathered since.
 // Traced, a call is the child of its first traced draw and links the others' (docs/tracing.md).
-import type { TraceSpan } from "@gateway/proto/tracing";
+import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import { CallCoalescer } from "../call-coalescer";
 import type { ControlPlaneClientWrapper, DrawCall } from "../control-plane/control-plane-client";
 
@@ -24,7 +24,7 @@ export class DrawBatcher {
   constructor(controlPlane: Pick<ControlPlaneClientWrapper, "draw">, intervalMs: number, maxBatch = 256) {
     this.calls = new CallCoalescer(
       async (items) => {
-        const spans = items.flatMap((item) => (item.span?.recording ? [item.span] : []));
+        const spans = items.flatMap((item) => (item.span && item.span !== NO_SPAN ? [item.span] : []));
         const response = await controlPlane.draw(
           items.map((item) => item.draw),
           spans,

@@ -87,7 +87,11 @@ export class RequestBilling {
   }
 
   /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). `parent`: the request's span. */
-  async reserve(hold: ReserveCall, parent: TraceSpan = NO_SPAN): Promise<bigint> {
+  reserve(hold: ReserveCall, parent: TraceSpan = NO_SPAN): Promise<bigint> {
+    return parent === NO_SPAN ? this.reserveUnder(hold, NO_SPAN) : this.tracedReserve(hold, parent);
+  }
+
+  private async tracedReserve(hold: ReserveCall, parent: TraceSpan): Promise<bigint> {
     const span = parent.child("reserve", undefined, "client");
     try {
       return await this.reserveUnder(hold, span);

@@ -176,7 +176,8 @@ export class UpstreamAttempts {
   /** The attempt's span under the request's, with what a reader needs to tell attempts apart; NO_SPAN when not traced. */
   private attemptSpan(step: SendStep, retryReason: string | undefined): TraceSpan {
     const { call } = this;
-    if (!call.span.recording) return NO_SPAN;
+    // A trace the sampler dropped still sends its (unsampled) traceparent on; only untraced calls skip this.
+    if (call.span === NO_SPAN) return NO_SPAN;
     const { target } = call;
     return call.span.child(
       "attempt",

@@ -25,32 +25,39 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
     request.clientRequestId = clientRequestId(request.headers["x-request-id"]);
     reply.header("x-request-id", request.clientRequestId ?? request.id);
     reply.header("x-gateway-request-id", request.id);
-    const span = request.span?.child("auth");
-    try {
-      request.identity = await identify(request.headers, keys, span);
-      span?.set("gateway.key_id", request.identity.keyId);
-    } catch (error) {
-      span?.fail(error instanceof GatewayError ? error.kind : "internal_error");
-      throw error;
-    } finally {
-      span?.end();
+    if (request.span) {
+      request.identity = await tracedIdentity(request.span, request.headers, keys);
+      return;
     }
+    const key = presentedKey(request.headers);
+    if (!key || !API_KEY_PATTERN.test(key)) throw invalidApiKey();
+    const identity = await keys.validate(key);
+    if (!identity) throw invalidApiKey();
+    request.identity = identity;
   });
 });
 
-async function identify(
-  headers: { authorization?: string; "x-api-key"?: string | string[] },
-  keys: KeyValidation,
-  span: TraceSpan | undefined,
-) {
-  const key = presentedKey(headers);
-  if (!key || !API_KEY_PATTERN.test(key)) throw invalidApiKey();
-  const identity = await keys.validate(key, span);
-  if (!identity) throw invalidApiKey();
-  return identity;
+type KeyHeaders = { authorization?: string; "x-api-key"?: string | string[] };
+
+/** The same check under an `auth` span (a ValidateKey call it makes is the span's child at the control plane). */
+async function tracedIdentity(parent: TraceSpan, headers: KeyHeaders, keys: KeyValidation): Promise<KeyIdentity> {
+  const span = parent.child("auth");
+  try {
+    const key = presentedKey(headers);
+    if (!key || !API_KEY_PATTERN.test(key)) throw invalidApiKey();
+    const identity = await keys.validate(key, span);
+    if (!identity) throw invalidApiKey();
+    span.set("gateway.key_id", identity.keyId);
+    return identity;
+  } catch (error) {
+    span.fail(error instanceof GatewayError ? error.kind : "internal_error");
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
-function presentedKey(headers: { authorization?: string; "x-api-key"?: string | string[] }): string | undefined {
+function presentedKey(headers: KeyHeaders): string | undefined {
   if (headers.authorization !== undefined) return BEARER.exec(headers.authorization)?.[1];
   const key = headers["x-api-key"];
   return typeof key === "string" && /^\S+$/.test(key.trim()) ? key.trim() : undefined;
