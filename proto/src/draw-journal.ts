@@ -15,6 +15,8 @@ export interface JournalEntry {
   inputTokens: number;
   outputTokens: number;
   costParts: { component: string; units: number; nano: string }[];
+  /** The request's API key (absent in entries written before keys were recorded). */
+  keyId?: string;
 }
 
 /** A Redis hash per lease, field = request id (a replayed append changes nothing). */
@@ -53,5 +55,6 @@ export function decodeJournalEntry(text: string): JournalEntry | undefined {
     );
   };
   if (!entry.costParts.every(part)) return undefined;
+  if (entry.keyId !== undefined && typeof entry.keyId !== "string") return undefined;
   return entry as unknown as JournalEntry;
 }

@@ -50,6 +50,8 @@ export const ERROR_TABLE = {
   invalid_api_key: kind(401, "authentication_error", false, UNAUTHENTICATED),
   unauthorized: kind(401, "authentication_error", false, UNAUTHENTICATED),
   insufficient_credits: kind(402, "billing_error", false, FAILED_PRECONDITION),
+  // The key's own total budget is spent: an operator raises it (docs/keys.md); the project may have money left.
+  key_budget_exceeded: kind(402, "billing_error", false, FAILED_PRECONDITION),
   rate_limit_exceeded: kind(429, "rate_limit_error", true, RESOURCE_EXHAUSTED),
   // Retrying helps only after 00:00 UTC: not worth a client's automatic retry.
   spend_cap_exceeded: kind(429, "billing_error", false, RESOURCE_EXHAUSTED),

@@ -14,6 +14,8 @@ import type { DrawResult as _gateway_v1_DrawResult, DrawResult__Output as _gatew
 import type { GetCatalogueRequest as _gateway_v1_GetCatalogueRequest, GetCatalogueRequest__Output as _gateway_v1_GetCatalogueRequest__Output } from './gateway/v1/GetCatalogueRequest';
 import type { Heartbeat as _gateway_v1_Heartbeat, Heartbeat__Output as _gateway_v1_Heartbeat__Output } from './gateway/v1/Heartbeat';
 import type { HoldRef as _gateway_v1_HoldRef, HoldRef__Output as _gateway_v1_HoldRef__Output } from './gateway/v1/HoldRef';
+import type { KeyChanged as _gateway_v1_KeyChanged, KeyChanged__Output as _gateway_v1_KeyChanged__Output } from './gateway/v1/KeyChanged';
+import type { KeyLimits as _gateway_v1_KeyLimits, KeyLimits__Output as _gateway_v1_KeyLimits__Output } from './gateway/v1/KeyLimits';
 import type { KeyRevoked as _gateway_v1_KeyRevoked, KeyRevoked__Output as _gateway_v1_KeyRevoked__Output } from './gateway/v1/KeyRevoked';
 import type { LeaseRequest as _gateway_v1_LeaseRequest, LeaseRequest__Output as _gateway_v1_LeaseRequest__Output } from './gateway/v1/LeaseRequest';
 import type { LeaseResponse as _gateway_v1_LeaseResponse, LeaseResponse__Output as _gateway_v1_LeaseResponse__Output } from './gateway/v1/LeaseResponse';
@@ -55,6 +57,8 @@ export interface ProtoGrpcType {
       GetCatalogueRequest: MessageTypeDefinition<_gateway_v1_GetCatalogueRequest, _gateway_v1_GetCatalogueRequest__Output>
       Heartbeat: MessageTypeDefinition<_gateway_v1_Heartbeat, _gateway_v1_Heartbeat__Output>
       HoldRef: MessageTypeDefinition<_gateway_v1_HoldRef, _gateway_v1_HoldRef__Output>
+      KeyChanged: MessageTypeDefinition<_gateway_v1_KeyChanged, _gateway_v1_KeyChanged__Output>
+      KeyLimits: MessageTypeDefinition<_gateway_v1_KeyLimits, _gateway_v1_KeyLimits__Output>
       KeyRevoked: MessageTypeDefinition<_gateway_v1_KeyRevoked, _gateway_v1_KeyRevoked__Output>
       LeaseRequest: MessageTypeDefinition<_gateway_v1_LeaseRequest, _gateway_v1_LeaseRequest__Output>
       LeaseResponse: MessageTypeDefinition<_gateway_v1_LeaseResponse, _gateway_v1_LeaseResponse__Output>

@@ -41,9 +41,10 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
   const clock = offsetClock(config.clockOffsetMs);
   const changes = new ChangeFeed(database, config.changePollIntervalMs, logError);
   const ledger = new LedgerService(database, clock, config.holdTtlSeconds);
+  const keys = new KeyService(database.prisma, changes, clock);
   const services: ControlPlaneServices = {
     projects: new ProjectService(database.prisma, changes),
-    keys: new KeyService(database.prisma, changes),
+    keys,
     ledger,
     catalogue: new CatalogueService(database.prisma, changes),
     changes,
@@ -57,6 +58,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
             error: (object, message) => admin?.log.error(object, message),
           })
         : undefined,
+      keys,
     ),
   };
 

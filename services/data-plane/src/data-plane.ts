@@ -103,6 +103,8 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
         resolveFirstCatalogue();
       } else if (event.keyRevoked) {
         keys.revokeKey(event.keyRevoked.keyId);
+      } else if (event.keyChanged) {
+        keys.keyChanged(event.keyChanged.keyId);
       } else if (event.projectChanged) {
         keys.projectChanged(event.projectChanged.projectId, event.projectChanged.limits?.rpmLimit ?? null);
         billing.leases.projectChanged(event.projectChanged.projectId);

@@ -16,7 +16,7 @@ export type InvalidRequestCode =
   | "unsupported_input";
 
 export const invalidRequest = (code: InvalidRequestCode, message: string) => new GatewayError(code, message);
-export const invalidApiKey = () => new GatewayError("invalid_api_key", "Missing, malformed, unknown or revoked API key.");
+export const invalidApiKey = () => new GatewayError("invalid_api_key", "Missing, malformed, unknown, expired or revoked API key.");
 export const insufficientCredits = () =>
   new GatewayError("insufficient_credits", "The project's prepaid balance cannot cover this request. Top up the balance.");
 export const routeNotFound = (method: string, url: string) => new GatewayError("not_found", `No route for ${echo(method)} ${echo(url)}.`);
@@ -24,14 +24,19 @@ export const modelNotFound = (id: string) =>
   new GatewayError("model_not_found", `The model ${echo(id)} does not exist here. See GET /v1/models?all=1.`);
 export const bodyTooLarge = (limit: number) => new GatewayError("body_too_large", `The request body is larger than ${limit} bytes.`);
 export const bodyUnreadable = () => new GatewayError("invalid_body", "The request body could not be read.");
-export const rateLimitExceeded = (retryAfterSeconds: number) =>
-  new GatewayError("rate_limit_exceeded", "Too many requests for this project in the last minute.", {
+/** "project" or "key": whose limit or cap refused (a key's own are within its project's: docs/keys.md). */
+export type LimitScope = "project" | "key";
+const scopeWords = { project: "this project", key: "this API key" } as const;
+export const rateLimitExceeded = (retryAfterSeconds: number, scope: LimitScope = "project") =>
+  new GatewayError("rate_limit_exceeded", `Too many requests for ${scopeWords[scope]} in the last minute.`, {
     headers: { "retry-after": String(Math.max(1, retryAfterSeconds)) },
   });
-export const spendCapExceeded = (retryAfterSeconds: number) =>
-  new GatewayError("spend_cap_exceeded", "The project's daily spend cap is reached; it resets at 00:00 UTC.", {
+export const spendCapExceeded = (retryAfterSeconds: number, scope: LimitScope = "project") =>
+  new GatewayError("spend_cap_exceeded", `The daily spend cap of ${scopeWords[scope]} is reached; it resets at 00:00 UTC.`, {
     headers: { "retry-after": String(retryAfterSeconds) },
   });
+export const keyBudgetExceeded = () =>
+  new GatewayError("key_budget_exceeded", "This API key's budget cannot cover this request. An operator can raise it.");
 export const controlPlaneUnavailable = (message = "Keys or balances cannot be checked right now. Retry shortly.") =>
   new GatewayError("control_plane_unavailable", message);
 /** Whether a control-plane failure is an outage to ride out (anything unexpected counts as one), not one it answered with. */

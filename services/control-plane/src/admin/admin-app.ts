@@ -13,6 +13,7 @@ import { addAdminSchemas } from "./admin-schemas";
 import { PUBLIC_ROUTE, registerOpenApi, registerOpenApiRoutes } from "./openapi-routes";
 import { refuseUnstorableCharacters } from "./unstorable-characters";
 import { registerProjectRoutes } from "./project-routes";
+import { registerKeyRoutes } from "./key-routes";
 
 function tokenMatches(header: string | undefined, token: string): boolean {
   const presented = Buffer.from(header ?? "");
@@ -100,6 +101,7 @@ export function buildAdminApp(options: {
     });
     admin.addHook("preValidation", refuseUnstorableCharacters);
     registerProjectRoutes(admin, options.services);
+    registerKeyRoutes(admin, options.services);
     registerCatalogueRoutes(admin, options.services);
   });
   void app.register(async (open) => registerOpenApiRoutes(open));

@@ -5,6 +5,9 @@ import type { FastifyInstance } from "fastify";
 
 const nullable = (type: string) => ({ type: [type, "null"] }) as const;
 
+/** A reference to a registered schema. */
+export const ref = (id: string) => ({ $ref: `${id}#` }) as const;
+
 /** An amount as the admin API shows it: exact nano-USD next to a readable USD decimal. */
 const money = {
   type: "object",
@@ -73,8 +76,41 @@ const keyProperties = {
   name: nullable("string"),
   created_at: timestamp,
   revoked_at: { ...nullable("string"), format: "date-time" },
+  status: {
+    type: "string",
+    enum: ["active", "expired", "revoked"],
+    description: "expired: past expires_at, not yet revoked by the sweeper",
+  },
+  expires_at: { ...nullable("string"), format: "date-time", description: "the key stops working then (a rotation's grace ends then)" },
+  replaced_by: { ...nullable("string"), description: "rotated: the successor's id; its limits and counters apply to this key too" },
+  rpm_limit: { ...nullable("integer"), description: "the key's own requests per minute, within the project's; null: none" },
+  daily_cap: { ...nullableMoney, description: "the key's own spend per UTC day, within the project's; null: none" },
+  budget: { ...nullableMoney, description: "the key's total budget; null: none" },
+  budget_left: { ...nullableMoney, description: "budget minus spent and held (with a budget only)" },
+  spend: {
+    type: "object",
+    required: ["total", "today", "requests"],
+    additionalProperties: false,
+    description: "this key's debits in the ledger",
+    properties: { total: money, today: money, requests: { type: "integer" } },
+  },
 } as const;
-const keyRequired = ["id", "project_id", "hint", "name", "created_at", "revoked_at"] as const;
+const keyRequired = [
+  "id",
+  "project_id",
+  "hint",
+  "name",
+  "created_at",
+  "revoked_at",
+  "status",
+  "expires_at",
+  "replaced_by",
+  "rpm_limit",
+  "daily_cap",
+  "budget",
+  "budget_left",
+  "spend",
+] as const;
 
 export const keySchema = {
   $id: "Key",
@@ -91,6 +127,15 @@ export const issuedKeySchema = {
   required: [...keyRequired, "key"],
   additionalProperties: false,
   properties: { ...keyProperties, key: { type: "string", description: "the API key, shown once" } },
+} as const;
+
+/** A rotation: the successor (shown once) and the key it replaces, valid until its expires_at. */
+export const rotatedKeySchema = {
+  $id: "RotatedKey",
+  type: "object",
+  required: ["key", "previous"],
+  additionalProperties: false,
+  properties: { key: ref("IssuedKey"), previous: ref("Key") },
 } as const;
 
 export const balanceSchema = {
@@ -136,6 +181,7 @@ export const ledgerEntrySchema = {
     "input_tokens",
     "output_tokens",
     "cost_by_component",
+    "key_id",
     "created_at",
   ],
   additionalProperties: false,
@@ -151,6 +197,7 @@ export const ledgerEntrySchema = {
     input_tokens: nullable("integer"),
     output_tokens: nullable("integer"),
     cost_by_component: { ...costByComponent, type: ["object", "null"] },
+    key_id: { ...nullable("string"), description: "debits: the API key of the request" },
     created_at: timestamp,
   },
 } as const;
@@ -230,8 +277,6 @@ export const listOf = (id: string) =>
     properties: { data: { type: "array", items: { $ref: `${id}#` } } },
   }) as const;
 
-export const ref = (id: string) => ({ $ref: `${id}#` }) as const;
-
 /** Any admin route may answer an error from the table: a bad request, the token, an unknown id, the database away. */
 export const errorResponses = { "4xx": ref("Error"), "5xx": ref("Error") } as const;
 
@@ -242,6 +287,7 @@ export function addAdminSchemas(app: FastifyInstance): void {
     projectSchema,
     keySchema,
     issuedKeySchema,
+    rotatedKeySchema,
     balanceSchema,
     topUpSchema,
     ledgerEntrySchema,

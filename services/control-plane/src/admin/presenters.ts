@@ -2,6 +2,7 @@
 // next to USD decimal strings (readable).
 import { formatUsd } from "../billing/money";
 import type { Balance, UsageRow } from "../billing/ledger-service";
+import type { KeySpend } from "../keys/key-service";
 
 interface ProjectRow {
   id: string;
@@ -18,6 +19,13 @@ interface KeyRow {
   name: string | null;
   createdAt: Date;
   revokedAt: Date | null;
+  expiresAt: Date | null;
+  replacedBy: string | null;
+  rpmLimit: number | null;
+  dailyCapNano: bigint | null;
+  budgetNano: bigint | null;
+  spentNano: bigint;
+  heldNano: bigint;
 }
 
 interface LedgerRow {
@@ -33,6 +41,7 @@ interface LedgerRow {
   outputTokens: number | null;
   /** {component: {units, nano}} as the settle wrote it (null on credits and older debits). */
   costParts: unknown;
+  keyId: string | null;
   createdAt: Date;
 }
 
@@ -57,13 +66,25 @@ export const presentProject = (project: ProjectRow) => ({
   daily_cap: project.dailyCapNano === null ? null : money(project.dailyCapNano),
 });
 
-export const presentKey = (key: KeyRow) => ({
+/**
+ * A key with its limits and its spend in the ledger (`spend`). `limits` is the key whose limits and
+ * counters apply (its successor after a rotation); `now` decides whether it has expired.
+ */
+export const presentKey = (key: KeyRow, spend: KeySpend, now: Date, limits: KeyRow = key) => ({
   id: key.id,
   project_id: key.projectId,
   hint: `…${key.hint}`,
   name: key.name,
   created_at: key.createdAt.toISOString(),
   revoked_at: key.revokedAt?.toISOString() ?? null,
+  status: key.revokedAt ? "revoked" : key.expiresAt && key.expiresAt <= now ? "expired" : "active",
+  expires_at: key.expiresAt?.toISOString() ?? null,
+  replaced_by: key.replacedBy,
+  rpm_limit: limits.rpmLimit,
+  daily_cap: limits.dailyCapNano === null ? null : money(limits.dailyCapNano),
+  budget: limits.budgetNano === null ? null : money(limits.budgetNano),
+  budget_left: limits.budgetNano === null ? null : money(limits.budgetNano - limits.spentNano - limits.heldNano),
+  spend: { total: money(spend.totalNano), today: money(spend.todayNano), requests: spend.requests },
 });
 
 export const presentBalance = (balance: Balance) => ({
@@ -87,6 +108,7 @@ export const presentLedgerEntry = (entry: LedgerRow) => ({
   input_tokens: entry.inputTokens,
   output_tokens: entry.outputTokens,
   cost_by_component: costByComponent(entry.costParts),
+  key_id: entry.keyId,
   created_at: entry.createdAt.toISOString(),
 });
 

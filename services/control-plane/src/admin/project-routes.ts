@@ -1,26 +1,10 @@
-// Admin routes for projects, keys, limits and balances.
+// Admin routes for projects, their limits, balances, ledgers, holds and usage (keys: key-routes.ts).
 import type { FastifyInstance } from "fastify";
-import { NANO_PER_USD, parseUsd } from "../billing/money";
 import { invalidRequest } from "../errors";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { errorResponses, HOLD_STATUSES, listOf, ref } from "./admin-schemas";
-import { presentBalance, presentHold, presentKey, presentLedgerEntry, presentProject, presentUsage } from "./presenters";
-
-/** PostgreSQL's integer maximum, the rpm_limit column's. */
-const MAX_RPM_LIMIT = 2_147_483_647;
-
-const projectParams = { type: "object", required: ["projectId"], properties: { projectId: { type: "string" } } } as const;
-const keyParams = { type: "object", required: ["keyId"], properties: { keyId: { type: "string" } } } as const;
-
-/** A top-up or a daily cap of at most a billion USD: 1e18 nano-USD, well inside the bigint columns (a larger one was a 500). */
-const MAX_USD = 1_000_000_000n;
-
-function usdAmount(text: string, field: string): bigint {
-  const nano = parseUsd(text);
-  if (nano === undefined) throw invalidRequest(`${field} must be a USD amount such as "10.00" (at most 9 decimals)`);
-  if (nano > MAX_USD * NANO_PER_USD) throw invalidRequest(`${field} must be at most ${MAX_USD} USD`);
-  return nano;
-}
+import { MAX_RPM_LIMIT, projectParams, usdAmount } from "./admin-params";
+import { presentBalance, presentHold, presentLedgerEntry, presentProject, presentUsage } from "./presenters";
 
 export function registerProjectRoutes(app: FastifyInstance, services: ControlPlaneServices): void {
   app.post<{ Body: { id?: string; name: string } }>(
@@ -83,49 +67,6 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
       });
       return presentProject(project);
     },
-  );
-
-  app.post<{ Params: { projectId: string }; Body: { name?: string } }>(
-    "/admin/projects/:projectId/keys",
-    {
-      schema: {
-        summary: "Issue an API key (the answer is the only time it is shown)",
-        params: projectParams,
-        body: { type: ["object", "null"], additionalProperties: false, properties: { name: { type: "string" } } },
-        response: { 201: ref("IssuedKey"), ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      const { key, record } = await services.keys.issue(request.params.projectId, request.body?.name);
-      return reply.code(201).send({ ...presentKey(record), key });
-    },
-  );
-
-  app.get<{ Params: { projectId: string } }>(
-    "/admin/projects/:projectId/keys",
-    {
-      schema: {
-        summary: "List a project's keys (hints, never the keys)",
-        params: projectParams,
-        response: { 200: listOf("Key"), ...errorResponses },
-      },
-    },
-    async (request) => {
-      await services.projects.get(request.params.projectId);
-      return { data: (await services.keys.list(request.params.projectId)).map(presentKey) };
-    },
-  );
-
-  app.post<{ Params: { keyId: string } }>(
-    "/admin/keys/:keyId/revoke",
-    {
-      schema: {
-        summary: "Revoke a key",
-        params: keyParams,
-        response: { 200: ref("Key"), ...errorResponses },
-      },
-    },
-    async (request) => presentKey(await services.keys.revoke(request.params.keyId)),
   );
 
   app.post<{ Params: { projectId: string }; Body: { amount_usd: string; idempotency_key: string } }>(

@@ -85,6 +85,7 @@ export class DrawJournalReconciler {
         accessPath: entry.accessPath,
         inputTokens: entry.inputTokens,
         outputTokens: entry.outputTokens,
+        ...(entry.keyId ? { keyId: entry.keyId } : {}),
         ...(entry.costParts.length > 0
           ? { costParts: Object.fromEntries(entry.costParts.map((part) => [part.component, { units: part.units, nano: part.nano }])) }
           : {}),

@@ -1,5 +1,6 @@
 // Periodically voids holds whose TTL passed (a data plane crashed or lost its
-// settle), so their amount returns to the balance. Counts what it voided.
+// settle), so their amount returns to the balance. Counts what it voided. Also
+// revokes keys whose expiry passed (docs/keys.md), so the data planes drop them.
 import type { DrawJournalReconciler } from "./draw-journal-reconciler";
 import type { LedgerService } from "./ledger-service";
 
@@ -14,6 +15,7 @@ export class HoldSweeper {
     private readonly onError: (error: unknown) => void,
     /** Applies a dead data plane's journalled draws before its leases are voided (none: no journal). */
     private readonly journal?: DrawJournalReconciler,
+    private readonly keys?: { revokeExpired(at: Date): Promise<number> },
   ) {}
 
   /** Journal entries applied before leases were voided (cumulative; replays of draws that had landed included). */
@@ -41,6 +43,7 @@ export class HoldSweeper {
     // One instant for the journal and the expiry: a lease due after the journal was read is not voided in this round.
     const at = this.ledger.clock.now();
     await this.journal?.beforeExpiry(at);
+    await this.keys?.revokeExpired(at);
     let total = 0;
     for (;;) {
       const count = await this.ledger.expireHolds(100, at);

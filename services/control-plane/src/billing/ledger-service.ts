@@ -11,7 +11,13 @@ import { MoneyBatcher } from "./money-batcher";
 import { OUT_OF_RANGE, sqlStateOf } from "../database/sql-state";
 import { echo } from "@gateway/proto";
 
-export type ReserveOutcome = "reserved" | "insufficient_credits" | "spend_cap_exceeded" | "unknown_project";
+export type ReserveOutcome =
+  | "reserved"
+  | "insufficient_credits"
+  | "spend_cap_exceeded"
+  | "unknown_project"
+  | "key_budget_exceeded"
+  | "key_spend_cap_exceeded";
 export type SettleOutcome = "settled" | "already_released" | "unknown_request";
 export type ReleaseOutcome = "released" | "already_settled" | "unknown_request" | "reduced";
 
@@ -23,6 +29,8 @@ export interface ReserveInput {
   minAmountNano?: bigint;
   model: string;
   accessPath: string;
+  /** The request's API key: its own budget and daily cap bound the hold too (docs/keys.md). */
+  keyId?: string;
 }
 
 /** A debit's cost by component: {component: {units, nano}} (the ledger's cost_parts, docs/money.md). */
@@ -57,6 +65,8 @@ export interface DrawInput {
   inputTokens: number;
   outputTokens: number;
   costParts?: CostParts;
+  /** The request's API key, recorded on its debit. */
+  keyId?: string;
 }
 
 /** A lease holds at most this share of what a project can spend (1/8): a busy data plane never takes the whole balance. */
@@ -123,6 +133,7 @@ export class LedgerService {
       expires_at: this.expiresAt(now),
       model: input.model,
       access_path: input.accessPath,
+      ...(input.keyId ? { key_id: input.keyId } : {}),
     });
     const outcome = result.outcome as ReserveOutcome;
     this.count("reserve", outcome);
@@ -131,7 +142,7 @@ export class LedgerService {
       ttlSeconds: this.holdTtlSeconds,
       availableNano: BigInt(result.available ?? "0"),
       reservedNano: BigInt(result.reserved ?? "0"),
-      retryAfterSeconds: outcome === "spend_cap_exceeded" ? secondsToNextUtcMidnight(now) : 0,
+      retryAfterSeconds: outcome === "spend_cap_exceeded" || outcome === "key_spend_cap_exceeded" ? secondsToNextUtcMidnight(now) : 0,
     };
   }
 
@@ -212,6 +223,7 @@ export class LedgerService {
           input_tokens: input.inputTokens,
           output_tokens: input.outputTokens,
           ...(input.costParts ? { cost_parts: input.costParts } : {}),
+          ...(input.keyId ? { key_id: input.keyId } : {}),
         }),
       ),
     );
@@ -315,8 +327,9 @@ export class LedgerService {
     return this.prisma.hold.findMany({ where: { projectId, status }, orderBy: { createdAt: "desc" }, take: limit });
   }
 
-  /** Debits per UTC day (the day each hold was placed) and model: requests, tokens, cost. */
-  async usage(projectId: string, from?: string, to?: string): Promise<{ from: string; to: string; rows: UsageRow[] }> {
+  /** Debits per UTC day (the day each hold was placed) and model: requests, tokens, cost; only one key's with `keyId`. */
+  async usage(projectId: string, from?: string, to?: string, keyId?: string): Promise<{ from: string; to: string; rows: UsageRow[] }> {
+    const onlyKey = keyId ?? null;
     await this.requireProject(projectId);
     const today = utcDay(this.clock.now());
     const fromDay = from ?? `${today.slice(0, 8)}01`; // default: this month so far
@@ -334,6 +347,7 @@ export class LedgerService {
       SELECT day, model, count(*) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, -sum(amount_nano) AS cost
         FROM ledger_entries
        WHERE project_id = ${projectId} AND kind = 'debit' AND day BETWEEN ${fromDay}::date AND ${toDay}::date
+         AND (${onlyKey}::text IS NULL OR key_id = ${onlyKey})
        GROUP BY day, model
        ORDER BY day, model`;
     // The split, summed per day, model and component (debits written before it existed have none).
@@ -342,7 +356,7 @@ export class LedgerService {
              sum((part.value->>'nano')::bigint)::bigint AS cost
         FROM ledger_entries, jsonb_each(cost_parts) AS part
        WHERE project_id = ${projectId} AND kind = 'debit' AND cost_parts IS NOT NULL
-         AND day BETWEEN ${fromDay}::date AND ${toDay}::date
+         AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND (${onlyKey}::text IS NULL OR key_id = ${onlyKey})
        GROUP BY day, model, part.key
        ORDER BY day, model, part.key`;
     const key = (day: Date, model: string | null) => `${utcDay(day)}\u0000${model ?? ""}`;

@@ -11,6 +11,7 @@ import type { Prisma } from "../generated/prisma/client";
 export type Change =
   | { kind: "catalogue"; revision: string }
   | { kind: "key_revoked"; projectId: string; keyId: string }
+  | { kind: "key_changed"; projectId: string; keyId: string }
   | { kind: "project_changed"; projectId: string; rpmLimit: number | null };
 
 type Listener = (change: Change) => void;

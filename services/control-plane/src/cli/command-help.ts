@@ -11,11 +11,35 @@ export interface CommandHelp {
   detail?: string;
 }
 
+const KEY_LIMITS = [
+  "A key's own limits are within its project's: --rpm requests per minute, --daily-cap USD per UTC day,",
+  "--budget USD in total; --expires a date-time (ISO 8601) after which the key stops working.",
+].join("\n");
+
 export const COMMANDS: readonly CommandHelp[] = [
   { name: "projects create", synopsis: "--name NAME [--id ID]", summary: "create a project" },
   { name: "projects list", synopsis: "", summary: "list projects" },
-  { name: "keys issue", synopsis: "--project ID [--name NAME]", summary: "issue a key (the key is printed once)" },
-  { name: "keys list", synopsis: "--project ID", summary: "list a project's keys" },
+  { name: "projects show", synopsis: "--project ID", summary: "a project's limits, balance, and its keys with their limits and spend" },
+  {
+    name: "keys issue",
+    synopsis: "--project ID [--name NAME] [--rpm N] [--daily-cap USD] [--budget USD] [--expires TIME]",
+    summary: "issue a key, with its own limits if given (the key is printed once)",
+    detail: KEY_LIMITS,
+  },
+  { name: "keys list", synopsis: "--project ID", summary: "list a project's keys with their limits and spend" },
+  { name: "keys show", synopsis: "--key KEY_ID", summary: "a key's status, limits and spend" },
+  {
+    name: "keys limits",
+    synopsis: "--key KEY_ID [--rpm N|none] [--daily-cap USD|none] [--budget USD|none] [--expires TIME|never] [--name NAME]",
+    summary: "set or clear a key's own limits and expiry",
+    detail: `${KEY_LIMITS}\nA limit set on a key that has spent counts its spend so far (the ledger's).`,
+  },
+  {
+    name: "keys rotate",
+    synopsis: "--key KEY_ID [--grace SECONDS]",
+    summary: "issue a successor (printed once); the old key works for the grace (default 86400 s), then is revoked",
+    detail: "The successor has the key's name, limits and expiry; both keys spend from the successor's budget and caps.",
+  },
   { name: "keys revoke", synopsis: "--key KEY_ID", summary: "revoke a key" },
   {
     name: "balance topup",
@@ -28,8 +52,8 @@ export const COMMANDS: readonly CommandHelp[] = [
   { name: "holds", synopsis: "--project ID [--status S]", summary: "holds (active by default; settled, released, expired, refused)" },
   {
     name: "usage",
-    synopsis: "--project ID [--from DAY] [--to DAY]",
-    summary: "requests, tokens and cost per UTC day and model (default: this month)",
+    synopsis: "--project ID | --key KEY_ID [--from DAY] [--to DAY]",
+    summary: "requests, tokens and cost per UTC day and model, of a project or one key (default: this month)",
     detail: "Each row is followed by its cost split by component (input, cached_input, cache writes, output, reasoning, images).",
   },
   {

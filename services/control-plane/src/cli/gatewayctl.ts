@@ -74,6 +74,71 @@ function listing(none: string, headers: string[], rows: string[][]): string {
   return rows.length === 0 ? none : table(headers, rows);
 }
 
+const keyStatus = (key: Row) =>
+  key.status === "active" && key.expires_at
+    ? `active until ${key.expires_at}`
+    : key.status === "revoked"
+      ? `revoked ${key.revoked_at}`
+      : String(key.status);
+
+/** A key's own limits, one line. */
+const keyTerms = (key: Row) =>
+  `rpm ${key.rpm_limit ?? "project's"}, daily cap ${money(key.daily_cap)}, budget ${money(key.budget)}` +
+  (key.budget ? ` (${money(key.budget_left)} left)` : "") +
+  (key.replaced_by ? `, rotated: limits are ${key.replaced_by}'s` : "");
+
+const keySpend = (key: Row) => {
+  const spend = key.spend as { total: unknown; today: unknown; requests: number };
+  return `spent ${money(spend.total)} in ${spend.requests} requests, ${money(spend.today)} today`;
+};
+
+/** A project's keys with their limits and spend. */
+function keyTable(keys: Row[]): string {
+  return listing(
+    "no keys",
+    ["KEY ID", "HINT", "NAME", "STATUS", "RPM", "DAILY CAP", "BUDGET LEFT", "SPENT", "TODAY"],
+    keys.map((key) => {
+      const spend = key.spend as { total: unknown; today: unknown };
+      return [
+        String(key.id),
+        String(key.hint),
+        String(key.name ?? ""),
+        keyStatus(key),
+        String(key.rpm_limit ?? "-"),
+        key.daily_cap ? money(key.daily_cap) : "-",
+        key.budget ? money(key.budget_left) : "-",
+        money(spend.total),
+        money(spend.today),
+      ];
+    }),
+  );
+}
+
+/** The body of `keys issue` and `keys limits`: the flags given, as the admin API names them. */
+function keyLimitsBody(values: Record<string, string | boolean | undefined>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const rpm = values.rpm as string | undefined;
+  if (rpm !== undefined) {
+    if (rpm === "none") body.rpm_limit = null;
+    else if (/^[1-9]\d*$/.test(rpm)) body.rpm_limit = Number(rpm);
+    else throw new CliError("--rpm takes a whole number above 0, or 'none'");
+  }
+  const usd = (flag: string, field: string) => {
+    const value = values[flag] as string | undefined;
+    if (value !== undefined) body[field] = value === "none" ? null : value;
+  };
+  usd("daily-cap", "daily_cap_usd");
+  usd("budget", "budget_usd");
+  const expires = values.expires as string | undefined;
+  if (expires !== undefined) {
+    if (expires === "never") body.expires_at = null;
+    else if (Number.isNaN(Date.parse(expires))) throw new CliError("--expires takes a date-time such as 2026-12-31T00:00:00Z, or 'never'");
+    else body.expires_at = new Date(expires).toISOString();
+  }
+  if (values.name !== undefined) body.name = values.name;
+  return body;
+}
+
 function human(command: string, result: unknown): string {
   const data = (result as { data?: Row[] }).data;
   switch (command) {
@@ -95,21 +160,30 @@ function human(command: string, result: unknown): string {
       );
     case "keys issue": {
       const key = result as Row;
-      return `${key.key}\n\nkey id ${key.id} for project ${key.project_id}. This is the only time the key is shown: store it now.`;
+      return `${key.key}\n\nkey id ${key.id} for project ${key.project_id}. This is the only time the key is shown: store it now.\n${keyTerms(key)}`;
+    }
+    case "keys rotate": {
+      const { key, previous } = result as { key: Row; previous: Row };
+      return `${key.key}\n\nkey id ${key.id} replaces ${previous.id}, which works until ${previous.expires_at}. This is the only time the key is shown: store it now.\n${keyTerms(key)}`;
     }
     case "keys list":
-      return listing(
-        "no keys",
-        ["KEY ID", "HINT", "NAME", "STATUS"],
-        (data ?? []).map((key) => [
-          String(key.id),
-          String(key.hint),
-          String(key.name ?? ""),
-          key.revoked_at ? `revoked ${key.revoked_at}` : "active",
-        ]),
-      );
+      return keyTable(data ?? []);
+    case "keys show":
+    case "keys limits": {
+      const key = result as Row;
+      return `key ${key.id} (${key.name ?? "no name"}) of project ${key.project_id}: ${keyStatus(key)}\n${keyTerms(key)}\n${keySpend(key)}`;
+    }
     case "keys revoke":
       return `key ${(result as Row).id} revoked`;
+    case "projects show": {
+      const { project, balance, keys } = result as { project: Row; balance: Row; keys: Row[] };
+      return [
+        `project ${project.id} (${project.name}): rpm ${project.rpm_limit ?? "default"}, daily cap ${money(project.daily_cap)}`,
+        `balance ${money(balance.balance)}, held ${money(balance.held)}, available ${money(balance.available)}, spent today ${money(balance.spent_today)}`,
+        "",
+        keyTable(keys),
+      ].join("\n");
+    }
     case "balance topup": {
       const topup = result as { replayed: boolean; balance: Row };
       return `${topup.replayed ? "already applied (same idempotency key); " : ""}balance ${money(topup.balance.balance)}, available ${money(topup.balance.available)}`;
@@ -192,8 +266,8 @@ function validCatalogue(document: unknown, shown: string): CatalogueFile {
   }
 }
 
-async function run(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+function parseOptions(argv: string[]) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
@@ -208,6 +282,9 @@ async function run(argv: string[]): Promise<void> {
       "idempotency-key": { type: "string" },
       rpm: { type: "string" },
       "daily-cap": { type: "string" },
+      budget: { type: "string" },
+      expires: { type: "string" },
+      grace: { type: "string" },
       file: { type: "string" },
       sources: { type: "string" },
       limit: { type: "string" },
@@ -217,6 +294,20 @@ async function run(argv: string[]): Promise<void> {
       help: { type: "boolean", short: "h" },
     },
   });
+}
+
+/** The command line parsed; a flag parseArgs refuses is the operator's mistake, said in one line. */
+function parse(argv: string[]) {
+  try {
+    return parseOptions(argv);
+  } catch (error) {
+    if (error instanceof TypeError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { values, positionals } = parse(argv);
   const singleWord = ["ledger", "holds", "usage"].includes(positionals[0]!);
   const command = positionals.slice(0, singleWord ? 1 : 2).join(" ");
   if (values.help || positionals.length === 0) {
@@ -226,6 +317,7 @@ async function run(argv: string[]): Promise<void> {
   const fromCwd = (file: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
   const target = () => connection(values);
   const project = () => encodeURIComponent(need(values.project, "project", command));
+  const key = () => encodeURIComponent(need(values.key, "key", command));
   let result: unknown;
   switch (command) {
     case "projects create":
@@ -238,13 +330,37 @@ async function run(argv: string[]): Promise<void> {
       result = await call(target(), "GET", "/admin/projects");
       break;
     case "keys issue":
-      result = await call(target(), "POST", `/admin/projects/${project()}/keys`, values.name ? { name: values.name } : {});
+      result = await call(target(), "POST", `/admin/projects/${project()}/keys`, keyLimitsBody(values));
       break;
+    case "keys show":
+      result = await call(target(), "GET", `/admin/keys/${key()}`);
+      break;
+    case "keys limits": {
+      const body = keyLimitsBody(values);
+      if (Object.keys(body).length === 0) throw new CliError(`keys limits needs at least one of its options\n\n${commandHelp(command)}`);
+      result = await call(target(), "PATCH", `/admin/keys/${key()}`, body);
+      break;
+    }
+    case "keys rotate": {
+      const grace = values.grace === undefined ? undefined : Number(values.grace);
+      if (grace !== undefined && !(Number.isInteger(grace) && grace >= 0)) throw new CliError("--grace takes whole seconds (0 or more)");
+      result = await call(target(), "POST", `/admin/keys/${key()}/rotate`, grace === undefined ? {} : { grace_seconds: grace });
+      break;
+    }
+    case "projects show": {
+      const [shown, balance, keys] = await Promise.all([
+        call(target(), "GET", `/admin/projects/${project()}`),
+        call(target(), "GET", `/admin/projects/${project()}/balance`),
+        call(target(), "GET", `/admin/projects/${project()}/keys`),
+      ]);
+      result = { project: shown, balance, keys: (keys as { data: Row[] }).data };
+      break;
+    }
     case "keys list":
       result = await call(target(), "GET", `/admin/projects/${project()}/keys`);
       break;
     case "keys revoke":
-      result = await call(target(), "POST", `/admin/keys/${encodeURIComponent(need(values.key, "key", command))}/revoke`);
+      result = await call(target(), "POST", `/admin/keys/${key()}/revoke`);
       break;
     case "balance topup":
       result = await call(target(), "POST", `/admin/projects/${project()}/topups`, {
@@ -267,7 +383,9 @@ async function run(argv: string[]): Promise<void> {
       break;
     case "usage": {
       const query = new URLSearchParams({ ...(values.from ? { from: values.from } : {}), ...(values.to ? { to: values.to } : {}) });
-      result = await call(target(), "GET", `/admin/projects/${project()}/usage${query.size ? `?${query}` : ""}`);
+      // One key's usage with --key, else the project's.
+      const scope = values.key ? `/admin/keys/${key()}` : `/admin/projects/${project()}`;
+      result = await call(target(), "GET", `${scope}/usage${query.size ? `?${query}` : ""}`);
       break;
     }
     case "limits set": {

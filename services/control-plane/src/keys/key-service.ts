@@ -1,33 +1,82 @@
-// Issuing, listing, revoking and validating API keys. Only hashes are stored.
+// Issuing, listing, limiting, rotating, revoking and validating API keys. Only hashes are stored.
+// A key's money limits are enforced by the money batch (migration 0007, docs/keys.md); the
+// changes here go through SQL functions that take the project's lock, like every money write.
 import { timingSafeEqual } from "node:crypto";
-import type { PrismaClient } from "../generated/prisma/client";
-import { changeEventRow, type ChangeFeed } from "../changes/change-feed";
-import { notFound } from "../errors";
-import { hashApiKey, newApiKey, parseApiKey, randomBase62 } from "./api-key-format";
 import { echo } from "@gateway/proto";
+
+import { type ChangeFeed, changeEventRow } from "../changes/change-feed";
+import { sqlStateOf } from "../database/sql-state";
+import type { ApiKey, PrismaClient } from "../generated/prisma/client";
+import { conflict, invalidRequest, notFound } from "../errors";
+import { type Clock, utcDay } from "../clock";
+import { hashApiKey, newApiKey, parseApiKey, randomBase62 } from "./api-key-format";
 
 export interface KeyValidation {
   valid: boolean;
   projectId: string;
   keyId: string;
   rpmLimit: number | null;
+  /** The key's own limits (those of its successor after a rotation), for valid keys. */
+  key?: {
+    rpmLimit: number | null;
+    moneyLimits: boolean;
+    expiresAt: Date | null;
+    limitsKeyId: string;
+  };
+}
+
+/** What an operator sets on a key; undefined leaves it, null clears it. */
+export interface KeyLimitsUpdate {
+  name?: string | null;
+  rpmLimit?: number | null;
+  dailyCapNano?: bigint | null;
+  budgetNano?: bigint | null;
+  expiresAt?: Date | null;
+}
+
+/** A key's spend from the ledger: every debit, and today's (by the day each hold was placed). */
+export interface KeySpend {
+  totalNano: bigint;
+  todayNano: bigint;
+  requests: number;
 }
 
 const INVALID: KeyValidation = { valid: false, projectId: "", keyId: "", rpmLimit: null };
+const NO_SPEND: KeySpend = { totalNano: 0n, todayNano: 0n, requests: 0 };
+
+/** object_not_in_prerequisite_state: gateway_rotate_key refused a revoked, expired or rotated key. */
+const NOT_ROTATABLE = "55000";
+/** no_data_found: the key went away between the lookup and the function. */
+const NO_DATA = "P0002";
+
+/** A key with a daily cap or a total budget: its money is counted, and its requests are never leased. */
+const hasMoneyLimits = (key: Pick<ApiKey, "dailyCapNano" | "budgetNano">) => key.dailyCapNano !== null || key.budgetNano !== null;
 
 export class KeyService {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly changes: ChangeFeed,
+    private readonly clock: Clock,
   ) {}
 
   /** Returns the full key; it is never stored and cannot be shown again. */
-  async issue(projectId: string, name: string | undefined) {
+  async issue(projectId: string, input: { name?: string } & Omit<KeyLimitsUpdate, "name"> = {}) {
     const project = await this.prisma.project.findUnique({ where: { id: projectId } });
     if (!project) throw notFound(`project ${echo(projectId)}`);
+    this.checkExpiry(input.expiresAt);
     const key = newApiKey(projectId);
     const record = await this.prisma.apiKey.create({
-      data: { id: `key_${randomBase62(16)}`, projectId, hash: hashApiKey(key), hint: key.slice(-4), name: name ?? null },
+      data: {
+        id: `key_${randomBase62(16)}`,
+        projectId,
+        hash: hashApiKey(key),
+        hint: key.slice(-4),
+        name: input.name ?? null,
+        rpmLimit: input.rpmLimit ?? null,
+        dailyCapNano: input.dailyCapNano ?? null,
+        budgetNano: input.budgetNano ?? null,
+        expiresAt: input.expiresAt ?? null,
+      },
     });
     return { key, record };
   }
@@ -36,16 +85,99 @@ export class KeyService {
     return this.prisma.apiKey.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
   }
 
+  async get(keyId: string) {
+    const key = await this.prisma.apiKey.findUnique({ where: { id: keyId } });
+    if (!key) throw notFound(`key ${echo(keyId)}`);
+    return key;
+  }
+
+  /** Sets a key's limits or expiry; the data planes drop what they cached of it. */
+  async update(keyId: string, update: KeyLimitsUpdate) {
+    const existing = await this.get(keyId);
+    if (existing.revokedAt) throw conflict(`key ${echo(keyId)} is revoked`);
+    if (existing.replacedBy) throw conflict(`key ${echo(keyId)} was rotated: its limits are its successor's, ${existing.replacedBy}`);
+    this.checkExpiry(update.expiresAt);
+    const changes: Record<string, string | number | null> = {};
+    if (update.name !== undefined) changes.name = update.name;
+    if (update.rpmLimit !== undefined) changes.rpm_limit = update.rpmLimit;
+    if (update.dailyCapNano !== undefined) changes.daily_cap_nano = update.dailyCapNano?.toString() ?? null;
+    if (update.budgetNano !== undefined) changes.budget_nano = update.budgetNano?.toString() ?? null;
+    if (update.expiresAt !== undefined) changes.expires_at = update.expiresAt?.toISOString() ?? null;
+    await this.prisma.$transaction([
+      this.prisma.$executeRaw`SELECT gateway_update_key(${keyId}, ${JSON.stringify(changes)}::jsonb, ${utcDay(this.clock.now())}::date)`,
+      this.prisma.changeEvent.create({ data: changeEventRow({ kind: "key_changed", projectId: existing.projectId, keyId }) }),
+    ]);
+    await this.changes.poll();
+    return this.get(keyId);
+  }
+
+  /**
+   * Issues a successor with the key's name, limits, expiry and counters; the key stays valid for
+   * `graceSeconds` (or until its own earlier expiry), then is revoked. Returns the successor's full key.
+   */
+  async rotate(keyId: string, graceSeconds: number) {
+    const existing = await this.get(keyId);
+    const key = newApiKey(existing.projectId);
+    const successorId = `key_${randomBase62(16)}`;
+    const now = this.clock.now();
+    const until = new Date(now.getTime() + graceSeconds * 1000);
+    try {
+      await this.prisma.$transaction([
+        this.prisma.$executeRaw`SELECT gateway_rotate_key(${keyId}, ${successorId}, ${hashApiKey(key)}, ${key.slice(-4)},
+                                                          ${until.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)`,
+        this.prisma.changeEvent.create({ data: changeEventRow({ kind: "key_changed", projectId: existing.projectId, keyId }) }),
+      ]);
+    } catch (error) {
+      const state = sqlStateOf(error);
+      if (state === NOT_ROTATABLE) throw conflict(`key ${echo(keyId)} cannot be rotated: it is revoked, expired or already rotated`);
+      if (state === NO_DATA) throw notFound(`key ${echo(keyId)}`);
+      throw error;
+    }
+    await this.changes.poll();
+    return { key, record: await this.get(successorId), previous: await this.get(keyId) };
+  }
+
   async revoke(keyId: string) {
-    const existing = await this.prisma.apiKey.findUnique({ where: { id: keyId } });
-    if (!existing) throw notFound(`key ${echo(keyId)}`);
+    const existing = await this.get(keyId);
     if (existing.revokedAt) return existing;
     const [record] = await this.prisma.$transaction([
-      this.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } }),
+      this.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: this.clock.now() } }),
       this.prisma.changeEvent.create({ data: changeEventRow({ kind: "key_revoked", projectId: existing.projectId, keyId }) }),
     ]);
     await this.changes.poll();
     return record;
+  }
+
+  /** Revokes keys whose expiry passed (a set expiry, or a rotation's grace); returns how many. */
+  async revokeExpired(at = this.clock.now()): Promise<number> {
+    const due = await this.prisma.apiKey.findMany({ where: { revokedAt: null, expiresAt: { lte: at } }, take: 500 });
+    if (due.length === 0) return 0;
+    await this.prisma.$transaction([
+      ...due.map((key) => this.prisma.apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: key.expiresAt } })),
+      ...due.map((key) =>
+        this.prisma.changeEvent.create({ data: changeEventRow({ kind: "key_revoked", projectId: key.projectId, keyId: key.id }) }),
+      ),
+    ]);
+    await this.changes.poll();
+    return due.length;
+  }
+
+  /** Spend per key of a project, from its ledger (keys without debits are absent). */
+  async spend(projectId: string, keyId?: string): Promise<Map<string, KeySpend>> {
+    const today = utcDay(this.clock.now());
+    const rows = await this.prisma.$queryRaw<{ key_id: string; total: bigint; today: bigint | null; requests: bigint }[]>`
+      SELECT key_id, -sum(amount_nano)::bigint AS total, -sum(amount_nano) FILTER (WHERE day = ${today}::date)::bigint AS today,
+             count(*) AS requests
+        FROM ledger_entries
+       WHERE project_id = ${projectId} AND kind = 'debit' AND key_id IS NOT NULL AND (${keyId ?? null}::text IS NULL OR key_id = ${keyId ?? null})
+       GROUP BY key_id`;
+    return new Map(
+      rows.map((row) => [row.key_id, { totalNano: BigInt(row.total), todayNano: BigInt(row.today ?? 0n), requests: Number(row.requests) }]),
+    );
+  }
+
+  spendOf(spend: Map<string, KeySpend>, keyId: string): KeySpend {
+    return spend.get(keyId) ?? NO_SPEND;
   }
 
   async validate(key: string): Promise<KeyValidation> {
@@ -54,9 +186,37 @@ export class KeyService {
     const hash = hashApiKey(key);
     const record = await this.prisma.apiKey.findUnique({ where: { hash }, include: { project: true } });
     if (!record || record.revokedAt || record.projectId !== parsed.projectId) return INVALID;
+    if (record.expiresAt && record.expiresAt <= this.clock.now()) return INVALID;
     // The lookup is by hash; the constant-time comparison guards against a
     // store that matched loosely.
     if (!timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex"))) return INVALID;
-    return { valid: true, projectId: record.projectId, keyId: record.id, rpmLimit: record.project.rpmLimit };
+    const limits = await this.limitsKey(record);
+    return {
+      valid: true,
+      projectId: record.projectId,
+      keyId: record.id,
+      rpmLimit: record.project.rpmLimit,
+      key: {
+        rpmLimit: limits.rpmLimit,
+        moneyLimits: hasMoneyLimits(limits),
+        expiresAt: record.expiresAt,
+        limitsKeyId: limits.id,
+      },
+    };
+  }
+
+  /** The key whose limits apply to `key`: itself, or the end of its rotations. */
+  private async limitsKey(key: ApiKey): Promise<ApiKey> {
+    let current = key;
+    for (let step = 0; current.replacedBy && step < 64; step++) {
+      const next = await this.prisma.apiKey.findUnique({ where: { id: current.replacedBy } });
+      if (!next) break;
+      current = next;
+    }
+    return current;
+  }
+
+  private checkExpiry(expiresAt: Date | null | undefined): void {
+    if (expiresAt && expiresAt <= this.clock.now()) throw invalidRequest("expires_at must be in the future");
   }
 }

@@ -67,6 +67,8 @@ const reserveOutcomes = {
   insufficient_credits: "INSUFFICIENT_CREDITS",
   spend_cap_exceeded: "SPEND_CAP_EXCEEDED",
   unknown_project: "UNKNOWN_PROJECT",
+  key_budget_exceeded: "KEY_BUDGET_EXCEEDED",
+  key_spend_cap_exceeded: "KEY_SPEND_CAP_EXCEEDED",
 } as const;
 const settleOutcomes = { settled: "SETTLED", already_released: "ALREADY_RELEASED", unknown_request: "UNKNOWN_REQUEST" } as const;
 const drawOutcomes = { settled: "SETTLED", unknown_lease: "UNKNOWN_LEASE", failed: "FAILED" } as const;
@@ -148,6 +150,16 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
         keyId: result.keyId,
         limits: result.rpmLimit === null ? {} : { rpmLimit: result.rpmLimit },
         cacheTtlSeconds: deps.keyCacheTtlSeconds,
+        ...(result.key
+          ? {
+              keyLimits: {
+                ...(result.key.rpmLimit === null ? {} : { rpmLimit: result.key.rpmLimit }),
+                moneyLimits: result.key.moneyLimits,
+                expiresAtUnixMs: String(result.key.expiresAt?.getTime() ?? 0),
+                limitsKeyId: result.key.limitsKeyId,
+              },
+            }
+          : {}),
       };
     }),
     GetCatalogue: unary("GetCatalogue", () => deps.catalogue.snapshot()),
@@ -159,6 +171,7 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
         minAmountNano: amount(request.minAmountNano),
         model: request.model,
         accessPath: request.accessPath,
+        keyId: request.keyId,
       });
       return {
         outcome: reserveOutcomes[result.outcome],
@@ -208,6 +221,7 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
             inputTokens: tokens(draw.inputTokens),
             outputTokens: tokens(draw.outputTokens),
             costParts: costParts(draw.costParts),
+            keyId: draw.keyId,
           };
         } catch {
           return undefined;
@@ -245,6 +259,7 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
       const unsubscribe = deps.changes.subscribe((change: Change) => {
         if (change.kind === "catalogue") send(async () => ({ catalogue: await deps.catalogue.snapshot() }));
         if (change.kind === "key_revoked") send(() => ({ keyRevoked: { projectId: change.projectId, keyId: change.keyId } }));
+        if (change.kind === "key_changed") send(() => ({ keyChanged: { projectId: change.projectId, keyId: change.keyId } }));
         if (change.kind === "project_changed") {
           send(() => ({
             projectChanged: { projectId: change.projectId, limits: change.rpmLimit === null ? {} : { rpmLimit: change.rpmLimit } },

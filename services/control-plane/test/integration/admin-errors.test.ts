@@ -217,6 +217,49 @@ describe("admin API errors", () => {
     expect(balance.balance.usd).toBe("9000000000.00");
   });
 
+  it("refuses bad key limits with 400, and rotations or changes of a key that cannot have them with 404 or 409", async () => {
+    const issue = (body: unknown) => admin("POST", "/admin/projects/taken/keys", JSON.stringify(body));
+    await expectError(await issue({ rpm_limit: 0 }), 400, "invalid_request_error", "invalid_request", false);
+    await expectError(
+      await issue({ budget_usd: "lots" }),
+      400,
+      "invalid_request_error",
+      "invalid_request",
+      false,
+      expect.stringContaining("budget_usd"),
+    );
+    await expectError(await issue({ daily_cap_usd: "2000000000" }), 400, "invalid_request_error", "invalid_request", false);
+    await expectError(await issue({ expires_at: "soon" }), 400, "invalid_request_error", "invalid_request", false);
+    await expectError(
+      await issue({ expires_at: "2001-01-01T00:00:00Z" }),
+      400,
+      "invalid_request_error",
+      "invalid_request",
+      false,
+      "expires_at must be in the future",
+    );
+    await expectError(await admin("POST", "/admin/keys/key_nosuch/rotate", "{}"), 404, "invalid_request_error", "not_found", false);
+    await expectError(await admin("PATCH", "/admin/keys/key_nosuch", "{}"), 404, "invalid_request_error", "not_found", false);
+
+    const issued = (await (await issue({ name: "r" })).json()) as { id: string };
+    expect((await admin("POST", `/admin/keys/${issued.id}/rotate`, JSON.stringify({ grace_seconds: 60 }))).status).toBe(201);
+    await expectError(await admin("POST", `/admin/keys/${issued.id}/rotate`, "{}"), 409, "invalid_request_error", "conflict", false);
+    await expectError(
+      await admin("PATCH", `/admin/keys/${issued.id}`, JSON.stringify({ rpm_limit: 5 })),
+      409,
+      "invalid_request_error",
+      "conflict",
+      false,
+    );
+    await expectError(
+      await admin("POST", `/admin/keys/${issued.id}/rotate`, JSON.stringify({ grace_seconds: -1 })),
+      400,
+      "invalid_request_error",
+      "invalid_request",
+      false,
+    );
+  });
+
   it("answers a body over the limit with body_too_large", async () => {
     const large = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
     await expectError(

@@ -165,7 +165,9 @@ describe("gatewayctl", () => {
 
     const page = await ctl("keys", "issue", "--help");
     expect(page.code).toBe(0);
-    expect(page.stdout.split("\n")[0]).toBe("usage: gatewayctl keys issue --project ID [--name NAME]");
+    expect(page.stdout.split("\n")[0]).toBe(
+      "usage: gatewayctl keys issue --project ID [--name NAME] [--rpm N] [--daily-cap USD] [--budget USD] [--expires TIME]",
+    );
     expect(page.stdout).not.toContain("balance topup"); // that command's page only
 
     const missing = await ctl("balance", "topup", "--project", "nosuch");
@@ -176,12 +178,70 @@ describe("gatewayctl", () => {
     await ctlJson("projects", "create", "--name", "Tabled", "--id", "tabled");
     await ctlJson("keys", "issue", "--project", "tabled", "--name", "first");
     const keys = (await ctl("keys", "list", "--project", "tabled")).stdout.trimEnd().split("\n");
-    expect(keys[0]).toMatch(/^KEY ID +HINT +NAME +STATUS$/);
+    expect(keys[0]).toMatch(/^KEY ID +HINT +NAME +STATUS +RPM +DAILY CAP +BUDGET LEFT +SPENT +TODAY$/);
     expect(keys).toHaveLength(2);
-    expect(keys[1]).toMatch(/ first +active$/);
+    expect(keys[1]).toMatch(/ first +active +- +- +- +\$0\.00 +\$0\.00$/);
     const projects = (await ctl("projects", "list")).stdout.split("\n");
     expect(projects[0]).toMatch(/^ID +NAME +RPM +DAILY CAP$/);
     expect(projects.some((line) => /^tabled +Tabled +default +none$/.test(line))).toBe(true);
+  });
+
+  it("sets a key's own limits, expiry and rotation, and shows usage and spend per key", { timeout: 180_000 }, async () => {
+    await ctlJson("projects", "create", "--name", "Keyed", "--id", "keyed");
+    await ctlJson("balance", "topup", "--project", "keyed", "--amount", "5", "--idempotency-key", "k1");
+    const issued = await ctlJson<{ key: string; id: string }>(
+      "keys",
+      "issue",
+      "--project",
+      "keyed",
+      "--name",
+      "app",
+      "--budget",
+      "2.50",
+      "--rpm",
+      "30",
+    );
+    expect(issued).toMatchObject({ rpm_limit: 30, budget: { usd: "2.50" }, budget_left: { usd: "2.50" }, status: "active" });
+    expect((await chat(issued.key)).status).toBe(200);
+
+    const expires = new Date(Date.now() + 86_400_000).toISOString();
+    const limited = await ctlJson("keys", "limits", "--key", issued.id, "--daily-cap", "1.00", "--rpm", "none", "--expires", expires);
+    expect(limited).toMatchObject({ rpm_limit: null, daily_cap: { usd: "1.00" }, budget: { usd: "2.50" }, expires_at: expires });
+    const shown = await ctl("keys", "show", "--key", issued.id);
+    expect(shown.stdout).toContain(`key ${issued.id} (app) of project keyed: active until ${expires}`);
+    expect(shown.stdout).toMatch(/spent \$0\.\d+ in 1 requests/);
+
+    const rotated = await ctlJson<{ key: { key: string; id: string }; previous: { replaced_by: string; expires_at: string } }>(
+      "keys",
+      "rotate",
+      "--key",
+      issued.id,
+      "--grace",
+      "600",
+    );
+    expect(rotated.previous.replaced_by).toBe(rotated.key.id);
+    expect(rotated.key).toMatchObject({ name: "app", daily_cap: { usd: "1.00" }, budget: { usd: "2.50" } });
+    expect((await chat(rotated.key.key)).status).toBe(200);
+    expect((await chat(issued.key)).status).toBe(200); // within its grace
+
+    const usage = await ctlJson<{ data: { requests: number }[] }>("usage", "--key", rotated.key.id);
+    expect(usage.data.reduce((sum, row) => sum + row.requests, 0)).toBe(1);
+    const oldUsage = await ctlJson<{ data: { requests: number }[] }>("usage", "--key", issued.id);
+    expect(oldUsage.data.reduce((sum, row) => sum + row.requests, 0)).toBe(2);
+
+    // The project view lists its keys with their spend.
+    const view = (await ctl("projects", "show", "--project", "keyed")).stdout.split("\n");
+    expect(view[0]).toBe("project keyed (Keyed): rpm default, daily cap none");
+    expect(view[3]).toMatch(/^KEY ID +HINT +NAME +STATUS +RPM +DAILY CAP +BUDGET LEFT +SPENT +TODAY$/);
+    expect(view.find((line) => line.startsWith(issued.id))).toMatch(/ app +active until \S+ +- +\$1\.00 +\$2\.\d+ +\$0\.\d+ +\$0\.\d+$/);
+    expect(view.find((line) => line.startsWith(rotated.key.id))).toMatch(
+      / app +active until \S+ +- +\$1\.00 +\$2\.\d+ +\$0\.\d+ +\$0\.\d+$/,
+    );
+
+    const bad = await ctl("keys", "limits", "--key", rotated.key.id, "--rpm", "many");
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringContaining("--rpm takes a whole number above 0") });
+    const ambiguous = await ctl("keys", "limits", "--key", rotated.key.id, "--rpm", "-3");
+    expect(ambiguous).toMatchObject({ code: 1, stderr: expect.stringMatching(/^gatewayctl: Option '--rpm' argument is ambiguous/) });
   });
 
   it("runs as one bundled file outside the checkout (pnpm build:gatewayctl)", async () => {
@@ -193,7 +253,7 @@ describe("gatewayctl", () => {
     const listed = await run(process.execPath, [bundle, "projects", "list", "--json"], { cwd: elsewhere, env });
     expect((JSON.parse(listed.stdout) as { data: { id: string }[] }).data.map((project) => project.id)).toContain("bundled");
     const help = await run(bundle, ["usage", "--help"], { cwd: elsewhere, env }); // executable itself (shebang)
-    expect(help.stdout.split("\n")[0]).toBe("usage: gatewayctl usage --project ID [--from DAY] [--to DAY]");
+    expect(help.stdout.split("\n")[0]).toBe("usage: gatewayctl usage --project ID | --key KEY_ID [--from DAY] [--to DAY]");
   });
 
   it("refuses a wrong admin token", async () => {

@@ -66,7 +66,7 @@ describe("control-plane gRPC contract", () => {
     client = new ControlPlaneClientConstructor(controlPlane.grpcAddress, grpc.credentials.createInsecure());
     const { services } = controlPlane;
     projectId = (await services.projects.create({ name: "contract" })).id;
-    key = (await services.keys.issue(projectId, "k")).key;
+    key = (await services.keys.issue(projectId, { name: "k" })).key;
     await services.ledger.topUp(projectId, 1_000_000n, "seed");
   });
 

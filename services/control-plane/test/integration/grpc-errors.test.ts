@@ -148,7 +148,7 @@ describe("gRPC errors when the database goes away", { timeout: 180_000 }, () => 
     try {
       controlPlane = await startControlPlane(config({ DATABASE_URL: proxied.toString(), GATEWAY_DATA_DIR: dataDir }));
       const projectId = (await controlPlane.services.projects.create({ name: "outage" })).id;
-      const key = (await controlPlane.services.keys.issue(projectId, "k")).key;
+      const key = (await controlPlane.services.keys.issue(projectId, { name: "k" })).key;
       await controlPlane.services.ledger.topUp(projectId, 1_000_000n, "seed");
 
       await new Promise<void>((resolve) => {
@@ -178,7 +178,7 @@ describe("gRPC errors when the database goes away", { timeout: 180_000 }, () => 
     const controlPlane = await startControlPlane(config({ GATEWAY_DATA_DIR: dataDir }));
     try {
       const projectId = (await controlPlane.services.projects.create({ name: "closed" })).id;
-      const key = (await controlPlane.services.keys.issue(projectId, "k")).key;
+      const key = (await controlPlane.services.keys.issue(projectId, { name: "k" })).key;
       await controlPlane.database.close();
       const unavailable = {
         code: grpc.status.UNAVAILABLE,

@@ -19,7 +19,23 @@ async function served(schema: object, answer: unknown): Promise<unknown> {
 }
 
 const project = { id: "p1", name: "One", createdAt: at, rpmLimit: null, dailyCapNano: null };
-const key = { id: "k1", projectId: "p1", hint: "abcd", name: null, createdAt: at, revokedAt: null };
+const key = {
+  id: "k1",
+  projectId: "p1",
+  hint: "abcd",
+  name: null,
+  createdAt: at,
+  revokedAt: null,
+  expiresAt: null,
+  replacedBy: null,
+  rpmLimit: null,
+  dailyCapNano: null,
+  budgetNano: null,
+  spentNano: 0n,
+  heldNano: 0n,
+};
+const noSpend = { totalNano: 0n, todayNano: 0n, requests: 0 };
+const limitedKey = { ...key, rpmLimit: 30, dailyCapNano: 2_000_000_000n, budgetNano: 9_000_000_000n, spentNano: 1n, heldNano: 2n };
 const entry = {
   id: 7n,
   kind: "debit",
@@ -32,6 +48,7 @@ const entry = {
   inputTokens: 10,
   outputTokens: 20,
   costParts: { input: { units: 10, nano: "500" }, output: { units: 20, nano: "1000" } },
+  keyId: "k1",
   createdAt: at,
 };
 const hold = {
@@ -54,9 +71,20 @@ describe("admin response schemas", () => {
   it.each([
     ["a project without limits", ref("Project"), presentProject(project)],
     ["a project with limits", ref("Project"), presentProject({ ...project, rpmLimit: 60, dailyCapNano: 5_000_000_000n })],
-    ["a key", ref("Key"), presentKey(key)],
-    ["a revoked, named key", ref("Key"), presentKey({ ...key, name: "ci", revokedAt: at })],
-    ["an issued key", ref("IssuedKey"), { ...presentKey(key), key: "sk_p1_secret" }],
+    ["a key", ref("Key"), presentKey(key, noSpend, at)],
+    ["a revoked, named key", ref("Key"), presentKey({ ...key, name: "ci", revokedAt: at }, noSpend, at)],
+    [
+      "a key with limits, spend and an expiry",
+      ref("Key"),
+      presentKey({ ...limitedKey, expiresAt: at }, { totalNano: 5n, todayNano: 1n, requests: 2 }, at),
+    ],
+    ["a rotated key", ref("Key"), presentKey({ ...key, replacedBy: "k2", expiresAt: at }, noSpend, at, limitedKey)],
+    ["an issued key", ref("IssuedKey"), { ...presentKey(key, noSpend, at), key: "sk_p1_secret" }],
+    [
+      "a rotation",
+      ref("RotatedKey"),
+      { key: { ...presentKey(limitedKey, noSpend, at), key: "sk_p1_secret" }, previous: presentKey(key, noSpend, at, limitedKey) },
+    ],
     ["a list of projects", listOf("Project"), { data: [presentProject(project)] }],
     [
       "a balance",

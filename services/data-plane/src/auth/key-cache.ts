@@ -10,8 +10,19 @@ import { controlPlaneUnavailable, GatewayError, isOutage } from "../errors";
 export interface KeyIdentity {
   projectId: string;
   keyId: string;
-  /** null = deployment default, 0 = none. */
+  /** The project's requests per minute: null = deployment default, 0 = none. */
   rpmLimit: number | null;
+  /** The key's own limits (docs/keys.md). */
+  key: {
+    /** Its own requests per minute, within the project's; null = none. */
+    rpmLimit: number | null;
+    /** It has a daily cap or a total budget: reserved request by request, never leased. */
+    moneyLimits: boolean;
+    /** It stops working then (ms since the epoch); 0 = never. */
+    expiresAtMs: number;
+    /** The key whose limits apply (its successor after a rotation): the rate window is this one's. */
+    limitsKeyId: string;
+  };
 }
 
 interface Entry {
@@ -22,11 +33,16 @@ interface Entry {
 
 const MAX_ENTRIES = 100_000;
 
+/** A key past its expiry is refused at once, without waiting for the sweeper's revocation to arrive. */
+const expired = (identity: KeyIdentity, now: number) => identity.key.expiresAtMs > 0 && identity.key.expiresAtMs <= now;
+
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<KeyIdentity | undefined>>();
   /** Keys revoked lately: a validation that was in flight when the push came must not revive them. */
   private readonly revoked = new Map<string, number>();
+  /** When keys' limits last changed (performance.now()): an answer asked for before that is used once, not kept. */
+  private readonly changed = new Map<string, number>();
 
   constructor(
     private readonly controlPlane: Pick<ControlPlaneClientWrapper, "validateKey">,
@@ -45,7 +61,7 @@ export class KeyCache {
     if (entry && entry.expiresAtMs > now) {
       this.onLookup("hit");
       span.set("gateway.key_cache", "hit");
-      return entry.identity;
+      return entry.identity && expired(entry.identity, now) ? undefined : entry.identity;
     }
     let pending = this.inflight.get(hash);
     if (pending)
@@ -58,21 +74,33 @@ export class KeyCache {
   }
 
   private async fetch(hash: string, key: string, stale: Entry | undefined, span: TraceSpan): Promise<KeyIdentity | undefined> {
+    const askedAt = performance.now();
     try {
       const answer = await this.controlPlane.validateKey(key, span);
       this.onLookup("miss"); // answered by the control plane (a stale answer counts as "stale" instead)
       span.set("gateway.key_cache", "miss");
       const identity =
         answer.valid && !this.revoked.has(answer.keyId)
-          ? { projectId: answer.projectId, keyId: answer.keyId, rpmLimit: answer.limits?.rpmLimit ?? null }
+          ? {
+              projectId: answer.projectId,
+              keyId: answer.keyId,
+              rpmLimit: answer.limits?.rpmLimit ?? null,
+              key: {
+                rpmLimit: answer.keyLimits?.rpmLimit ?? null,
+                moneyLimits: answer.keyLimits?.moneyLimits ?? false,
+                expiresAtMs: Number(answer.keyLimits?.expiresAtUnixMs ?? 0),
+                limitsKeyId: answer.keyLimits?.limitsKeyId || answer.keyId,
+              },
+            }
           : undefined;
       const ttlSeconds = Math.min(answer.cacheTtlSeconds || this.maxTtlSeconds, this.maxTtlSeconds);
+      if ((this.changed.get(answer.keyId) ?? Number.NEGATIVE_INFINITY) >= askedAt) return identity;
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(hash, { identity, expiresAtMs: Date.now() + ttlSeconds * 1000, validatedAtMs: Date.now() });
       return identity;
     } catch (error) {
       // Only an outage is ridden out with what was known: a control plane that answers with a failure is not away.
-      if (isOutage(error) && stale?.identity && Date.now() - stale.validatedAtMs < this.graceMs) {
+      if (isOutage(error) && stale?.identity && Date.now() - stale.validatedAtMs < this.graceMs && !expired(stale.identity, Date.now())) {
         this.onLookup("stale");
         span.set("gateway.key_cache", "stale");
         return stale.identity;
@@ -86,6 +114,15 @@ export class KeyCache {
     this.revoked.set(keyId, now);
     for (const [id, at] of this.revoked) if (now - at > 2 * this.maxTtlSeconds * 1000) this.revoked.delete(id);
     for (const [hash, entry] of this.entries) if (entry.identity?.keyId === keyId) this.entries.delete(hash);
+  }
+
+  /** A key's limits or expiry changed, or it was rotated: the next request asks the control plane. */
+  keyChanged(keyId: string): void {
+    const now = performance.now();
+    this.changed.set(keyId, now);
+    for (const [id, at] of this.changed) if (now - at > 2 * this.maxTtlSeconds * 1000) this.changed.delete(id);
+    for (const [hash, entry] of this.entries)
+      if (entry.identity?.keyId === keyId || entry.identity?.key.limitsKeyId === keyId) this.entries.delete(hash);
   }
 
   projectChanged(projectId: string, rpmLimit: number | null): void {

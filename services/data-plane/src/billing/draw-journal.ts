@@ -54,6 +54,7 @@ export class RedisDrawJournal implements DrawJournal {
       inputTokens: draw.inputTokens,
       outputTokens: draw.outputTokens,
       costParts: (draw.costParts ?? []).map((part) => ({ component: part.component, units: part.units, nano: part.nano.toString() })),
+      ...(draw.keyId ? { keyId: draw.keyId } : {}),
     });
     return new Promise((resolve) => {
       const timer = setTimeout(() => done(false), APPEND_TIMEOUT_MS);

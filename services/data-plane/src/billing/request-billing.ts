@@ -8,7 +8,15 @@
 // `draw`, `release`) when tracing is on; the amounts are never touched by it.
 import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
-import { controlPlaneUnavailable, GatewayError, insufficientCredits, isOutage, invalidApiKey, spendCapExceeded } from "../errors";
+import {
+  controlPlaneUnavailable,
+  GatewayError,
+  insufficientCredits,
+  isOutage,
+  invalidApiKey,
+  keyBudgetExceeded,
+  spendCapExceeded,
+} from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
 import type { DrawJournal } from "./draw-journal";
@@ -48,7 +56,7 @@ export class RequestBilling {
   /** Requests holding money: reserved, and neither settled nor released yet. */
   private readonly open = new Set<string>();
   /** Requests whose worst case came out of a lease, and how much. */
-  private readonly leased = new Map<string, { lease: Lease; needNano: bigint }>();
+  private readonly leased = new Map<string, { lease: Lease; needNano: bigint; keyId: string | undefined }>();
   /** Draws of answered requests not landed yet (queued or in flight; a failed one goes to pending). */
   private drawsUnderWay = 0;
   /** Lease releases under way (flush waits for them). */
@@ -87,11 +95,11 @@ export class RequestBilling {
   }
 
   /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). `parent`: the request's span. */
-  reserve(hold: ReserveCall, parent: TraceSpan = NO_SPAN): Promise<bigint> {
+  reserve(hold: ReserveCall & { keyMoneyLimits?: boolean }, parent: TraceSpan = NO_SPAN): Promise<bigint> {
     return parent === NO_SPAN ? this.reserveUnder(hold, NO_SPAN) : this.tracedReserve(hold, parent);
   }
 
-  private async tracedReserve(hold: ReserveCall, parent: TraceSpan): Promise<bigint> {
+  private async tracedReserve(hold: ReserveCall & { keyMoneyLimits?: boolean }, parent: TraceSpan): Promise<bigint> {
     const span = parent.child("reserve", undefined, "client");
     try {
       return await this.reserveUnder(hold, span);
@@ -103,10 +111,11 @@ export class RequestBilling {
     }
   }
 
-  private async reserveUnder(hold: ReserveCall, span: TraceSpan): Promise<bigint> {
+  private async reserveUnder(hold: ReserveCall & { keyMoneyLimits?: boolean }, span: TraceSpan): Promise<bigint> {
     this.open.add(hold.requestId); // before any call: a hold may exist even if the answer is lost
-    let lease = this.leases.take(hold.projectId, hold.amountNano, span);
-    const asking = lease ? undefined : this.leases.askUnderWay(hold.projectId);
+    // A key with its own budget or daily cap is reserved request by request: only the control plane counts its money.
+    let lease = hold.keyMoneyLimits ? undefined : this.leases.take(hold.projectId, hold.amountNano, span);
+    const asking = lease || hold.keyMoneyLimits ? undefined : this.leases.askUnderWay(hold.projectId);
     if (asking) {
       // A burst of a busy project: one Lease call answers for all of its requests. Not for long: a
       // control plane that is slow to lease is slow to reserve too, and a request must not wait twice.
@@ -114,14 +123,15 @@ export class RequestBilling {
       lease = this.leases.takeAfterAsk(hold.projectId, hold.amountNano);
     }
     if (lease) {
-      this.leased.set(hold.requestId, { lease, needNano: hold.amountNano });
+      this.leased.set(hold.requestId, { lease, needNano: hold.amountNano, keyId: hold.keyId });
       span.rename("lease");
       span.set("gateway.lease_id", lease.id);
       return hold.amountNano;
     }
     let answer: Awaited<ReturnType<ControlPlaneClientWrapper["reserve"]>>;
     try {
-      answer = await this.controlPlane.reserve(hold, span);
+      const { keyMoneyLimits: _, ...call } = hold;
+      answer = await this.controlPlane.reserve(call, span);
     } catch (error) {
       this.open.delete(hold.requestId); // unreachable: the hold, if any, expires
       throw error;
@@ -136,6 +146,10 @@ export class RequestBilling {
         throw insufficientCredits();
       case "SPEND_CAP_EXCEEDED":
         throw spendCapExceeded(answer.retryAfterSeconds);
+      case "KEY_SPEND_CAP_EXCEEDED":
+        throw spendCapExceeded(answer.retryAfterSeconds, "key");
+      case "KEY_BUDGET_EXCEEDED":
+        throw keyBudgetExceeded();
       case "UNKNOWN_PROJECT":
         throw invalidApiKey();
       default:
@@ -146,7 +160,7 @@ export class RequestBilling {
   /** Debits the actual cost. Returns the amount on the ledger for this request. `parent`: the request's span. */
   async settle(call: SettleCall, parent: TraceSpan = NO_SPAN): Promise<bigint> {
     const leased = this.leased.get(call.requestId);
-    if (leased) return this.draw(call, leased.lease, leased.needNano, parent.child("draw", { "gateway.lease_id": leased.lease.id }));
+    if (leased) return this.draw(call, leased, parent.child("draw", { "gateway.lease_id": leased.lease.id }));
     const span = parent.child("settle", undefined, "client");
     const work = async () => {
       const answer = await this.controlPlane.settle(call, span);
@@ -198,13 +212,17 @@ export class RequestBilling {
    * hold TTL the lease may have expired, and the answer waits (docs/money.md, "Answers do not wait for
    * their draw").
    */
-  private draw(call: SettleCall, lease: Lease, needNano: bigint, span: TraceSpan): Promise<bigint> {
+  private draw(
+    call: SettleCall,
+    { lease, needNano, keyId }: { lease: Lease; needNano: bigint; keyId: string | undefined },
+    span: TraceSpan,
+  ): Promise<bigint> {
     this.leased.delete(call.requestId);
     const debitNano = call.amountNano <= 0n ? 0n : call.amountNano < needNano ? call.amountNano : needNano;
     this.leases.shrink(lease, needNano, debitNano);
     this.drawsUnderWay++;
     let finished = false; // a replayed draw answers again: its share goes back to the lease once
-    const drawCall = { ...call, leaseId: lease.id, holdNano: debitNano };
+    const drawCall = { ...call, leaseId: lease.id, holdNano: debitNano, ...(keyId ? { keyId } : {}) };
     const work = async () => {
       const answer = await this.draws.submit(drawCall, span);
       if (!answer.settled) this.log.error({ reqId: call.requestId, lease: lease.id }, "draw did not debit: unknown lease");

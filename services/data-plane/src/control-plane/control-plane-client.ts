@@ -31,6 +31,8 @@ export interface ReserveCall {
   minAmountNano: bigint;
   model: string;
   accessPath: string;
+  /** The request's API key: its own budget and daily cap bound the hold too. */
+  keyId?: string;
 }
 
 /** A component of a request's cost, named as in the catalogue (docs/catalogue.md), with the units billed at it. */
@@ -68,6 +70,8 @@ export interface DrawCall {
   outputTokens: number;
   /** The cost by component (billing/pricing.ts), for the ledger's split. */
   costParts?: readonly CostPart[];
+  /** The request's API key, recorded on its debit. */
+  keyId?: string;
 }
 
 /** gRPC statuses of a call that carried no error code (it never reached the control plane, or was cut): an outage. */

@@ -12,7 +12,7 @@ import type { MeteredTokens } from "./usage-meter";
 /** What a call's money goes through (billing/request-billing.ts); `parent` is the request's span, for each step's own. */
 export interface CallBilling {
   /** Places a hold and returns its amount, or throws the caller-facing refusal. */
-  reserve(hold: ReserveCall, parent?: TraceSpan): Promise<bigint>;
+  reserve(hold: ReserveCall & { keyMoneyLimits?: boolean }, parent?: TraceSpan): Promise<bigint>;
   /** Debits the actual cost; returns the amount on the ledger. */
   settle(call: SettleCall, parent?: TraceSpan): Promise<bigint>;
   release(requestId: string, projectId: string, parent?: TraceSpan): Promise<void>;
@@ -49,6 +49,8 @@ export class CallMoney {
         minAmountNano: call.plan.minHoldNano,
         model: call.target.model.id,
         accessPath: call.target.path.provider,
+        keyId: call.plan.identity.keyId,
+        keyMoneyLimits: call.plan.identity.key.moneyLimits,
       },
       call.span,
     );

@@ -1,11 +1,14 @@
-// Requests per minute per project. A limiter answers one check per request;
-// the sliding window is one minute; a limit of 0 means no limit.
+// Requests per minute per project, and per key for keys with a limit of their own (a
+// key id, key_..., never looks like a project id). A limiter answers one check per
+// subject and request; the sliding window is one minute; a limit of 0 means no limit.
 export interface RateDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
   /** Seconds until the oldest counted request leaves the window. */
   resetSeconds: number;
+  /** Whose window decided: the project's (absent) or the key's own (docs/keys.md). */
+  scope?: "key";
 }
 
 export interface RateLimiter {

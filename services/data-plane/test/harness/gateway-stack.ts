@@ -73,6 +73,8 @@ export interface LedgerEntry {
   /** The call's input tokens as billed (cache reads and writes included), on debits. */
   input_tokens?: number | null;
   output_tokens?: number | null;
+  /** Debits: the API key of the request. */
+  key_id?: string | null;
 }
 
 /** Starts every process; if one fails, stops the others that did start, so nothing is left running. */
@@ -284,6 +286,24 @@ export class GatewayStack {
     const key = await this.admin<{ key: string; id: string }>("POST", `/admin/projects/${projectId}/keys`, {});
     this.issuedKeys.push(key.json.key);
     return { projectId, key: key.json.key, keyId: key.json.id };
+  }
+
+  /** Issues another key of a project (with its own limits, if given); it is checked for in the logs like the others. */
+  async issueKey(projectId: string, body: Record<string, unknown> = {}): Promise<{ key: string; keyId: string }> {
+    const issued = await this.admin<{ key: string; id: string }>("POST", `/admin/projects/${projectId}/keys`, body);
+    if (issued.status !== 201) throw new Error(`issue key: ${JSON.stringify(issued.json)}`);
+    this.issuedKeys.push(issued.json.key);
+    return { key: issued.json.key, keyId: issued.json.id };
+  }
+
+  /** Rotates a key; the successor is checked for in the logs like the others. */
+  async rotateKey(keyId: string, graceSeconds: number): Promise<{ key: string; keyId: string }> {
+    const rotated = await this.admin<{ key: { key: string; id: string } }>("POST", `/admin/keys/${keyId}/rotate`, {
+      grace_seconds: graceSeconds,
+    });
+    if (rotated.status !== 201) throw new Error(`rotate key: ${JSON.stringify(rotated.json)}`);
+    this.issuedKeys.push(rotated.json.key.key);
+    return { key: rotated.json.key.key, keyId: rotated.json.key.id };
   }
 
   /**

@@ -72,7 +72,12 @@ function context(http: Pick<UpstreamHttp, "post"> = fakeHttp): PlanContext {
   };
 }
 
-const identity: KeyIdentity = { projectId: "p", keyId: "k", rpmLimit: null };
+const identity: KeyIdentity = {
+  projectId: "p",
+  keyId: "k",
+  rpmLimit: null,
+  key: { rpmLimit: null, moneyLimits: false, expiresAtMs: 0, limitsKeyId: "k" },
+};
 const messages = [{ role: "user", content: "hello" }];
 const plan = (body: Record<string, unknown>) =>
   planCall(

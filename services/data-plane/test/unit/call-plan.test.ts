@@ -79,7 +79,12 @@ function planContext(maxAttempts = 4, responsesApi: string[] = []): PlanContext 
   };
 }
 
-const identity: KeyIdentity = { projectId: "p", keyId: "k", rpmLimit: null };
+const identity: KeyIdentity = {
+  projectId: "p",
+  keyId: "k",
+  rpmLimit: null,
+  key: { rpmLimit: null, moneyLimits: false, expiresAtMs: 0, limitsKeyId: "k" },
+};
 const planFor = (body: Record<string, unknown>, maxAttempts = 4) =>
   planCall(
     planContext(maxAttempts),

@@ -137,7 +137,12 @@ function harness(answers: Answer[], options: { maxAttempts?: number; budgetMs?: 
   return { context, health, plan, money };
 }
 
-const identity: KeyIdentity = { projectId: "p", keyId: "k", rpmLimit: null };
+const identity: KeyIdentity = {
+  projectId: "p",
+  keyId: "k",
+  rpmLimit: null,
+  key: { rpmLimit: null, moneyLimits: false, expiresAtMs: 0, limitsKeyId: "k" },
+};
 const client = (gone = new AbortController()): ClientLink => ({
   get gone() {
     return gone.signal.aborted;

@@ -14,6 +14,7 @@ export interface Draw {
   'inputTokens'?: (number);
   'outputTokens'?: (number);
   'costParts'?: (_gateway_v1_CostPart)[];
+  'keyId'?: (string);
 }
 
 export interface Draw__Output {
@@ -27,4 +28,5 @@ export interface Draw__Output {
   'inputTokens': (number);
   'outputTokens': (number);
   'costParts': (_gateway_v1_CostPart__Output)[];
+  'keyId': (string);
 }

@@ -9,6 +9,7 @@ export interface ReserveRequest {
   'model'?: (string);
   'accessPath'?: (string);
   'minAmountNano'?: (number | string | Long);
+  'keyId'?: (string);
 }
 
 export interface ReserveRequest__Output {
@@ -18,4 +19,5 @@ export interface ReserveRequest__Output {
   'model': (string);
   'accessPath': (string);
   'minAmountNano': (string);
+  'keyId': (string);
 }

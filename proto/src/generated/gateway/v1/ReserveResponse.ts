@@ -10,6 +10,8 @@ export const _gateway_v1_ReserveResponse_Outcome = {
   INSUFFICIENT_CREDITS: 'INSUFFICIENT_CREDITS',
   SPEND_CAP_EXCEEDED: 'SPEND_CAP_EXCEEDED',
   UNKNOWN_PROJECT: 'UNKNOWN_PROJECT',
+  KEY_BUDGET_EXCEEDED: 'KEY_BUDGET_EXCEEDED',
+  KEY_SPEND_CAP_EXCEEDED: 'KEY_SPEND_CAP_EXCEEDED',
 } as const;
 
 export type _gateway_v1_ReserveResponse_Outcome =
@@ -23,6 +25,10 @@ export type _gateway_v1_ReserveResponse_Outcome =
   | 3
   | 'UNKNOWN_PROJECT'
   | 4
+  | 'KEY_BUDGET_EXCEEDED'
+  | 5
+  | 'KEY_SPEND_CAP_EXCEEDED'
+  | 6
 
 export type _gateway_v1_ReserveResponse_Outcome__Output = typeof _gateway_v1_ReserveResponse_Outcome[keyof typeof _gateway_v1_ReserveResponse_Outcome]
 

@@ -1,6 +1,7 @@
 // Original file: gateway/v1/control_plane.proto
 
 import type { ProjectLimits as _gateway_v1_ProjectLimits, ProjectLimits__Output as _gateway_v1_ProjectLimits__Output } from '../../gateway/v1/ProjectLimits';
+import type { KeyLimits as _gateway_v1_KeyLimits, KeyLimits__Output as _gateway_v1_KeyLimits__Output } from '../../gateway/v1/KeyLimits';
 
 export interface ValidateKeyResponse {
   'valid'?: (boolean);
@@ -8,6 +9,7 @@ export interface ValidateKeyResponse {
   'keyId'?: (string);
   'limits'?: (_gateway_v1_ProjectLimits | null);
   'cacheTtlSeconds'?: (number);
+  'keyLimits'?: (_gateway_v1_KeyLimits | null);
 }
 
 export interface ValidateKeyResponse__Output {
@@ -16,4 +18,5 @@ export interface ValidateKeyResponse__Output {
   'keyId': (string);
   'limits': (_gateway_v1_ProjectLimits__Output | null);
   'cacheTtlSeconds': (number);
+  'keyLimits': (_gateway_v1_KeyLimits__Output | null);
 }

@@ -18,6 +18,9 @@ export interface RateLimitOptions extends Record<string, unknown> {
   rejections: { inc(): void };
 }
 
+/** The headers of two admissions describe the one with fewer requests left. */
+const tighter = (key: RateDecision, project: RateDecision): RateDecision => (key.remaining < project.remaining ? key : project);
+
 /** A route's hooks of one kind, with `hook` last. */
 const withHook = <Hook>(hooks: Hook | Hook[] | undefined, hook: Hook): Hook[] =>
   hooks === undefined ? [hook] : [...(Array.isArray(hooks) ? hooks : [hooks]), hook];
@@ -26,12 +29,24 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
   app.decorateRequest("rateDecision", undefined);
   const ask = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const identity = request.identity;
-    const limit = identity ? (identity.rpmLimit ?? defaultRpmLimit) : 0;
-    if (identity && limit !== 0) {
-      request.rateDecision = limiter.check(identity.projectId, limit, request.id);
+    if (identity) {
+      const projectLimit = identity.rpmLimit ?? defaultRpmLimit;
+      const keyLimit = identity.key.rpmLimit ?? 0;
+      const project = () => limiter.check(identity.projectId, projectLimit, request.id);
+      if (keyLimit > 0) {
+        // The key's own window first (its successor's after a rotation): a request the key refuses takes
+        // nothing from the project's minute, shared by its other keys.
+        const key = limiter
+          .check(identity.key.limitsKeyId, keyLimit, request.id)
+          .then((decision) => ({ ...decision, scope: "key" as const }));
+        request.rateDecision =
+          projectLimit === 0
+            ? key
+            : key.then((decision) => (decision.allowed ? project().then((other) => tighter(decision, other)) : decision));
+      } else if (projectLimit !== 0) request.rateDecision = project();
       // A request that fails before its preHandler (a bad body) never awaits it: not an unhandled rejection.
-      request.rateDecision.catch(() => {});
-      if (request.span) traceDecision(request.span, request.rateDecision, limit);
+      request.rateDecision?.catch(() => {});
+      if (request.span && request.rateDecision) traceDecision(request.span, request.rateDecision, projectLimit, keyLimit);
     }
     done();
   };
@@ -40,7 +55,7 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
     const decision = await request.rateDecision;
     if (!decision.allowed) {
       rejections.inc();
-      throw rateLimitExceeded(decision.resetSeconds);
+      throw rateLimitExceeded(decision.resetSeconds, decision.scope);
     }
     reply.headers(rateLimitHeaders(decision));
   };
@@ -52,11 +67,12 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
 });
 
 /** The `limit` span: from the check's sending to its answer (the body is read meanwhile). */
-function traceDecision(parent: TraceSpan, decision: Promise<RateDecision>, limit: number): void {
-  const span = parent.child("limit", { "gateway.rate_limit.rpm": limit });
+function traceDecision(parent: TraceSpan, decision: Promise<RateDecision>, projectLimit: number, keyLimit: number): void {
+  const span = parent.child("limit", { "gateway.rate_limit.rpm": projectLimit, "gateway.rate_limit.key_rpm": keyLimit || undefined });
   decision.then(
     (answer) => {
       span.set("gateway.rate_limit.allowed", answer.allowed);
+      if (!answer.allowed) span.set("gateway.rate_limit.scope", answer.scope ?? "project");
       if (!answer.allowed) span.fail("rate_limit_exceeded");
       span.end();
     },

@@ -8,7 +8,12 @@ import type { KeyIdentity } from "../../../src/auth/key-cache";
 import { controlPlaneUnavailable } from "../../../src/errors";
 import "../../../src/request-context";
 
-const ACME: KeyIdentity = { projectId: "acme", keyId: "key_1", rpmLimit: null };
+const ACME: KeyIdentity = {
+  projectId: "acme",
+  keyId: "key_1",
+  rpmLimit: null,
+  key: { rpmLimit: null, moneyLimits: false, expiresAtMs: 0, limitsKeyId: "key_1" },
+};
 
 async function app(keys: KeyValidation) {
   const instance = Fastify({ genReqId: () => "req-1" });

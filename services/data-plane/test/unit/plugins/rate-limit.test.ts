@@ -9,7 +9,7 @@ import { openAiChat } from "../../../src/dialects/openai/openai-chat-dialect";
 import type { RateDecision } from "../../../src/limits/rate-limiter";
 import "../../../src/request-context";
 
-function app(decision: RateDecision | Error, identity: KeyIdentity, defaultRpmLimit = 600) {
+function app(decision: RateDecision | Error | ((subject: string) => RateDecision), identity: KeyIdentity, defaultRpmLimit = 600) {
   const checks: [project: string, limit: number][] = [];
   let rejections = 0;
   const instance = Fastify();
@@ -23,7 +23,7 @@ function app(decision: RateDecision | Error, identity: KeyIdentity, defaultRpmLi
       check: async (projectId, limit) => {
         checks.push([projectId, limit]);
         if (decision instanceof Error) throw decision;
-        return decision;
+        return typeof decision === "function" ? decision(projectId) : decision;
       },
     },
     defaultRpmLimit,
@@ -42,7 +42,12 @@ function app(decision: RateDecision | Error, identity: KeyIdentity, defaultRpmLi
 
 const ALLOWED: RateDecision = { allowed: true, limit: 600, remaining: 599, resetSeconds: 60 };
 const REFUSED: RateDecision = { allowed: false, limit: 600, remaining: 0, resetSeconds: 17 };
-const ACME: KeyIdentity = { projectId: "acme", keyId: "k", rpmLimit: null };
+const ACME: KeyIdentity = {
+  projectId: "acme",
+  keyId: "k",
+  rpmLimit: null,
+  key: { rpmLimit: null, moneyLimits: false, expiresAtMs: 0, limitsKeyId: "k" },
+};
 const chat = { method: "POST" as const, url: "/v1/chat/completions", payload: { model: "auto" } };
 
 describe("rateLimit", () => {
@@ -85,5 +90,43 @@ describe("rateLimit", () => {
     const { instance } = app(new Error("redis gone"), ACME);
     const response = await instance.inject({ ...chat, headers: { "content-type": "application/json" }, payload: "{" });
     expect(response.statusCode).toBe(400);
+  });
+
+  describe("a key with its own limit", () => {
+    const KEYED: KeyIdentity = { ...ACME, key: { ...ACME.key, rpmLimit: 5, limitsKeyId: "key_next" } };
+    const decisions = (key: RateDecision, project: RateDecision) => (subject: string) => (subject === "acme" ? project : key);
+
+    it("checks the key's window (its successor's after a rotation) first, then the project's, and shows the tighter", async () => {
+      const { instance, checks } = app(decisions({ ...ALLOWED, limit: 5, remaining: 2 }, ALLOWED), KEYED);
+      const response = await instance.inject(chat);
+      expect(response.statusCode).toBe(200);
+      expect(checks).toEqual([
+        ["key_next", 5],
+        ["acme", 600],
+      ]);
+      expect(response.headers).toMatchObject({ "x-ratelimit-limit-requests": "5", "x-ratelimit-remaining-requests": "2" });
+    });
+
+    it("refuses for the key without taking from the project's minute, and says so", async () => {
+      const { instance, checks, rejections } = app(decisions({ ...REFUSED, limit: 5 }, ALLOWED), KEYED);
+      const response = await instance.inject(chat);
+      expect(response.statusCode).toBe(429);
+      expect(response.json().error).toMatchObject({ code: "rate_limit_exceeded", message: expect.stringContaining("this API key") });
+      expect(checks).toEqual([["key_next", 5]]);
+      expect(rejections()).toBe(1);
+    });
+
+    it("refuses for the project when the key is within its own limit", async () => {
+      const { instance } = app(decisions({ ...ALLOWED, limit: 5 }, REFUSED), KEYED);
+      const response = await instance.inject(chat);
+      expect(response.statusCode).toBe(429);
+      expect(response.json().error.message).toContain("this project");
+    });
+
+    it("checks only the key's window when the project has no limit", async () => {
+      const { instance, checks } = app(decisions({ ...ALLOWED, limit: 5 }, REFUSED), KEYED, 0);
+      expect((await instance.inject(chat)).statusCode).toBe(200);
+      expect(checks).toEqual([["key_next", 5]]);
+    });
   });
 });
