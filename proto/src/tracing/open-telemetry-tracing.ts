@@ -137,6 +137,7 @@ export function openTelemetryTracing(config: TracingConfig): Tracing {
       const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: defined(attributes), links: linked }, parent);
       return new OtelSpan(tracer, span);
     },
-    shutdown: () => provider.shutdown(),
+    // What cannot be exported now is lost; a stopping service does not fail for it.
+    shutdown: () => provider.shutdown().catch(() => {}),
   };
 }
