@@ -24,7 +24,9 @@ export class DrawBatcher {
   constructor(controlPlane: Pick<ControlPlaneClientWrapper, "draw">, intervalMs: number, maxBatch = 256) {
     this.calls = new CallCoalescer(
       async (items) => {
-        const spans = items.flatMap((item) => (item.span && item.span !== NO_SPAN ? [item.span] : []));
+        // Sampled spans first: the call's parent is a recorded span when there is one, and only those are linked.
+        const traced = items.flatMap((item) => (item.span && item.span !== NO_SPAN ? [item.span] : []));
+        const spans = [...traced.filter((span) => span.recording), ...traced.filter((span) => !span.recording).slice(0, 1)];
         const response = await controlPlane.draw(
           items.map((item) => item.draw),
           spans,

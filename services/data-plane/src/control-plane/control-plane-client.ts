@@ -230,7 +230,10 @@ export class ControlPlaneClientWrapper {
       })),
     };
     if (!spans?.length) return this.unary(false, "Draw", this.client.draw, request);
-    const links = spans.slice(1, MAX_TRACE_LINKS + 1).flatMap((span) => span.headers()?.traceparent ?? []);
+    const links = spans
+      .slice(1, MAX_TRACE_LINKS + 1)
+      .filter((span) => span.recording)
+      .flatMap((span) => span.headers()?.traceparent ?? []);
     return this.unary(false, "Draw", this.client.draw, request, spans[0], links);
   }
 
