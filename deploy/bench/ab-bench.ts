@@ -11,6 +11,7 @@
 //
 //   tsx deploy/bench/ab-bench.ts --base <git ref> [--postgres] [--rounds 10] [--seconds 4]
 //                                [--cases json:64,stream:64,json:1,stream:1] [--out <file>] [--cpu-prof <dir>]
+//                                [--tracing]  (B's data plane traces every request, to a sink in this process: trace-sink.ts)
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -19,6 +20,7 @@ import { parseArgs } from "node:util";
 import type { ServiceProcess, ServiceRuntime } from "../local/service-process";
 import { repositoryRoot } from "../local/service-process";
 import { BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
+import { startTraceSink } from "./trace-sink";
 import { chatBody, drive, percentiles, type Target } from "./load";
 import { cpuSeconds, pin, tasksetAvailable } from "./process-stats";
 
@@ -34,6 +36,11 @@ const { values: args } = parseArgs({
     out: { type: "string", default: path.join(repositoryRoot, "deploy/bench/results/ab-latest.json") },
     /** Both data planes write a V8 CPU profile (<dir>/data-plane/<pid>.cpuprofile) when they stop; profile-top.ts reads them. */
     "cpu-prof": { type: "string" },
+    /**
+     * B's data plane exports every request's spans (its cost is B/A). The control plane, shared by A and B,
+     * stays untraced: traced, it would make spans of A's calls too. gateway-bench.ts --tracing traces both.
+     */
+    tracing: { type: "boolean", default: false },
   },
 });
 if (!args.base) throw new Error("--base <git ref>: the data plane to compare the working tree's with");
@@ -110,10 +117,12 @@ const stack = new BenchStack({
   loadCpus: pinned ? "1" : undefined,
   dataPlaneEnv: profileEnv(args["cpu-prof"], "data-plane"),
 });
+const traceSink = args.tracing ? await startTraceSink() : undefined;
 const planes: ServiceProcess[] = [];
 /** A data plane of the comparison: started, pinned and its log dropped, the same for A and B. */
 async function startPlane(runtime: ServiceRuntime, name: "a" | "b"): Promise<ServiceProcess> {
-  const plane = await stack.startDataPlane(runtime, `bench-data-plane-${name}`, `data-plane-${name}`);
+  const env = name === "b" && traceSink ? traceSink.env : {};
+  const plane = await stack.startDataPlane(runtime, `bench-data-plane-${name}`, `data-plane-${name}`, env);
   planes.push(plane);
   plane.child.stdout!.removeAllListeners("data");
   plane.child.stdout!.resume();
@@ -212,12 +221,15 @@ try {
   mkdirSync(path.dirname(args.out), { recursive: true });
   writeFileSync(
     args.out,
-    `${JSON.stringify({ base: { ref: args.base, commit: base.commit }, node: process.version, rounds, seconds, postgres: args.postgres, pinned, results }, null, 2)}\n`,
+    `${JSON.stringify({ base: { ref: args.base, commit: base.commit }, node: process.version, rounds, seconds, postgres: args.postgres, pinned, tracing: traceSink?.stats() ?? false, results }, null, 2)}\n`,
   );
+  if (traceSink)
+    console.log(`B traced: ${traceSink.stats().exports} OTLP exports, ${(traceSink.stats().bytes / 1024 / 1024).toFixed(1)} MB`);
   console.log(`written: ${args.out}`);
 } finally {
   for (const plane of planes) await plane.stop().catch(() => null);
   await stack.stop();
+  await traceSink?.close();
   if (existsSync(path.join(scratch, "base"))) {
     execFileSync("git", ["worktree", "remove", "--force", path.join(scratch, "base")], { cwd: repositoryRoot, stdio: "inherit" });
   }

@@ -149,7 +149,7 @@ export class BenchStack {
   }
 
   /** A data plane of this stack (another one shares its control plane, mock and Redis: an A/B run). */
-  startDataPlane(runtime: ServiceRuntime, replicaId: string, label?: string): Promise<ServiceProcess> {
+  startDataPlane(runtime: ServiceRuntime, replicaId: string, label?: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
     return startService(
       "data-plane",
       {
@@ -167,6 +167,7 @@ export class BenchStack {
         DEFAULT_RPM_LIMIT: "1000000000",
         REDIS_URL: this.options.backend === "postgresql" ? this.options.redisUrl : "",
         ...this.options.dataPlaneEnv,
+        ...env,
       },
       { runtime, ...(label ? { label } : {}) },
     );

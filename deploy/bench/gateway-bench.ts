@@ -11,6 +11,7 @@
 //   tsx deploy/bench/gateway-bench.ts --postgres      (PostgreSQL + Redis on the machine)
 //   options: --duration <s per target and case> --rounds <n> --warmup <s> --concurrency 1,16,64 --slow-ms 50
 //            --model <id> --out <file> --gateway-cpus 0 --load-cpus 1 --no-pin --cpu-prof <dir> --tsx
+//            --tracing  (both planes export every request's spans over OTLP/HTTP to a sink in this process: trace-sink.ts)
 // The data plane runs as production runs it (its bundle, plain node, DATA_PLANE_NODE_FLAGS); --tsx
 // (implied by --cpu-prof, whose summary names packages by file) runs its TypeScript through tsx.
 import { execFileSync } from "node:child_process";
@@ -20,6 +21,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { DATA_PLANE_NODE_FLAGS, repositoryRoot } from "../local/service-process";
 import { BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
+import { startTraceSink } from "./trace-sink";
 import {
   AUTOCANNON,
   chatBody,
@@ -60,6 +62,7 @@ const { values: args } = parseArgs({
     tsx: { type: "boolean", default: false },
     rounds: { type: "string" },
     warmup: { type: "string" },
+    tracing: { type: "boolean", default: false },
   },
 });
 
@@ -124,14 +127,17 @@ function body(mode: Mode, scenario: Scenario = "baseline"): string {
   return chatBody(args.model, mode);
 }
 
+/** --tracing: the planes' OTLP endpoint, a sink that only counts (docs/tracing.md, "Cost"). */
+const traceSink = args.tracing ? await startTraceSink() : undefined;
+
 const stack = new BenchStack({
   backend: args.postgres ? "postgresql" : "pglite",
   postgresUrl: process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test",
   redisUrl: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
   gatewayCpus,
   loadCpus,
-  dataPlaneEnv: profileEnv(args["cpu-prof"], "data-plane"),
-  controlPlaneEnv: profileEnv(args["cpu-prof"], "control-plane"),
+  dataPlaneEnv: { ...profileEnv(args["cpu-prof"], "data-plane"), ...traceSink?.env },
+  controlPlaneEnv: { ...profileEnv(args["cpu-prof"], "control-plane"), ...traceSink?.env },
   dataPlaneRuntime,
 });
 
@@ -539,6 +545,7 @@ async function main(): Promise<void> {
     `machine: one sleep/wake cycle of a bare node process costs ${wakeCost.sleepWakeMicros} us of CPU on the gateway's CPU; ` +
       `${wakeCost.workMicros} us of request-like work costs ${wakeCost.workAfterWakeMicros} us right after a wake (deploy/bench/wake-cost.mjs)`,
   );
+  if (traceSink) console.log(`tracing on: ${traceSink.stats().exports} OTLP exports, ${fixed(mb(traceSink.stats().bytes))} MB`);
   if (failures) console.log(`WARNING: ${failures} requests failed; the figures above are not clean.`);
   const noisy = results.filter((result) => (result.foreignCores ?? 0) > 0.1).length;
   if (noisy)
@@ -573,6 +580,7 @@ async function main(): Promise<void> {
       gatewayCpus,
       loadCpus,
       loadTool: AUTOCANNON,
+      tracing: traceSink ? traceSink.stats() : false,
     },
     dataPlaneIdleRssBytes: dataPlaneIdleRss,
     dataPlanePeakRssBytes: dataPlanePeakRss,
@@ -590,4 +598,5 @@ try {
   await main();
 } finally {
   await stack.stop();
+  await traceSink?.close();
 }

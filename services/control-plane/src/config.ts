@@ -1,5 +1,6 @@
 // Control-plane configuration, parsed and validated once at start-up.
 // Nothing else in the control plane reads process.env.
+import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import path from "node:path";
 
 export interface ControlPlaneConfig {
@@ -28,6 +29,8 @@ export interface ControlPlaneConfig {
   logLevel: string;
   /** Test-only: shifts the control plane's clock (money days, hold expiry). */
   clockOffsetMs: number;
+  /** OpenTelemetry tracing from the standard OTEL_* variables; off unless asked for (docs/tracing.md). */
+  tracing: TracingConfig;
 }
 
 export class ConfigError extends Error {}
@@ -49,6 +52,14 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
+function parseTracing(env: NodeJS.ProcessEnv): TracingConfig {
+  try {
+    return parseTracingConfig(env, "gateway-control-plane");
+  } catch (error) {
+    throw error instanceof TracingConfigError ? new ConfigError(error.message) : error;
+  }
+}
+
 export function parseControlPlaneConfig(env: NodeJS.ProcessEnv = process.env): ControlPlaneConfig {
   return {
     databaseUrl: env.DATABASE_URL || undefined,
@@ -68,5 +79,6 @@ export function parseControlPlaneConfig(env: NodeJS.ProcessEnv = process.env): C
     defaultCatalogueFile: path.resolve(env.GATEWAY_DEFAULT_CATALOGUE || path.join(import.meta.dirname, "catalogue/default-catalogue.json")),
     logLevel: env.LOG_LEVEL || "info",
     clockOffsetMs: integer(env, "GATEWAY_CLOCK_OFFSET_MS", 0, Number.MIN_SAFE_INTEGER),
+    tracing: parseTracing(env),
   };
 }

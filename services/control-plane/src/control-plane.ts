@@ -2,6 +2,7 @@
 // admin API, background work. `startControlPlane` listens; tests and the
 // local launcher call it with ports 0.
 import { startMetricsServer, type RunningMetricsServer } from "@gateway/proto";
+import { startTracing } from "@gateway/proto/tracing";
 import type { FastifyInstance } from "fastify";
 import { buildAdminApp } from "./admin/admin-app";
 import { DrawJournalReconciler } from "./billing/draw-journal-reconciler";
@@ -31,6 +32,7 @@ export interface RunningControlPlane {
 }
 
 export async function startControlPlane(config: ControlPlaneConfig): Promise<RunningControlPlane> {
+  const tracing = await startTracing(config.tracing);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let ready = false;
   let admin: FastifyInstance | undefined;
@@ -94,7 +96,14 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
   }
   try {
     grpcServer = await startGrpcServer(
-      { internalToken: config.internalToken, keyCacheTtlSeconds: config.keyCacheTtlSeconds, ...services, onError: logError, onCall },
+      {
+        internalToken: config.internalToken,
+        keyCacheTtlSeconds: config.keyCacheTtlSeconds,
+        ...services,
+        onError: logError,
+        onCall,
+        tracing,
+      },
       config.host,
       config.grpcPort,
     );
@@ -121,6 +130,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
       await services.sweeper.stop();
       await changes.stop();
       await database.close();
+      await tracing.shutdown(); // the last calls' spans are exported
     },
   };
 }

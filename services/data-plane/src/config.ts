@@ -1,6 +1,7 @@
 // Data-plane configuration, parsed and validated once at start-up. Nothing
 // else in the data plane reads process.env.
 
+import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import type { LeaseSettings } from "./billing/budget-leases";
 import type { ProviderConfig, ProviderProtocol } from "./providers/provider-config";
 
@@ -66,6 +67,8 @@ export interface DataPlaneConfig {
   leases: LeaseSettings;
   /** On SIGTERM, first: how long /health answers 503 "draining" while requests are still served (load balancers stop sending). */
   shutdownDelayMs: number;
+  /** OpenTelemetry tracing from the standard OTEL_* variables; off unless asked for (docs/tracing.md). */
+  tracing: TracingConfig;
 }
 
 export class ConfigError extends Error {}
@@ -157,6 +160,14 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+function parseTracing(env: NodeJS.ProcessEnv): TracingConfig {
+  try {
+    return parseTracingConfig(env, "gateway-data-plane");
+  } catch (error) {
+    throw error instanceof TracingConfigError ? new ConfigError(error.message) : error;
+  }
+}
+
 function parseCredentials(env: NodeJS.ProcessEnv): Map<string, string> {
   const credentials = new Map<string, string>();
   for (const [variable, value] of Object.entries(env)) {
@@ -215,5 +226,6 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
       idleMs: integer(env, "LEASE_IDLE_MS", 2_000, 100),
       drawIntervalMs: integer(env, "DRAW_INTERVAL_MS", 50, 0),
     },
+    tracing: parseTracing(env),
   };
 }

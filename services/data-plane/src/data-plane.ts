@@ -2,6 +2,7 @@
 // subscription, caches, limits, billing, providers, the engine and the HTTP
 // app. Each part gets what it uses; only server.ts imports this file.
 import { startMetricsServer } from "@gateway/proto";
+import { startTracing } from "@gateway/proto/tracing";
 import type { FastifyInstance } from "fastify";
 import { buildDataPlaneApp } from "./app/build-app";
 import { KeyCache } from "./auth/key-cache";
@@ -31,6 +32,7 @@ export interface RunningDataPlane {
 
 export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDataPlane> {
   let app: FastifyInstance | undefined;
+  const tracing = await startTracing(config.tracing);
   // The app's logger exists once the app does; parts built before it log through this.
   const log = {
     warn: (object: object, message: string) => app?.log.warn(object, message),
@@ -85,6 +87,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     },
     catalogue: currentCatalogue,
     engine,
+    tracing,
   });
   app = running;
 
@@ -143,6 +146,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       await http.close(config.clientDisconnectDrainMs + 1000);
       await rateLimiter.close();
       await journal?.close();
+      await tracing.shutdown(); // the spans of the last requests are exported
       // Last: a drain is watched through gateway_billing_pending and gateway_draws_under_way until the end.
       await metricsServer.close();
     },

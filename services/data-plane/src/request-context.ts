@@ -1,4 +1,5 @@
 // What the data plane's plugins attach to a request, for the ones after them.
+import type { TraceSpan } from "@gateway/proto/tracing";
 import type { KeyIdentity } from "./auth/key-cache";
 import type { ClientDialect } from "./dialects/client-dialect";
 import type { Call } from "./engine/call";
@@ -18,6 +19,8 @@ declare module "fastify" {
     clientRequestId?: string;
     /** The error table's code of the answer, when it was an error (for the completion record). */
     errorCode?: string;
+    /** The request's server span, when tracing is on (app/plugins/request-span.ts). */
+    span?: TraceSpan;
     /** The per-minute limit's answer, asked for as the request arrives and awaited once its body is read. */
     rateDecision?: Promise<RateDecision>;
   }

@@ -1,5 +1,7 @@
 // The control plane's gRPC service. Handlers are thin: authenticate the
 // calling data plane, translate messages, call a service, map errors once.
+// Traced, each unary call is a server span whose parent is the data plane's
+// span in the call's metadata (docs/tracing.md).
 import * as grpc from "@grpc/grpc-js";
 import {
   AUTH_METADATA_KEY,
@@ -10,6 +12,7 @@ import {
   type ControlPlaneHandlers,
   type CostPart__Output,
 } from "@gateway/proto";
+import { NO_SPAN, NO_TRACING, TRACE_LINKS_KEY, type TraceSpan, type Tracing } from "@gateway/proto/tracing";
 import { timingSafeEqual } from "node:crypto";
 import type { CatalogueService } from "../catalogue/catalogue-service";
 import type { Change, ChangeFeed } from "../changes/change-feed";
@@ -30,6 +33,33 @@ export interface RpcDependencies {
   onError: (error: unknown) => void;
   /** Sees every unary call: its duration, outcome and request (metrics; a debug log line with the data plane's request id). */
   onCall?: (method: string, seconds: number, outcome: "ok" | "error", request: { requestId?: string; projectId?: string }) => void;
+  /** Off (NO_TRACING) unless configured. */
+  tracing?: Tracing;
+}
+
+/** A metadata value as a string, when there is one. */
+function metadataString(metadata: grpc.Metadata, name: string): string | undefined {
+  const value = metadata.get(name)[0];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The call's server span: its parent the data plane's traceparent, a Draw's other requests its links. */
+function serverSpan(tracing: Tracing, method: string, call: grpc.ServerUnaryCall<unknown, unknown>): TraceSpan {
+  const request = call.request as { requestId?: string; leaseId?: string; draws?: unknown[] };
+  const links = metadataString(call.metadata, TRACE_LINKS_KEY)?.split(",");
+  return tracing.server(
+    `gateway.v1.ControlPlane/${method}`,
+    (name) => metadataString(call.metadata, name),
+    {
+      "rpc.system": "grpc",
+      "rpc.service": "gateway.v1.ControlPlane",
+      "rpc.method": method,
+      "gateway.request_id": request.requestId || undefined,
+      "gateway.lease_id": request.leaseId || undefined,
+      "gateway.batch_size": request.draws?.length,
+    },
+    links,
+  );
 }
 
 const reserveOutcomes = {
@@ -79,6 +109,7 @@ function costParts(parts: CostPart__Output[]): CostParts | undefined {
 type Subscriptions = Set<grpc.ServerWritableStream<unknown, unknown>>;
 
 export function buildHandlers(deps: RpcDependencies, subscriptions: Subscriptions = new Set()): ControlPlaneHandlers {
+  const tracing = deps.tracing ?? NO_TRACING;
   function unary<Request, Response>(
     method: string,
     work: (request: Request) => Promise<Response>,
@@ -89,17 +120,22 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
         return;
       }
       const started = performance.now();
+      const span = tracing.enabled ? serverSpan(tracing, method, call) : NO_SPAN;
       const done = (outcome: "ok" | "error") =>
         deps.onCall?.(method, (performance.now() - started) / 1000, outcome, call.request as { requestId?: string; projectId?: string });
       work(call.request).then(
         (response) => {
           done("ok");
+          span.end();
           callback(null, response);
         },
         (error: unknown) => {
           done("error");
           if (!(error instanceof GatewayError)) deps.onError(error);
-          callback(toServiceError(asGatewayError(error)));
+          const failure = asGatewayError(error);
+          span.fail(failure.kind);
+          span.end();
+          callback(toServiceError(failure));
         },
       );
     };

@@ -2,6 +2,7 @@
 // listens; data-plane.ts does). Every failure leaves through the one error
 // handler, in the dialect of its route.
 import { answerClientError, routingFailure } from "@gateway/proto";
+import type { Tracing } from "@gateway/proto/tracing";
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from "fastify";
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
@@ -18,6 +19,7 @@ import { bodyParser } from "./plugins/body-parser";
 import { errorHandler } from "./plugins/error-handler";
 import { rateLimit, type RateLimitOptions } from "./plugins/rate-limit";
 import { requestRecord } from "./plugins/request-record";
+import { requestSpan } from "./plugins/request-span";
 import { shutdownRefusal } from "./plugins/shutdown-refusal";
 
 /** Never logged, whatever a log call passes: credentials in headers (the caller's key, provider keys, the internal token) and message contents. */
@@ -43,6 +45,7 @@ export interface AppDependencies {
   health: HealthSources;
   catalogue: () => CatalogueSnapshot | undefined;
   engine: Engine;
+  tracing: Tracing;
 }
 
 export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
@@ -70,6 +73,8 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
   // Auth and the per-minute limit belong to the /v1 routes themselves (an encapsulated scope), not to
   // the URL's spelling: an absolute-form target such as `http://host/v1/models` meets the same checks.
   void app.register(async (v1) => {
+    // Off: no hook at all, so the request path does not pay for tracing.
+    if (deps.tracing.enabled) await v1.register(requestSpan, { tracing: deps.tracing });
     await v1.register(auth, { keys: deps.keys });
     await v1.register(rateLimit, { ...deps.limits, rejections: deps.metrics.rateLimitRejections });
     registerModelsRoute(v1, deps.catalogue);

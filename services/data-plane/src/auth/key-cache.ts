@@ -2,6 +2,7 @@
 // for at most the TTL it returns (<= 30 s); revocations are pushed and drop
 // entries at once. While the control plane is unreachable, entries already
 // known valid keep working for the grace period; nothing new can be admitted.
+import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import { hash as digest } from "node:crypto";
 import type { ControlPlaneClientWrapper } from "../control-plane/control-plane-client";
 import { controlPlaneUnavailable, GatewayError, isOutage } from "../errors";
@@ -53,27 +54,31 @@ export class KeyCache {
   onLookup: (result: "hit" | "miss" | "stale") => void = () => {};
 
   /** Returns the key's identity, or undefined when the key is not valid. */
-  async validate(key: string): Promise<KeyIdentity | undefined> {
+  async validate(key: string, span: TraceSpan = NO_SPAN): Promise<KeyIdentity | undefined> {
     const hash = digest("sha256", key, "base64"); // one-shot: no Hash object per request
     const now = Date.now();
     const entry = this.entries.get(hash);
     if (entry && entry.expiresAtMs > now) {
       this.onLookup("hit");
+      span.set("gateway.key_cache", "hit");
       return entry.identity && expired(entry.identity, now) ? undefined : entry.identity;
     }
     let pending = this.inflight.get(hash);
-    if (!pending) {
-      pending = this.fetch(hash, key, entry).finally(() => this.inflight.delete(hash));
+    if (pending)
+      span.set("gateway.key_cache", "shared"); // another request's lookup answers this one
+    else {
+      pending = this.fetch(hash, key, entry, span).finally(() => this.inflight.delete(hash));
       this.inflight.set(hash, pending);
     }
     return pending;
   }
 
-  private async fetch(hash: string, key: string, stale: Entry | undefined): Promise<KeyIdentity | undefined> {
+  private async fetch(hash: string, key: string, stale: Entry | undefined, span: TraceSpan): Promise<KeyIdentity | undefined> {
     const askedAt = performance.now();
     try {
-      const answer = await this.controlPlane.validateKey(key);
+      const answer = await this.controlPlane.validateKey(key, span);
       this.onLookup("miss"); // answered by the control plane (a stale answer counts as "stale" instead)
+      span.set("gateway.key_cache", "miss");
       const identity =
         answer.valid && !this.revoked.has(answer.keyId)
           ? {
@@ -97,6 +102,7 @@ export class KeyCache {
       // Only an outage is ridden out with what was known: a control plane that answers with a failure is not away.
       if (isOutage(error) && stale?.identity && Date.now() - stale.validatedAtMs < this.graceMs && !expired(stale.identity, Date.now())) {
         this.onLookup("stale");
+        span.set("gateway.key_cache", "stale");
         return stale.identity;
       }
       throw error instanceof GatewayError ? error : controlPlaneUnavailable();

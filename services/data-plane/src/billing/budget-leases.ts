@@ -4,6 +4,7 @@
 // from the lease (DrawBatcher). A lease is an ordinary hold at the control
 // plane; this class keeps how much of it requests in flight have set aside.
 // Quiet projects and anything a lease cannot cover reserve per request.
+import type { TraceSpan } from "@gateway/proto/tracing";
 import { randomUUID } from "node:crypto";
 import type { ControlPlaneClientWrapper } from "../control-plane/control-plane-client";
 import { ProjectRates } from "../project-rates";
@@ -121,16 +122,16 @@ export class BudgetLeases {
    * Sets `needNano` aside from the project's lease, or returns undefined: the caller waits for the
    * lease ask under way (`askUnderWay`) if there is one, else reserves with the control plane.
    */
-  take(projectId: string, needNano: bigint): Lease | undefined {
+  take(projectId: string, needNano: bigint, span?: TraceSpan): Lease | undefined {
     if (this.settings.minRequestsPerSecond <= 0 || this.closed) return undefined;
     const now = Date.now();
     const { thisSecond } = this.rates.count(projectId, now);
     const busy = thisSecond >= this.settings.minRequestsPerSecond;
     if (busy) this.lastBusyAt.set(projectId, now);
-    const lease = this.fromCurrent(projectId, needNano, now, true);
+    const lease = this.fromCurrent(projectId, needNano, now, true, span);
     if (lease) return lease;
     const burstOfBusy = thisSecond >= BURST_REQUESTS && now - (this.lastBusyAt.get(projectId) ?? -Infinity) < BUSY_MEMORY_MS;
-    if (busy || burstOfBusy) this.ask(projectId, needNano, now);
+    if (busy || burstOfBusy) this.ask(projectId, needNano, now, span);
     return undefined;
   }
 
@@ -148,7 +149,8 @@ export class BudgetLeases {
     return this.closed ? undefined : this.fromCurrent(projectId, needNano, Date.now(), false);
   }
 
-  private fromCurrent(projectId: string, needNano: bigint, now: number, retireUnfit: boolean): Lease | undefined {
+  /** `span`: the request's money span; a Lease call it starts is traced under it. */
+  private fromCurrent(projectId: string, needNano: bigint, now: number, retireUnfit: boolean, span?: TraceSpan): Lease | undefined {
     const lease = this.current.get(projectId);
     if (!lease) return undefined;
     if (lease.remaining < needNano || now - lease.grantedAt > this.settings.maxAgeMs) {
@@ -163,7 +165,7 @@ export class BudgetLeases {
     // A quarter of its money or its time left: the next lease is asked for now, so a busy
     // project's requests do not fall back to per-request reserves while it comes.
     if (lease.remaining * 4n < lease.grantedNano || (now - lease.grantedAt) * 4 > this.settings.maxAgeMs * 3)
-      this.ask(projectId, needNano, now);
+      this.ask(projectId, needNano, now, span);
     return lease;
   }
 
@@ -204,7 +206,7 @@ export class BudgetLeases {
     if (this.retiring.size === 0) clearInterval(this.sweeper);
   }
 
-  private ask(projectId: string, needNano: bigint, now: number): void {
+  private ask(projectId: string, needNano: bigint, now: number, span?: TraceSpan): void {
     if (this.asking.has(projectId) || (this.notBefore.get(projectId) ?? 0) > now || needNano <= 0n) return;
     const generation = this.generation.get(projectId) ?? 0;
     const id = `lease:${this.replicaId}:${randomUUID()}`;
@@ -212,7 +214,7 @@ export class BudgetLeases {
     const askedAt = performance.now();
     // A lease smaller than two such requests saves nothing over reserving per request.
     const ask = this.controlPlane
-      .lease(id, projectId, wanted, needNano * 2n)
+      .lease(id, projectId, wanted, needNano * 2n, span)
       .then((answer) => {
         this.asking.delete(projectId);
         if (!answer.granted) {

@@ -4,8 +4,19 @@
 // until they land, in the background when not at once. A busy project's request
 // takes its worst case from a budget lease instead (budget-leases.ts): its
 // settle is a draw from the lease (batched), its release stays in memory.
+// Each step is a span under the request's (`reserve` or `lease`, `settle` or
+// `draw`, `release`) when tracing is on; the amounts are never touched by it.
+import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
-import { controlPlaneUnavailable, insufficientCredits, isOutage, invalidApiKey, keyBudgetExceeded, spendCapExceeded } from "../errors";
+import {
+  controlPlaneUnavailable,
+  GatewayError,
+  insufficientCredits,
+  isOutage,
+  invalidApiKey,
+  keyBudgetExceeded,
+  spendCapExceeded,
+} from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
 import type { DrawJournal } from "./draw-journal";
@@ -83,11 +94,27 @@ export class RequestBilling {
       });
   }
 
-  /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). */
-  async reserve(hold: ReserveCall & { keyMoneyLimits?: boolean }): Promise<bigint> {
+  /** Places the hold and returns its amount, or throws the caller-facing refusal (402, 429, 401, 503). `parent`: the request's span. */
+  reserve(hold: ReserveCall & { keyMoneyLimits?: boolean }, parent: TraceSpan = NO_SPAN): Promise<bigint> {
+    return parent === NO_SPAN ? this.reserveUnder(hold, NO_SPAN) : this.tracedReserve(hold, parent);
+  }
+
+  private async tracedReserve(hold: ReserveCall & { keyMoneyLimits?: boolean }, parent: TraceSpan): Promise<bigint> {
+    const span = parent.child("reserve", undefined, "client");
+    try {
+      return await this.reserveUnder(hold, span);
+    } catch (error) {
+      span.fail(error instanceof GatewayError ? error.kind : "internal_error");
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  private async reserveUnder(hold: ReserveCall & { keyMoneyLimits?: boolean }, span: TraceSpan): Promise<bigint> {
     this.open.add(hold.requestId); // before any call: a hold may exist even if the answer is lost
     // A key with its own budget or daily cap is reserved request by request: only the control plane counts its money.
-    let lease = hold.keyMoneyLimits ? undefined : this.leases.take(hold.projectId, hold.amountNano);
+    let lease = hold.keyMoneyLimits ? undefined : this.leases.take(hold.projectId, hold.amountNano, span);
     const asking = lease || hold.keyMoneyLimits ? undefined : this.leases.askUnderWay(hold.projectId);
     if (asking) {
       // A burst of a busy project: one Lease call answers for all of its requests. Not for long: a
@@ -97,17 +124,20 @@ export class RequestBilling {
     }
     if (lease) {
       this.leased.set(hold.requestId, { lease, needNano: hold.amountNano, keyId: hold.keyId });
+      span.rename("lease");
+      span.set("gateway.lease_id", lease.id);
       return hold.amountNano;
     }
     let answer: Awaited<ReturnType<ControlPlaneClientWrapper["reserve"]>>;
     try {
       const { keyMoneyLimits: _, ...call } = hold;
-      answer = await this.controlPlane.reserve(call);
+      answer = await this.controlPlane.reserve(call, span);
     } catch (error) {
       this.open.delete(hold.requestId); // unreachable: the hold, if any, expires
       throw error;
     }
     if (answer.outcome !== "RESERVED") this.open.delete(hold.requestId);
+    span.set("gateway.money.outcome", answer.outcome);
     switch (answer.outcome) {
       case "RESERVED":
         this.renewal.track(hold.requestId, hold.projectId, answer.ttlSeconds);
@@ -127,43 +157,52 @@ export class RequestBilling {
     }
   }
 
-  /** Debits the actual cost. Returns the amount on the ledger for this request. */
-  async settle(call: SettleCall): Promise<bigint> {
+  /** Debits the actual cost. Returns the amount on the ledger for this request. `parent`: the request's span. */
+  async settle(call: SettleCall, parent: TraceSpan = NO_SPAN): Promise<bigint> {
     const leased = this.leased.get(call.requestId);
-    if (leased) return this.draw(call, leased);
+    if (leased) return this.draw(call, leased, parent.child("draw", { "gateway.lease_id": leased.lease.id }));
+    const span = parent.child("settle", undefined, "client");
     const work = async () => {
-      const answer = await this.controlPlane.settle(call);
+      const answer = await this.controlPlane.settle(call, span);
       if (answer.outcome !== "SETTLED") this.log.error({ reqId: call.requestId, outcome: answer.outcome }, "settle did not debit");
+      span.set("gateway.money.outcome", answer.outcome);
       return BigInt(answer.debitedNano);
     };
     try {
       return await this.withRetries(work);
     } catch (error) {
       this.keepTrying(call.requestId, work, error);
+      span.set("gateway.money.queued", true); // retried in the background, outside the span
       return call.amountNano;
     } finally {
       this.open.delete(call.requestId);
       this.renewal.forget(call.requestId);
+      span.end();
     }
   }
 
-  async release(requestId: string, projectId: string): Promise<void> {
+  async release(requestId: string, projectId: string, parent: TraceSpan = NO_SPAN): Promise<void> {
+    const span = parent.child("release", undefined, "client");
     const leased = this.leased.get(requestId);
     if (leased) {
       // Nothing was sent anywhere for it: its share is the lease's again.
       this.leased.delete(requestId);
       this.open.delete(requestId);
       this.leases.finish(leased.lease, leased.needNano, 0n);
+      span.set("gateway.lease_id", leased.lease.id);
+      span.end();
       return;
     }
-    const work = () => this.controlPlane.release(requestId, projectId);
+    const work = () => this.controlPlane.release(requestId, projectId, 0n, span);
     try {
       await this.withRetries(work);
     } catch (error) {
       this.keepTrying(requestId, work, error);
+      span.set("gateway.money.queued", true);
     } finally {
       this.open.delete(requestId);
       this.renewal.forget(requestId);
+      span.end();
     }
   }
 
@@ -176,6 +215,7 @@ export class RequestBilling {
   private draw(
     call: SettleCall,
     { lease, needNano, keyId }: { lease: Lease; needNano: bigint; keyId: string | undefined },
+    span: TraceSpan,
   ): Promise<bigint> {
     this.leased.delete(call.requestId);
     const debitNano = call.amountNano <= 0n ? 0n : call.amountNano < needNano ? call.amountNano : needNano;
@@ -184,7 +224,7 @@ export class RequestBilling {
     let finished = false; // a replayed draw answers again: its share goes back to the lease once
     const drawCall = { ...call, leaseId: lease.id, holdNano: debitNano, ...(keyId ? { keyId } : {}) };
     const work = async () => {
-      const answer = await this.draws.submit(drawCall);
+      const answer = await this.draws.submit(drawCall, span);
       if (!answer.settled) this.log.error({ reqId: call.requestId, lease: lease.id }, "draw did not debit: unknown lease");
       if (!finished) this.leases.finish(lease, debitNano, answer.debitedNano);
       finished = true;
@@ -199,6 +239,7 @@ export class RequestBilling {
       .finally(() => {
         this.drawsUnderWay--;
         this.open.delete(call.requestId);
+        span.end(); // once landed (or queued for retry): the answer itself may have left before
       });
     if (performance.now() >= lease.certainUntil) return landed;
     if (!this.journal) return Promise.resolve(debitNano);

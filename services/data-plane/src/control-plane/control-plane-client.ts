@@ -19,6 +19,7 @@ import {
   type SettleResponse__Output,
   type ValidateKeyResponse__Output,
 } from "@gateway/proto";
+import { MAX_TRACE_LINKS, TRACE_LINKS_KEY, TRACEPARENT_KEY, TRACESTATE_KEY, type TraceSpan } from "@gateway/proto/tracing";
 import { controlPlaneUnavailable, type GatewayError, internalError } from "../errors";
 import { type CallEnd, StallCircuit } from "./stall-circuit";
 
@@ -152,12 +153,15 @@ export class ControlPlaneClientWrapper {
       callback: grpc.requestCallback<Response>,
     ) => grpc.ClientUnaryCall,
     request: Request,
+    span?: TraceSpan,
+    links?: readonly string[],
   ): Promise<Response> {
     const { go, probe } = admits ? this.stall.admit() : { go: true, probe: false };
     if (!go) return Promise.reject(controlPlaneUnavailable(STALLED_MESSAGE));
     const started = performance.now();
+    const metadata = span ? this.traced(span, links) : this.metadata;
     return new Promise((resolve, reject) => {
-      method.call(this.client, request, this.metadata, { deadline: Date.now() + this.deadlineMs }, (error, response) => {
+      method.call(this.client, request, metadata, { deadline: Date.now() + this.deadlineMs }, (error, response) => {
         this.observe(name, (performance.now() - started) / 1000, error || !response ? "error" : "ok");
         this.stall.ended(callEnd(error, response), probe);
         if (error || !response) reject(callFailure(error));
@@ -166,49 +170,71 @@ export class ControlPlaneClientWrapper {
     });
   }
 
-  validateKey(key: string): Promise<ValidateKeyResponse__Output> {
-    return this.unary(true, "ValidateKey", this.client.validateKey, { key });
+  /**
+   * The shared metadata plus the span's traceparent (and a batch's other requests' as links), for
+   * the control plane's server span; the shared metadata alone when the span is not traced.
+   */
+  private traced(span: TraceSpan, links: readonly string[] | undefined): grpc.Metadata {
+    const headers = span.headers();
+    if (!headers) return this.metadata;
+    const metadata = this.metadata.clone();
+    if (headers.traceparent) metadata.set(TRACEPARENT_KEY, headers.traceparent);
+    if (headers.tracestate) metadata.set(TRACESTATE_KEY, headers.tracestate);
+    if (links?.length) metadata.set(TRACE_LINKS_KEY, links.join(","));
+    return metadata;
   }
 
-  reserve(call: ReserveCall): Promise<ReserveResponse__Output> {
-    return this.unary(true, "Reserve", this.client.reserve, {
-      ...call,
-      amountNano: wireAmount(call.amountNano),
-      minAmountNano: wireAmount(call.minAmountNano),
-    });
+  /** `span`, here and below: the data plane's span the call is made under, carried to the control plane. */
+  validateKey(key: string, span?: TraceSpan): Promise<ValidateKeyResponse__Output> {
+    return this.unary(true, "ValidateKey", this.client.validateKey, { key }, span);
   }
 
-  settle(call: SettleCall): Promise<SettleResponse__Output> {
-    return this.unary(false, "Settle", this.client.settle, {
-      ...call,
-      amountNano: wireAmount(call.amountNano),
-      costParts: wireParts(call.costParts),
-    });
+  reserve(call: ReserveCall, span?: TraceSpan): Promise<ReserveResponse__Output> {
+    return this.unary(
+      true,
+      "Reserve",
+      this.client.reserve,
+      { ...call, amountNano: wireAmount(call.amountNano), minAmountNano: wireAmount(call.minAmountNano) },
+      span,
+    );
+  }
+
+  settle(call: SettleCall, span?: TraceSpan): Promise<SettleResponse__Output> {
+    return this.unary(
+      false,
+      "Settle",
+      this.client.settle,
+      { ...call, amountNano: wireAmount(call.amountNano), costParts: wireParts(call.costParts) },
+      span,
+    );
   }
 
   /** `keepNano` > 0: a budget lease gives back only what it holds above that, and stays active. */
-  release(requestId: string, projectId: string, keepNano = 0n): Promise<ReleaseResponse__Output> {
-    return this.unary(false, "Release", this.client.release, { requestId, projectId, keepNano: wireAmount(keepNano) });
+  release(requestId: string, projectId: string, keepNano = 0n, span?: TraceSpan): Promise<ReleaseResponse__Output> {
+    return this.unary(false, "Release", this.client.release, { requestId, projectId, keepNano: wireAmount(keepNano) }, span);
   }
 
-  lease(leaseId: string, projectId: string, amountNano: bigint, minAmountNano: bigint): Promise<LeaseResponse__Output> {
-    return this.unary(true, "Lease", this.client.lease, {
-      leaseId,
-      projectId,
-      amountNano: wireAmount(amountNano),
-      minAmountNano: wireAmount(minAmountNano),
-    });
+  lease(leaseId: string, projectId: string, amountNano: bigint, minAmountNano: bigint, span?: TraceSpan): Promise<LeaseResponse__Output> {
+    const request = { leaseId, projectId, amountNano: wireAmount(amountNano), minAmountNano: wireAmount(minAmountNano) };
+    return this.unary(true, "Lease", this.client.lease, request, span);
   }
 
-  draw(draws: DrawCall[]): Promise<DrawResponse__Output> {
-    return this.unary(false, "Draw", this.client.draw, {
+  /** `spans`: the draws' own spans, when traced; the first is the call's parent, the others its links. */
+  draw(draws: DrawCall[], spans?: readonly TraceSpan[]): Promise<DrawResponse__Output> {
+    const request = {
       draws: draws.map((draw) => ({
         ...draw,
         amountNano: wireAmount(draw.amountNano),
         holdNano: wireAmount(draw.holdNano),
         costParts: wireParts(draw.costParts),
       })),
-    });
+    };
+    if (!spans?.length) return this.unary(false, "Draw", this.client.draw, request);
+    const links = spans
+      .slice(1, MAX_TRACE_LINKS + 1)
+      .filter((span) => span.recording)
+      .flatMap((span) => span.headers()?.traceparent ?? []);
+    return this.unary(false, "Draw", this.client.draw, request, spans[0], links);
   }
 
   /** Renews active holds and leases of running requests (hold-renewal.ts). */

@@ -1,5 +1,6 @@
 // The money side of one call: the hold, the settle of its actual cost, or its
 // release. Every call ends in exactly one of settle or release.
+import type { TraceSpan } from "@gateway/proto/tracing";
 import type { ReserveCall, SettleCall } from "../control-plane/control-plane-client";
 import { cacheWrite, estimateTokens } from "../billing/hold-estimate";
 import { costParts } from "../billing/pricing";
@@ -8,13 +9,13 @@ import type { UsdCounterFamily } from "../metric-families";
 import type { Call } from "./call";
 import type { MeteredTokens } from "./usage-meter";
 
-/** What a call's money goes through (billing/request-billing.ts). */
+/** What a call's money goes through (billing/request-billing.ts); `parent` is the request's span, for each step's own. */
 export interface CallBilling {
   /** Places a hold and returns its amount, or throws the caller-facing refusal. */
-  reserve(hold: ReserveCall & { keyMoneyLimits?: boolean }): Promise<bigint>;
+  reserve(hold: ReserveCall & { keyMoneyLimits?: boolean }, parent?: TraceSpan): Promise<bigint>;
   /** Debits the actual cost; returns the amount on the ledger. */
-  settle(call: SettleCall): Promise<bigint>;
-  release(requestId: string, projectId: string): Promise<void>;
+  settle(call: SettleCall, parent?: TraceSpan): Promise<bigint>;
+  release(requestId: string, projectId: string, parent?: TraceSpan): Promise<void>;
 }
 
 /**
@@ -40,16 +41,19 @@ export class CallMoney {
 
   /** Places the call's hold; what was held decides which targets may be tried, and whether their answers are capped. */
   async reserve(call: Call): Promise<void> {
-    call.reservedNano = await this.billing.reserve({
-      requestId: call.requestId,
-      projectId: call.projectId,
-      amountNano: call.plan.holdNano,
-      minAmountNano: call.plan.minHoldNano,
-      model: call.target.model.id,
-      accessPath: call.target.path.provider,
-      keyId: call.plan.identity.keyId,
-      keyMoneyLimits: call.plan.identity.key.moneyLimits,
-    });
+    call.reservedNano = await this.billing.reserve(
+      {
+        requestId: call.requestId,
+        projectId: call.projectId,
+        amountNano: call.plan.holdNano,
+        minAmountNano: call.plan.minHoldNano,
+        model: call.target.model.id,
+        accessPath: call.target.path.provider,
+        keyId: call.plan.identity.keyId,
+        keyMoneyLimits: call.plan.identity.key.moneyLimits,
+      },
+      call.span,
+    );
   }
 
   /**
@@ -61,16 +65,19 @@ export class CallMoney {
     call.holdClosed = true;
     const { totalNano, parts } = costParts(call.target.path.price, withWriteLifetime(tokens, call.upstream.body));
     const started = performance.now();
-    const debited = await this.billing.settle({
-      requestId: call.requestId,
-      projectId: call.projectId,
-      amountNano: totalNano,
-      costParts: parts,
-      model: call.target.model.id,
-      accessPath: call.target.path.provider,
-      inputTokens: tokens.inputTokens,
-      outputTokens: tokens.outputTokens,
-    });
+    const debited = await this.billing.settle(
+      {
+        requestId: call.requestId,
+        projectId: call.projectId,
+        amountNano: totalNano,
+        costParts: parts,
+        model: call.target.model.id,
+        accessPath: call.target.path.provider,
+        inputTokens: tokens.inputTokens,
+        outputTokens: tokens.outputTokens,
+      },
+      call.span,
+    );
     this.afterUpstream.observe((performance.now() - started) / 1000);
     call.debitedNano = debited;
     call.costParts = parts;
@@ -87,7 +94,7 @@ export class CallMoney {
 
   release(call: Call): Promise<void> {
     call.holdClosed = true;
-    return this.billing.release(call.requestId, call.projectId);
+    return this.billing.release(call.requestId, call.projectId, call.span);
   }
 
   /** A hold placed and neither settled nor released (a failure nobody planned for) goes back now, not at its expiry. */

@@ -1,5 +1,6 @@
 // One call in flight: its plan, the target being tried (once answered, the one
 // that answered, billed at its price), and the state of its hold.
+import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import type { CostPart } from "../control-plane/control-plane-client";
 import type { UpstreamCall } from "../providers/provider-adapter";
 import type { CallPlan, CallTarget } from "./call-plan";
@@ -25,6 +26,8 @@ export class Call {
   constructor(
     readonly plan: CallPlan,
     receivedAt: number,
+    /** The request's server span: the money and attempt spans are its children (NO_SPAN with tracing off). */
+    readonly span: TraceSpan = NO_SPAN,
   ) {
     this.target = plan.targets[0]!;
     this.upstream = this.target.sized.upstream;

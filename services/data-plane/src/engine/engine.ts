@@ -1,6 +1,7 @@
 // The request engine: one path for every client dialect and answer form. A
 // client's body is read by its dialect, planned (models, paths, hold), sent
 // through the attempts, and its answer relayed and billed by the pipeline.
+import type { TraceSpan } from "@gateway/proto/tracing";
 import type { FastifyReply } from "fastify";
 import type { KeyIdentity } from "../auth/key-cache";
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
@@ -60,6 +61,8 @@ export interface IncomingCall {
   bodyBytes?: number;
   /** performance.now() once the body was read. */
   readAt: number;
+  /** The request's server span, when tracing is on. */
+  span?: TraceSpan;
 }
 
 export class Engine {
@@ -79,7 +82,7 @@ export class Engine {
     const catalogue = this.deps.catalogue();
     if (!catalogue) throw controlPlaneUnavailable();
     const plan = planCall(this.planContext, catalogue, incoming.requestId, incoming.identity, dialect, request, incoming.bodyBytes);
-    return new Call(plan, incoming.readAt);
+    return new Call(plan, incoming.readAt, incoming.span);
   }
 
   /** A request's input tokens, counted upstream where the dialect's own upstream can, else estimated; not billed. */
@@ -112,6 +115,8 @@ export class Engine {
     } catch (error) {
       await this.money.releaseIfOpen(call);
       throw error;
+    } finally {
+      context.attempts.close();
     }
   }
 
@@ -138,6 +143,8 @@ export class Engine {
         await sse.flush();
       }
       sse.end();
+    } finally {
+      context.attempts.close();
     }
   }
 

@@ -142,6 +142,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
           firstEvent = true;
           context.firstEvent.series(target.path.provider).observe((performance.now() - attempts.sentAt) / 1000);
           context.genAi.firstToken(call);
+          attempts.firstToken();
         }
         if (take(group)) return writer.flush();
         if (!firstWritten && meter.producedAny) {

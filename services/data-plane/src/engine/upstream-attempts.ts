@@ -5,6 +5,8 @@
 // the metrics. When nothing is left, the hold goes back and the caller gets
 // the last upstream failure, or 504 when every attempt found the upstream
 // unreachable. An upstream's own error body and headers are never relayed.
+// Traced, each attempt is a client span, its traceparent sent upstream.
+import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   clientClosed,
@@ -75,6 +77,8 @@ export class UpstreamAttempts {
   private current: { attempt: Attempt; healthKey: string } | undefined;
   private lastModel: string | undefined;
   private reserved = false;
+  /** The current attempt's span, until its outcome is known (NO_SPAN with tracing off). */
+  private span: TraceSpan = NO_SPAN;
   /** performance.now() when the current attempt was sent (time to first event counts from it). */
   sentAt = 0;
 
@@ -114,6 +118,7 @@ export class UpstreamAttempts {
   /** The response `open()` returned was read whole: the path is healthy. */
   answered(): void {
     if (!this.current) return;
+    this.endSpan();
     this.context.health.record(this.current.healthKey, { ok: true, latencyMs: this.current.attempt.ms, project: this.call.projectId });
     this.count("ok");
   }
@@ -121,6 +126,7 @@ export class UpstreamAttempts {
   /** The response broke before anything reached the client: a transient failure; the next `open()` moves on. */
   failedBeforeFirstByte(outcome: string): void {
     if (!this.recordFailure(outcome)) return;
+    this.endSpan(outcome);
     this.lastFailure = upstreamFailure(502);
     this.outcome = { kind: "transient" };
   }
@@ -133,6 +139,7 @@ export class UpstreamAttempts {
   tooLarge(limitBytes: number): void {
     if (!this.current) return;
     this.current.attempt.outcome = "body_too_large";
+    this.endSpan("body_too_large");
     this.context.health.record(this.current.healthKey, { ok: true, latencyMs: this.current.attempt.ms });
     this.count("body_too_large");
     this.lastFailure = upstreamAnswerTooLarge(limitBytes);
@@ -142,6 +149,49 @@ export class UpstreamAttempts {
   /** A stream that had started failed later: it counts against its path's health. */
   failedAfterFirstByte(outcome: string): void {
     this.recordFailure(outcome);
+    this.endSpan(outcome);
+  }
+
+  /** A stream's first upstream event: an event on the attempt's span. */
+  firstToken(): void {
+    this.span.event("first_token");
+  }
+
+  /** The call is over: an attempt span still open (the client left mid-answer) ends with its recorded outcome. */
+  close(): void {
+    const outcome = this.current?.attempt.outcome;
+    this.endSpan(outcome === "ok" ? undefined : outcome);
+  }
+
+  /** Ends the current attempt's span; `failure`: its outcome, when not an answer. */
+  private endSpan(failure?: string): void {
+    const { span } = this;
+    if (span === NO_SPAN) return;
+    this.span = NO_SPAN;
+    span.set("gateway.attempt.outcome", failure ?? "ok");
+    if (failure) span.fail(failure);
+    span.end();
+  }
+
+  /** The attempt's span under the request's, with what a reader needs to tell attempts apart; NO_SPAN when not traced. */
+  private attemptSpan(step: SendStep, retryReason: string | undefined): TraceSpan {
+    const { call } = this;
+    // A trace the sampler dropped still sends its (unsampled) traceparent on; only untraced calls skip this.
+    if (call.span === NO_SPAN) return NO_SPAN;
+    const { target } = call;
+    return call.span.child(
+      "attempt",
+      {
+        "gen_ai.operation.name": call.plan.request.operation,
+        "gen_ai.provider.name": target.path.provider,
+        "gen_ai.request.model": target.model.id,
+        "gateway.upstream_model": target.path.upstreamModel,
+        "gateway.attempt.number": this.state.sent + 1,
+        "gateway.attempt.retry": step.retry,
+        "gateway.attempt.retry_reason": retryReason,
+      },
+      "client",
+    );
   }
 
   /** Whether a same-path retry can go: its circuit admits it; then it waits its backoff (cut short if the client leaves). */
@@ -184,6 +234,8 @@ export class UpstreamAttempts {
     const { target } = call;
     const { metrics } = this.context;
     const attempt: Attempt = { model: target.model.id, path: target.path.provider, outcome: "ok", ms: 0 };
+    // A retry or fallback says why: the outcome of the attempt before it.
+    this.span = this.attemptSpan(step, this.state.sent > 0 ? this.current?.attempt.outcome : undefined);
     call.plan.trace.attempts.push(attempt);
     const { healthKey } = target;
     this.current = { attempt, healthKey };
@@ -195,25 +247,28 @@ export class UpstreamAttempts {
 
     let response: UpstreamResponse;
     try {
-      response = await target.provider.send(call.upstream, this.client.upstream);
+      response = await target.provider.send(call.upstream, this.client.upstream, this.span.headers());
     } catch (error) {
       attempt.ms = Math.round(performance.now() - started);
       if (this.client.gone) {
         // The client left while the upstream had the prompt: the prompt is billed.
         attempt.outcome = "client_closed";
         this.count(attempt.outcome);
+        this.endSpan(attempt.outcome);
         await this.context.money.settlePromptOnly(call);
         throw Object.assign(clientClosed(), { cause: error });
       }
       // A timeout may be this request's doing; a host that cannot be reached is down for everyone.
       const timedOut = isTimeout(error);
       this.recordFailure(timedOut ? "timeout" : "unreachable", timedOut);
+      this.endSpan(timedOut ? "timeout" : "unreachable");
       this.outcome = { kind: "transient" };
       return undefined;
     }
     const seconds = (performance.now() - started) / 1000;
     attempt.ms = Math.round(seconds * 1000);
     metrics.upstreamLatency.series(target.path.provider).observe(seconds);
+    this.span.set("http.response.status_code", response.statusCode);
     // A 200 counts for the path's health once its body is read: answered() or failed...FirstByte().
     if (response.statusCode === 200) return response;
     this.context.health.record(healthKey, {
@@ -224,6 +279,7 @@ export class UpstreamAttempts {
 
     attempt.outcome = `http_${response.statusCode}`;
     this.count(attempt.outcome);
+    this.endSpan(attempt.outcome);
     if (isUnexpected(response.statusCode)) {
       // Never relayed as it came (a 307 without its Location is no answer): 502, and the next path is tried.
       await response.body.dump().catch(() => undefined);

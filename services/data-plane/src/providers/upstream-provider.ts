@@ -17,8 +17,10 @@ export class UpstreamProvider {
     this.adapter = adapterFor(config);
   }
 
-  send(call: UpstreamCall, signal: UpstreamSignal): Promise<UpstreamResponse> {
-    return this.http.post(`${this.config.baseUrl}${call.path}`, call.headers, call.body, signal);
+  /** `traceHeaders`: the attempt's traceparent, when traced, added to the call's own headers. */
+  send(call: UpstreamCall, signal: UpstreamSignal, traceHeaders?: Record<string, string>): Promise<UpstreamResponse> {
+    const headers = traceHeaders ? { ...call.headers, ...traceHeaders } : call.headers;
+    return this.http.post(`${this.config.baseUrl}${call.path}`, headers, call.body, signal);
   }
 }
 

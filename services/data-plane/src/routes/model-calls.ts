@@ -26,6 +26,7 @@ export function registerModelCallRoutes(app: FastifyInstance, engine: Engine): v
         headers: request.headers,
         bodyBytes: Number(request.headers["content-length"]) || undefined,
         readAt: request.readAt,
+        span: request.span,
       });
       request.call = call;
       return engine.serve(call, reply);

@@ -5,8 +5,9 @@
 // or `x-api-key: <key>` (Anthropic's) when it has no Authorization header. A key
 // not in the issued format is refused at once, without asking the control plane.
 import { API_KEY_PATTERN } from "@gateway/proto";
+import type { TraceSpan } from "@gateway/proto/tracing";
 import type { KeyIdentity } from "../../auth/key-cache";
-import { invalidApiKey } from "../../errors";
+import { GatewayError, invalidApiKey } from "../../errors";
 import { globalPlugin } from "./global-plugin";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -14,8 +15,8 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface KeyValidation {
-  /** The key's identity, or undefined when it is not valid; throws when it cannot be checked. */
-  validate(key: string): Promise<KeyIdentity | undefined>;
+  /** The key's identity, or undefined when it is not valid; throws when it cannot be checked. `span`: the lookup's, for its trace. */
+  validate(key: string, span?: TraceSpan): Promise<KeyIdentity | undefined>;
 }
 
 export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) => {
@@ -24,6 +25,10 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
     request.clientRequestId = clientRequestId(request.headers["x-request-id"]);
     reply.header("x-request-id", request.clientRequestId ?? request.id);
     reply.header("x-gateway-request-id", request.id);
+    if (request.span) {
+      request.identity = await tracedIdentity(request.span, request.headers, keys);
+      return;
+    }
     const key = presentedKey(request.headers);
     if (!key || !API_KEY_PATTERN.test(key)) throw invalidApiKey();
     const identity = await keys.validate(key);
@@ -32,7 +37,27 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
   });
 });
 
-function presentedKey(headers: { authorization?: string; "x-api-key"?: string | string[] }): string | undefined {
+type KeyHeaders = { authorization?: string; "x-api-key"?: string | string[] };
+
+/** The same check under an `auth` span (a ValidateKey call it makes is the span's child at the control plane). */
+async function tracedIdentity(parent: TraceSpan, headers: KeyHeaders, keys: KeyValidation): Promise<KeyIdentity> {
+  const span = parent.child("auth");
+  try {
+    const key = presentedKey(headers);
+    if (!key || !API_KEY_PATTERN.test(key)) throw invalidApiKey();
+    const identity = await keys.validate(key, span);
+    if (!identity) throw invalidApiKey();
+    span.set("gateway.key_id", identity.keyId);
+    return identity;
+  } catch (error) {
+    span.fail(error instanceof GatewayError ? error.kind : "internal_error");
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+function presentedKey(headers: KeyHeaders): string | undefined {
   if (headers.authorization !== undefined) return BEARER.exec(headers.authorization)?.[1];
   const key = headers["x-api-key"];
   return typeof key === "string" && /^\S+$/.test(key.trim()) ? key.trim() : undefined;

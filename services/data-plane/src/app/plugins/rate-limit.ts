@@ -5,6 +5,7 @@
 // a data plane busy when the answer comes needs no wake-up of its own for it.
 // The answer is awaited once the body is read, before anything goes upstream
 // or holds money.
+import type { TraceSpan } from "@gateway/proto/tracing";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, preHandlerHookHandler } from "fastify";
 import { rateLimitExceeded } from "../../errors";
 import { type RateDecision, type RateLimiter, rateLimitHeaders } from "../../limits/rate-limiter";
@@ -45,6 +46,7 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
       } else if (projectLimit !== 0) request.rateDecision = project();
       // A request that fails before its preHandler (a bad body) never awaits it: not an unhandled rejection.
       request.rateDecision?.catch(() => {});
+      if (request.span && request.rateDecision) traceDecision(request.span, request.rateDecision, projectLimit, keyLimit);
     }
     done();
   };
@@ -63,3 +65,20 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
     route.preHandler = withHook(route.preHandler, enforce as preHandlerHookHandler);
   });
 });
+
+/** The `limit` span: from the check's sending to its answer (the body is read meanwhile). */
+function traceDecision(parent: TraceSpan, decision: Promise<RateDecision>, projectLimit: number, keyLimit: number): void {
+  const span = parent.child("limit", { "gateway.rate_limit.rpm": projectLimit, "gateway.rate_limit.key_rpm": keyLimit || undefined });
+  decision.then(
+    (answer) => {
+      span.set("gateway.rate_limit.allowed", answer.allowed);
+      if (!answer.allowed) span.set("gateway.rate_limit.scope", answer.scope ?? "project");
+      if (!answer.allowed) span.fail("rate_limit_exceeded");
+      span.end();
+    },
+    () => {
+      span.fail("limit_check_failed");
+      span.end();
+    },
+  );
+}

@@ -1,10 +1,11 @@
 // One completion record per request, streams included (their replies are
 // hijacked, so no fastify onResponse hook runs for them): the request metrics
 // and one log line carrying the request id (also the client's x-request-id and
-// the hold's id at the control plane), the key's id, the billed units by kind
-// (tokens, images...), the cost, the attempts and the outcome. No key, header
-// or message content.
+// the hold's id at the control plane), the key's id, the trace id, the billed
+// units by kind (tokens, images...), the cost, the attempts and the outcome. No
+// key, header or message content.
 // Hooks on every request take a callback rather than returning a promise: no promise per request and hook.
+import { traceIdOf } from "@gateway/proto/tracing";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CostPart } from "../../control-plane/control-plane-client";
 import type { GenAiMetrics } from "../../gen-ai-metrics";
@@ -64,6 +65,9 @@ function recordCompletion(metrics: RequestMetrics, request: FastifyRequest, repl
       stream: call ? stream : undefined,
       key_id: request.identity?.keyId,
       client_request_id: request.clientRequestId,
+      // Traced: our server span's; not traced, the client's own traceparent's, so the line still joins its trace.
+      trace_id: request.span?.traceId || traceIdOf(request.headers.traceparent),
+      span_id: request.span?.spanId || undefined,
       attempts: call?.plan.trace.attempts.map((attempt) => attempt.outcome),
       outcome: outcomeOf(request, status),
       units: call?.costParts ? unitsByKind(call.costParts) : undefined,
