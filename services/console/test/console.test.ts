@@ -150,8 +150,9 @@ describe("operator console", () => {
     await page.reload();
     const row = page.locator(`tr[data-key="${keyId}"]`);
     await expect.poll(() => row.locator('[data-field="requests"]').textContent()).toBe("1");
-    const apiKey = await api<{ spend: { total: Money; today: Money; requests: number } }>(`/admin/keys/${keyId}`);
+    const apiKey = await api<{ spend: { total: Money; today: Money; requests: number }; last_used_at: string }>(`/admin/keys/${keyId}`);
     expect(await shown(row.locator('[data-field="spend_total"]'))).toEqual(apiKey.spend.total);
+    expect(await row.locator('[data-field="last_used"] time').getAttribute("datetime")).toBe(apiKey.last_used_at);
     expect(await shown(row.locator('[data-field="spend_today"]'))).toEqual(apiKey.spend.today);
     expect(BigInt(apiKey.spend.total.nano)).toBeGreaterThan(0n);
     await screenshots("keys");

@@ -1510,6 +1510,11 @@ export interface components {
             id: string;
             /** @description the API key, shown once */
             key: string;
+            /**
+             * Format: date-time
+             * @description the key's latest billed request (one refused before the upstream is not recorded); null: none yet
+             */
+            last_used_at: string | null;
             name: string | null;
             project_id: string;
             /** @description rotated: the successor's id; its limits and counters apply to this key too */
@@ -1572,6 +1577,11 @@ export interface components {
             /** @description the key's last characters, after an ellipsis */
             hint: string;
             id: string;
+            /**
+             * Format: date-time
+             * @description the key's latest billed request (one refused before the upstream is not recorded); null: none yet
+             */
+            last_used_at: string | null;
             name: string | null;
             project_id: string;
             /** @description rotated: the successor's id; its limits and counters apply to this key too */

@@ -77,6 +77,7 @@ function ProjectKeys({ project }: { project: Project }) {
                 <th scope="col">Key</th>
                 <th scope="col">Status</th>
                 <th scope="col">Created</th>
+                <th scope="col">Last used</th>
                 <th scope="col">Expires</th>
                 <th scope="col">Requests per minute</th>
                 <th scope="col">Daily cap</th>
@@ -108,6 +109,9 @@ function ProjectKeys({ project }: { project: Project }) {
                   </td>
                   <td data-label="Created">
                     <Time iso={key.created_at} />
+                  </td>
+                  <td data-label="Last used" data-field="last_used">
+                    <Time iso={key.last_used_at} none="not yet" />
                   </td>
                   <td data-label="Expires">
                     <Time iso={key.expires_at} />

@@ -94,6 +94,11 @@ const keyProperties = {
     description: "this key's debits in the ledger",
     properties: { total: money, today: money, requests: { type: "integer" } },
   },
+  last_used_at: {
+    ...nullable("string"),
+    format: "date-time",
+    description: "the key's latest billed request (one refused before the upstream is not recorded); null: none yet",
+  },
 } as const;
 const keyRequired = [
   "id",
@@ -110,6 +115,7 @@ const keyRequired = [
   "budget",
   "budget_left",
   "spend",
+  "last_used_at",
 ] as const;
 
 export const keySchema = {

@@ -85,6 +85,7 @@ export const presentKey = (key: KeyRow, spend: KeySpend, now: Date, limits: KeyR
   budget: limits.budgetNano === null ? null : money(limits.budgetNano),
   budget_left: limits.budgetNano === null ? null : money(limits.budgetNano - limits.spentNano - limits.heldNano),
   spend: { total: money(spend.totalNano), today: money(spend.todayNano), requests: spend.requests },
+  last_used_at: spend.lastUsedAt?.toISOString() ?? null,
 });
 
 export const presentBalance = (balance: Balance) => ({

@@ -34,15 +34,17 @@ export interface KeyLimitsUpdate {
   expiresAt?: Date | null;
 }
 
-/** A key's spend from the ledger: every debit, and today's (by the day each hold was placed). */
+/** A key's spend from the ledger: every debit, today's (by the day each hold was placed), and when it was last billed. */
 export interface KeySpend {
   totalNano: bigint;
   todayNano: bigint;
   requests: number;
+  /** Its latest debit's time: the key's last request that reached an upstream (refused ones leave none). */
+  lastUsedAt: Date | null;
 }
 
 const INVALID: KeyValidation = { valid: false, projectId: "", keyId: "", rpmLimit: null };
-const NO_SPEND: KeySpend = { totalNano: 0n, todayNano: 0n, requests: 0 };
+const NO_SPEND: KeySpend = { totalNano: 0n, todayNano: 0n, requests: 0, lastUsedAt: null };
 
 /** object_not_in_prerequisite_state: gateway_rotate_key refused a revoked, expired or rotated key. */
 const NOT_ROTATABLE = "55000";
@@ -170,14 +172,22 @@ export class KeyService {
   /** Spend per key of a project, from its ledger (keys without debits are absent). */
   async spend(projectId: string, keyId?: string): Promise<Map<string, KeySpend>> {
     const today = utcDay(this.clock.now());
-    const rows = await this.prisma.$queryRaw<{ key_id: string; total: bigint; today: bigint | null; requests: bigint }[]>`
+    const rows = await this.prisma.$queryRaw<{ key_id: string; total: bigint; today: bigint | null; requests: bigint; last_used: Date }[]>`
       SELECT key_id, -sum(amount_nano)::bigint AS total, -sum(amount_nano) FILTER (WHERE day = ${today}::date)::bigint AS today,
-             count(*) AS requests
+             count(*) AS requests, max(created_at) AS last_used
         FROM ledger_entries
        WHERE project_id = ${projectId} AND kind = 'debit' AND key_id IS NOT NULL AND (${keyId ?? null}::text IS NULL OR key_id = ${keyId ?? null})
        GROUP BY key_id`;
     return new Map(
-      rows.map((row) => [row.key_id, { totalNano: BigInt(row.total), todayNano: BigInt(row.today ?? 0n), requests: Number(row.requests) }]),
+      rows.map((row) => [
+        row.key_id,
+        {
+          totalNano: BigInt(row.total),
+          todayNano: BigInt(row.today ?? 0n),
+          requests: Number(row.requests),
+          lastUsedAt: new Date(row.last_used),
+        },
+      ]),
     );
   }
 

@@ -34,7 +34,7 @@ const key = {
   spentNano: 0n,
   heldNano: 0n,
 };
-const noSpend = { totalNano: 0n, todayNano: 0n, requests: 0 };
+const noSpend = { totalNano: 0n, todayNano: 0n, requests: 0, lastUsedAt: null };
 const limitedKey = { ...key, rpmLimit: 30, dailyCapNano: 2_000_000_000n, budgetNano: 9_000_000_000n, spentNano: 1n, heldNano: 2n };
 const entry = {
   id: 7n,
@@ -76,7 +76,7 @@ describe("admin response schemas", () => {
     [
       "a key with limits, spend and an expiry",
       ref("Key"),
-      presentKey({ ...limitedKey, expiresAt: at }, { totalNano: 5n, todayNano: 1n, requests: 2 }, at),
+      presentKey({ ...limitedKey, expiresAt: at }, { totalNano: 5n, todayNano: 1n, requests: 2, lastUsedAt: at }, at),
     ],
     ["a rotated key", ref("Key"), presentKey({ ...key, replacedBy: "k2", expiresAt: at }, noSpend, at, limitedKey)],
     ["an issued key", ref("IssuedKey"), { ...presentKey(key, noSpend, at), key: "sk_p1_secret" }],

@@ -75,6 +75,7 @@ export interface LedgerEntry {
   output_tokens?: number | null;
   /** Debits: the API key of the request. */
   key_id?: string | null;
+  created_at?: string;
 }
 
 /** Starts every process; if one fails, stops the others that did start, so nothing is left running. */

@@ -117,9 +117,18 @@ describe("per-key budgets, caps, limits, expiry and rotation through two data pl
 
     const byKey = await checkBilling(served, run);
     expect(byKey.get(limited.keyId)!).toBeLessThanOrEqual(cents(5)); // 0 overspend
-    const shown = await stack.admin<{ spend: { total: { nano: string }; requests: number }; budget_left: { nano: string } }>(
-      "GET",
-      `/admin/keys/${limited.keyId}`,
+    const shown = await stack.admin<{
+      spend: { total: { nano: string }; requests: number };
+      budget_left: { nano: string };
+      last_used_at: string | null;
+    }>("GET", `/admin/keys/${limited.keyId}`);
+    // Last used: its latest debit (checkBilling waited for every debit to land).
+    const limitedDebits = (await stack.ledger(project.projectId)).filter((entry) => entry.key_id === limited.keyId);
+    expect(shown.json.last_used_at).toBe(
+      limitedDebits
+        .map((entry) => entry.created_at!)
+        .sort()
+        .at(-1),
     );
     expect(BigInt(shown.json.spend.total.nano)).toBe(byKey.get(limited.keyId));
     expect(shown.json.spend.requests).toBe(ofLimited.filter((outcome) => outcome.status === 200).length);
