@@ -195,6 +195,18 @@ describe("operator console", () => {
     expect(csv).toHaveLength(2);
     expect(csv[1]!.split(",").slice(-3)).toEqual([String(usage.data[0]!.output_tokens), usage.data[0]!.cost.usd, usage.data[0]!.cost.nano]);
     await screenshots("usage");
+
+    // One key's usage: the key that made the request shows the API's rows for it; a key without traffic shows none.
+    const idle = await stack.admin<{ id: string }>("POST", `/admin/projects/${projectId}/keys`, { name: "idle key" });
+    await page.reload();
+    const keyUsage = await api<{ data: { requests: number; cost: Money }[] }>(`/admin/keys/${keyId}/usage`);
+    await page.getByLabel("Key").selectOption(keyId);
+    await page.getByRole("button", { name: "Show" }).click();
+    await expect.poll(() => row.locator('[data-field="requests"]').textContent()).toBe(String(keyUsage.data[0]!.requests));
+    expect(await shown(row.locator('[data-field="cost"]'))).toEqual(keyUsage.data[0]!.cost);
+    await page.getByLabel("Key").selectOption(idle.json.id);
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.getByText(/^No requests from/).waitFor();
   });
 
   it("shows every figure of the project as the admin API gives it", async () => {
@@ -208,7 +220,9 @@ describe("operator console", () => {
     for (const field of ["balance", "held", "available", "spent_today", "daily_cap"] as const)
       expect(await shown(projectRow().locator(`[data-field="${field}"]`)), field).toEqual(balance[field]);
     expect(await projectRow().locator('[data-field="rpm_limit"]').textContent()).toBe(String(project.rpm_limit));
-    expect(await projectRow().locator('[data-field="keys"]').textContent()).toBe(`${keys.data.length} key`);
+    expect(await projectRow().locator('[data-field="keys"]').textContent()).toBe(
+      `${keys.data.length} key${keys.data.length === 1 ? "" : "s"}`,
+    );
     // The spend is real: the chat request's debit is today's spend and came off the balance.
     expect(BigInt(balance.spent_today.nano)).toBeGreaterThan(0n);
     await screenshots("projects");

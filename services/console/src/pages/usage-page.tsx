@@ -1,5 +1,5 @@
-// Usage of a project per UTC day (the admin API's usage rows, day × model) for a chosen range: a chart
-// of spend and requests, the rows as a table, and the same rows as a CSV download.
+// Usage of a project, or of one of its keys, per UTC day (the admin API's usage rows, day × model) for a
+// chosen range: a chart of spend and requests, the rows as a table, and the same rows as a CSV download.
 import { useMemo, useState } from "react";
 import { type Project, unwrap } from "../api/client";
 import { useClient } from "../app";
@@ -25,13 +25,19 @@ const monthStart = () => `${today().slice(0, 8)}01`;
 
 function ProjectUsage({ project }: { project: Project }) {
   const client = useClient();
-  const [range, setRange] = useState({ from: monthStart(), to: today() });
+  // keyId "": the whole project's usage; else that key's (GET /admin/keys/{keyId}/usage).
+  const [range, setRange] = useState({ from: monthStart(), to: today(), keyId: "" });
   const [draft, setDraft] = useState(range);
-  const { loaded } = useLoad(
-    async () =>
-      unwrap(await client.GET("/admin/projects/{projectId}/usage", { params: { path: { projectId: project.id }, query: range } })),
-    [client, range.from, range.to],
-  );
+  const keys = useLoad(
+    async () => unwrap(await client.GET("/admin/projects/{projectId}/keys", { params: { path: { projectId: project.id } } })).data,
+    [client, project.id],
+  ).loaded;
+  const { loaded } = useLoad(async () => {
+    const query = { from: range.from, to: range.to };
+    return range.keyId
+      ? unwrap(await client.GET("/admin/keys/{keyId}/usage", { params: { path: { keyId: range.keyId }, query } }))
+      : unwrap(await client.GET("/admin/projects/{projectId}/usage", { params: { path: { projectId: project.id }, query } }));
+  }, [client, range.from, range.to, range.keyId]);
   const days = useMemo(() => (loaded.state === "ready" ? totalsByDay(loaded.data) : []), [loaded]);
   const csvHref = useMemo(
     () => (loaded.state === "ready" ? `data:text/csv;charset=utf-8,${encodeURIComponent(usageCsv(loaded.data.data))}` : undefined),
@@ -55,6 +61,18 @@ function ProjectUsage({ project }: { project: Project }) {
           To (UTC day)
           <input type="date" required value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
         </label>
+        <label>
+          Key
+          <select value={draft.keyId} onChange={(event) => setDraft({ ...draft, keyId: event.target.value })}>
+            <option value="">All keys</option>
+            {keys.state === "ready" &&
+              keys.data.map((key) => (
+                <option key={key.id} value={key.id}>
+                  {key.name ?? "unnamed"} ({key.hint}, {key.id})
+                </option>
+              ))}
+          </select>
+        </label>
         <button type="submit">Show</button>
       </form>
       {loaded.state === "loading" && <Loading what="usage" />}
@@ -69,7 +87,7 @@ function ProjectUsage({ project }: { project: Project }) {
           ) : (
             <>
               <p>
-                <a href={csvHref} download={`usage-${project.id}-${loaded.data.from}-${loaded.data.to}.csv`}>
+                <a href={csvHref} download={`usage-${range.keyId || project.id}-${loaded.data.from}-${loaded.data.to}.csv`}>
                   Download CSV
                 </a>
               </p>
