@@ -918,11 +918,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's holds and budget leases by status (default active) */
+        /** A project's holds and budget leases by status (default active), or one request's hold whatever its status */
         get: {
             parameters: {
                 query?: {
                     limit?: number;
+                    request_id?: string;
                     status?: "active" | "settled" | "released" | "expired" | "refused";
                 };
                 header?: never;
@@ -1094,11 +1095,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's ledger, newest first */
+        /** A project's ledger, newest first; filtered by kind, request, key and UTC days; `before` (an entry id) pages back */
         get: {
             parameters: {
                 query?: {
+                    /** @description the id of the oldest entry already shown */
+                    before?: string;
+                    from?: string;
+                    key_id?: string;
+                    kind?: "topup" | "debit" | "adjustment";
                     limit?: number;
+                    request_id?: string;
+                    to?: string;
                 };
                 header?: never;
                 path: {

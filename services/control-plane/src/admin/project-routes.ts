@@ -111,43 +111,75 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
     async (request) => presentBalance(await services.ledger.balance(request.params.projectId)),
   );
 
-  app.get<{ Params: { projectId: string }; Querystring: { limit?: number } }>(
+  app.get<{
+    Params: { projectId: string };
+    Querystring: {
+      limit?: number;
+      kind?: "topup" | "debit" | "adjustment";
+      request_id?: string;
+      key_id?: string;
+      from?: string;
+      to?: string;
+      before?: string;
+    };
+  }>(
     "/admin/projects/:projectId/ledger",
     {
       schema: {
-        summary: "A project's ledger, newest first",
+        summary: "A project's ledger, newest first; filtered by kind, request, key and UTC days; `before` (an entry id) pages back",
         params: projectParams,
-        querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 10000 } } },
+        querystring: {
+          type: "object",
+          properties: {
+            limit: { type: "integer", minimum: 1, maximum: 10000 },
+            kind: { type: "string", enum: ["topup", "debit", "adjustment"] },
+            request_id: { type: "string", minLength: 1 },
+            key_id: { type: "string", minLength: 1 },
+            from: { type: "string", format: "date" },
+            to: { type: "string", format: "date" },
+            before: { type: "string", pattern: "^[0-9]{1,19}$", description: "the id of the oldest entry already shown" },
+          },
+        },
         response: { 200: listOf("LedgerEntry"), ...errorResponses },
       },
     },
     async (request) => {
-      const entries = await services.ledger.ledger(request.params.projectId, request.query.limit ?? 100);
+      const { limit, kind, request_id, key_id, from, to, before } = request.query;
+      const entries = await services.ledger.ledger(request.params.projectId, limit ?? 100, {
+        kind,
+        requestId: request_id,
+        keyId: key_id,
+        from,
+        to,
+        ...(before ? { before: BigInt(before) } : {}),
+      });
       return { data: (entries as Parameters<typeof presentLedgerEntry>[0][]).map(presentLedgerEntry) };
     },
   );
 
   app.get<{
     Params: { projectId: string };
-    Querystring: { status?: "active" | "settled" | "released" | "expired" | "refused"; limit?: number };
+    Querystring: { status?: "active" | "settled" | "released" | "expired" | "refused"; limit?: number; request_id?: string };
   }>(
     "/admin/projects/:projectId/holds",
     {
       schema: {
-        summary: "A project's holds and budget leases by status (default active)",
+        summary: "A project's holds and budget leases by status (default active), or one request's hold whatever its status",
         params: projectParams,
         querystring: {
           type: "object",
           properties: {
             status: { type: "string", enum: HOLD_STATUSES },
             limit: { type: "integer", minimum: 1, maximum: 10000 },
+            request_id: { type: "string", minLength: 1 },
           },
         },
         response: { 200: listOf("Hold"), ...errorResponses },
       },
     },
     async (request) => {
-      const holds = await services.ledger.holds(request.params.projectId, request.query.status ?? "active", request.query.limit ?? 100);
+      const { status, limit, request_id } = request.query;
+      const holds = await services.ledger.holds(request.params.projectId, status ?? "active", limit ?? 100, request_id);
       return { data: holds.map(presentHold) };
     },
   );

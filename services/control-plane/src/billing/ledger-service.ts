@@ -83,6 +83,16 @@ export interface UsageRow {
   components: Record<string, { units: number; costNano: bigint }>;
 }
 
+/** What a ledger listing keeps: entries of a kind, a request, a key, UTC days (inclusive), ids below `before`. */
+export interface LedgerFilter {
+  kind?: "topup" | "debit" | "adjustment";
+  requestId?: string;
+  keyId?: string;
+  from?: string;
+  to?: string;
+  before?: bigint;
+}
+
 export interface Balance {
   projectId: string;
   balanceNano: bigint;
@@ -322,9 +332,14 @@ export class LedgerService {
     };
   }
 
-  async holds(projectId: string, status: "active" | "settled" | "released" | "expired" | "refused", limit: number) {
+  /** A project's holds of one status, newest first; with `requestId`, that request's hold whatever its status. */
+  async holds(projectId: string, status: "active" | "settled" | "released" | "expired" | "refused", limit: number, requestId?: string) {
     await this.requireProject(projectId);
-    return this.prisma.hold.findMany({ where: { projectId, status }, orderBy: { createdAt: "desc" }, take: limit });
+    return this.prisma.hold.findMany({
+      where: { projectId, ...(requestId ? { requestId } : { status }) },
+      orderBy: { createdAt: "desc" },
+      take: limit,
+    });
   }
 
   /** Debits per UTC day (the day each hold was placed) and model: requests, tokens, cost; only one key's with `keyId`. */
@@ -378,9 +393,23 @@ export class LedgerService {
     return { from: fromDay, to: toDay, rows: usage };
   }
 
-  async ledger(projectId: string, limit: number): Promise<unknown[]> {
+  /** A project's entries, newest first, narrowed by the filter; `before` (an entry id) pages back. */
+  async ledger(projectId: string, limit: number, filter: LedgerFilter = {}): Promise<unknown[]> {
     await this.requireProject(projectId);
-    return this.prisma.ledgerEntry.findMany({ where: { projectId }, orderBy: { id: "desc" }, take: limit });
+    return this.prisma.ledgerEntry.findMany({
+      where: {
+        projectId,
+        ...(filter.kind ? { kind: filter.kind } : {}),
+        ...(filter.requestId ? { requestId: filter.requestId } : {}),
+        ...(filter.keyId ? { keyId: filter.keyId } : {}),
+        ...(filter.from || filter.to
+          ? { day: { ...(filter.from ? { gte: new Date(filter.from) } : {}), ...(filter.to ? { lte: new Date(filter.to) } : {}) } }
+          : {}),
+        ...(filter.before ? { id: { lt: filter.before } } : {}),
+      },
+      orderBy: { id: "desc" },
+      take: limit,
+    });
   }
 
   private async requireProject(projectId: string) {

@@ -48,8 +48,18 @@ export const COMMANDS: readonly CommandHelp[] = [
     detail: "The same idempotency key with another amount is refused (409 conflict) and credits nothing.",
   },
   { name: "balance show", synopsis: "--project ID", summary: "balance, held and available amounts" },
-  { name: "ledger", synopsis: "--project ID [--limit N]", summary: "latest ledger entries" },
-  { name: "holds", synopsis: "--project ID [--status S]", summary: "holds (active by default; settled, released, expired, refused)" },
+  {
+    name: "ledger",
+    synopsis:
+      "--project ID [--limit N] [--kind topup|debit|adjustment] [--request ID] [--key KEY_ID] [--from DAY] [--to DAY] [--before ENTRY]",
+    summary: "latest ledger entries, filtered if asked",
+    detail: "--before takes the id of the oldest entry shown: the next page back.",
+  },
+  {
+    name: "holds",
+    synopsis: "--project ID [--status S] [--request ID]",
+    summary: "holds (active by default; settled, released, expired, refused), or one request's",
+  },
   {
     name: "usage",
     synopsis: "--project ID | --key KEY_ID [--from DAY] [--to DAY]",

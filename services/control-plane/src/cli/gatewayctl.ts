@@ -283,6 +283,9 @@ function parseOptions(argv: string[]) {
       rpm: { type: "string" },
       "daily-cap": { type: "string" },
       budget: { type: "string" },
+      kind: { type: "string" },
+      request: { type: "string" },
+      before: { type: "string" },
       expires: { type: "string" },
       grace: { type: "string" },
       file: { type: "string" },
@@ -371,16 +374,27 @@ async function run(argv: string[]): Promise<void> {
     case "balance show":
       result = await call(target(), "GET", `/admin/projects/${project()}/balance`);
       break;
-    case "ledger":
-      result = await call(
-        target(),
-        "GET",
-        `/admin/projects/${project()}/ledger${values.limit ? `?limit=${encodeURIComponent(values.limit)}` : ""}`,
+    case "ledger": {
+      // The flags given, as the admin API names its filters.
+      const query = new URLSearchParams(
+        Object.entries({
+          limit: values.limit,
+          kind: values.kind,
+          request_id: values.request,
+          key_id: values.key,
+          from: values.from,
+          to: values.to,
+          before: values.before,
+        }).filter((entry): entry is [string, string] => entry[1] !== undefined),
       );
+      result = await call(target(), "GET", `/admin/projects/${project()}/ledger${query.size ? `?${query}` : ""}`);
       break;
-    case "holds":
-      result = await call(target(), "GET", `/admin/projects/${project()}/holds?status=${encodeURIComponent(values.status ?? "active")}`);
+    }
+    case "holds": {
+      const query = new URLSearchParams({ status: values.status ?? "active", ...(values.request ? { request_id: values.request } : {}) });
+      result = await call(target(), "GET", `/admin/projects/${project()}/holds?${query}`);
       break;
+    }
     case "usage": {
       const query = new URLSearchParams({ ...(values.from ? { from: values.from } : {}), ...(values.to ? { to: values.to } : {}) });
       // One key's usage with --key, else the project's.

@@ -228,6 +228,28 @@ describe("gatewayctl", () => {
     expect(usage.data.reduce((sum, row) => sum + row.requests, 0)).toBe(1);
     const oldUsage = await ctlJson<{ data: { requests: number }[] }>("usage", "--key", issued.id);
     expect(oldUsage.data.reduce((sum, row) => sum + row.requests, 0)).toBe(2);
+    // The ledger filtered by kind and key, and one request's hold.
+    const debits = await ctlJson<{ data: { kind: string; key_id: string; request_id: string }[] }>(
+      "ledger",
+      "--project",
+      "keyed",
+      "--kind",
+      "debit",
+      "--key",
+      issued.id,
+    );
+    expect(debits.data.map((entry) => [entry.kind, entry.key_id])).toEqual([
+      ["debit", issued.id],
+      ["debit", issued.id],
+    ]);
+    const hold = await ctlJson<{ data: { request_id: string; status: string }[] }>(
+      "holds",
+      "--project",
+      "keyed",
+      "--request",
+      debits.data[0]!.request_id,
+    );
+    expect(hold.data).toEqual([expect.objectContaining({ request_id: debits.data[0]!.request_id, status: "settled" })]);
 
     // The project view lists its keys with their spend.
     const view = (await ctl("projects", "show", "--project", "keyed")).stdout.split("\n");
