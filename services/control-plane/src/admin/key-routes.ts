@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { ControlPlaneServices } from "../control-plane-services";
 import type { ApiKey } from "../generated/prisma/client";
 import { invalidRequest } from "../errors";
+import { spendOf } from "../keys/key-service";
 import { errorResponses, listOf, ref } from "./admin-schemas";
 import { keyParams, MAX_RPM_LIMIT, optionalUsd, projectParams, usageQuerystring } from "./admin-params";
 import { presentKey, presentUsage } from "./presenters";
@@ -50,7 +51,7 @@ async function presentKeys(services: ControlPlaneServices, projectId: string, ke
     return current;
   };
   const now = services.ledger.clock.now();
-  return keys.map((key) => presentKey(key, services.keys.spendOf(spend, key.id), now, limitsKeyOf(key)));
+  return keys.map((key) => presentKey(key, spendOf(spend, key.id), now, limitsKeyOf(key)));
 }
 
 export function registerKeyRoutes(app: FastifyInstance, services: ControlPlaneServices): void {

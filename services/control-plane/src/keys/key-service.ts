@@ -46,6 +46,9 @@ export interface KeySpend {
 const INVALID: KeyValidation = { valid: false, projectId: "", keyId: "", rpmLimit: null };
 const NO_SPEND: KeySpend = { totalNano: 0n, todayNano: 0n, requests: 0, lastUsedAt: null };
 
+/** A key's spend from `KeyService.spend`'s answer: none when it has no debits. */
+export const spendOf = (spend: Map<string, KeySpend>, keyId: string): KeySpend => spend.get(keyId) ?? NO_SPEND;
+
 /** object_not_in_prerequisite_state: gateway_rotate_key refused a revoked, expired or rotated key. */
 const NOT_ROTATABLE = "55000";
 /** no_data_found: the key went away between the lookup and the function. */
@@ -189,10 +192,6 @@ export class KeyService {
         },
       ]),
     );
-  }
-
-  spendOf(spend: Map<string, KeySpend>, keyId: string): KeySpend {
-    return spend.get(keyId) ?? NO_SPEND;
   }
 
   async validate(key: string): Promise<KeyValidation> {

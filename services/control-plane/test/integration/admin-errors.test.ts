@@ -2,16 +2,15 @@
 // `x-should-retry` from its retryable flag: the services' own failures and fastify's (validation,
 // unreadable or oversized bodies, unknown routes, the admin token), on a real control plane (PGlite).
 import { type Catalogue__Output, GatewayError } from "@gateway/proto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAdminApp } from "../../src/admin/admin-app";
 import type { CatalogueFile } from "../../src/catalogue/catalogue-file";
-import { parseControlPlaneConfig } from "../../src/config";
-import { startControlPlane, type RunningControlPlane } from "../../src/control-plane";
+import type { RunningControlPlane } from "../../src/control-plane";
 import type { ControlPlaneServices } from "../../src/control-plane-services";
+import { type EmbeddedControlPlane, startEmbeddedControlPlane } from "../harness/embedded-control-plane";
 
 const ADMIN_TOKEN = "admin-errors-token";
 const DEFAULT_CATALOGUE = path.resolve(import.meta.dirname, "../../src/catalogue/default-catalogue.json");
@@ -24,7 +23,7 @@ async function expectError(response: Response, status: number, type: string, cod
 }
 
 describe("admin API errors", () => {
-  let dataDir: string;
+  let embedded: EmbeddedControlPlane;
   let controlPlane: RunningControlPlane;
 
   const admin = (method: string, route: string, body?: string, headers: Record<string, string> = {}) =>
@@ -39,24 +38,13 @@ describe("admin API errors", () => {
     });
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), "admin-errors-"));
-    controlPlane = await startControlPlane(
-      parseControlPlaneConfig({
-        GATEWAY_DATA_DIR: dataDir,
-        GATEWAY_INTERNAL_TOKEN: "internal",
-        GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
-        CONTROL_PLANE_GRPC_PORT: "0",
-        CONTROL_PLANE_ADMIN_PORT: "0",
-        METRICS_PORT: "0",
-        LOG_LEVEL: "silent",
-      }),
-    );
+    embedded = await startEmbeddedControlPlane(ADMIN_TOKEN);
+    controlPlane = embedded.controlPlane;
     await controlPlane.services.projects.create({ name: "Taken", id: "taken" });
   });
 
   afterAll(async () => {
-    await controlPlane?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await embedded?.stop();
   });
 
   it("refuses a missing or wrong admin token", async () => {

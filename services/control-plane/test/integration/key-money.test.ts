@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LedgerService } from "../../src/billing/ledger-service";
 import { ChangeFeed, type Change } from "../../src/changes/change-feed";
 import { openDatabase, type Database } from "../../src/database/connect";
-import { KeyService } from "../../src/keys/key-service";
+import { KeyService, spendOf } from "../../src/keys/key-service";
 import { scratchDatabase, type ScratchDatabase } from "../harness/scratch-database";
 
 const USD = 1_000_000_000n;
@@ -150,8 +150,8 @@ describe("a key's own budget, daily cap, expiry and rotation in the ledger", () 
 
     // Usage and spend per key, from the ledger.
     const spend = await keys.spend("krotate");
-    expect(keys.spendOf(spend, key.id)).toMatchObject({ totalNano: cents(55), requests: 3 });
-    expect(keys.spendOf(spend, rotated.record.id)).toMatchObject({ totalNano: 0n, requests: 0 });
+    expect(spendOf(spend, key.id)).toMatchObject({ totalNano: cents(55), requests: 3 });
+    expect(spendOf(spend, rotated.record.id)).toMatchObject({ totalNano: 0n, requests: 0 });
     const usage = await ledger.usage("krotate", "2026-11-01", "2026-12-31", key.id);
     expect(usage.rows.reduce((sum, row) => sum + row.costNano, 0n)).toBe(cents(55));
   });

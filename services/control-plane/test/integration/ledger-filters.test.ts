@@ -1,12 +1,9 @@
 // The admin API's ledger and holds listings, filtered (for the console's Ledger page and for operators):
 // entries of a kind, of a request, of a key, of UTC days, and pages back by entry id; one request's hold
 // whatever its status. On a real control plane (PGlite), the entries made through the ledger itself.
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseControlPlaneConfig } from "../../src/config";
-import { type RunningControlPlane, startControlPlane } from "../../src/control-plane";
+import type { RunningControlPlane } from "../../src/control-plane";
+import { type EmbeddedControlPlane, startEmbeddedControlPlane } from "../harness/embedded-control-plane";
 
 const ADMIN_TOKEN = "ledger-filters-token";
 
@@ -19,7 +16,7 @@ interface Entry {
 }
 
 describe("filtered ledger and holds listings", () => {
-  let dataDir: string;
+  let embedded: EmbeddedControlPlane;
   let controlPlane: RunningControlPlane;
   let keyA: string;
   let keyB: string;
@@ -31,18 +28,8 @@ describe("filtered ledger and holds listings", () => {
   const entries = async (query: string) => (await get<{ data: Entry[] }>(`/admin/projects/filters/ledger?${query}`)).json.data;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), "ledger-filters-"));
-    controlPlane = await startControlPlane(
-      parseControlPlaneConfig({
-        GATEWAY_DATA_DIR: dataDir,
-        GATEWAY_INTERNAL_TOKEN: "internal",
-        GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
-        CONTROL_PLANE_GRPC_PORT: "0",
-        CONTROL_PLANE_ADMIN_PORT: "0",
-        METRICS_PORT: "0",
-        LOG_LEVEL: "silent",
-      }),
-    );
+    embedded = await startEmbeddedControlPlane(ADMIN_TOKEN);
+    controlPlane = embedded.controlPlane;
     const { projects, keys, ledger } = controlPlane.services;
     await projects.create({ name: "Filters", id: "filters" });
     await ledger.topUp("filters", 10_000_000_000n, "first");
@@ -69,8 +56,7 @@ describe("filtered ledger and holds listings", () => {
   });
 
   afterAll(async () => {
-    await controlPlane?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await embedded?.stop();
   });
 
   it("filters by kind, request, key and day, newest first", async () => {
