@@ -2,6 +2,7 @@
 import type { HoldSweeper } from "./billing/hold-sweeper";
 import type { LedgerService } from "./billing/ledger-service";
 import type { CatalogueService } from "./catalogue/catalogue-service";
+import type { AuditLog } from "./changes/audit-log";
 import type { ChangeFeed } from "./changes/change-feed";
 import type { ControlPlaneState } from "./health/control-plane-state";
 import type { DataPlaneReports } from "./health/data-plane-reports";
@@ -20,4 +21,5 @@ export interface ControlPlaneServices {
   reports: DataPlaneReports;
   controlPlaneState: ControlPlaneState;
   subscribers: Subscribers;
+  auditLog: AuditLog;
 }

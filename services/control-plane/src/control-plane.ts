@@ -10,6 +10,7 @@ import { HoldSweeper } from "./billing/hold-sweeper";
 import { LedgerService } from "./billing/ledger-service";
 import { CatalogueService } from "./catalogue/catalogue-service";
 import { loadDefaultCatalogue } from "./catalogue/load-default-catalogue";
+import { AuditLog } from "./changes/audit-log";
 import { ChangeFeed } from "./changes/change-feed";
 import { offsetClock } from "./clock";
 import type { ControlPlaneConfig } from "./config";
@@ -67,6 +68,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
     reports: new DataPlaneReports(database, config.reportRetentionMs, logError),
     controlPlaneState: new ControlPlaneState({ replicaId: config.replicaId, version: config.version }, database, subscribers),
     subscribers,
+    auditLog: new AuditLog(database.prisma),
   };
 
   await changes.start();
