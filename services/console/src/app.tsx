@@ -3,6 +3,8 @@ import { createContext, useCallback, useContext, useMemo, useState } from "react
 import { type AdminClient, adminClient } from "./api/client";
 import { clearSession, loadSession, type Session, saveSession } from "./api/session";
 import { Link, usePlace } from "./components/router";
+import { AuditLogPage } from "./pages/audit-log-page";
+import { HealthPage } from "./pages/health-page";
 import { KeysPage } from "./pages/keys-page";
 import { ProjectsPage } from "./pages/projects-page";
 import { SignInPage } from "./pages/sign-in-page";
@@ -21,6 +23,8 @@ const PAGES = [
   { page: "projects", title: "Projects" },
   { page: "keys", title: "Keys" },
   { page: "usage", title: "Usage" },
+  { page: "health", title: "Health" },
+  { page: "audit", title: "Audit log" },
 ] as const;
 
 export function App() {
@@ -71,6 +75,8 @@ export function App() {
         {current.page === "projects" && <ProjectsPage />}
         {current.page === "keys" && <KeysPage projectId={place.params.get("project") ?? undefined} />}
         {current.page === "usage" && <UsagePage projectId={place.params.get("project") ?? undefined} />}
+        {current.page === "health" && <HealthPage />}
+        {current.page === "audit" && <AuditLogPage />}
       </main>
     </ClientContext.Provider>
   );

@@ -1,0 +1,23 @@
+// Screenshots of a console page at 1280 and 390 px, full length: to .data/console-screenshots/ on every run
+// (git-ignored: a test run leaves the tree clean), and to docs/console/ with UPDATE_CONSOLE_SCREENSHOTS=1
+// (how docs/console.md's pictures are refreshed).
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { CONSOLE_ROOT } from "../scripts/build-console";
+
+export const SCREENSHOTS = path.resolve(
+  CONSOLE_ROOT,
+  process.env.UPDATE_CONSOLE_SCREENSHOTS === "1" ? "../../docs/console" : "../../.data/console-screenshots",
+);
+export const WIDTHS = [1280, 390] as const;
+
+/** `<name>-1280.png` and `<name>-390.png`; the page is back at 1280 px after. */
+export async function pageScreenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
