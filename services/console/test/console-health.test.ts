@@ -211,4 +211,23 @@ describe("operator console: health and audit log", () => {
     await page.getByRole("heading", { name: "Keys" }).waitFor();
     expect(new URL(page.url()).searchParams.get("project")).toBe(project.projectId);
   });
+
+  it("pages back through the audit log 25 actions at a time, as the API pages by `before`", async () => {
+    for (let rpm = 1; rpm <= 26; rpm++)
+      expect((await stack.admin("PATCH", `/admin/projects/${project.projectId}/limits`, { rpm_limit: rpm })).status).toBe(200);
+    await page.getByRole("link", { name: "Audit log" }).click();
+    await page.getByLabel("Kind").selectOption("project_changed");
+    const first = (await api<{ data: AuditEvent[] }>("/admin/audit-log?kind=project_changed&limit=25")).data;
+    await expect.poll(async () => (await shownEvents()).map((event) => event.id)).toEqual(first.map((event) => event.id));
+    expect(await shownEvents()).toEqual(first);
+
+    await page.getByRole("button", { name: "Older" }).click();
+    const second = (await api<{ data: AuditEvent[] }>(`/admin/audit-log?kind=project_changed&limit=25&before=${first.at(-1)!.id}`)).data;
+    expect(second).toHaveLength(2); // 27 limit changes in all: this test's 26 and the one before it
+    await expect.poll(async () => (await shownEvents()).map((event) => event.id)).toEqual(second.map((event) => event.id));
+    expect(await page.getByRole("button", { name: "Older" }).isDisabled()).toBe(true);
+
+    await page.getByRole("button", { name: "Newer" }).click();
+    await expect.poll(async () => (await shownEvents()).map((event) => event.id)).toEqual(first.map((event) => event.id));
+  });
 });
