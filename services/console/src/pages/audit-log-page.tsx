@@ -42,7 +42,7 @@ export function AuditLogPage() {
         Admin actions, newest first. Who acted is not recorded yet: every change comes through the admin token, or from the control plane
         itself (an expired key's revocation, the default catalogue at first start).
       </p>
-      <div className="fields">
+      <div className="fields picker">
         <label>
           Kind
           <select
