@@ -4,6 +4,7 @@ import { type AdminClient, adminClient } from "./api/client";
 import { clearSession, loadSession, type Session, saveSession } from "./api/session";
 import { Link, usePlace } from "./components/router";
 import { KeysPage } from "./pages/keys-page";
+import { LedgerPage } from "./pages/ledger-page";
 import { ProjectsPage } from "./pages/projects-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { UsagePage } from "./pages/usage-page";
@@ -21,6 +22,7 @@ const PAGES = [
   { page: "projects", title: "Projects" },
   { page: "keys", title: "Keys" },
   { page: "usage", title: "Usage" },
+  { page: "ledger", title: "Ledger" },
 ] as const;
 
 export function App() {
@@ -71,6 +73,7 @@ export function App() {
         {current.page === "projects" && <ProjectsPage />}
         {current.page === "keys" && <KeysPage projectId={place.params.get("project") ?? undefined} />}
         {current.page === "usage" && <UsagePage projectId={place.params.get("project") ?? undefined} />}
+        {current.page === "ledger" && <LedgerPage projectId={place.params.get("project") ?? undefined} params={place.params} />}
       </main>
     </ClientContext.Provider>
   );

@@ -76,11 +76,17 @@ describe("operator console", () => {
     return answer.json;
   };
 
-  /** The page at both widths, full length; back to 1280 px after. */
+  /** The page at both widths, full length, none of it wider than the window; back to 1280 px after. */
   async function screenshots(name: string): Promise<void> {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+      // Nothing reaches past the window's right edge (tables scroll inside their own box).
+      const beyond = await page.evaluate((right) => {
+        const outside = [...document.querySelectorAll("body *")].filter((element) => element.getBoundingClientRect().right > right + 1);
+        return outside.filter((element) => !element.closest(".table-wrap")).map((element) => `${element.tagName} ${element.className}`);
+      }, width);
+      expect(beyond, `${name} at ${width} px`).toEqual([]);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   }
@@ -88,7 +94,7 @@ describe("operator console", () => {
   /** An amount as shown: the USD text and the exact nano-USD behind it. */
   async function shown(cell: Locator): Promise<Money> {
     const money = cell.locator(".money");
-    return { usd: ((await money.textContent()) ?? "").replace(/^\$/, ""), nano: (await money.getAttribute("data-nano")) ?? "" };
+    return { usd: ((await money.textContent()) ?? "").replace(/^(-?)\$/, "$1"), nano: (await money.getAttribute("data-nano")) ?? "" };
   }
   /** A table row's tokens by type, as shown (digits only: the console groups thousands). */
   async function tokensShown(row: Locator): Promise<Tokens> {
@@ -301,6 +307,94 @@ describe("operator console", () => {
     await page.getByLabel("Key").selectOption(idle.json.id);
     await page.getByRole("button", { name: "Show" }).click();
     await page.getByText(/^No requests from/).waitFor();
+  });
+
+  interface Entry {
+    id: string;
+    kind: string;
+    amount: Money;
+    request_id: string | null;
+  }
+  interface Hold {
+    request_id: string;
+    status: string;
+    amount: Money;
+    debited: Money | null;
+  }
+  /** The entries the page shows, in order: id, kind, amount, request. */
+  const entriesShown = async () => {
+    const rows = page.locator('[data-table="ledger"] tbody tr');
+    const shownRows: { id: string; kind: string; amount: Money; request: string }[] = [];
+    for (const row of await rows.all())
+      shownRows.push({
+        id: (await row.getAttribute("data-entry")) ?? "",
+        kind: (await row.locator('[data-field="kind"]').textContent()) ?? "",
+        amount: await shown(row.locator('[data-field="amount"]')),
+        request: (await row.locator('[data-field="request"] a').count())
+          ? ((await row.locator('[data-field="request"] a').textContent()) ?? "")
+          : "",
+      });
+    return shownRows;
+  };
+  const entriesOf = (entries: Entry[]) =>
+    entries.map((entry) => ({ id: entry.id, kind: entry.kind, amount: entry.amount, request: entry.request_id ?? "" }));
+
+  it("shows the ledger and holds as the admin API gives them: filtered, paged, a request id linking to its entries and hold", async () => {
+    await page.getByRole("link", { name: "Ledger" }).click();
+    await page.getByRole("heading", { name: "Ledger and holds" }).waitFor();
+    const ledger = await api<{ data: Entry[] }>(`/admin/projects/${projectId}/ledger?limit=25`);
+    await expect.poll(entriesShown).toEqual(entriesOf(ledger.data));
+
+    // By kind: the debits only.
+    await page.getByLabel("Kind").selectOption("debit");
+    await page.getByRole("button", { name: "Filter" }).click();
+    const debits = await api<{ data: Entry[] }>(`/admin/projects/${projectId}/ledger?limit=25&kind=debit`);
+    expect(debits.data.length).toBe(2);
+    await expect.poll(entriesShown).toEqual(entriesOf(debits.data));
+    expect(page.url()).toContain("kind=debit");
+
+    // A request id links to its entries and its hold.
+    const requestId = debits.data[0]!.request_id!;
+    await page.locator('[data-table="ledger"]').getByRole("link", { name: requestId }).click();
+    await expect.poll(() => page.url()).toContain(`request=${requestId}`);
+    const requestEntries = await api<{ data: Entry[] }>(`/admin/projects/${projectId}/ledger?limit=26&request_id=${requestId}`);
+    await expect.poll(entriesShown).toEqual(entriesOf(requestEntries.data));
+    const [hold] = (await api<{ data: Hold[] }>(`/admin/projects/${projectId}/holds?request_id=${requestId}`)).data;
+    expect(hold).toMatchObject({ request_id: requestId, status: "settled" });
+    const holdRow = page.locator(`[data-table="holds"] tr[data-hold="${requestId}"]`);
+    await expect.poll(() => holdRow.locator('[data-field="status"]').textContent()).toBe("settled");
+    expect(await shown(holdRow.locator('[data-field="amount"]'))).toEqual(hold!.amount);
+    expect(await shown(holdRow.locator('[data-field="debited"]'))).toEqual(hold!.debited);
+    expect(hold!.debited).toEqual({
+      nano: String(-BigInt(requestEntries.data[0]!.amount.nano)),
+      usd: requestEntries.data[0]!.amount.usd.slice(1),
+    });
+    await screenshots("ledger-request");
+
+    // Pages of 25, newest first: thirty top-ups make two pages, each the API's.
+    for (let index = 0; index < 30; index++)
+      expect(
+        (await stack.admin("POST", `/admin/projects/${projectId}/topups`, { amount_usd: "0.01", idempotency_key: `page-${index}` })).status,
+      ).toBe(201);
+    await page.getByRole("link", { name: "Show every entry" }).click();
+    const newest = await api<{ data: Entry[] }>(`/admin/projects/${projectId}/ledger?limit=25`);
+    await expect.poll(entriesShown).toEqual(entriesOf(newest.data));
+    await page.getByRole("button", { name: "Older entries" }).click();
+    const older = await api<{ data: Entry[] }>(`/admin/projects/${projectId}/ledger?limit=25&before=${newest.data.at(-1)!.id}`);
+    await expect.poll(entriesShown).toEqual(entriesOf(older.data));
+    expect(await page.getByRole("button", { name: "Older entries" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Newer entries" }).click();
+    await expect.poll(entriesShown).toEqual(entriesOf(newest.data));
+
+    // Holds by status.
+    await page.getByLabel("Status").selectOption("settled");
+    const settled = await api<{ data: Hold[] }>(`/admin/projects/${projectId}/holds?status=settled&limit=25`);
+    await expect
+      .poll(async () =>
+        page.locator('[data-table="holds"] tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute("data-hold"))),
+      )
+      .toEqual(settled.data.map((h) => h.request_id));
+    await screenshots("ledger");
   });
 
   it("shows every figure of the project as the admin API gives it", async () => {
