@@ -1,11 +1,10 @@
 // A project's ledger entries and holds, filtered by kind, UTC days, request id and key. The filter is in
 // the address (ledger-filter.ts): a request id anywhere on the page links to its entries and hold.
 import { useState } from "react";
-import { type Project, unwrap } from "../api/client";
-import { useClient } from "../app";
+import type { Project } from "../api/client";
+import { KeySelect } from "../components/key-select";
 import { ProjectPicker } from "../components/project-picker";
 import { Link, navigate } from "../components/router";
-import { useLoad } from "../components/states";
 import { Holds } from "./holds-table";
 import { LedgerEntries } from "./ledger-entries";
 import { ENTRY_KINDS, filterOf, type LedgerFilter, ledgerHref } from "./ledger-filter";
@@ -42,12 +41,7 @@ function FilteredLedger({ project, filter }: { project: Project; filter: LedgerF
 }
 
 function FilterForm({ project, filter }: { project: Project; filter: LedgerFilter }) {
-  const client = useClient();
   const [draft, setDraft] = useState(filter);
-  const keys = useLoad(
-    async () => unwrap(await client.GET("/admin/projects/{projectId}/keys", { params: { path: { projectId: project.id } } })).data,
-    [client, project.id],
-  ).loaded;
   const set = (field: keyof LedgerFilter) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setDraft({ ...draft, [field]: event.target.value.trim() });
 
@@ -83,18 +77,7 @@ function FilterForm({ project, filter }: { project: Project; filter: LedgerFilte
         Request id
         <input value={draft.request} onChange={set("request")} spellCheck={false} />
       </label>
-      <label>
-        Key
-        <select value={draft.key} onChange={set("key")}>
-          <option value="">Every key</option>
-          {keys.state === "ready" &&
-            keys.data.map((key) => (
-              <option key={key.id} value={key.id}>
-                {key.name ?? "unnamed"} ({key.hint}, {key.id})
-              </option>
-            ))}
-        </select>
-      </label>
+      <KeySelect projectId={project.id} value={draft.key} noneLabel="Every key" onChange={(key) => setDraft({ ...draft, key })} />
       <button type="submit">Filter</button>
     </form>
   );

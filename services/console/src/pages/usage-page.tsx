@@ -3,6 +3,7 @@
 import { useMemo, useState } from "react";
 import { type Project, unwrap } from "../api/client";
 import { useClient } from "../app";
+import { KeySelect } from "../components/key-select";
 import { ProjectPicker } from "../components/project-picker";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
 import { UsageCharts } from "./usage-charts";
@@ -28,10 +29,6 @@ function ProjectUsage({ project }: { project: Project }) {
   // keyId "": the whole project's usage; else that key's (GET /admin/keys/{keyId}/usage).
   const [range, setRange] = useState({ from: monthStart(), to: today(), keyId: "" });
   const [draft, setDraft] = useState(range);
-  const keys = useLoad(
-    async () => unwrap(await client.GET("/admin/projects/{projectId}/keys", { params: { path: { projectId: project.id } } })).data,
-    [client, project.id],
-  ).loaded;
   const { loaded } = useLoad(async () => {
     const query = { from: range.from, to: range.to };
     return range.keyId
@@ -61,18 +58,7 @@ function ProjectUsage({ project }: { project: Project }) {
           To (UTC day)
           <input type="date" required value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
         </label>
-        <label>
-          Key
-          <select value={draft.keyId} onChange={(event) => setDraft({ ...draft, keyId: event.target.value })}>
-            <option value="">All keys</option>
-            {keys.state === "ready" &&
-              keys.data.map((key) => (
-                <option key={key.id} value={key.id}>
-                  {key.name ?? "unnamed"} ({key.hint}, {key.id})
-                </option>
-              ))}
-          </select>
-        </label>
+        <KeySelect projectId={project.id} value={draft.keyId} noneLabel="All keys" onChange={(keyId) => setDraft({ ...draft, keyId })} />
         <button type="submit">Show</button>
       </form>
       {loaded.state === "loading" && <Loading what="usage" />}
