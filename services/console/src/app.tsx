@@ -6,6 +6,7 @@ import { Link, usePlace } from "./components/router";
 import { AuditLogPage } from "./pages/audit-log-page";
 import { HealthPage } from "./pages/health-page";
 import { KeysPage } from "./pages/keys-page";
+import { LedgerPage } from "./pages/ledger-page";
 import { ProjectsPage } from "./pages/projects-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { UsagePage } from "./pages/usage-page";
@@ -23,6 +24,7 @@ const PAGES = [
   { page: "projects", title: "Projects" },
   { page: "keys", title: "Keys" },
   { page: "usage", title: "Usage" },
+  { page: "ledger", title: "Ledger" },
   { page: "health", title: "Health" },
   { page: "audit", title: "Audit log" },
 ] as const;
@@ -75,6 +77,7 @@ export function App() {
         {current.page === "projects" && <ProjectsPage />}
         {current.page === "keys" && <KeysPage projectId={place.params.get("project") ?? undefined} />}
         {current.page === "usage" && <UsagePage projectId={place.params.get("project") ?? undefined} />}
+        {current.page === "ledger" && <LedgerPage projectId={place.params.get("project") ?? undefined} params={place.params} />}
         {current.page === "health" && <HealthPage />}
         {current.page === "audit" && <AuditLogPage />}
       </main>

@@ -4,6 +4,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
+import { expect } from "vitest";
 import { CONSOLE_ROOT } from "../scripts/build-console";
 
 export const SCREENSHOTS = path.resolve(
@@ -12,12 +13,23 @@ export const SCREENSHOTS = path.resolve(
 );
 export const WIDTHS = [1280, 390] as const;
 
-/** `<name>-1280.png` and `<name>-390.png`; the page is back at 1280 px after. */
+/** `<name>-1280.png` and `<name>-390.png`, none of the page wider than the window; the page is back at 1280 px after. */
 export async function pageScreenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+    // Nothing reaches past the window's right edge (tables scroll inside their own box).
+    const beyond = await page
+      .locator("body *")
+      .evaluateAll(
+        (elements, right) =>
+          elements
+            .filter((element) => element.getBoundingClientRect().right > right + 1 && !element.closest(".table-wrap"))
+            .map((element) => `${element.tagName} ${element.className}`),
+        width,
+      );
+    expect(beyond, `${name} at ${width} px`).toEqual([]);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }

@@ -1034,13 +1034,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's holds and budget leases by status (default active), or one request's hold whatever its status */
+        /** A project's holds and budget leases by status (default active), newest first, or one request's hold whatever its status; filtered by UTC days; `before` (a request id) pages back */
         get: {
             parameters: {
                 query?: {
+                    /** @description the request id of the oldest hold already shown */
+                    before?: string;
+                    /** @description first UTC day (the day the hold was placed) */
+                    from?: string;
                     limit?: number;
                     request_id?: string;
                     status?: "active" | "settled" | "released" | "expired" | "refused";
+                    /** @description last UTC day */
+                    to?: string;
                 };
                 header?: never;
                 path: {
@@ -1895,6 +1901,61 @@ export interface components {
             replayed: boolean;
         };
         Usage: {
+            /** @description each UTC day's totals, for the days with requests, in order */
+            by_day: {
+                cost: {
+                    /** @description nano-USD (1e-9 USD), exact */
+                    nano: string;
+                    /** @description USD decimal */
+                    usd: string;
+                };
+                /** Format: date */
+                day: string;
+                /** @description every prompt token, cache reads and writes included */
+                input_tokens: number;
+                /** @description every produced token, reasoning included */
+                output_tokens: number;
+                requests: number;
+                tokens: {
+                    /** @description prompt tokens written to the provider's cache (5-minute and 1-hour) */
+                    cache_write: number;
+                    /** @description prompt tokens read from the provider's cache */
+                    cached_input: number;
+                    /** @description prompt tokens other than cache reads and writes */
+                    input: number;
+                    /** @description produced tokens other than reasoning */
+                    output: number;
+                    /** @description reasoning (thinking) tokens */
+                    reasoning: number;
+                };
+            }[];
+            /** @description each model's totals over the range, the most spent first */
+            by_model: {
+                cost: {
+                    /** @description nano-USD (1e-9 USD), exact */
+                    nano: string;
+                    /** @description USD decimal */
+                    usd: string;
+                };
+                /** @description every prompt token, cache reads and writes included */
+                input_tokens: number;
+                model: string;
+                /** @description every produced token, reasoning included */
+                output_tokens: number;
+                requests: number;
+                tokens: {
+                    /** @description prompt tokens written to the provider's cache (5-minute and 1-hour) */
+                    cache_write: number;
+                    /** @description prompt tokens read from the provider's cache */
+                    cached_input: number;
+                    /** @description prompt tokens other than cache reads and writes */
+                    input: number;
+                    /** @description produced tokens other than reasoning */
+                    output: number;
+                    /** @description reasoning (thinking) tokens */
+                    reasoning: number;
+                };
+            }[];
             data: {
                 cost: {
                     /** @description nano-USD (1e-9 USD), exact */
@@ -1915,15 +1976,55 @@ export interface components {
                 };
                 /** Format: date */
                 day: string;
+                /** @description every prompt token, cache reads and writes included */
                 input_tokens: number;
                 model: string;
+                /** @description every produced token, reasoning included */
                 output_tokens: number;
                 requests: number;
+                tokens: {
+                    /** @description prompt tokens written to the provider's cache (5-minute and 1-hour) */
+                    cache_write: number;
+                    /** @description prompt tokens read from the provider's cache */
+                    cached_input: number;
+                    /** @description prompt tokens other than cache reads and writes */
+                    input: number;
+                    /** @description produced tokens other than reasoning */
+                    output: number;
+                    /** @description reasoning (thinking) tokens */
+                    reasoning: number;
+                };
             }[];
             /** Format: date */
             from: string;
             /** Format: date */
             to: string;
+            /** @description the range's totals: the sum of the rows */
+            total: {
+                cost: {
+                    /** @description nano-USD (1e-9 USD), exact */
+                    nano: string;
+                    /** @description USD decimal */
+                    usd: string;
+                };
+                /** @description every prompt token, cache reads and writes included */
+                input_tokens: number;
+                /** @description every produced token, reasoning included */
+                output_tokens: number;
+                requests: number;
+                tokens: {
+                    /** @description prompt tokens written to the provider's cache (5-minute and 1-hour) */
+                    cache_write: number;
+                    /** @description prompt tokens read from the provider's cache */
+                    cached_input: number;
+                    /** @description prompt tokens other than cache reads and writes */
+                    input: number;
+                    /** @description produced tokens other than reasoning */
+                    output: number;
+                    /** @description reasoning (thinking) tokens */
+                    reasoning: number;
+                };
+            };
         };
     };
     responses: never;

@@ -5,6 +5,7 @@ import type { Schemas } from "../api/client";
 import { unwrap } from "../api/client";
 import { useClient } from "../app";
 import { Time } from "../components/figures";
+import { PagingButtons, pageOf, usePaging } from "../components/paging";
 import { Link } from "../components/router";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
 
@@ -22,19 +23,7 @@ const KINDS: Record<Kind, string> = {
 };
 
 export function AuditLogPage() {
-  const client = useClient();
   const [kind, setKind] = useState<Kind | "">("");
-  // The `before` cursors of the pages gone back through; the last is the current page's ("" = newest).
-  const [cursors, setCursors] = useState<string[]>([""]);
-  const before = cursors.at(-1) ?? "";
-  const { loaded } = useLoad(async () => {
-    // One more than shown: whether an older page exists.
-    const query = { limit: PAGE_SIZE + 1, ...(kind ? { kind } : {}), ...(before ? { before } : {}) };
-    return unwrap(await client.GET("/admin/audit-log", { params: { query } })).data;
-  }, [client, kind, before]);
-  const shown = loaded.state === "ready" ? loaded.data.slice(0, PAGE_SIZE) : [];
-  const older = loaded.state === "ready" && loaded.data.length > PAGE_SIZE;
-
   return (
     <>
       <h1>Audit log</h1>
@@ -45,13 +34,7 @@ export function AuditLogPage() {
       <div className="fields picker">
         <label>
           Kind
-          <select
-            value={kind}
-            onChange={(event) => {
-              setKind(event.target.value as Kind | "");
-              setCursors([""]);
-            }}
-          >
+          <select value={kind} onChange={(event) => setKind(event.target.value as Kind | "")}>
             <option value="">All kinds</option>
             {(Object.keys(KINDS) as Kind[]).map((value) => (
               <option key={value} value={value}>
@@ -61,11 +44,29 @@ export function AuditLogPage() {
           </select>
         </label>
       </div>
+      {/* Remounted for each kind: its listing starts from the newest page. */}
+      <AuditEvents key={kind} kind={kind} />
+    </>
+  );
+}
+
+function AuditEvents({ kind }: { kind: Kind | "" }) {
+  const client = useClient();
+  const paging = usePaging();
+  const { before } = paging;
+  const { loaded } = useLoad(async () => {
+    // One more than a page: whether an older page exists.
+    const query = { limit: PAGE_SIZE + 1, ...(kind ? { kind } : {}), ...(before ? { before } : {}) };
+    return pageOf(unwrap(await client.GET("/admin/audit-log", { params: { query } })).data, PAGE_SIZE);
+  }, [client, kind, before]);
+
+  return (
+    <>
       {loaded.state === "loading" && <Loading what="the audit log" />}
       {loaded.state === "error" && <ErrorNote message={loaded.message} />}
       {loaded.state === "ready" &&
-        (shown.length === 0 ? (
-          <Empty>{before ? "No older actions." : kind ? `No actions of this kind yet.` : "No admin actions yet."}</Empty>
+        (loaded.data.items.length === 0 ? (
+          <Empty>{before ? "No older actions." : kind ? "No actions of this kind yet." : "No admin actions yet."}</Empty>
         ) : (
           <div className="table-wrap">
             <table className="cards">
@@ -79,7 +80,7 @@ export function AuditLogPage() {
                 </tr>
               </thead>
               <tbody>
-                {shown.map((event) => (
+                {loaded.data.items.map((event) => (
                   <tr key={event.id} data-event={event.id}>
                     <th scope="row" data-label="Time">
                       <Time iso={event.at} />
@@ -102,14 +103,9 @@ export function AuditLogPage() {
             </table>
           </div>
         ))}
-      <nav className="actions pager" aria-label="Audit log pages">
-        <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
-        </button>
-        <button type="button" disabled={!older} onClick={() => setCursors([...cursors, shown.at(-1)!.id])}>
-          Older
-        </button>
-      </nav>
+      {loaded.state === "ready" && (
+        <PagingButtons paging={paging} what="actions" oldest={loaded.data.hasOlder ? loaded.data.items.at(-1)?.id : undefined} />
+      )}
     </>
   );
 }

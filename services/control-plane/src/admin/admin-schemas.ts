@@ -248,10 +248,34 @@ export const holdSchema = {
   },
 } as const;
 
+/** A usage row's tokens by type: each token in one of them, so they add up to input_tokens + output_tokens. */
+const tokensByTypeSchema = {
+  type: "object",
+  required: ["input", "cached_input", "cache_write", "output", "reasoning"],
+  additionalProperties: false,
+  properties: {
+    input: { type: "integer", description: "prompt tokens other than cache reads and writes" },
+    cached_input: { type: "integer", description: "prompt tokens read from the provider's cache" },
+    cache_write: { type: "integer", description: "prompt tokens written to the provider's cache (5-minute and 1-hour)" },
+    output: { type: "integer", description: "produced tokens other than reasoning" },
+    reasoning: { type: "integer", description: "reasoning (thinking) tokens" },
+  },
+} as const;
+
+/** Requests, tokens and cost: of a usage row, a model over the range, the whole range. */
+const usageFigures = {
+  requests: { type: "integer" },
+  input_tokens: { type: "integer", description: "every prompt token, cache reads and writes included" },
+  output_tokens: { type: "integer", description: "every produced token, reasoning included" },
+  tokens: tokensByTypeSchema,
+  cost: money,
+} as const;
+const usageFiguresRequired = ["requests", "input_tokens", "output_tokens", "tokens", "cost"] as const;
+
 export const usageSchema = {
   $id: "Usage",
   type: "object",
-  required: ["from", "to", "data"],
+  required: ["from", "to", "data", "by_day", "by_model", "total"],
   additionalProperties: false,
   properties: {
     from: day,
@@ -260,18 +284,37 @@ export const usageSchema = {
       type: "array",
       items: {
         type: "object",
-        required: ["day", "model", "requests", "input_tokens", "output_tokens", "cost", "cost_by_component"],
+        required: ["day", "model", ...usageFiguresRequired, "cost_by_component"],
         additionalProperties: false,
-        properties: {
-          day,
-          model: { type: "string" },
-          requests: { type: "integer" },
-          input_tokens: { type: "integer" },
-          output_tokens: { type: "integer" },
-          cost: money,
-          cost_by_component: costByComponent,
-        },
+        properties: { day, model: { type: "string" }, ...usageFigures, cost_by_component: costByComponent },
       },
+    },
+    by_day: {
+      type: "array",
+      description: "each UTC day's totals, for the days with requests, in order",
+      items: {
+        type: "object",
+        required: ["day", ...usageFiguresRequired],
+        additionalProperties: false,
+        properties: { day, ...usageFigures },
+      },
+    },
+    by_model: {
+      type: "array",
+      description: "each model's totals over the range, the most spent first",
+      items: {
+        type: "object",
+        required: ["model", ...usageFiguresRequired],
+        additionalProperties: false,
+        properties: { model: { type: "string" }, ...usageFigures },
+      },
+    },
+    total: {
+      type: "object",
+      description: "the range's totals: the sum of the rows",
+      required: [...usageFiguresRequired],
+      additionalProperties: false,
+      properties: usageFigures,
     },
   },
 } as const;
