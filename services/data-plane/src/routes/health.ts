@@ -4,8 +4,6 @@
 import type { FastifyInstance } from "fastify";
 import { healthDetail, type HealthSources, unavailableReason } from "../health/health-state";
 
-export type { HealthSources };
-
 export function registerHealthRoute(app: FastifyInstance, sources: HealthSources): void {
   app.get("/health", async (_request, reply) => {
     const reason = unavailableReason(sources);
