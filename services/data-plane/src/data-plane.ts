@@ -35,8 +35,8 @@ export interface RunningDataPlane {
 export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDataPlane> {
   let app: FastifyInstance | undefined;
   const tracing = await startTracing(config.tracing);
-  // The app's logger exists once the app does; parts built before it log through this.
   const startedAtMs = Date.now();
+  // The app's logger exists once the app does; parts built before it log through this.
   const log = {
     info: (object: object, message: string) => app?.log.info(object, message),
     warn: (object: object, message: string) => app?.log.warn(object, message),
