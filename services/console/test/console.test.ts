@@ -1,23 +1,15 @@
 // The operator console in a real browser (issue 21) against a real control plane on PostgreSQL, a data
 // plane and the mock provider: sign in, create a project, top up by double click (credited once), set
 // limits, issue a key and use it, revoke it (401 from the data plane within a second), and every figure
-// the console shows for the project and the key equals the admin API's. Screenshots of each page at
-// 1280 and 390 px go to .data/console-screenshots/ (git-ignored: a test run leaves the tree clean), and
-// to docs/console/ with UPDATE_CONSOLE_SCREENSHOTS=1 (how docs/console.md's pictures are refreshed).
+// the console shows for the project and the key equals the admin API's; usage by model and token type,
+// the ledger and holds. Screenshots of each page at 1280 and 390 px: page-screenshots.ts.
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayStack, startStack } from "../../data-plane/test/harness/gateway-stack";
 import { launchChromium } from "./browser";
-import { buildConsole, CONSOLE_ROOT } from "../scripts/build-console";
-
-const SCREENSHOTS = path.resolve(
-  CONSOLE_ROOT,
-  process.env.UPDATE_CONSOLE_SCREENSHOTS === "1" ? "../../docs/console" : "../../.data/console-screenshots",
-);
-const WIDTHS = [1280, 390] as const;
+import { buildConsole } from "../scripts/build-console";
+import { pageScreenshots } from "./page-screenshots";
 
 interface Money {
   nano: string;
@@ -62,7 +54,6 @@ describe("operator console", () => {
     [stack, browser] = await Promise.all([startStack({ backend: "postgresql" }), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(10_000);
-    mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
   afterAll(async () => {
@@ -76,20 +67,7 @@ describe("operator console", () => {
     return answer.json;
   };
 
-  /** The page at both widths, full length, none of it wider than the window; back to 1280 px after. */
-  async function screenshots(name: string): Promise<void> {
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
-      // Nothing reaches past the window's right edge (tables scroll inside their own box).
-      const beyond = await page.evaluate((right) => {
-        const outside = [...document.querySelectorAll("body *")].filter((element) => element.getBoundingClientRect().right > right + 1);
-        return outside.filter((element) => !element.closest(".table-wrap")).map((element) => `${element.tagName} ${element.className}`);
-      }, width);
-      expect(beyond, `${name} at ${width} px`).toEqual([]);
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  const screenshots = (name: string) => pageScreenshots(page, name);
 
   /** An amount as shown: the USD text and the exact nano-USD behind it. */
   async function shown(cell: Locator): Promise<Money> {
