@@ -3,6 +3,7 @@ import { createContext, useCallback, useContext, useMemo, useState } from "react
 import { type AdminClient, adminClient } from "./api/client";
 import { clearSession, loadSession, type Session, saveSession } from "./api/session";
 import { Link, usePlace } from "./components/router";
+import { CataloguePage } from "./pages/catalogue-page";
 import { KeysPage } from "./pages/keys-page";
 import { ProjectsPage } from "./pages/projects-page";
 import { SignInPage } from "./pages/sign-in-page";
@@ -21,6 +22,7 @@ const PAGES = [
   { page: "projects", title: "Projects" },
   { page: "keys", title: "Keys" },
   { page: "usage", title: "Usage" },
+  { page: "catalogue", title: "Catalogue" },
 ] as const;
 
 export function App() {
@@ -71,6 +73,7 @@ export function App() {
         {current.page === "projects" && <ProjectsPage />}
         {current.page === "keys" && <KeysPage projectId={place.params.get("project") ?? undefined} />}
         {current.page === "usage" && <UsagePage projectId={place.params.get("project") ?? undefined} />}
+        {current.page === "catalogue" && <CataloguePage />}
       </main>
     </ClientContext.Provider>
   );
