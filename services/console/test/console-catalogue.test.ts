@@ -177,8 +177,7 @@ describe("operator console: catalogue", () => {
     expect(await revision()).toEqual(before);
     expect((await api<{ revision: string }>("/admin/catalogue")).revision).toBe(before.id);
     expect(await page.locator('[data-field="revision_id"]').textContent()).toBe(before.id);
-    await shown.scrollIntoViewIfNeeded();
-    await screenshots(page, "catalogue-problems");
+    await screenshots(page, "catalogue-problems", uploadForm());
   });
 
   it("checks a fixed file, then loads it: the new revision shown is the API's, and the prices follow", async () => {
@@ -212,7 +211,8 @@ describe("operator console: catalogue", () => {
       amount: { nano: "110000000", usd: "0.11" },
     });
     const row = page.locator(`tr[data-model="${first.id}"]`);
-    await expect.poll(() => row.locator('[data-path="0"] li[data-component="input"] .money').getAttribute("data-nano")).toBe("110000000");
+    const input = row.locator('[data-path="0"] .rates').first().locator('li[data-component="input"] .money');
+    await expect.poll(() => input.getAttribute("data-nano")).toBe("110000000");
     for (const model of curated.data) await expectRow(page.locator(`tr[data-model="${model.id}"]`), model);
   });
 });

@@ -3,7 +3,7 @@
 // docs/console.md's pictures are refreshed). The same place and widths as console.test.ts.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { CONSOLE_ROOT } from "../scripts/build-console";
 
 export const SCREENSHOTS = path.resolve(
@@ -13,12 +13,13 @@ export const SCREENSHOTS = path.resolve(
 
 export const WIDTHS = [1280, 390] as const;
 
-/** The page at each width, full length, as `<name>-<width>.png`; back to 1280 px after. */
-export async function screenshots(page: Page, name: string, widths: readonly number[] = WIDTHS): Promise<void> {
+/** The page at each width, full length (or only `part` of it), as `<name>-<width>.png`; back to 1280 px after. */
+export async function screenshots(page: Page, name: string, part?: Locator): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  for (const width of widths) {
+  for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+    const file = path.join(SCREENSHOTS, `${name}-${width}.png`);
+    await (part ? part.screenshot({ path: file }) : page.screenshot({ path: file, fullPage: true }));
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
