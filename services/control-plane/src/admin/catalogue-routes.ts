@@ -4,7 +4,7 @@ import { catalogueFileSchema, type CatalogueFile } from "../catalogue/catalogue-
 import { InvalidCatalogueError, ProblemList } from "../catalogue/catalogue-problems";
 import { readInventory, withInventory } from "../catalogue/load-default-catalogue";
 import { checkCatalogue, normalizeCatalogue } from "../catalogue/normalize-catalogue";
-import { brokenEntries, collectingValidator, schemaProblems } from "../catalogue/schema-problems";
+import { brokenEntries, collectingValidator, schemaMessage, schemaProblems } from "../catalogue/schema-problems";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { invalidRequest } from "../errors";
 import { errorResponses } from "./admin-schemas";
@@ -41,12 +41,13 @@ function refuseInvalidFile(request: FastifyRequest<{ Body: CatalogueFile }>): vo
   if (!failure) return;
   if (failure.validationContext !== "body") throw invalidRequest(failure.message);
   const body = request.body as Partial<CatalogueFile> | undefined;
+  const errors = (failure.validation ?? []) as Parameters<typeof schemaProblems>[1];
   const problems = new ProblemList();
-  problems.problems.push(...schemaProblems(body, (failure.validation ?? []) as Parameters<typeof schemaProblems>[1]));
+  problems.problems.push(...schemaProblems(body, errors));
   const readable = Array.isArray(body?.models) && (body.inventory === undefined || Array.isArray(body.inventory)) && body.defaults;
   if (readable) checkCatalogue(body as CatalogueFile, problems, brokenEntries(problems.problems));
-  // fastify's message (every schema error, `body/...`) stays the one line; the problems place each.
-  throw new InvalidCatalogueError(problems.problems, failure.message);
+  // The schema's words (`body/...`, as fastify puts them) are the one line; the problems place each.
+  throw new InvalidCatalogueError(problems.problems, schemaMessage(errors));
 }
 
 export function registerCatalogueRoutes(app: FastifyInstance, services: ControlPlaneServices): void {

@@ -1,6 +1,7 @@
 // What is wrong with a catalogue file, entry by entry: each problem names the place (a JSON pointer
 // into the file as uploaded), the model of that entry and the fault in words, so an operator (or the
 // console) can put it next to the entry. A file with any problem is refused whole.
+import { echo } from "@gateway/proto";
 import { GatewayError } from "@gateway/proto/errors";
 
 export interface CatalogueProblem {
@@ -11,17 +12,31 @@ export interface CatalogueProblem {
   message: string;
 }
 
-/** The problems listed in a message: a long list is for the `problems` array, not one line. */
-const LISTED_IN_MESSAGE = 5;
+/** The problems listed in a message: a long list is for the `problems` array, not one line (which stays short). */
+export const LISTED_IN_MESSAGE = 3;
+/** Problems an answer lists at most: a file broken everywhere gets the first ones and their count. */
+export const MAX_PROBLEMS = 1000;
+/** A problem's fields quote the file (ids, keys, amounts): cut, as every error message cuts quoted input. */
+const QUOTED_LIMIT = 400;
+
+/** A problem, its quoted parts cut. */
+export const problem = (pointer: string, model: string | null, message: string): CatalogueProblem => ({
+  pointer: echo(pointer, QUOTED_LIMIT),
+  model: model === null ? null : echo(model, QUOTED_LIMIT),
+  message: echo(message, QUOTED_LIMIT),
+});
 
 /** 400 invalid_request carrying every problem found (`error.problems`, docs/errors.md). */
 export class InvalidCatalogueError extends GatewayError {
-  constructor(
-    readonly problems: CatalogueProblem[],
-    message = summary(problems),
-  ) {
-    super("invalid_request", message);
+  constructor(found: CatalogueProblem[], message = summary(found.map((problem) => problem.message))) {
+    super(
+      "invalid_request",
+      found.length > MAX_PROBLEMS ? `${message} (${found.length} problems; the first ${MAX_PROBLEMS} are listed)` : message,
+    );
+    this.problems = found.slice(0, MAX_PROBLEMS);
   }
+
+  readonly problems: CatalogueProblem[];
 
   override toBody() {
     const body = super.toBody();
@@ -29,10 +44,11 @@ export class InvalidCatalogueError extends GatewayError {
   }
 }
 
-function summary(problems: CatalogueProblem[]): string {
-  const listed = problems.slice(0, LISTED_IN_MESSAGE).map((problem) => problem.message);
-  const more = problems.length - listed.length;
-  return more > 0 ? `${listed.join("; ")}; and ${more} more` : listed.join("; ");
+/** The first few items in one line, each cut to the echo limit, and how many more there are. */
+export function summary(items: string[], separator = "; "): string {
+  const listed = items.slice(0, LISTED_IN_MESSAGE).map((item) => echo(item));
+  const more = items.length - listed.length;
+  return more > 0 ? `${listed.join(separator)}${separator}and ${more} more` : listed.join(separator);
 }
 
 /** The model id of the entry a pointer is in (`/models/3/...`, `/inventory/12/...`), if it has one. */
@@ -49,7 +65,7 @@ export class ProblemList {
   readonly problems: CatalogueProblem[] = [];
 
   add(pointer: string, model: string | null, message: string): void {
-    this.problems.push({ pointer, model, message });
+    this.problems.push(problem(pointer, model, message));
   }
 
   /** Throws the refusal when anything was found. */

@@ -98,6 +98,29 @@ describe("admin API catalogue", () => {
     expect(await revision()).toEqual(before);
   });
 
+  it("keeps the answer bounded: quoted input cut, a few problems in the message, at most 1,000 listed", async () => {
+    const before = await revision();
+    const file = defaultFile();
+    const longName = `x${"y".repeat(5_000)}_per_m`;
+    Object.assign(file.models[0]!.paths[0]!.price!, { [longName]: "1" });
+    // 1,200 inventory entries without their context length: one problem each.
+    file.inventory = Array.from({ length: 1_200 }, (_, index) => ({
+      ...file.models[1]!,
+      id: `w/model-${index}`,
+      context_length: undefined as never,
+    }));
+    const { status, body } = await admin("PUT", "/admin/catalogue", file);
+    expect(status).toBe(400);
+    const problems = body.error.problems as Problem[];
+    expect(problems).toHaveLength(1_000);
+    expect(problems[0]!.pointer).toBe(`/models/0/paths/0/price/x${"y".repeat(199)}... (4807 more characters)`);
+    expect(problems[0]!.message.length).toBeLessThan(450);
+    expect(problems[1]).toEqual({ pointer: "/inventory/0", model: "w/model-0", message: "w/model-0 context_length is missing" });
+    expect(body.error.message).toMatch(/, and 1199 more \(1201 problems; the first 1000 are listed\)$/);
+    expect(body.error.message.length).toBeLessThan(1_000);
+    expect(await revision()).toEqual(before);
+  });
+
   it("checks a file without loading it on a dry run", async () => {
     const before = await revision();
     const { status, body } = await admin("PUT", "/admin/catalogue?dry_run=true", defaultFile());
