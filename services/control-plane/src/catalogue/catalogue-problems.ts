@@ -1,7 +1,7 @@
 // What is wrong with a catalogue file, entry by entry: each problem names the place (a JSON pointer
 // into the file as uploaded), the model of that entry and the fault in words, so an operator (or the
 // console) can put it next to the entry. A file with any problem is refused whole.
-import { echo } from "@gateway/proto";
+import { echo } from "@gateway/proto/echo";
 import { GatewayError } from "@gateway/proto/errors";
 
 export interface CatalogueProblem {

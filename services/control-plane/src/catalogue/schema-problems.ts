@@ -1,7 +1,7 @@
 // The catalogue file's JSON-schema faults as problems against its entries. The upload route
 // validates with every error collected (`allErrors`), not fastify's first-error-only default, so
 // an operator sees every broken entry at once.
-import { echo } from "@gateway/proto";
+import { echo } from "@gateway/proto/echo";
 import { Ajv, type ErrorObject } from "ajv";
 import { type CatalogueProblem, modelAt, problem, summary } from "./catalogue-problems";
 
