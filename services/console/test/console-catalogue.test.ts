@@ -2,7 +2,7 @@
 // the curated models' tiers, purposes, access paths, prices and verified flags equal the admin API's;
 // the inventory is searched; a broken catalogue file is refused with its problems shown against its
 // entries and nothing changed, then a fixed one is checked and loaded and its revision shown.
-// Screenshots: catalogue-{1280,390}.png and catalogue-problems-{1280,390}.png (screenshots.ts).
+// Screenshots: catalogue-{1280,390}.png (after the load) and catalogue-problems-{1280,390}.png (screenshots.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -131,7 +131,6 @@ describe("operator console: catalogue", () => {
     await inventory.getByLabel("Search the inventory").fill("llama 3.1");
     await inventory.getByRole("button", { name: "Search" }).click();
     await inventory.locator("tbody tr").first().waitFor();
-    await screenshots(page, "catalogue");
   });
 
   const uploadForm = () => page.locator("section", { has: page.locator("#upload-title") });
@@ -214,5 +213,12 @@ describe("operator console: catalogue", () => {
     const input = row.locator('[data-path="0"] .rates').first().locator('li[data-component="input"] .money');
     await expect.poll(() => input.getAttribute("data-nano")).toBe("110000000");
     for (const model of curated.data) await expectRow(page.locator(`tr[data-model="${model.id}"]`), model);
+    // The whole page: the loaded revision, the curated models, the upload's answer, the inventory searched.
+    await page
+      .locator("section", { has: page.locator("#inventory-title") })
+      .locator("tbody tr")
+      .first()
+      .waitFor();
+    await screenshots(page, "catalogue");
   });
 });
