@@ -26,6 +26,7 @@ export type { Draw } from "./generated/gateway/v1/Draw";
 export type { LeaseRequest__Output } from "./generated/gateway/v1/LeaseRequest";
 export type { LeaseResponse, LeaseResponse__Output } from "./generated/gateway/v1/LeaseResponse";
 export type { RenewResponse, RenewResponse__Output } from "./generated/gateway/v1/RenewResponse";
+export type { DataPlaneReport, DataPlaneReport__Output } from "./generated/gateway/v1/DataPlaneReport";
 export type { Catalogue, Catalogue__Output } from "./generated/gateway/v1/Catalogue";
 export type { CatalogueDefaults__Output } from "./generated/gateway/v1/CatalogueDefaults";
 export type { ControlEvent, ControlEvent__Output } from "./generated/gateway/v1/ControlEvent";

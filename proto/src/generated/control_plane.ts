@@ -4,9 +4,11 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { AccessPath as _gateway_v1_AccessPath, AccessPath__Output as _gateway_v1_AccessPath__Output } from './gateway/v1/AccessPath';
 import type { Catalogue as _gateway_v1_Catalogue, Catalogue__Output as _gateway_v1_Catalogue__Output } from './gateway/v1/Catalogue';
 import type { CatalogueDefaults as _gateway_v1_CatalogueDefaults, CatalogueDefaults__Output as _gateway_v1_CatalogueDefaults__Output } from './gateway/v1/CatalogueDefaults';
+import type { CircuitReport as _gateway_v1_CircuitReport, CircuitReport__Output as _gateway_v1_CircuitReport__Output } from './gateway/v1/CircuitReport';
 import type { ControlEvent as _gateway_v1_ControlEvent, ControlEvent__Output as _gateway_v1_ControlEvent__Output } from './gateway/v1/ControlEvent';
 import type { ControlPlaneClient as _gateway_v1_ControlPlaneClient, ControlPlaneDefinition as _gateway_v1_ControlPlaneDefinition } from './gateway/v1/ControlPlane';
 import type { CostPart as _gateway_v1_CostPart, CostPart__Output as _gateway_v1_CostPart__Output } from './gateway/v1/CostPart';
+import type { DataPlaneReport as _gateway_v1_DataPlaneReport, DataPlaneReport__Output as _gateway_v1_DataPlaneReport__Output } from './gateway/v1/DataPlaneReport';
 import type { Draw as _gateway_v1_Draw, Draw__Output as _gateway_v1_Draw__Output } from './gateway/v1/Draw';
 import type { DrawRequest as _gateway_v1_DrawRequest, DrawRequest__Output as _gateway_v1_DrawRequest__Output } from './gateway/v1/DrawRequest';
 import type { DrawResponse as _gateway_v1_DrawResponse, DrawResponse__Output as _gateway_v1_DrawResponse__Output } from './gateway/v1/DrawResponse';
@@ -28,6 +30,7 @@ import type { ReleaseRequest as _gateway_v1_ReleaseRequest, ReleaseRequest__Outp
 import type { ReleaseResponse as _gateway_v1_ReleaseResponse, ReleaseResponse__Output as _gateway_v1_ReleaseResponse__Output } from './gateway/v1/ReleaseResponse';
 import type { RenewRequest as _gateway_v1_RenewRequest, RenewRequest__Output as _gateway_v1_RenewRequest__Output } from './gateway/v1/RenewRequest';
 import type { RenewResponse as _gateway_v1_RenewResponse, RenewResponse__Output as _gateway_v1_RenewResponse__Output } from './gateway/v1/RenewResponse';
+import type { ReportStateResponse as _gateway_v1_ReportStateResponse, ReportStateResponse__Output as _gateway_v1_ReportStateResponse__Output } from './gateway/v1/ReportStateResponse';
 import type { ReserveRequest as _gateway_v1_ReserveRequest, ReserveRequest__Output as _gateway_v1_ReserveRequest__Output } from './gateway/v1/ReserveRequest';
 import type { ReserveResponse as _gateway_v1_ReserveResponse, ReserveResponse__Output as _gateway_v1_ReserveResponse__Output } from './gateway/v1/ReserveResponse';
 import type { SettleRequest as _gateway_v1_SettleRequest, SettleRequest__Output as _gateway_v1_SettleRequest__Output } from './gateway/v1/SettleRequest';
@@ -47,9 +50,11 @@ export interface ProtoGrpcType {
       AccessPath: MessageTypeDefinition<_gateway_v1_AccessPath, _gateway_v1_AccessPath__Output>
       Catalogue: MessageTypeDefinition<_gateway_v1_Catalogue, _gateway_v1_Catalogue__Output>
       CatalogueDefaults: MessageTypeDefinition<_gateway_v1_CatalogueDefaults, _gateway_v1_CatalogueDefaults__Output>
+      CircuitReport: MessageTypeDefinition<_gateway_v1_CircuitReport, _gateway_v1_CircuitReport__Output>
       ControlEvent: MessageTypeDefinition<_gateway_v1_ControlEvent, _gateway_v1_ControlEvent__Output>
       ControlPlane: SubtypeConstructor<typeof grpc.Client, _gateway_v1_ControlPlaneClient> & { service: _gateway_v1_ControlPlaneDefinition }
       CostPart: MessageTypeDefinition<_gateway_v1_CostPart, _gateway_v1_CostPart__Output>
+      DataPlaneReport: MessageTypeDefinition<_gateway_v1_DataPlaneReport, _gateway_v1_DataPlaneReport__Output>
       Draw: MessageTypeDefinition<_gateway_v1_Draw, _gateway_v1_Draw__Output>
       DrawRequest: MessageTypeDefinition<_gateway_v1_DrawRequest, _gateway_v1_DrawRequest__Output>
       DrawResponse: MessageTypeDefinition<_gateway_v1_DrawResponse, _gateway_v1_DrawResponse__Output>
@@ -71,6 +76,7 @@ export interface ProtoGrpcType {
       ReleaseResponse: MessageTypeDefinition<_gateway_v1_ReleaseResponse, _gateway_v1_ReleaseResponse__Output>
       RenewRequest: MessageTypeDefinition<_gateway_v1_RenewRequest, _gateway_v1_RenewRequest__Output>
       RenewResponse: MessageTypeDefinition<_gateway_v1_RenewResponse, _gateway_v1_RenewResponse__Output>
+      ReportStateResponse: MessageTypeDefinition<_gateway_v1_ReportStateResponse, _gateway_v1_ReportStateResponse__Output>
       ReserveRequest: MessageTypeDefinition<_gateway_v1_ReserveRequest, _gateway_v1_ReserveRequest__Output>
       ReserveResponse: MessageTypeDefinition<_gateway_v1_ReserveResponse, _gateway_v1_ReserveResponse__Output>
       SettleRequest: MessageTypeDefinition<_gateway_v1_SettleRequest, _gateway_v1_SettleRequest__Output>

@@ -6,6 +6,18 @@ import { build } from "vite";
 
 export const CONSOLE_ROOT = path.resolve(import.meta.dirname, "..");
 
+/**
+ * Always the production build. Vite takes React's build and the JSX transform from NODE_ENV when it is set,
+ * and the test runner sets it to "test" (React's development build: effects run twice, every page asks the
+ * API twice): it is "production" for the build's length.
+ */
 export async function buildConsole(): Promise<void> {
-  await build({ configFile: path.join(CONSOLE_ROOT, "vite.config.ts"), logLevel: "error" });
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    await build({ configFile: path.join(CONSOLE_ROOT, "vite.config.ts"), logLevel: "error", mode: "production" });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }

@@ -3,8 +3,11 @@ import { createContext, useCallback, useContext, useMemo, useState } from "react
 import { type AdminClient, adminClient } from "./api/client";
 import { clearSession, loadSession, type Session, saveSession } from "./api/session";
 import { Link, usePlace } from "./components/router";
+import { AuditLogPage } from "./pages/audit-log-page";
 import { CataloguePage } from "./pages/catalogue-page";
+import { HealthPage } from "./pages/health-page";
 import { KeysPage } from "./pages/keys-page";
+import { LedgerPage } from "./pages/ledger-page";
 import { ProjectsPage } from "./pages/projects-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { UsagePage } from "./pages/usage-page";
@@ -22,7 +25,10 @@ const PAGES = [
   { page: "projects", title: "Projects" },
   { page: "keys", title: "Keys" },
   { page: "usage", title: "Usage" },
+  { page: "ledger", title: "Ledger" },
   { page: "catalogue", title: "Catalogue" },
+  { page: "health", title: "Health" },
+  { page: "audit", title: "Audit log" },
 ] as const;
 
 export function App() {
@@ -73,7 +79,10 @@ export function App() {
         {current.page === "projects" && <ProjectsPage />}
         {current.page === "keys" && <KeysPage projectId={place.params.get("project") ?? undefined} />}
         {current.page === "usage" && <UsagePage projectId={place.params.get("project") ?? undefined} />}
+        {current.page === "ledger" && <LedgerPage projectId={place.params.get("project") ?? undefined} params={place.params} />}
         {current.page === "catalogue" && <CataloguePage />}
+        {current.page === "health" && <HealthPage />}
+        {current.page === "audit" && <AuditLogPage />}
       </main>
     </ClientContext.Provider>
   );

@@ -2,7 +2,7 @@
 // the curated models' tiers, purposes, access paths, prices and verified flags equal the admin API's;
 // the inventory is searched; a broken catalogue file is refused with its problems shown against its
 // entries and nothing changed, then a fixed one is checked and loaded and its revision shown.
-// Screenshots: catalogue-{1280,390}.png (after the load) and catalogue-problems-{1280,390}.png (screenshots.ts).
+// Screenshots: catalogue-{1280,390}.png (after the load) and catalogue-problems-{1280,390}.png (page-screenshots.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,7 +12,7 @@ import { type GatewayStack, startStack } from "../../data-plane/test/harness/gat
 import type { components } from "../src/generated/admin-api";
 import { buildConsole } from "../scripts/build-console";
 import { launchChromium } from "./browser";
-import { screenshots } from "./screenshots";
+import { pageScreenshots } from "./page-screenshots";
 
 const DEFAULT_CATALOGUE = path.resolve(import.meta.dirname, "../../control-plane/src/catalogue/default-catalogue.json");
 
@@ -176,7 +176,7 @@ describe("operator console: catalogue", () => {
     expect(await revision()).toEqual(before);
     expect((await api<{ revision: string }>("/admin/catalogue")).revision).toBe(before.id);
     expect(await page.locator('[data-field="revision_id"]').textContent()).toBe(before.id);
-    await screenshots(page, "catalogue-problems", uploadForm());
+    await pageScreenshots(page, "catalogue-problems", uploadForm());
   });
 
   it("checks a fixed file, then loads it: the new revision shown is the API's, and the prices follow", async () => {
@@ -219,6 +219,6 @@ describe("operator console: catalogue", () => {
       .locator("tbody tr")
       .first()
       .waitFor();
-    await screenshots(page, "catalogue");
+    await pageScreenshots(page, "catalogue");
   });
 });

@@ -1,28 +1,47 @@
 // The operator console in a real browser (issue 21) against a real control plane on PostgreSQL, a data
 // plane and the mock provider: sign in, create a project, top up by double click (credited once), set
 // limits, issue a key and use it, revoke it (401 from the data plane within a second), and every figure
-// the console shows for the project and the key equals the admin API's. Screenshots of each page at
-// 1280 and 390 px go to .data/console-screenshots/ (git-ignored: a test run leaves the tree clean), and
-// to docs/console/ with UPDATE_CONSOLE_SCREENSHOTS=1 (how docs/console.md's pictures are refreshed).
+// the console shows for the project and the key equals the admin API's; usage by model and token type,
+// the ledger and holds. Screenshots of each page at 1280 and 390 px: page-screenshots.ts.
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayStack, startStack } from "../../data-plane/test/harness/gateway-stack";
 import { launchChromium } from "./browser";
-import { buildConsole, CONSOLE_ROOT } from "../scripts/build-console";
-
-const SCREENSHOTS = path.resolve(
-  CONSOLE_ROOT,
-  process.env.UPDATE_CONSOLE_SCREENSHOTS === "1" ? "../../docs/console" : "../../.data/console-screenshots",
-);
-const WIDTHS = [1280, 390] as const;
+import { buildConsole } from "../scripts/build-console";
+import { pageScreenshots } from "./page-screenshots";
 
 interface Money {
   nano: string;
   usd: string;
 }
+
+type Tokens = Record<"input" | "cached_input" | "cache_write" | "output" | "reasoning", number>;
+interface UsageRow {
+  day: string;
+  model: string;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  tokens: Tokens;
+  cost: Money;
+}
+
+type Totals = Omit<UsageRow, "day" | "model">;
+interface Usage {
+  from: string;
+  to: string;
+  data: UsageRow[];
+  by_day: (Totals & { day: string })[];
+  by_model: (Totals & { model: string })[];
+  total: Totals;
+}
+
+const sumTokens = (rows: UsageRow[]): Tokens => {
+  const sum: Tokens = { input: 0, cached_input: 0, cache_write: 0, output: 0, reasoning: 0 };
+  for (const row of rows) for (const type of Object.keys(sum) as (keyof Tokens)[]) sum[type] += row.tokens[type];
+  return sum;
+};
 
 describe("operator console", () => {
   let stack: GatewayStack;
@@ -35,7 +54,6 @@ describe("operator console", () => {
     [stack, browser] = await Promise.all([startStack({ backend: "postgresql" }), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(10_000);
-    mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
   afterAll(async () => {
@@ -49,19 +67,19 @@ describe("operator console", () => {
     return answer.json;
   };
 
-  /** The page at both widths, full length; back to 1280 px after. */
-  async function screenshots(name: string): Promise<void> {
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  const screenshots = (name: string) => pageScreenshots(page, name);
 
   /** An amount as shown: the USD text and the exact nano-USD behind it. */
   async function shown(cell: Locator): Promise<Money> {
     const money = cell.locator(".money");
-    return { usd: ((await money.textContent()) ?? "").replace(/^\$/, ""), nano: (await money.getAttribute("data-nano")) ?? "" };
+    return { usd: ((await money.textContent()) ?? "").replace(/^(-?)\$/, "$1"), nano: (await money.getAttribute("data-nano")) ?? "" };
+  }
+  /** A table row's tokens by type, as shown (digits only: the console groups thousands). */
+  async function tokensShown(row: Locator): Promise<Tokens> {
+    const tokens = {} as Tokens;
+    for (const type of ["input", "cached_input", "cache_write", "output", "reasoning"] as const)
+      tokens[type] = Number(((await row.locator(`[data-field="tokens_${type}"]`).textContent()) ?? "").replace(/,/g, ""));
+    return tokens;
   }
   const projectRow = () => page.locator(`tr[data-project="${projectId}"]`);
 
@@ -178,35 +196,183 @@ describe("operator console", () => {
     await expect.poll(() => row.locator('[data-field="status"] .status').textContent()).toBe("revoked");
   });
 
-  it("shows the usage of the day as the admin API gives it", async () => {
+  it("shows the usage per day, model and token type as the admin API gives it, with the ledger's totals", async () => {
+    // A second model's request, its usage scripted on the mock with cache reads and reasoning.
+    const first = await api<{ data: UsageRow[] }>(`/admin/projects/${projectId}/usage`);
+    const model = first.data[0]!.model === "openai/gpt-4.1" ? "openai/gpt-4.1-mini" : "openai/gpt-4.1";
+    const trafficKey = await stack.admin<{ key: string }>("POST", `/admin/projects/${projectId}/keys`, { name: "traffic key" });
+    const tag = `console-usage-${randomBytes(4).toString("hex")}`;
+    await stack.mockScript({ match: tag, usage: { prompt_tokens: 300, completion_tokens: 100, cached_tokens: 200, reasoning_tokens: 60 } });
+    const content = `${tag} ${"x".repeat(300)}`; // as many bytes as the scripted prompt's tokens (the hold is sized from it)
+    expect((await stack.post("/v1/chat/completions", trafficKey.json.key, { model, messages: [{ role: "user", content }] })).status).toBe(
+      200,
+    );
+
     await page.getByRole("link", { name: "Usage" }).click();
     await page.getByRole("heading", { name: "Usage" }).waitFor();
-    const usage = await api<{ data: { requests: number; output_tokens: number; cost: Money }[] }>(`/admin/projects/${projectId}/usage`);
-    expect(usage.data).toHaveLength(1);
-    const row = page.locator("tbody tr").first();
-    await expect.poll(() => row.locator('[data-field="requests"]').textContent()).toBe(String(usage.data[0]!.requests));
-    expect(await shown(row.locator('[data-field="cost"]'))).toEqual(usage.data[0]!.cost);
-    await expect.poll(() => page.locator(".chart rect.bar").count()).toBeGreaterThan(0);
-    // The download is the same rows: header, then one line per day and model, with the exact nano-USD.
+    const usage = await api<Usage>(`/admin/projects/${projectId}/usage`);
+    expect(usage.data.map((row) => row.model).sort()).toEqual([first.data[0]!.model, model].sort());
+    const scripted = usage.data.find((row) => row.model === model)!;
+    expect(scripted.tokens).toEqual({ input: 100, cached_input: 200, cache_write: 0, output: 40, reasoning: 60 });
+
+    // The rows, field by field.
+    const rowOf = (row: UsageRow) => page.locator(`[data-table="rows"] tr[data-day="${row.day}"][data-model="${row.model}"]`);
+    for (const row of usage.data) {
+      await expect.poll(() => rowOf(row).locator('[data-field="requests"]').textContent()).toBe(String(row.requests));
+      expect(await shown(rowOf(row).locator('[data-field="cost"]'))).toEqual(row.cost);
+      expect(await tokensShown(rowOf(row))).toEqual(row.tokens);
+    }
+    // Per model and in all, as the API sums them, and equal to the ledger's debits: their count and sum.
+    for (const totals of usage.by_model) {
+      const modelRow = page.locator(`[data-table="models"] tr[data-model="${totals.model}"]`);
+      expect(await modelRow.locator('[data-field="requests"]').textContent()).toBe(String(totals.requests));
+      expect(await shown(modelRow.locator('[data-field="cost"]'))).toEqual(totals.cost);
+      expect(await tokensShown(modelRow)).toEqual(totals.tokens);
+    }
+    expect(usage.by_model.find((totals) => totals.model === model)).toMatchObject({ tokens: scripted.tokens, cost: scripted.cost });
+    const total = page.locator('[data-table="models"] tr[data-model="total"]');
+    expect(await total.locator('[data-field="requests"]').textContent()).toBe(String(usage.total.requests));
+    expect(await shown(total.locator('[data-field="cost"]'))).toEqual(usage.total.cost);
+    expect(await tokensShown(total)).toEqual(usage.total.tokens);
+    expect(usage.total.tokens).toEqual(sumTokens(usage.data));
+    const debits = (await stack.ledger(projectId)).filter((entry) => entry.kind === "debit");
+    expect(usage.total.requests).toBe(debits.length);
+    expect(usage.total.cost.nano).toBe(String(debits.reduce((sum, entry) => sum - BigInt(entry.amount.nano), 0n)));
+
+    // The charts: a spend segment per model with its exact amount; token segments by type with the day's totals.
+    const spendTitles = await page.locator('[data-chart="spend-chart"] rect.bar title').allTextContents();
+    expect(spendTitles.sort()).toEqual(usage.data.map((row) => `${row.day} · ${row.model}: $${row.cost.usd}`).sort());
+    const tokenTitles = await page.locator('[data-chart="tokens-chart"] rect.bar title').allTextContents();
+    const today = usage.by_day.find((day) => day.day === scripted.day)!;
+    expect(tokenTitles).toContain(`${today.day} · Cached input: ${today.tokens.cached_input} tokens`);
+    expect(tokenTitles).toContain(`${today.day} · Reasoning: ${today.tokens.reasoning} tokens`);
+
+    // The download is the same rows: a header, then one line per day and model, with the exact nano-USD.
     const href = (await page.getByRole("link", { name: "Download CSV" }).getAttribute("href")) ?? "";
     const csv = decodeURIComponent(href.replace(/^data:text\/csv;charset=utf-8,/, ""))
       .trimEnd()
       .split("\n");
-    expect(csv).toHaveLength(2);
-    expect(csv[1]!.split(",").slice(-3)).toEqual([String(usage.data[0]!.output_tokens), usage.data[0]!.cost.usd, usage.data[0]!.cost.nano]);
+    expect(csv[0]).toBe(
+      "day,model,requests,input_tokens,output_tokens,tokens_input,tokens_cached_input,tokens_cache_write,tokens_output,tokens_reasoning,cost_usd,cost_nano_usd",
+    );
+    expect(csv.slice(1)).toEqual(
+      usage.data.map((row) =>
+        [
+          row.day,
+          row.model,
+          row.requests,
+          row.input_tokens,
+          row.output_tokens,
+          ...Object.values(row.tokens),
+          row.cost.usd,
+          row.cost.nano,
+        ].join(","),
+      ),
+    );
     await screenshots("usage");
 
     // One key's usage: the key that made the request shows the API's rows for it; a key without traffic shows none.
     const idle = await stack.admin<{ id: string }>("POST", `/admin/projects/${projectId}/keys`, { name: "idle key" });
     await page.reload();
-    const keyUsage = await api<{ data: { requests: number; cost: Money }[] }>(`/admin/keys/${keyId}/usage`);
+    const keyUsage = await api<{ data: UsageRow[] }>(`/admin/keys/${keyId}/usage`);
+    expect(keyUsage.data).toHaveLength(1);
     await page.getByLabel("Key").selectOption(keyId);
     await page.getByRole("button", { name: "Show" }).click();
-    await expect.poll(() => row.locator('[data-field="requests"]').textContent()).toBe(String(keyUsage.data[0]!.requests));
-    expect(await shown(row.locator('[data-field="cost"]'))).toEqual(keyUsage.data[0]!.cost);
+    await expect.poll(() => page.locator('[data-table="rows"] tbody tr').count()).toBe(1);
+    const keyRow = rowOf(keyUsage.data[0]!);
+    expect(await keyRow.locator('[data-field="requests"]').textContent()).toBe(String(keyUsage.data[0]!.requests));
+    expect(await shown(keyRow.locator('[data-field="cost"]'))).toEqual(keyUsage.data[0]!.cost);
     await page.getByLabel("Key").selectOption(idle.json.id);
     await page.getByRole("button", { name: "Show" }).click();
     await page.getByText(/^No requests from/).waitFor();
+  });
+
+  interface Entry {
+    id: string;
+    kind: string;
+    amount: Money;
+    request_id: string | null;
+  }
+  interface Hold {
+    request_id: string;
+    status: string;
+    amount: Money;
+    debited: Money | null;
+  }
+  /** The entries the page shows, in order: id, kind, amount, request. */
+  const entriesShown = async () => {
+    const rows = page.locator('[data-table="ledger"] tbody tr');
+    const shownRows: { id: string; kind: string; amount: Money; request: string }[] = [];
+    for (const row of await rows.all())
+      shownRows.push({
+        id: (await row.getAttribute("data-entry")) ?? "",
+        kind: (await row.locator('[data-field="kind"]').textContent()) ?? "",
+        amount: await shown(row.locator('[data-field="amount"]')),
+        request: (await row.locator('[data-field="request"] a').count())
+          ? ((await row.locator('[data-field="request"] a').textContent()) ?? "")
+          : "",
+      });
+    return shownRows;
+  };
+  const entriesOf = (entries: Entry[]) =>
+    entries.map((entry) => ({ id: entry.id, kind: entry.kind, amount: entry.amount, request: entry.request_id ?? "" }));
+
+  it("shows the ledger and holds as the admin API gives them: filtered, paged, a request id linking to its entries and hold", async () => {
+    await page.getByRole("link", { name: "Ledger" }).click();
+    await page.getByRole("heading", { name: "Ledger and holds" }).waitFor();
+    const ledger = await api<{ data: Entry[] }>(`/admin/projects/${projectId}/ledger?limit=25`);
+    await expect.poll(entriesShown).toEqual(entriesOf(ledger.data));
+
+    // By kind: the debits only.
+    await page.getByLabel("Kind").selectOption("debit");
+    await page.getByRole("button", { name: "Filter" }).click();
+    const debits = await api<{ data: Entry[] }>(`/admin/projects/${projectId}/ledger?limit=25&kind=debit`);
+    expect(debits.data.length).toBe(2);
+    await expect.poll(entriesShown).toEqual(entriesOf(debits.data));
+    expect(page.url()).toContain("kind=debit");
+
+    // A request id links to its entries and its hold.
+    const requestId = debits.data[0]!.request_id!;
+    await page.locator('[data-table="ledger"]').getByRole("link", { name: requestId }).click();
+    await expect.poll(() => page.url()).toContain(`request=${requestId}`);
+    const requestEntries = await api<{ data: Entry[] }>(`/admin/projects/${projectId}/ledger?limit=26&request_id=${requestId}`);
+    await expect.poll(entriesShown).toEqual(entriesOf(requestEntries.data));
+    const [hold] = (await api<{ data: Hold[] }>(`/admin/projects/${projectId}/holds?request_id=${requestId}`)).data;
+    expect(hold).toMatchObject({ request_id: requestId, status: "settled" });
+    const holdRow = page.locator(`[data-table="holds"] tr[data-hold="${requestId}"]`);
+    await expect.poll(() => holdRow.locator('[data-field="status"]').textContent()).toBe("settled");
+    expect(await shown(holdRow.locator('[data-field="amount"]'))).toEqual(hold!.amount);
+    expect(await shown(holdRow.locator('[data-field="debited"]'))).toEqual(hold!.debited);
+    expect(hold!.debited).toEqual({
+      nano: String(-BigInt(requestEntries.data[0]!.amount.nano)),
+      usd: requestEntries.data[0]!.amount.usd.slice(1),
+    });
+    await screenshots("ledger-request");
+
+    // Pages of 25, newest first: thirty top-ups make two pages, each the API's.
+    for (let index = 0; index < 30; index++)
+      expect(
+        (await stack.admin("POST", `/admin/projects/${projectId}/topups`, { amount_usd: "0.01", idempotency_key: `page-${index}` })).status,
+      ).toBe(201);
+    await page.getByRole("link", { name: "Show every entry" }).click();
+    const newest = await api<{ data: Entry[] }>(`/admin/projects/${projectId}/ledger?limit=25`);
+    await expect.poll(entriesShown).toEqual(entriesOf(newest.data));
+    await page.getByRole("button", { name: "Older entries" }).click();
+    const older = await api<{ data: Entry[] }>(`/admin/projects/${projectId}/ledger?limit=25&before=${newest.data.at(-1)!.id}`);
+    await expect.poll(entriesShown).toEqual(entriesOf(older.data));
+    expect(await page.getByRole("button", { name: "Older entries" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Newer entries" }).click();
+    await expect.poll(entriesShown).toEqual(entriesOf(newest.data));
+
+    // Holds by status.
+    await page.getByLabel("Status").selectOption("settled");
+    const settled = await api<{ data: Hold[] }>(`/admin/projects/${projectId}/holds?status=settled&limit=25`);
+    await expect
+      .poll(async () =>
+        page.locator('[data-table="holds"] tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute("data-hold"))),
+      )
+      .toEqual(settled.data.map((h) => h.request_id));
+    await screenshots("ledger");
   });
 
   it("shows every figure of the project as the admin API gives it", async () => {

@@ -1,6 +1,7 @@
 // Control-plane configuration, parsed and validated once at start-up.
 // Nothing else in the control plane reads process.env.
 import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
+import os from "node:os";
 import path from "node:path";
 
 export interface ControlPlaneConfig {
@@ -27,6 +28,12 @@ export interface ControlPlaneConfig {
   /** Catalogue loaded at start when the database has none yet. */
   defaultCatalogueFile: string;
   logLevel: string;
+  /** Names this replica in GET /admin/health and on the reports it receives (CONTROL_PLANE_REPLICA_ID; host name and pid unset). */
+  replicaId: string;
+  /** This build's version (GATEWAY_VERSION; "dev" unset). */
+  version: string;
+  /** Data planes' state reports not renewed for this long are deleted (a replica gone for good). */
+  reportRetentionMs: number;
   /** Test-only: shifts the control plane's clock (money days, hold expiry). */
   clockOffsetMs: number;
   /** OpenTelemetry tracing from the standard OTEL_* variables; off unless asked for (docs/tracing.md). */
@@ -78,6 +85,9 @@ export function parseControlPlaneConfig(env: NodeJS.ProcessEnv = process.env): C
     changePollIntervalMs: integer(env, "CHANGE_POLL_INTERVAL_MS", 200, 10),
     defaultCatalogueFile: path.resolve(env.GATEWAY_DEFAULT_CATALOGUE || path.join(import.meta.dirname, "catalogue/default-catalogue.json")),
     logLevel: env.LOG_LEVEL || "info",
+    replicaId: env.CONTROL_PLANE_REPLICA_ID || `control-plane-${os.hostname()}-${process.pid}`,
+    version: env.GATEWAY_VERSION || "dev",
+    reportRetentionMs: integer(env, "DATA_PLANE_REPORT_RETENTION_MS", 86_400_000, 1000),
     clockOffsetMs: integer(env, "GATEWAY_CLOCK_OFFSET_MS", 0, Number.MIN_SAFE_INTEGER),
     tracing: parseTracing(env),
   };

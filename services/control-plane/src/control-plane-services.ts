@@ -2,7 +2,11 @@
 import type { HoldSweeper } from "./billing/hold-sweeper";
 import type { LedgerService } from "./billing/ledger-service";
 import type { CatalogueService } from "./catalogue/catalogue-service";
+import type { AuditLog } from "./changes/audit-log";
 import type { ChangeFeed } from "./changes/change-feed";
+import type { ControlPlaneState } from "./health/control-plane-state";
+import type { DataPlaneReports } from "./health/data-plane-reports";
+import type { Subscribers } from "./health/subscribers";
 import type { KeyService } from "./keys/key-service";
 import type { ProjectService } from "./projects/project-service";
 
@@ -13,4 +17,9 @@ export interface ControlPlaneServices {
   catalogue: CatalogueService;
   changes: ChangeFeed;
   sweeper: HoldSweeper;
+  /** The data planes' latest state reports (all replicas'), and this replica's own state and subscribers. */
+  reports: DataPlaneReports;
+  controlPlaneState: ControlPlaneState;
+  subscribers: Subscribers;
+  auditLog: AuditLog;
 }

@@ -10,11 +10,15 @@ import { HoldSweeper } from "./billing/hold-sweeper";
 import { LedgerService } from "./billing/ledger-service";
 import { CatalogueService } from "./catalogue/catalogue-service";
 import { loadDefaultCatalogue } from "./catalogue/load-default-catalogue";
+import { AuditLog } from "./changes/audit-log";
 import { ChangeFeed } from "./changes/change-feed";
 import { offsetClock } from "./clock";
 import type { ControlPlaneConfig } from "./config";
 import type { ControlPlaneServices } from "./control-plane-services";
 import { openDatabase, type Database } from "./database/connect";
+import { ControlPlaneState } from "./health/control-plane-state";
+import { DataPlaneReports } from "./health/data-plane-reports";
+import { Subscribers } from "./health/subscribers";
 import { KeyService } from "./keys/key-service";
 import { createMetrics } from "./metrics";
 import { ProjectService } from "./projects/project-service";
@@ -42,6 +46,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
   const changes = new ChangeFeed(database, config.changePollIntervalMs, logError);
   const ledger = new LedgerService(database, clock, config.holdTtlSeconds);
   const keys = new KeyService(database.prisma, changes, clock);
+  const subscribers = new Subscribers();
   const services: ControlPlaneServices = {
     projects: new ProjectService(database.prisma, changes),
     keys,
@@ -60,6 +65,10 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
         : undefined,
       keys,
     ),
+    reports: new DataPlaneReports(database, config.reportRetentionMs, logError),
+    controlPlaneState: new ControlPlaneState({ replicaId: config.replicaId, version: config.version }, database, subscribers),
+    subscribers,
+    auditLog: new AuditLog(database.prisma),
   };
 
   await changes.start();
@@ -68,6 +77,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
     await loadDefaultCatalogue(services.catalogue, config.defaultCatalogueFile, undefined, { onlyIfEmpty: true });
   }
   services.sweeper.start();
+  services.reports.start();
 
   const metrics = createMetrics(services);
   admin = buildAdminApp({
@@ -99,6 +109,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
       {
         internalToken: config.internalToken,
         keyCacheTtlSeconds: config.keyCacheTtlSeconds,
+        replicaId: config.replicaId,
         ...services,
         onError: logError,
         onCall,
@@ -128,6 +139,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
       await admin.close();
       await metricsServer.close();
       await services.sweeper.stop();
+      services.reports.stop();
       await changes.stop();
       await database.close();
       await tracing.shutdown(); // the last calls' spans are exported

@@ -53,6 +53,10 @@ export interface DataPlaneConfig {
   sseKeepAliveMs: number;
   logLevel: string;
   replicaId: string;
+  /** This build's version, reported to the control plane (GATEWAY_VERSION; "dev" unset). */
+  version: string;
+  /** How often the state /health computes is reported to the control plane (and at once when it changes). */
+  reportIntervalMs: number;
   /** Redis for the per-minute limit shared by all replicas; unset = an in-process limiter. */
   redisUrl: string | undefined;
   /** Requests per minute for projects without their own limit; 0 = none. */
@@ -213,6 +217,8 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     sseKeepAliveMs: integer(env, "SSE_KEEPALIVE_MS", 10_000, 10),
     logLevel: env.LOG_LEVEL || "info",
     replicaId: env.DATA_PLANE_REPLICA_ID || `data-plane-${process.pid}`,
+    version: env.GATEWAY_VERSION || "dev",
+    reportIntervalMs: integer(env, "DATA_PLANE_REPORT_INTERVAL_MS", 5000, 100),
     redisUrl: env.REDIS_URL || undefined,
     defaultRpmLimit: integer(env, "DEFAULT_RPM_LIMIT", 600),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 60_000, 100),

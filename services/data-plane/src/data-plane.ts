@@ -12,6 +12,8 @@ import { buildSnapshot, type CatalogueSnapshot } from "./catalogue/catalogue-sna
 import type { DataPlaneConfig } from "./config";
 import { ControlPlaneClientWrapper } from "./control-plane/control-plane-client";
 import { Engine } from "./engine/engine";
+import type { HealthSources } from "./health/health-state";
+import { StateReporter } from "./health/state-reporter";
 import { LocalRateLimiter } from "./limits/local-rate-limiter";
 import type { RateLimiter } from "./limits/rate-limiter";
 import { RedisRateLimiter } from "./limits/redis-rate-limiter";
@@ -33,8 +35,10 @@ export interface RunningDataPlane {
 export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDataPlane> {
   let app: FastifyInstance | undefined;
   const tracing = await startTracing(config.tracing);
+  const startedAtMs = Date.now();
   // The app's logger exists once the app does; parts built before it log through this.
   const log = {
+    info: (object: object, message: string) => app?.log.info(object, message),
     warn: (object: object, message: string) => app?.log.warn(object, message),
     error: (object: object, message: string) => app?.log.error(object, message),
   };
@@ -71,20 +75,21 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       clientDisconnectDrainMs: config.clientDisconnectDrainMs,
     },
   });
+  const healthSources: HealthSources = {
+    draining: () => draining,
+    catalogue: currentCatalogue,
+    controlPlane,
+    controlPlaneGraceMs: config.controlPlaneGraceMs,
+    rateLimiter,
+    circuitViews: () => health.circuitViews(),
+  };
   const running = buildDataPlaneApp({
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
     metrics,
     keys,
     limits: { limiter: rateLimiter, defaultRpmLimit: config.defaultRpmLimit },
-    health: {
-      draining: () => draining,
-      catalogue: currentCatalogue,
-      controlPlane,
-      controlPlaneGraceMs: config.controlPlaneGraceMs,
-      rateLimiter,
-      circuitViews: () => health.circuitViews(),
-    },
+    health: healthSources,
     catalogue: currentCatalogue,
     engine,
     tracing,
@@ -113,11 +118,19 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     (error) => log.warn({ err: error }, "control-plane subscription error"),
   );
 
+  const reporter = new StateReporter(
+    healthSources,
+    (report) => controlPlane.reportState(report),
+    { replicaId: config.replicaId, version: config.version, startedAtMs, intervalMs: config.reportIntervalMs },
+    log,
+  );
+
   const url = await running.listen({ host: config.host, port: config.port });
   const metricsServer = await startMetricsServer(metrics.registry, config.host, config.metricsPort).catch(async (error: unknown) => {
     await running.close();
     throw error;
   });
+  reporter.start();
   return {
     url,
     metricsUrl: metricsServer.url,
@@ -129,6 +142,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       ]),
     close: async () => {
       draining = true;
+      void reporter.tick(); // the control plane sees "draining" at once, not at the next tick
       // Readiness goes first: /health says "draining" while traffic still flows, so load balancers
       // take this replica out before it stops accepting.
       if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
@@ -142,6 +156,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       clearInterval(idle);
       clearTimeout(cut);
       await billing.flush(config.drainTimeoutMs + config.clientDisconnectDrainMs);
+      reporter.stop();
       controlPlane.close();
       await http.close(config.clientDisconnectDrainMs + 1000);
       await rateLimiter.close();

@@ -64,3 +64,5 @@ export function describeError(error: unknown): string {
   if (error instanceof TypeError) return "the control plane could not be reached";
   return error instanceof Error ? error.message : String(error);
 }
+export type LedgerEntry = Schemas["LedgerEntry"];
+export type Hold = Schemas["Hold"];

@@ -2,6 +2,68 @@
 // Regenerate with `pnpm gen:console-client`; `pnpm gen:check` fails when it is stale.
 
 export interface paths {
+    "/admin/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Admin actions (the change events), newest first; filtered by kind; `before` (an event id) pages back */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the id of the oldest event already shown */
+                    before?: string;
+                    kind?: "catalogue" | "key_revoked" | "key_changed" | "project_changed";
+                    /** @description default 50 */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AuditEvent"][];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/catalogue": {
         parameters: {
             query?: never;
@@ -412,6 +474,60 @@ export interface paths {
                     };
                     content: {
                         "text/html": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This control plane's state and every data plane's latest report, with a status in words */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Health"];
                     };
                 };
             };
@@ -991,13 +1107,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's holds and budget leases by status (default active), or one request's hold whatever its status */
+        /** A project's holds and budget leases by status (default active), newest first, or one request's hold whatever its status; filtered by UTC days; `before` (a request id) pages back */
         get: {
             parameters: {
                 query?: {
+                    /** @description the request id of the oldest hold already shown */
+                    before?: string;
+                    /** @description first UTC day (the day the hold was placed) */
+                    from?: string;
                     limit?: number;
                     request_id?: string;
                     status?: "active" | "settled" | "released" | "expired" | "refused";
+                    /** @description last UTC day */
+                    to?: string;
                 };
                 header?: never;
                 path: {
@@ -1478,6 +1600,24 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuditEvent: {
+            /** @description the operator account that acted, once accounts exist; null today: the admin token, or the control plane itself (an expired key's revocation, the default catalogue at first start) */
+            actor: string | null;
+            /** Format: date-time */
+            at: string;
+            /** @description pages back: pass the oldest one shown as `before` */
+            id: string;
+            /**
+             * @description catalogue: loaded; key_revoked; key_changed: limits, expiry or rotation; project_changed: limits
+             * @enum {string}
+             */
+            kind: "catalogue" | "key_revoked" | "key_changed" | "project_changed";
+            subject: {
+                catalogue_revision: string | null;
+                key_id: string | null;
+                project_id: string | null;
+            };
+        };
         Balance: {
             available: {
                 /** @description nano-USD (1e-9 USD), exact */
@@ -1596,6 +1736,80 @@ export interface components {
             /** @description the file or `admin api` (PUT's ?source=) */
             source: string;
         };
+        ControlPlaneHealth: {
+            /** @description the catalogue the data planes are sent; null when the database is unreachable */
+            catalogue_revision: string | null;
+            database: {
+                /** @description why it is unreachable */
+                error: string | null;
+                reachable: boolean;
+                /** @description one small query's round trip; null when unreachable */
+                round_trip_ms: number | null;
+            };
+            /** @description the replica that answered (CONTROL_PLANE_REPLICA_ID) */
+            replica_id: string;
+            /** Format: date-time */
+            started_at: string;
+            /** @description data planes whose subscription stream is open to this replica */
+            subscribed_data_planes: {
+                replica_id: string;
+                /** Format: date-time */
+                since: string;
+            }[];
+            uptime_seconds: number;
+            version: string;
+        };
+        DataPlaneHealth: {
+            /** @description milliseconds since reported_at */
+            age_ms: number;
+            /** @description the catalogue it serves; null: none received yet */
+            catalogue_revision: string | null;
+            /** @description access paths whose circuit is not closed, for everyone (state) or for some projects (projects_open) */
+            circuits: {
+                consecutive_failures: number;
+                /** @description times it opened since the data plane started */
+                opens: number;
+                path: string;
+                projects_open: number;
+                /** @enum {string} */
+                state: "closed" | "open" | "half_open";
+            }[];
+            /**
+             * @description stalled: calls ran out their deadline
+             * @enum {string}
+             */
+            control_plane_calls: "in_time" | "stalled";
+            /**
+             * @description its subscription stream
+             * @enum {string}
+             */
+            control_plane_link: "connected" | "reconnecting";
+            /** @description the control-plane replica its latest report reached */
+            control_plane_replica: string;
+            draining: boolean;
+            /** @description redis, local (no Redis configured), or local fallback while Redis is unreachable */
+            rate_limit: string;
+            /** @description why the status is not ok, in words */
+            reasons: string[];
+            /** @description DATA_PLANE_REPLICA_ID */
+            replica_id: string;
+            report_interval_ms: number;
+            /**
+             * Format: date-time
+             * @description the latest report, by the database's clock
+             */
+            reported_at: string;
+            /** Format: date-time */
+            started_at: string;
+            /**
+             * @description silent: no report for 3 intervals; draining: shutting down; unavailable: its /health answers 503; degraded: serving, with reasons
+             * @enum {string}
+             */
+            status: "ok" | "degraded" | "unavailable" | "draining" | "silent";
+            /** @description why its /health answers 503; null while it serves */
+            unavailable_reason: string | null;
+            version: string;
+        };
         Error: {
             error: {
                 /** @description the error table's code (docs/errors.md), e.g. not_found */
@@ -1612,6 +1826,11 @@ export interface components {
                 /** @description OpenAI-style error type, e.g. invalid_request_error */
                 type: string;
             };
+        };
+        Health: {
+            control_plane: components["schemas"]["ControlPlaneHealth"];
+            /** @description every data plane's latest report, whichever replica it reached, by replica id; null: the database is unreachable */
+            data_planes: components["schemas"]["DataPlaneHealth"][] | null;
         };
         Hold: {
             access_path: string | null;
@@ -1847,6 +2066,61 @@ export interface components {
             replayed: boolean;
         };
         Usage: {
+            /** @description each UTC day's totals, for the days with requests, in order */
+            by_day: {
+                cost: {
+                    /** @description nano-USD (1e-9 USD), exact */
+                    nano: string;
+                    /** @description USD decimal */
+                    usd: string;
+                };
+                /** Format: date */
+                day: string;
+                /** @description every prompt token, cache reads and writes included */
+                input_tokens: number;
+                /** @description every produced token, reasoning included */
+                output_tokens: number;
+                requests: number;
+                tokens: {
+                    /** @description prompt tokens written to the provider's cache (5-minute and 1-hour) */
+                    cache_write: number;
+                    /** @description prompt tokens read from the provider's cache */
+                    cached_input: number;
+                    /** @description prompt tokens other than cache reads and writes */
+                    input: number;
+                    /** @description produced tokens other than reasoning */
+                    output: number;
+                    /** @description reasoning (thinking) tokens */
+                    reasoning: number;
+                };
+            }[];
+            /** @description each model's totals over the range, the most spent first */
+            by_model: {
+                cost: {
+                    /** @description nano-USD (1e-9 USD), exact */
+                    nano: string;
+                    /** @description USD decimal */
+                    usd: string;
+                };
+                /** @description every prompt token, cache reads and writes included */
+                input_tokens: number;
+                model: string;
+                /** @description every produced token, reasoning included */
+                output_tokens: number;
+                requests: number;
+                tokens: {
+                    /** @description prompt tokens written to the provider's cache (5-minute and 1-hour) */
+                    cache_write: number;
+                    /** @description prompt tokens read from the provider's cache */
+                    cached_input: number;
+                    /** @description prompt tokens other than cache reads and writes */
+                    input: number;
+                    /** @description produced tokens other than reasoning */
+                    output: number;
+                    /** @description reasoning (thinking) tokens */
+                    reasoning: number;
+                };
+            }[];
             data: {
                 cost: {
                     /** @description nano-USD (1e-9 USD), exact */
@@ -1867,15 +2141,55 @@ export interface components {
                 };
                 /** Format: date */
                 day: string;
+                /** @description every prompt token, cache reads and writes included */
                 input_tokens: number;
                 model: string;
+                /** @description every produced token, reasoning included */
                 output_tokens: number;
                 requests: number;
+                tokens: {
+                    /** @description prompt tokens written to the provider's cache (5-minute and 1-hour) */
+                    cache_write: number;
+                    /** @description prompt tokens read from the provider's cache */
+                    cached_input: number;
+                    /** @description prompt tokens other than cache reads and writes */
+                    input: number;
+                    /** @description produced tokens other than reasoning */
+                    output: number;
+                    /** @description reasoning (thinking) tokens */
+                    reasoning: number;
+                };
             }[];
             /** Format: date */
             from: string;
             /** Format: date */
             to: string;
+            /** @description the range's totals: the sum of the rows */
+            total: {
+                cost: {
+                    /** @description nano-USD (1e-9 USD), exact */
+                    nano: string;
+                    /** @description USD decimal */
+                    usd: string;
+                };
+                /** @description every prompt token, cache reads and writes included */
+                input_tokens: number;
+                /** @description every produced token, reasoning included */
+                output_tokens: number;
+                requests: number;
+                tokens: {
+                    /** @description prompt tokens written to the provider's cache (5-minute and 1-hour) */
+                    cache_write: number;
+                    /** @description prompt tokens read from the provider's cache */
+                    cached_input: number;
+                    /** @description prompt tokens other than cache reads and writes */
+                    input: number;
+                    /** @description produced tokens other than reasoning */
+                    output: number;
+                    /** @description reasoning (thinking) tokens */
+                    reasoning: number;
+                };
+            };
         };
     };
     responses: never;

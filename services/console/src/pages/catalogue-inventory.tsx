@@ -60,7 +60,8 @@ export function CatalogueInventory({ round }: { round: number }) {
             {search.q ? ` matching “${search.q}”` : " inventory models"}
           </p>
           <CatalogueModelsTable models={loaded.data.data} caption="Inventory models found" />
-          <div className="actions pager">
+          {/* Pages by offset, not components/paging.tsx's newest-first cursors: the inventory is in the file's order. */}
+          <nav className="paging" aria-label="Pages of inventory models">
             <button
               type="button"
               disabled={search.offset === 0}
@@ -75,7 +76,7 @@ export function CatalogueInventory({ round }: { round: number }) {
             >
               Next {PAGE}
             </button>
-          </div>
+          </nav>
         </>
       )}
     </section>

@@ -1,38 +1,27 @@
 // Creates a project: a name, and an id if the operator wants to choose it (generated otherwise).
 import { useState } from "react";
-import { describeError, unwrap } from "../api/client";
+import { unwrap } from "../api/client";
 import { useClient } from "../app";
 import { ErrorNote } from "../components/states";
+import { useSubmit } from "../components/use-submit";
 
 export function CreateProjectForm({ onCreated }: { onCreated: () => void }) {
   const client = useClient();
   const [name, setName] = useState("");
   const [id, setId] = useState("");
-  const [error, setError] = useState<string>();
   const [created, setCreated] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function create(event: React.FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const project = unwrap(await client.POST("/admin/projects", { body: { name, ...(id ? { id } : {}) } }));
-      setCreated(`Created ${project.name} (${project.id}).`);
-      setName("");
-      setId("");
-      onCreated();
-    } catch (failure) {
-      setError(describeError(failure));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { error, busy, onSubmit } = useSubmit(async () => {
+    const project = unwrap(await client.POST("/admin/projects", { body: { name, ...(id ? { id } : {}) } }));
+    setCreated(`Created ${project.name} (${project.id}).`);
+    setName("");
+    setId("");
+    onCreated();
+  });
 
   return (
     <section className="panel" aria-labelledby="create-project">
       <h2 id="create-project">Create a project</h2>
-      <form onSubmit={create} className="fields">
+      <form onSubmit={onSubmit} className="fields">
         <label>
           Name
           <input name="name" required value={name} onChange={(event) => setName(event.target.value)} />

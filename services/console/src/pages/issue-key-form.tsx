@@ -1,44 +1,33 @@
 // Issues a key with a name and, if given, its own terms; the page shows the key once.
 import { useState } from "react";
-import { describeError, type IssuedKey, type Project, unwrap } from "../api/client";
+import { type IssuedKey, type Project, unwrap } from "../api/client";
 import { useClient } from "../app";
 import { ErrorNote } from "../components/states";
+import { useSubmit } from "../components/use-submit";
 import { NO_TERMS, TermsFields, termsBody } from "./key-terms";
 
 export function IssueKeyForm(props: { project: Project; onIssued: (key: IssuedKey) => void }) {
   const client = useClient();
   const [name, setName] = useState("");
   const [terms, setTerms] = useState(NO_TERMS);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function issue(event: React.FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      // Only the terms given: an issued key without them has none of its own.
-      const body = Object.fromEntries(Object.entries(termsBody(terms)).filter(([, value]) => value !== null));
-      const issued = unwrap(
-        await client.POST("/admin/projects/{projectId}/keys", {
-          params: { path: { projectId: props.project.id } },
-          body: { ...body, ...(name.trim() ? { name: name.trim() } : {}) },
-        }),
-      );
-      setName("");
-      setTerms(NO_TERMS);
-      props.onIssued(issued);
-    } catch (failure) {
-      setError(describeError(failure));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { error, busy, onSubmit } = useSubmit(async () => {
+    // Only the terms given: an issued key without them has none of its own.
+    const body = Object.fromEntries(Object.entries(termsBody(terms)).filter(([, value]) => value !== null));
+    const issued = unwrap(
+      await client.POST("/admin/projects/{projectId}/keys", {
+        params: { path: { projectId: props.project.id } },
+        body: { ...body, ...(name.trim() ? { name: name.trim() } : {}) },
+      }),
+    );
+    setName("");
+    setTerms(NO_TERMS);
+    props.onIssued(issued);
+  });
 
   return (
     <section className="panel" aria-labelledby="issue-key">
       <h2 id="issue-key">Issue a key for {props.project.name}</h2>
-      <form onSubmit={issue} className="fields">
+      <form onSubmit={onSubmit} className="fields">
         <label>
           Name <span className="hint">(optional)</span>
           <input name="name" value={name} onChange={(event) => setName(event.target.value)} />

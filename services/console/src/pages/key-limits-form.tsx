@@ -1,36 +1,29 @@
 // Changes a key's name and terms (an empty field clears that term).
 import { useState } from "react";
-import { describeError, type Key, unwrap } from "../api/client";
+import { type Key, unwrap } from "../api/client";
 import { useClient } from "../app";
 import { ErrorNote } from "../components/states";
+import { useSubmit } from "../components/use-submit";
 import { TermsFields, termsBody, termsOf } from "./key-terms";
 
 export function KeyLimitsForm(props: { apiKey: Key; onSaved: () => void; onClose: () => void }) {
   const client = useClient();
   const [name, setName] = useState(props.apiKey.name ?? "");
   const [terms, setTerms] = useState(() => termsOf(props.apiKey));
-  const [error, setError] = useState<string>();
-
-  async function save(event: React.FormEvent) {
-    event.preventDefault();
-    setError(undefined);
-    try {
-      unwrap(
-        await client.PATCH("/admin/keys/{keyId}", {
-          params: { path: { keyId: props.apiKey.id } },
-          body: { name: name.trim() === "" ? null : name.trim(), ...termsBody(terms) },
-        }),
-      );
-      props.onSaved();
-    } catch (failure) {
-      setError(describeError(failure));
-    }
-  }
+  const { error, onSubmit } = useSubmit(async () => {
+    unwrap(
+      await client.PATCH("/admin/keys/{keyId}", {
+        params: { path: { keyId: props.apiKey.id } },
+        body: { name: name.trim() === "" ? null : name.trim(), ...termsBody(terms) },
+      }),
+    );
+    props.onSaved();
+  });
 
   return (
     <section className="panel" aria-labelledby="key-limits">
       <h2 id="key-limits">Limits of key {props.apiKey.hint}</h2>
-      <form onSubmit={save} className="fields">
+      <form onSubmit={onSubmit} className="fields">
         <label>
           Name
           <input name="name" value={name} onChange={(event) => setName(event.target.value)} />

@@ -1,34 +1,23 @@
 // Sign-in with the admin token: checked against the admin API before it is kept (sessionStorage).
 import { useState } from "react";
-import { adminClient, describeError, unwrap } from "../api/client";
+import { adminClient, unwrap } from "../api/client";
 import { adminTokenSession } from "../api/session";
 import { ErrorNote } from "../components/states";
+import { useSubmit } from "../components/use-submit";
 
 export function SignInPage(props: { reason: string | undefined; onSignedIn: (token: string) => void }) {
   const [token, setToken] = useState("");
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function signIn(event: React.FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      // A cheap call that needs the token: the API's own answer says whether it is right.
-      unwrap(await adminClient(adminTokenSession(token), () => {}).GET("/admin/projects"));
-      props.onSignedIn(token);
-    } catch (failure) {
-      setError(describeError(failure));
-    } finally {
-      setBusy(false);
-    }
-  }
+  // A cheap call that needs the token: the API's own answer says whether it is right.
+  const { error, busy, onSubmit } = useSubmit(async () => {
+    unwrap(await adminClient(adminTokenSession(token), () => {}).GET("/admin/projects"));
+    props.onSignedIn(token);
+  });
 
   return (
     <main className="sign-in">
       <h1>Gateway console</h1>
       {props.reason && <ErrorNote message={props.reason} />}
-      <form onSubmit={signIn}>
+      <form onSubmit={onSubmit}>
         <label htmlFor="admin-token">Admin token</label>
         <input
           id="admin-token"

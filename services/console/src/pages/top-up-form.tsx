@@ -1,10 +1,11 @@
 // Tops a project up. The idempotency key is made once per form, so a double click, a retry after a lost
 // answer or a resubmission credits once; "Another top-up" starts a new form with a new key.
 import { useState } from "react";
-import { describeError, type Project, unwrap } from "../api/client";
+import { type Project, unwrap } from "../api/client";
 import { useClient } from "../app";
 import { Money } from "../components/figures";
 import { ErrorNote } from "../components/states";
+import { useSubmit } from "../components/use-submit";
 
 const newKey = () => `console-${crypto.randomUUID()}`;
 
@@ -12,35 +13,28 @@ export function TopUpForm(props: { project: Project; onDone: () => void; onClose
   const client = useClient();
   const [idempotencyKey, setIdempotencyKey] = useState(newKey);
   const [amount, setAmount] = useState("");
-  const [error, setError] = useState<string>();
   const [result, setResult] = useState<React.ReactNode>();
-
-  async function topUp(event: React.FormEvent) {
-    event.preventDefault();
-    setError(undefined);
-    try {
-      const answer = unwrap(
-        await client.POST("/admin/projects/{projectId}/topups", {
-          params: { path: { projectId: props.project.id } },
-          body: { amount_usd: amount, idempotency_key: idempotencyKey },
-        }),
-      );
-      setResult(
-        <>
-          {answer.replayed ? "Already credited by this form: nothing new." : "Credited."} Balance now{" "}
-          <Money value={answer.balance.balance} />.
-        </>,
-      );
-      props.onDone();
-    } catch (failure) {
-      setError(describeError(failure));
-    }
-  }
+  // The button stays enabled while a submission is under way: a second one carries the same key and credits nothing.
+  const { error, onSubmit } = useSubmit(async () => {
+    const answer = unwrap(
+      await client.POST("/admin/projects/{projectId}/topups", {
+        params: { path: { projectId: props.project.id } },
+        body: { amount_usd: amount, idempotency_key: idempotencyKey },
+      }),
+    );
+    setResult(
+      <>
+        {answer.replayed ? "Already credited by this form: nothing new." : "Credited."} Balance now <Money value={answer.balance.balance} />
+        .
+      </>,
+    );
+    props.onDone();
+  });
 
   return (
     <section className="panel" aria-labelledby="top-up-title">
       <h2 id="top-up-title">Top up {props.project.name}</h2>
-      <form onSubmit={topUp} className="fields">
+      <form onSubmit={onSubmit} className="fields">
         <label>
           Amount (USD)
           <input

@@ -16,6 +16,7 @@ import { refuseUnstorableCharacters } from "./unstorable-characters";
 import { registerProjectRoutes } from "./project-routes";
 import { registerKeyRoutes } from "./key-routes";
 import { registerConsoleRoutes } from "./console-routes";
+import { registerHealthRoutes } from "./health-routes";
 
 function tokenMatches(header: string | undefined, token: string): boolean {
   const presented = Buffer.from(header ?? "");
@@ -108,6 +109,7 @@ export function buildAdminApp(options: {
     registerProjectRoutes(admin, options.services);
     registerKeyRoutes(admin, options.services);
     registerCatalogueRoutes(admin, options.services);
+    registerHealthRoutes(admin, options.services);
   });
   void app.register(async (open) => registerOpenApiRoutes(open));
   void app.register(async (open) => registerConsoleRoutes(open, options.consoleDir));

@@ -2,6 +2,8 @@
 // and fastify's serializers both: a property missing here is dropped from the answer, so each one
 // mirrors its presenter (presenters.ts) field for field.
 import type { FastifyInstance } from "fastify";
+import { CHANGE_KINDS } from "../changes/audit-log";
+import { DATA_PLANE_STATUSES } from "../health/data-plane-status";
 
 const nullable = (type: string) => ({ type: [type, "null"] }) as const;
 
@@ -260,10 +262,34 @@ export const holdSchema = {
   },
 } as const;
 
+/** A usage row's tokens by type: each token in one of them, so they add up to input_tokens + output_tokens. */
+const tokensByTypeSchema = {
+  type: "object",
+  required: ["input", "cached_input", "cache_write", "output", "reasoning"],
+  additionalProperties: false,
+  properties: {
+    input: { type: "integer", description: "prompt tokens other than cache reads and writes" },
+    cached_input: { type: "integer", description: "prompt tokens read from the provider's cache" },
+    cache_write: { type: "integer", description: "prompt tokens written to the provider's cache (5-minute and 1-hour)" },
+    output: { type: "integer", description: "produced tokens other than reasoning" },
+    reasoning: { type: "integer", description: "reasoning (thinking) tokens" },
+  },
+} as const;
+
+/** Requests, tokens and cost: of a usage row, a model over the range, the whole range. */
+const usageFigures = {
+  requests: { type: "integer" },
+  input_tokens: { type: "integer", description: "every prompt token, cache reads and writes included" },
+  output_tokens: { type: "integer", description: "every produced token, reasoning included" },
+  tokens: tokensByTypeSchema,
+  cost: money,
+} as const;
+const usageFiguresRequired = ["requests", "input_tokens", "output_tokens", "tokens", "cost"] as const;
+
 export const usageSchema = {
   $id: "Usage",
   type: "object",
-  required: ["from", "to", "data"],
+  required: ["from", "to", "data", "by_day", "by_model", "total"],
   additionalProperties: false,
   properties: {
     from: day,
@@ -272,18 +298,181 @@ export const usageSchema = {
       type: "array",
       items: {
         type: "object",
-        required: ["day", "model", "requests", "input_tokens", "output_tokens", "cost", "cost_by_component"],
+        required: ["day", "model", ...usageFiguresRequired, "cost_by_component"],
+        additionalProperties: false,
+        properties: { day, model: { type: "string" }, ...usageFigures, cost_by_component: costByComponent },
+      },
+    },
+    by_day: {
+      type: "array",
+      description: "each UTC day's totals, for the days with requests, in order",
+      items: {
+        type: "object",
+        required: ["day", ...usageFiguresRequired],
+        additionalProperties: false,
+        properties: { day, ...usageFigures },
+      },
+    },
+    by_model: {
+      type: "array",
+      description: "each model's totals over the range, the most spent first",
+      items: {
+        type: "object",
+        required: ["model", ...usageFiguresRequired],
+        additionalProperties: false,
+        properties: { model: { type: "string" }, ...usageFigures },
+      },
+    },
+    total: {
+      type: "object",
+      description: "the range's totals: the sum of the rows",
+      required: [...usageFiguresRequired],
+      additionalProperties: false,
+      properties: usageFigures,
+    },
+  },
+} as const;
+
+/** This control-plane replica, as it sees itself. */
+export const controlPlaneHealthSchema = {
+  $id: "ControlPlaneHealth",
+  type: "object",
+  required: ["replica_id", "version", "started_at", "uptime_seconds", "database", "catalogue_revision", "subscribed_data_planes"],
+  additionalProperties: false,
+  properties: {
+    replica_id: { type: "string", description: "the replica that answered (CONTROL_PLANE_REPLICA_ID)" },
+    version: { type: "string" },
+    started_at: timestamp,
+    uptime_seconds: { type: "integer" },
+    database: {
+      type: "object",
+      required: ["reachable", "round_trip_ms", "error"],
+      additionalProperties: false,
+      properties: {
+        reachable: { type: "boolean" },
+        round_trip_ms: { ...nullable("number"), description: "one small query's round trip; null when unreachable" },
+        error: { ...nullable("string"), description: "why it is unreachable" },
+      },
+    },
+    catalogue_revision: {
+      ...nullable("string"),
+      description: "the catalogue the data planes are sent; null when the database is unreachable",
+    },
+    subscribed_data_planes: {
+      type: "array",
+      description: "data planes whose subscription stream is open to this replica",
+      items: {
+        type: "object",
+        required: ["replica_id", "since"],
+        additionalProperties: false,
+        properties: { replica_id: { type: "string" }, since: timestamp },
+      },
+    },
+  },
+} as const;
+
+/** A data plane's latest state report, with a status in words. */
+export const dataPlaneHealthSchema = {
+  $id: "DataPlaneHealth",
+  type: "object",
+  required: [
+    "replica_id",
+    "status",
+    "reasons",
+    "version",
+    "started_at",
+    "control_plane_replica",
+    "control_plane_link",
+    "control_plane_calls",
+    "rate_limit",
+    "catalogue_revision",
+    "circuits",
+    "draining",
+    "unavailable_reason",
+    "report_interval_ms",
+    "reported_at",
+    "age_ms",
+  ],
+  additionalProperties: false,
+  properties: {
+    replica_id: { type: "string", description: "DATA_PLANE_REPLICA_ID" },
+    status: {
+      type: "string",
+      enum: DATA_PLANE_STATUSES,
+      description:
+        "silent: no report for 3 intervals; draining: shutting down; unavailable: its /health answers 503; degraded: serving, with reasons",
+    },
+    reasons: { type: "array", items: { type: "string" }, description: "why the status is not ok, in words" },
+    version: { type: "string" },
+    started_at: timestamp,
+    control_plane_replica: { type: "string", description: "the control-plane replica its latest report reached" },
+    control_plane_link: { type: "string", enum: ["connected", "reconnecting"], description: "its subscription stream" },
+    control_plane_calls: { type: "string", enum: ["in_time", "stalled"], description: "stalled: calls ran out their deadline" },
+    rate_limit: { type: "string", description: "redis, local (no Redis configured), or local fallback while Redis is unreachable" },
+    catalogue_revision: { ...nullable("string"), description: "the catalogue it serves; null: none received yet" },
+    circuits: {
+      type: "array",
+      description: "access paths whose circuit is not closed, for everyone (state) or for some projects (projects_open)",
+      items: {
+        type: "object",
+        required: ["path", "state", "consecutive_failures", "opens", "projects_open"],
         additionalProperties: false,
         properties: {
-          day,
-          model: { type: "string" },
-          requests: { type: "integer" },
-          input_tokens: { type: "integer" },
-          output_tokens: { type: "integer" },
-          cost: money,
-          cost_by_component: costByComponent,
+          path: { type: "string" },
+          state: { type: "string", enum: ["closed", "open", "half_open"] },
+          consecutive_failures: { type: "integer" },
+          opens: { type: "integer", description: "times it opened since the data plane started" },
+          projects_open: { type: "integer" },
         },
       },
+    },
+    draining: { type: "boolean" },
+    unavailable_reason: { ...nullable("string"), description: "why its /health answers 503; null while it serves" },
+    report_interval_ms: { type: "integer" },
+    reported_at: { ...timestamp, description: "the latest report, by the database's clock" },
+    age_ms: { type: "integer", description: "milliseconds since reported_at" },
+  },
+} as const;
+
+export const healthSchema = {
+  $id: "Health",
+  type: "object",
+  required: ["control_plane", "data_planes"],
+  additionalProperties: false,
+  properties: {
+    control_plane: ref("ControlPlaneHealth"),
+    data_planes: {
+      type: ["array", "null"],
+      items: ref("DataPlaneHealth"),
+      description: "every data plane's latest report, whichever replica it reached, by replica id; null: the database is unreachable",
+    },
+  },
+} as const;
+
+/** One admin action, from the change events recorded with it. */
+export const auditEventSchema = {
+  $id: "AuditEvent",
+  type: "object",
+  required: ["id", "at", "kind", "actor", "subject"],
+  additionalProperties: false,
+  properties: {
+    id: { type: "string", description: "pages back: pass the oldest one shown as `before`" },
+    at: timestamp,
+    kind: {
+      type: "string",
+      enum: CHANGE_KINDS,
+      description: "catalogue: loaded; key_revoked; key_changed: limits, expiry or rotation; project_changed: limits",
+    },
+    actor: {
+      ...nullable("string"),
+      description:
+        "the operator account that acted, once accounts exist; null today: the admin token, or the control plane itself (an expired key's revocation, the default catalogue at first start)",
+    },
+    subject: {
+      type: "object",
+      required: ["project_id", "key_id", "catalogue_revision"],
+      additionalProperties: false,
+      properties: { project_id: nullable("string"), key_id: nullable("string"), catalogue_revision: nullable("string") },
     },
   },
 } as const;
@@ -313,6 +502,10 @@ export function addAdminSchemas(app: FastifyInstance): void {
     ledgerEntrySchema,
     holdSchema,
     usageSchema,
+    controlPlaneHealthSchema,
+    dataPlaneHealthSchema,
+    healthSchema,
+    auditEventSchema,
   ])
     app.addSchema(schema);
 }

@@ -146,12 +146,34 @@ export const presentHold = (hold: HoldRow) => ({
   lease: hold.lease,
 });
 
+const unitsOf = (row: UsageRow, ...components: string[]) =>
+  components.reduce((sum, component) => sum + (row.components[component]?.units ?? 0), 0);
+
+/**
+ * The row's tokens split by type, each token in one type: the prompt's cache reads, its cache writes (both
+ * lifetimes) and the rest of it; the answer's reasoning and the rest of it. From the cost split, so a debit
+ * written before the split existed counts as plain input and output.
+ */
+function tokensByType(row: UsageRow) {
+  const cached = unitsOf(row, "cached_input");
+  const cacheWrite = unitsOf(row, "cache_write_5m", "cache_write_1h");
+  const reasoning = unitsOf(row, "reasoning");
+  return {
+    input: row.inputTokens - cached - cacheWrite,
+    cached_input: cached,
+    cache_write: cacheWrite,
+    output: row.outputTokens - reasoning,
+    reasoning,
+  };
+}
+
 const presentUsageRow = (row: UsageRow) => ({
   day: row.day,
   model: row.model,
   requests: row.requests,
   input_tokens: row.inputTokens,
   output_tokens: row.outputTokens,
+  tokens: tokensByType(row),
   cost: money(row.costNano),
   // What each component cost (tokens or units billed at it); the parts add up to `cost` unless a debit was capped at its hold.
   cost_by_component: Object.fromEntries(
@@ -159,9 +181,43 @@ const presentUsageRow = (row: UsageRow) => ({
   ),
 });
 
-/** A usage answer: its days and a row per day and model. */
-export const presentUsage = (usage: { from: string; to: string; rows: UsageRow[] }) => ({
-  from: usage.from,
-  to: usage.to,
-  data: usage.rows.map(presentUsageRow),
-});
+/** What rows add up to: requests, tokens (in all and by type) and cost, exactly. */
+function usageTotals(rows: UsageRow[]) {
+  const tokens = { input: 0, cached_input: 0, cache_write: 0, output: 0, reasoning: 0 };
+  let [requests, inputTokens, outputTokens, costNano] = [0, 0, 0, 0n];
+  for (const row of rows) {
+    requests += row.requests;
+    inputTokens += row.inputTokens;
+    outputTokens += row.outputTokens;
+    costNano += row.costNano;
+    const byType = tokensByType(row);
+    for (const type of Object.keys(tokens) as (keyof typeof tokens)[]) tokens[type] += byType[type];
+  }
+  return { requests, input_tokens: inputTokens, output_tokens: outputTokens, tokens, cost: money(costNano) };
+}
+
+/** Rows grouped by `keyOf`, each group with its totals. */
+function totalsBy(rows: UsageRow[], keyOf: (row: UsageRow) => string) {
+  const groups = new Map<string, UsageRow[]>();
+  for (const row of rows) groups.set(keyOf(row), [...(groups.get(keyOf(row)) ?? []), row]);
+  return [...groups].map(([key, group]) => ({ key, totals: usageTotals(group) }));
+}
+
+/**
+ * A usage answer: its days, a row per day and model, the totals of each day with traffic, of each model (the
+ * most spent first) and of the range.
+ */
+export function presentUsage(usage: { from: string; to: string; rows: UsageRow[] }) {
+  const spent = (entry: { totals: { cost: { nano: string } } }) => BigInt(entry.totals.cost.nano);
+  const models = totalsBy(usage.rows, (row) => row.model).sort((a, b) =>
+    spent(b) > spent(a) ? 1 : spent(b) < spent(a) ? -1 : a.key.localeCompare(b.key),
+  );
+  return {
+    from: usage.from,
+    to: usage.to,
+    data: usage.rows.map(presentUsageRow),
+    by_day: totalsBy(usage.rows, (row) => row.day).map(({ key, totals }) => ({ day: key, ...totals })),
+    by_model: models.map(({ key, totals }) => ({ model: key, ...totals })),
+    total: usageTotals(usage.rows),
+  };
+}

@@ -1,6 +1,7 @@
 // Admin routes for projects, their limits, balances, ledgers, holds and usage (keys: key-routes.ts).
 import type { FastifyInstance } from "fastify";
 import { invalidRequest } from "../errors";
+import type { HoldStatusName } from "../billing/ledger-service";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { errorResponses, HOLD_STATUSES, listOf, ref } from "./admin-schemas";
 import { MAX_RPM_LIMIT, projectParams, usageQuerystring, usdAmount } from "./admin-params";
@@ -159,12 +160,13 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
 
   app.get<{
     Params: { projectId: string };
-    Querystring: { status?: "active" | "settled" | "released" | "expired" | "refused"; limit?: number; request_id?: string };
+    Querystring: { status?: HoldStatusName; limit?: number; request_id?: string; from?: string; to?: string; before?: string };
   }>(
     "/admin/projects/:projectId/holds",
     {
       schema: {
-        summary: "A project's holds and budget leases by status (default active), or one request's hold whatever its status",
+        summary:
+          "A project's holds and budget leases by status (default active), newest first, or one request's hold whatever its status; filtered by UTC days; `before` (a request id) pages back",
         params: projectParams,
         querystring: {
           type: "object",
@@ -172,14 +174,22 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
             status: { type: "string", enum: HOLD_STATUSES },
             limit: { type: "integer", minimum: 1, maximum: 10000 },
             request_id: { type: "string", minLength: 1 },
+            from: { type: "string", format: "date", description: "first UTC day (the day the hold was placed)" },
+            to: { type: "string", format: "date", description: "last UTC day" },
+            before: { type: "string", minLength: 1, description: "the request id of the oldest hold already shown" },
           },
         },
         response: { 200: listOf("Hold"), ...errorResponses },
       },
     },
     async (request) => {
-      const { status, limit, request_id } = request.query;
-      const holds = await services.ledger.holds(request.params.projectId, status ?? "active", limit ?? 100, request_id);
+      const { status, limit, request_id, from, to, before } = request.query;
+      const holds = await services.ledger.holds(request.params.projectId, status ?? "active", limit ?? 100, {
+        requestId: request_id,
+        from,
+        to,
+        before,
+      });
       return { data: holds.map(presentHold) };
     },
   );

@@ -4,7 +4,7 @@
 // request calls, go through the group-commit batcher (money-batcher.ts).
 import type { PrismaClient } from "../generated/prisma/client";
 import { secondsToNextUtcMidnight, utcDay, type Clock } from "../clock";
-import { conflict, notFound } from "../errors";
+import { conflict, invalidRequest, notFound } from "../errors";
 import { formatUsd } from "./money";
 import type { Database } from "../database/connect";
 import { MoneyBatcher } from "./money-batcher";
@@ -92,6 +92,20 @@ export interface LedgerFilter {
   to?: string;
   before?: bigint;
 }
+
+export type HoldStatusName = "active" | "settled" | "released" | "expired" | "refused";
+
+/** What a holds listing keeps: one request's hold, UTC days (inclusive), holds older than the one of `before` (a request id). */
+export interface HoldFilter {
+  requestId?: string;
+  from?: string;
+  to?: string;
+  before?: string;
+}
+
+/** Entries or holds of UTC days `from` to `to` (inclusive; either may be open). */
+const dayRange = ({ from, to }: { from?: string; to?: string }) =>
+  from || to ? { day: { ...(from ? { gte: new Date(from) } : {}), ...(to ? { lte: new Date(to) } : {}) } } : {};
 
 export interface Balance {
   projectId: string;
@@ -333,11 +347,26 @@ export class LedgerService {
   }
 
   /** A project's holds of one status, newest first; with `requestId`, that request's hold whatever its status. */
-  async holds(projectId: string, status: "active" | "settled" | "released" | "expired" | "refused", limit: number, requestId?: string) {
+  /**
+   * A project's holds of a status, newest first (or one request's, whatever its status), narrowed to UTC days;
+   * `before` (a request id) pages back from that hold.
+   */
+  async holds(projectId: string, status: HoldStatusName, limit: number, filter: HoldFilter = {}) {
     await this.requireProject(projectId);
+    const after = filter.before
+      ? await this.prisma.hold.findFirst({ where: { projectId, requestId: filter.before }, select: { createdAt: true } })
+      : undefined;
+    if (filter.before && !after) throw invalidRequest(`before: no hold of this project has request id ${echo(filter.before)}`);
     return this.prisma.hold.findMany({
-      where: { projectId, ...(requestId ? { requestId } : { status }) },
-      orderBy: { createdAt: "desc" },
+      where: {
+        projectId,
+        ...(filter.requestId ? { requestId: filter.requestId } : { status }),
+        ...dayRange(filter),
+        ...(after
+          ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, requestId: { lt: filter.before } }] }
+          : {}),
+      },
+      orderBy: [{ createdAt: "desc" }, { requestId: "desc" }],
       take: limit,
     });
   }
@@ -402,9 +431,7 @@ export class LedgerService {
         ...(filter.kind ? { kind: filter.kind } : {}),
         ...(filter.requestId ? { requestId: filter.requestId } : {}),
         ...(filter.keyId ? { keyId: filter.keyId } : {}),
-        ...(filter.from || filter.to
-          ? { day: { ...(filter.from ? { gte: new Date(filter.from) } : {}), ...(filter.to ? { lte: new Date(filter.to) } : {}) } }
-          : {}),
+        ...dayRange(filter),
         ...(filter.before ? { id: { lt: filter.before } } : {}),
       },
       orderBy: { id: "desc" },

@@ -238,7 +238,12 @@ function human(command: string, result: unknown): string {
           money(row.cost),
         ]),
       ).split("\n");
-      return [lines[0], ...rows.map((row, index) => `${lines[index + 1]}${costSplit(row.cost_by_component)}`)].join("\n");
+      const total = (result as Row).total as Row;
+      return [
+        lines[0],
+        ...rows.map((row, index) => `${lines[index + 1]}${costSplit(row.cost_by_component)}`),
+        `total: ${total.requests} request${total.requests === 1 ? "" : "s"}, ${total.input_tokens} input and ${total.output_tokens} output tokens, ${money(total.cost)}`,
+      ].join("\n");
     }
     case "catalogue load": {
       const loaded = result as Row;

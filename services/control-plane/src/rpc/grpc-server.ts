@@ -17,6 +17,8 @@ import { timingSafeEqual } from "node:crypto";
 import type { CatalogueService } from "../catalogue/catalogue-service";
 import type { Change, ChangeFeed } from "../changes/change-feed";
 import { invalidRequest, unauthorized } from "../errors";
+import type { DataPlaneReports } from "../health/data-plane-reports";
+import type { Subscribers } from "../health/subscribers";
 import type { KeyService } from "../keys/key-service";
 import type { CostParts, LedgerService } from "../billing/ledger-service";
 import { asGatewayError } from "../errors";
@@ -29,6 +31,11 @@ export interface RpcDependencies {
   ledger: LedgerService;
   catalogue: CatalogueService;
   changes: ChangeFeed;
+  /** Where ReportState keeps the data planes' state, and this replica's name recorded with it. */
+  reports: DataPlaneReports;
+  replicaId: string;
+  /** The open Subscribe streams, by data-plane replica. */
+  subscribers: Subscribers;
   heartbeatMs?: number;
   onError: (error: unknown) => void;
   /** Sees every unary call: its duration, outcome and request (metrics; a debug log line with the data plane's request id). */
@@ -241,6 +248,10 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
       active: await deps.ledger.renew(request.holds.map((hold) => ({ requestId: hold.requestId, projectId: hold.projectId }))),
       ttlSeconds: deps.ledger.holdTtlSeconds,
     })),
+    ReportState: unary("ReportState", async (request) => {
+      await deps.reports.record(request, deps.replicaId);
+      return {};
+    }),
     Subscribe: (call) => {
       if (!authorized(call.metadata, deps.internalToken)) {
         call.destroy(Object.assign(new Error("invalid internal token"), invalidToken()));
@@ -268,9 +279,11 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
       });
       send(async () => ({ catalogue: await deps.catalogue.snapshot() }));
       const heartbeat = setInterval(() => send(() => ({ heartbeat: { unixMs: String(Date.now()) } })), deps.heartbeatMs ?? 5000);
+      const forgetSubscriber = deps.subscribers.add(call.request.replicaId);
       const stop = () => {
         clearInterval(heartbeat);
         unsubscribe();
+        forgetSubscriber();
       };
       call.on("cancelled", stop);
       call.on("close", stop);

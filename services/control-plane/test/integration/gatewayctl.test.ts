@@ -99,6 +99,7 @@ describe("gatewayctl", () => {
         requests: 1,
         input_tokens: 19,
         output_tokens: 10,
+        tokens: { input: 19, cached_input: 0, cache_write: 0, output: 10, reasoning: 0 },
         cost: { nano: "23600", usd: "0.0000236" },
         cost_by_component: {
           input: { units: 19, cost: { nano: "7600", usd: "0.0000076" } },
@@ -106,8 +107,10 @@ describe("gatewayctl", () => {
         },
       },
     ]);
-    // The table shows the split under its row.
-    expect((await ctl("usage", "--project", "acme")).stdout).toContain("input 19 $0.0000076 · output 10 $0.000016");
+    // The table shows the split under its row, and the range's total.
+    const usageTable = (await ctl("usage", "--project", "acme")).stdout;
+    expect(usageTable).toContain("input 19 $0.0000076 · output 10 $0.000016");
+    expect(usageTable).toContain("total: 1 request, 19 input and 10 output tokens, $0.0000236");
     expect(BigInt(ledger.data[0]!.amount.nano)).toBe(-23_600n);
     expect((await ctlJson<{ data: unknown[] }>("holds", "--project", "acme")).data).toEqual([]);
     const settled = await ctlJson<{ data: { status: string; debited: { nano: string } }[] }>(

@@ -87,4 +87,21 @@ describe("filtered ledger and holds listings", () => {
     expect(settled.json.data.map((hold) => hold.status)).toEqual(["settled"]);
     expect((await get<{ data: unknown[] }>("/admin/projects/filters/holds?request_id=nosuch")).json.data).toEqual([]);
   });
+
+  it("pages holds back with before, a request id, newest first; narrows them to UTC days", async () => {
+    type Hold = { request_id: string; day: string };
+    const holds = async (query: string) => (await get<{ data: Hold[] }>(`/admin/projects/filters/holds?status=settled&${query}`)).json.data;
+    const all = await holds("");
+    expect(all.map((hold) => hold.request_id).sort()).toEqual(["r0", "r1", "r2", "r3"]);
+    const first = await holds("limit=3");
+    expect(first).toEqual(all.slice(0, 3));
+    // Holds placed within one millisecond page in request-id order: none is skipped or shown twice.
+    expect(await holds(`limit=3&before=${first.at(-1)!.request_id}`)).toEqual(all.slice(3));
+    expect(await holds(`before=${all.at(-1)!.request_id}`)).toEqual([]);
+    const unknown = await get<{ error: { message: string } }>("/admin/projects/filters/holds?before=nosuch");
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.message).toBe("before: no hold of this project has request id nosuch");
+    expect(await holds(`from=${all[0]!.day}&to=${all[0]!.day}`)).toEqual(all);
+    expect(await holds("to=2000-01-01")).toEqual([]);
+  });
 });

@@ -7,6 +7,7 @@ import {
   bearer,
   ControlPlaneClientConstructor,
   type ControlEvent__Output,
+  type DataPlaneReport,
   ERROR_CODE_METADATA_KEY,
   ERROR_TABLE,
   isErrorCode,
@@ -240,6 +241,21 @@ export class ControlPlaneClientWrapper {
   /** Renews active holds and leases of running requests (hold-renewal.ts). */
   renew(holds: { requestId: string; projectId: string }[]): Promise<RenewResponse__Output> {
     return this.unary(false, "Renew", this.client.renew, { holds });
+  }
+
+  /**
+   * This replica's state for the operators. Not seen by the stall circuit: a report is not a request's
+   * business, and a late one must not turn requests away.
+   */
+  reportState(report: DataPlaneReport): Promise<void> {
+    const started = performance.now();
+    return new Promise((resolve, reject) => {
+      this.client.reportState(report, this.metadata, { deadline: Date.now() + this.deadlineMs }, (error, response) => {
+        this.observe("ReportState", (performance.now() - started) / 1000, error || !response ? "error" : "ok");
+        if (error || !response) reject(callFailure(error));
+        else resolve();
+      });
+    });
   }
 
   /** Subscribes to control events; re-subscribes after any break, forever, until close(). */

@@ -1,45 +1,13 @@
 // GET /health (no auth): 200 while this replica can serve, 503 with a reason
 // when it cannot (no catalogue yet, control plane gone past the grace period,
-// draining).
+// draining). The state itself is health/health-state.ts's, also reported to the control plane.
 import type { FastifyInstance } from "fastify";
-import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
-import type { CircuitView } from "../routing/circuit-breaker";
-
-/** What readiness is judged from. */
-export interface HealthSources {
-  draining(): boolean;
-  catalogue(): CatalogueSnapshot | undefined;
-  controlPlane: { readonly connected: boolean; readonly lastContactMs: number; readonly stall: { readonly stalled: boolean } };
-  /** How long the data plane serves from cached state once the control plane is unreachable. */
-  controlPlaneGraceMs: number;
-  rateLimiter: { readonly mode: string };
-  circuitViews(): CircuitView[];
-}
-
-export function unavailableReason(sources: HealthSources): string | undefined {
-  if (sources.draining()) return "draining";
-  if (!sources.catalogue()) return "no catalogue received from the control plane yet";
-  const silentMs = Date.now() - sources.controlPlane.lastContactMs;
-  if (!sources.controlPlane.connected && silentMs > sources.controlPlaneGraceMs) return "control plane unreachable beyond the grace period";
-  return undefined;
-}
+import { healthDetail, type HealthSources, unavailableReason } from "../health/health-state";
 
 export function registerHealthRoute(app: FastifyInstance, sources: HealthSources): void {
   app.get("/health", async (_request, reply) => {
     const reason = unavailableReason(sources);
     if (reason) return reply.code(503).send({ status: "unavailable", reason });
-    return {
-      status: "ok",
-      detail: {
-        control_plane: sources.controlPlane.connected ? "connected" : "reconnecting",
-        // "stalled": a call ran out its deadline; requests needing a hold or a key check get 503 at once.
-        control_plane_calls: sources.controlPlane.stall.stalled ? "stalled" : "in_time",
-        catalogue_revision: sources.catalogue()?.revision,
-        rate_limit: sources.rateLimiter.mode,
-        // Access paths whose circuit is not closed (open: skipped; half_open: one probe allowed), for
-        // everyone or for some projects (projects_open).
-        circuits: sources.circuitViews().filter((view) => view.state !== "closed" || (view.projects_open ?? 0) > 0),
-      },
-    };
+    return { status: "ok", detail: healthDetail(sources) };
   });
 }

@@ -25,6 +25,7 @@ const LAYERS: Record<string, number> = {
   auth: 2,
   "metrics.ts": 2,
   "gen-ai-metrics.ts": 2,
+  health: 4,
   "control-plane": 1,
   upstream: 1,
   catalogue: 1,

@@ -4,6 +4,7 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { Catalogue as _gateway_v1_Catalogue, Catalogue__Output as _gateway_v1_Catalogue__Output } from '../../gateway/v1/Catalogue';
 import type { ControlEvent as _gateway_v1_ControlEvent, ControlEvent__Output as _gateway_v1_ControlEvent__Output } from '../../gateway/v1/ControlEvent';
+import type { DataPlaneReport as _gateway_v1_DataPlaneReport, DataPlaneReport__Output as _gateway_v1_DataPlaneReport__Output } from '../../gateway/v1/DataPlaneReport';
 import type { DrawRequest as _gateway_v1_DrawRequest, DrawRequest__Output as _gateway_v1_DrawRequest__Output } from '../../gateway/v1/DrawRequest';
 import type { DrawResponse as _gateway_v1_DrawResponse, DrawResponse__Output as _gateway_v1_DrawResponse__Output } from '../../gateway/v1/DrawResponse';
 import type { GetCatalogueRequest as _gateway_v1_GetCatalogueRequest, GetCatalogueRequest__Output as _gateway_v1_GetCatalogueRequest__Output } from '../../gateway/v1/GetCatalogueRequest';
@@ -13,6 +14,7 @@ import type { ReleaseRequest as _gateway_v1_ReleaseRequest, ReleaseRequest__Outp
 import type { ReleaseResponse as _gateway_v1_ReleaseResponse, ReleaseResponse__Output as _gateway_v1_ReleaseResponse__Output } from '../../gateway/v1/ReleaseResponse';
 import type { RenewRequest as _gateway_v1_RenewRequest, RenewRequest__Output as _gateway_v1_RenewRequest__Output } from '../../gateway/v1/RenewRequest';
 import type { RenewResponse as _gateway_v1_RenewResponse, RenewResponse__Output as _gateway_v1_RenewResponse__Output } from '../../gateway/v1/RenewResponse';
+import type { ReportStateResponse as _gateway_v1_ReportStateResponse, ReportStateResponse__Output as _gateway_v1_ReportStateResponse__Output } from '../../gateway/v1/ReportStateResponse';
 import type { ReserveRequest as _gateway_v1_ReserveRequest, ReserveRequest__Output as _gateway_v1_ReserveRequest__Output } from '../../gateway/v1/ReserveRequest';
 import type { ReserveResponse as _gateway_v1_ReserveResponse, ReserveResponse__Output as _gateway_v1_ReserveResponse__Output } from '../../gateway/v1/ReserveResponse';
 import type { SettleRequest as _gateway_v1_SettleRequest, SettleRequest__Output as _gateway_v1_SettleRequest__Output } from '../../gateway/v1/SettleRequest';
@@ -67,6 +69,15 @@ export interface ControlPlaneClient extends grpc.Client {
   renew(argument: _gateway_v1_RenewRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_RenewResponse__Output>): grpc.ClientUnaryCall;
   renew(argument: _gateway_v1_RenewRequest, callback: grpc.requestCallback<_gateway_v1_RenewResponse__Output>): grpc.ClientUnaryCall;
   
+  ReportState(argument: _gateway_v1_DataPlaneReport, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReportStateResponse__Output>): grpc.ClientUnaryCall;
+  ReportState(argument: _gateway_v1_DataPlaneReport, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ReportStateResponse__Output>): grpc.ClientUnaryCall;
+  ReportState(argument: _gateway_v1_DataPlaneReport, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReportStateResponse__Output>): grpc.ClientUnaryCall;
+  ReportState(argument: _gateway_v1_DataPlaneReport, callback: grpc.requestCallback<_gateway_v1_ReportStateResponse__Output>): grpc.ClientUnaryCall;
+  reportState(argument: _gateway_v1_DataPlaneReport, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReportStateResponse__Output>): grpc.ClientUnaryCall;
+  reportState(argument: _gateway_v1_DataPlaneReport, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ReportStateResponse__Output>): grpc.ClientUnaryCall;
+  reportState(argument: _gateway_v1_DataPlaneReport, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReportStateResponse__Output>): grpc.ClientUnaryCall;
+  reportState(argument: _gateway_v1_DataPlaneReport, callback: grpc.requestCallback<_gateway_v1_ReportStateResponse__Output>): grpc.ClientUnaryCall;
+  
   Reserve(argument: _gateway_v1_ReserveRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
   Reserve(argument: _gateway_v1_ReserveRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
   Reserve(argument: _gateway_v1_ReserveRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
@@ -112,6 +123,8 @@ export interface ControlPlaneHandlers extends grpc.UntypedServiceImplementation 
   
   Renew: grpc.handleUnaryCall<_gateway_v1_RenewRequest__Output, _gateway_v1_RenewResponse>;
   
+  ReportState: grpc.handleUnaryCall<_gateway_v1_DataPlaneReport__Output, _gateway_v1_ReportStateResponse>;
+  
   Reserve: grpc.handleUnaryCall<_gateway_v1_ReserveRequest__Output, _gateway_v1_ReserveResponse>;
   
   Settle: grpc.handleUnaryCall<_gateway_v1_SettleRequest__Output, _gateway_v1_SettleResponse>;
@@ -128,6 +141,7 @@ export interface ControlPlaneDefinition extends grpc.ServiceDefinition {
   Lease: MethodDefinition<_gateway_v1_LeaseRequest, _gateway_v1_LeaseResponse, _gateway_v1_LeaseRequest__Output, _gateway_v1_LeaseResponse__Output>
   Release: MethodDefinition<_gateway_v1_ReleaseRequest, _gateway_v1_ReleaseResponse, _gateway_v1_ReleaseRequest__Output, _gateway_v1_ReleaseResponse__Output>
   Renew: MethodDefinition<_gateway_v1_RenewRequest, _gateway_v1_RenewResponse, _gateway_v1_RenewRequest__Output, _gateway_v1_RenewResponse__Output>
+  ReportState: MethodDefinition<_gateway_v1_DataPlaneReport, _gateway_v1_ReportStateResponse, _gateway_v1_DataPlaneReport__Output, _gateway_v1_ReportStateResponse__Output>
   Reserve: MethodDefinition<_gateway_v1_ReserveRequest, _gateway_v1_ReserveResponse, _gateway_v1_ReserveRequest__Output, _gateway_v1_ReserveResponse__Output>
   Settle: MethodDefinition<_gateway_v1_SettleRequest, _gateway_v1_SettleResponse, _gateway_v1_SettleRequest__Output, _gateway_v1_SettleResponse__Output>
   Subscribe: MethodDefinition<_gateway_v1_SubscribeRequest, _gateway_v1_ControlEvent, _gateway_v1_SubscribeRequest__Output, _gateway_v1_ControlEvent__Output>

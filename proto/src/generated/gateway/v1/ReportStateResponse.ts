@@ -1,0 +1,8 @@
+// Original file: gateway/v1/control_plane.proto
+
+
+export interface ReportStateResponse {
+}
+
+export interface ReportStateResponse__Output {
+}

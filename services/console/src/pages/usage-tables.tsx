@@ -1,0 +1,112 @@
+// The usage page's tables: per model over the range with the range's total, and per UTC day and model: the
+// API's `by_model`, `total` and rows. Token columns are the API's `tokens` by type; amounts are exact.
+import { Money } from "../components/figures";
+import { type ModelTotals, TOKEN_TYPES, type Totals, type UsageRow } from "./usage-figures";
+
+const numberFormat = new Intl.NumberFormat("en-US");
+
+function TokenCells({ tokens }: { tokens: Totals["tokens"] }) {
+  return (
+    <>
+      {TOKEN_TYPES.map(({ type, title }) => (
+        <td key={type} data-label={`${title} tokens`} data-field={`tokens_${type}`}>
+          {numberFormat.format(tokens[type])}
+        </td>
+      ))}
+    </>
+  );
+}
+
+const TokenHeaders = () => (
+  <>
+    {TOKEN_TYPES.map(({ type, title }) => (
+      <th key={type} scope="col">
+        {title} tokens
+      </th>
+    ))}
+  </>
+);
+
+export function ModelTable({ caption, models, total }: { caption: string; models: ModelTotals[]; total: Totals }) {
+  return (
+    <div className="table-wrap">
+      <table className="cards" data-table="models">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Model</th>
+            <th scope="col">Requests</th>
+            <TokenHeaders />
+            <th scope="col">Spend</th>
+          </tr>
+        </thead>
+        <tbody>
+          {models.map((m) => (
+            <tr key={m.model} data-model={m.model}>
+              <th scope="row" data-label="Model">
+                {m.model || "no model"}
+              </th>
+              <td data-label="Requests" data-field="requests">
+                {m.requests}
+              </td>
+              <TokenCells tokens={m.tokens} />
+              <td data-label="Spend" data-field="cost">
+                <Money value={m.cost} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr data-model="total">
+            <th scope="row" data-label="Model">
+              Total
+            </th>
+            <td data-label="Requests" data-field="requests">
+              {total.requests}
+            </td>
+            <TokenCells tokens={total.tokens} />
+            <td data-label="Spend" data-field="cost">
+              <Money value={total.cost} />
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+export function DayModelTable({ caption, rows }: { caption: string; rows: UsageRow[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="cards" data-table="rows">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day (UTC)</th>
+            <th scope="col">Model</th>
+            <th scope="col">Requests</th>
+            <TokenHeaders />
+            <th scope="col">Spend</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={`${row.day} ${row.model}`} data-day={row.day} data-model={row.model}>
+              <th scope="row" data-label="Day (UTC)">
+                {row.day}
+              </th>
+              <td data-label="Model">{row.model || "no model"}</td>
+              <td data-label="Requests" data-field="requests">
+                {row.requests}
+              </td>
+              <TokenCells tokens={row.tokens} />
+              <td data-label="Spend" data-field="cost">
+                <Money value={row.cost} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+// A data plane's state, computed once for GET /health and for the reports to the control plane
+// (state-reporter.ts): whether it can serve, its link to the control plane, rate limiting, circuits.
+import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
+import type { CircuitView } from "../routing/circuit-breaker";
+
+/** What readiness is judged from. */
+export interface HealthSources {
+  draining(): boolean;
+  catalogue(): CatalogueSnapshot | undefined;
+  controlPlane: { readonly connected: boolean; readonly lastContactMs: number; readonly stall: { readonly stalled: boolean } };
+  /** How long the data plane serves from cached state once the control plane is unreachable. */
+  controlPlaneGraceMs: number;
+  rateLimiter: { readonly mode: string };
+  circuitViews(): CircuitView[];
+}
+
+export interface HealthDetail {
+  control_plane: "connected" | "reconnecting";
+  /** "stalled": a call ran out its deadline; requests needing a hold or a key check get 503 at once. */
+  control_plane_calls: "in_time" | "stalled";
+  catalogue_revision: string | undefined;
+  rate_limit: string;
+  /** Access paths whose circuit is not closed (open: skipped; half_open: one probe allowed), for everyone or for some projects (projects_open). */
+  circuits: CircuitView[];
+}
+
+export function unavailableReason(sources: HealthSources): string | undefined {
+  if (sources.draining()) return "draining";
+  if (!sources.catalogue()) return "no catalogue received from the control plane yet";
+  const silentMs = Date.now() - sources.controlPlane.lastContactMs;
+  if (!sources.controlPlane.connected && silentMs > sources.controlPlaneGraceMs) return "control plane unreachable beyond the grace period";
+  return undefined;
+}
+
+export function healthDetail(sources: HealthSources): HealthDetail {
+  return {
+    control_plane: sources.controlPlane.connected ? "connected" : "reconnecting",
+    control_plane_calls: sources.controlPlane.stall.stalled ? "stalled" : "in_time",
+    catalogue_revision: sources.catalogue()?.revision,
+    rate_limit: sources.rateLimiter.mode,
+    circuits: sources.circuitViews().filter((view) => view.state !== "closed" || (view.projects_open ?? 0) > 0),
+  };
+}
