@@ -67,6 +67,10 @@ describe("operator console: catalogue", () => {
     expect((await row.locator('[data-field="purposes"]').textContent())?.split(", ")).toEqual(
       model.purposes.length > 0 ? model.purposes : ["none"],
     );
+    const tokens = new Intl.NumberFormat("en-US");
+    expect(await row.locator('[data-field="tokens"]').textContent()).toBe(
+      `${tokens.format(model.context_length)} / ${tokens.format(model.max_output_tokens)}`,
+    );
     await expect.poll(() => row.locator("[data-path]").count()).toBe(model.paths.length);
     for (const [index, path] of model.paths.entries()) {
       const block = row.locator(`[data-path="${index}"]`);
@@ -83,12 +87,14 @@ describe("operator console: catalogue", () => {
         expect(await item.locator(".money").textContent()).toBe(`$${rate.amount.usd}`);
         expect(await item.getAttribute("data-verified")).toBe(String(path.price.verified_components.includes(rate.component)));
       }
-      if (path.price.long_context) {
-        const longContext = block.locator('[data-field="long_context"] li .money');
-        expect(await longContext.evaluateAll((items) => items.map((item) => item.getAttribute("data-nano")))).toEqual(
-          path.price.long_context.rates.map((rate) => rate.amount.nano),
-        );
-      }
+      const nanos = (where: string) =>
+        block.locator(`[data-field="${where}"] li .money`).evaluateAll((items) => items.map((item) => item.getAttribute("data-nano")));
+      expect(await block.locator('[data-field="long_context"]').count()).toBe(path.price.long_context ? 1 : 0);
+      if (path.price.long_context)
+        expect(await nanos("long_context")).toEqual(path.price.long_context.rates.map((rate) => rate.amount.nano));
+      expect(await block.locator('[data-field^="service_tier_"]').count()).toBe(path.price.service_tiers.length);
+      for (const tier of path.price.service_tiers)
+        expect(await nanos(`service_tier_${tier.tier}`)).toEqual(tier.rates.map((rate) => rate.amount.nano));
     }
   }
 

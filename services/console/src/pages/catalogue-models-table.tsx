@@ -98,7 +98,7 @@ export function CatalogueModelsTable({ models, caption }: { models: CatalogueMod
               <td data-label="Purposes" data-field="purposes">
                 {list(model.purposes, "none")}
               </td>
-              <td data-label="Context / output tokens">
+              <td data-label="Context / output tokens" data-field="tokens">
                 {tokens.format(model.context_length)} / {tokens.format(model.max_output_tokens)}
               </td>
               <td data-label="Access paths">

@@ -42,8 +42,7 @@ function refuseInvalidFile(request: FastifyRequest<{ Body: CatalogueFile }>): vo
   if (failure.validationContext !== "body") throw invalidRequest(failure.message);
   const body = request.body as Partial<CatalogueFile> | undefined;
   const errors = (failure.validation ?? []) as Parameters<typeof schemaProblems>[1];
-  const problems = new ProblemList();
-  problems.problems.push(...schemaProblems(body, errors));
+  const problems = new ProblemList(schemaProblems(body, errors));
   const readable = Array.isArray(body?.models) && (body.inventory === undefined || Array.isArray(body.inventory)) && body.defaults;
   if (readable) checkCatalogue(body as CatalogueFile, problems, brokenEntries(problems.problems));
   // The schema's words (`body/...`, as fastify puts them) are the one line; the problems place each.

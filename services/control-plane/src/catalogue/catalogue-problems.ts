@@ -62,7 +62,8 @@ export function modelAt(file: unknown, pointer: string): string | null {
 
 /** Where problems are written as they are found. */
 export class ProblemList {
-  readonly problems: CatalogueProblem[] = [];
+  /** `problems`: those found before (the schema's). */
+  constructor(readonly problems: CatalogueProblem[] = []) {}
 
   add(pointer: string, model: string | null, message: string): void {
     this.problems.push(problem(pointer, model, message));
