@@ -4,6 +4,7 @@ import { type AdminClient, adminClient } from "./api/client";
 import { clearSession, loadSession, type Session, saveSession } from "./api/session";
 import { Link, usePlace } from "./components/router";
 import { AuditLogPage } from "./pages/audit-log-page";
+import { CataloguePage } from "./pages/catalogue-page";
 import { HealthPage } from "./pages/health-page";
 import { KeysPage } from "./pages/keys-page";
 import { LedgerPage } from "./pages/ledger-page";
@@ -25,6 +26,7 @@ const PAGES = [
   { page: "keys", title: "Keys" },
   { page: "usage", title: "Usage" },
   { page: "ledger", title: "Ledger" },
+  { page: "catalogue", title: "Catalogue" },
   { page: "health", title: "Health" },
   { page: "audit", title: "Audit log" },
 ] as const;
@@ -78,6 +80,7 @@ export function App() {
         {current.page === "keys" && <KeysPage projectId={place.params.get("project") ?? undefined} />}
         {current.page === "usage" && <UsagePage projectId={place.params.get("project") ?? undefined} />}
         {current.page === "ledger" && <LedgerPage projectId={place.params.get("project") ?? undefined} params={place.params} />}
+        {current.page === "catalogue" && <CataloguePage />}
         {current.page === "health" && <HealthPage />}
         {current.page === "audit" && <AuditLogPage />}
       </main>

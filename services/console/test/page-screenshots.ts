@@ -3,7 +3,7 @@
 // (how docs/console.md's pictures are refreshed).
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 import { CONSOLE_ROOT } from "../scripts/build-console";
 
@@ -13,12 +13,16 @@ export const SCREENSHOTS = path.resolve(
 );
 export const WIDTHS = [1280, 390] as const;
 
-/** `<name>-1280.png` and `<name>-390.png`, none of the page wider than the window; the page is back at 1280 px after. */
-export async function pageScreenshots(page: Page, name: string): Promise<void> {
+/**
+ * `<name>-1280.png` and `<name>-390.png` (of the whole page, or only of `part`), none of the page wider than
+ * the window; the page is back at 1280 px after.
+ */
+export async function pageScreenshots(page: Page, name: string, part?: Locator): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+    const file = path.join(SCREENSHOTS, `${name}-${width}.png`);
+    await (part ? part.screenshot({ path: file }) : page.screenshot({ path: file, fullPage: true }));
     // Nothing reaches past the window's right edge (tables scroll inside their own box).
     const beyond = await page
       .locator("body *")

@@ -12,6 +12,10 @@ export type Key = Schemas["Key"];
 export type IssuedKey = Schemas["IssuedKey"];
 export type Usage = Schemas["Usage"];
 export type Money = Schemas["Balance"]["balance"];
+export type CatalogueModel = Schemas["CatalogueModel"];
+export type CatalogueRevision = Schemas["CatalogueRevision"];
+/** A refused catalogue file's problem: where (JSON pointer), in which model's entry, what. */
+export type CatalogueProblem = NonNullable<Schemas["Error"]["error"]["problems"]>[number];
 
 /** An admin API error, with the API's own message (shown to the operator as it is). */
 export class ApiError extends Error {
@@ -19,6 +23,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly code: string | undefined,
+    /** A refused catalogue file's problems, against its entries (none for other errors). */
+    readonly problems: CatalogueProblem[] = [],
   ) {
     super(message);
   }
@@ -48,6 +54,7 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
     body?.error?.message ?? `the admin API answered ${result.response.status} ${result.response.statusText}`,
     result.response.status,
     body?.error?.code,
+    body?.error?.problems ?? [],
   );
 }
 

@@ -116,6 +116,8 @@ export interface paths {
         put: {
             parameters: {
                 query?: {
+                    /** @description true: check the file and answer as a load would, loading nothing */
+                    dry_run?: boolean;
                     /** @description recorded with the revision; default `admin api` */
                     source?: string;
                 };
@@ -344,14 +346,85 @@ export interface paths {
                         "application/json": {
                             /** @description of which from the catalogue file's own models */
                             curated: number;
-                            /** @description models loaded, the inventory's included */
+                            dry_run: boolean;
+                            /** @description models loaded (or that would be), the inventory's included */
                             models: number;
-                            revision: string;
+                            /** @description the new revision; null on a dry run (nothing loaded) */
+                            revision: string | null;
                         };
                     };
                 };
             };
         };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/catalogue/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The loaded models with their tiers, purposes, access paths and prices, searched and a page at a time */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description true: the curated models; false: the inventory; absent: both */
+                    curated?: boolean;
+                    limit?: number;
+                    offset?: number;
+                    /** @description words each found in the id, owner, a provider or an upstream model */
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CatalogueModel"][];
+                            limit: number;
+                            offset: number;
+                            /** @description the loaded catalogue's; null: none loaded */
+                            revision: components["schemas"]["CatalogueRevision"] | null;
+                            /** @description models matching the query, all pages */
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1579,6 +1652,90 @@ export interface components {
                 usd: string;
             };
         };
+        CatalogueModel: {
+            capabilities: {
+                embeddings: boolean;
+                json_schema: boolean;
+                tools: boolean;
+            };
+            context_length: number;
+            /** @description false: in the inventory (addressable, listed by /v1/models only with ?all=1) */
+            curated: boolean;
+            id: string;
+            input_modalities: string[];
+            max_output_tokens: number;
+            output_modalities: string[];
+            owned_by: string;
+            /** @description access paths in preference order */
+            paths: {
+                /** @description the data plane's variable holding the key */
+                credentials: string | null;
+                price: {
+                    /** @description other rates for the whole call when the prompt is above above_input_tokens; null: none */
+                    long_context: {
+                        above_input_tokens: number;
+                        rates: {
+                            amount: {
+                                /** @description nano-USD (1e-9 USD), exact */
+                                nano: string;
+                                /** @description USD decimal */
+                                usd: string;
+                            };
+                            /** @enum {string} */
+                            component: "input" | "output" | "cached_input" | "cache_write_5m" | "cache_write_1h" | "reasoning" | "audio_input" | "audio_output" | "image_input" | "image_output" | "image" | "input_image" | "request" | "web_search";
+                            /** @enum {string} */
+                            unit: "per_million_tokens" | "each";
+                        }[];
+                    } | null;
+                    rates: {
+                        amount: {
+                            /** @description nano-USD (1e-9 USD), exact */
+                            nano: string;
+                            /** @description USD decimal */
+                            usd: string;
+                        };
+                        /** @enum {string} */
+                        component: "input" | "output" | "cached_input" | "cache_write_5m" | "cache_write_1h" | "reasoning" | "audio_input" | "audio_output" | "image_input" | "image_output" | "image" | "input_image" | "request" | "web_search";
+                        /** @enum {string} */
+                        unit: "per_million_tokens" | "each";
+                    }[];
+                    /** @description other rates of an answer served at a service tier */
+                    service_tiers: {
+                        rates: {
+                            amount: {
+                                /** @description nano-USD (1e-9 USD), exact */
+                                nano: string;
+                                /** @description USD decimal */
+                                usd: string;
+                            };
+                            /** @enum {string} */
+                            component: "input" | "output" | "cached_input" | "cache_write_5m" | "cache_write_1h" | "reasoning" | "audio_input" | "audio_output" | "image_input" | "image_output" | "image" | "input_image" | "request" | "web_search";
+                            /** @enum {string} */
+                            unit: "per_million_tokens" | "each";
+                        }[];
+                        /** @enum {string} */
+                        tier: "priority" | "flex" | "scale";
+                    }[];
+                    /** @description where the figures come from, in words */
+                    source: string | null;
+                    /** @description input and output were checked against the provider's own price list */
+                    verified: boolean;
+                    /** @description the components checked against the provider's own price list */
+                    verified_components: string[];
+                };
+                provider: string;
+                upstream_model: string;
+            }[];
+            purposes: string[];
+            tiers: string[];
+        };
+        CatalogueRevision: {
+            id: string;
+            /** Format: date-time */
+            loaded_at: string;
+            /** @description the file or `admin api` (PUT's ?source=) */
+            source: string;
+        };
         ControlPlaneHealth: {
             /** @description the catalogue the data planes are sent; null when the database is unreachable */
             catalogue_revision: string | null;
@@ -1658,6 +1815,14 @@ export interface components {
                 /** @description the error table's code (docs/errors.md), e.g. not_found */
                 code: string;
                 message: string;
+                /** @description a refused catalogue file: every problem found, against its entry (docs/errors.md) */
+                problems?: {
+                    message: string;
+                    /** @description the id of the model entry it is in; null: outside an entry */
+                    model: string | null;
+                    /** @description JSON pointer into the file as sent, e.g. /models/3/paths/0/price/input_per_m */
+                    pointer: string;
+                }[];
                 /** @description OpenAI-style error type, e.g. invalid_request_error */
                 type: string;
             };

@@ -10,6 +10,7 @@ import { unauthorized } from "../errors";
 import { registerCatalogueRoutes } from "./catalogue-routes";
 import { adminError, sendError } from "./error-reply";
 import { addAdminSchemas } from "./admin-schemas";
+import { addCatalogueSchemas } from "./catalogue-schemas";
 import { PUBLIC_ROUTE, registerOpenApi, registerOpenApiRoutes } from "./openapi-routes";
 import { refuseUnstorableCharacters } from "./unstorable-characters";
 import { registerProjectRoutes } from "./project-routes";
@@ -67,6 +68,7 @@ export function buildAdminApp(options: {
   // Before every route: it learns them as they are added. The shared schemas at the root, seen by every scope.
   registerOpenApi(app);
   addAdminSchemas(app);
+  addCatalogueSchemas(app);
 
   const health = (status: string[], reason: boolean) =>
     ({

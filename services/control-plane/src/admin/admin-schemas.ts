@@ -11,7 +11,7 @@ const nullable = (type: string) => ({ type: [type, "null"] }) as const;
 export const ref = (id: string) => ({ $ref: `${id}#` }) as const;
 
 /** An amount as the admin API shows it: exact nano-USD next to a readable USD decimal. */
-const money = {
+export const money = {
   type: "object",
   required: ["nano", "usd"],
   additionalProperties: false,
@@ -52,6 +52,20 @@ export const errorSchema = {
         type: { type: "string", description: "OpenAI-style error type, e.g. invalid_request_error" },
         code: { type: "string", description: "the error table's code (docs/errors.md), e.g. not_found" },
         message: { type: "string" },
+        problems: {
+          type: "array",
+          description: "a refused catalogue file: every problem found, against its entry (docs/errors.md)",
+          items: {
+            type: "object",
+            required: ["pointer", "model", "message"],
+            additionalProperties: false,
+            properties: {
+              pointer: { type: "string", description: "JSON pointer into the file as sent, e.g. /models/3/paths/0/price/input_per_m" },
+              model: { type: ["string", "null"], description: "the id of the model entry it is in; null: outside an entry" },
+              message: { type: "string" },
+            },
+          },
+        },
       },
     },
   },

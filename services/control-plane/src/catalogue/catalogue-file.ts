@@ -1,8 +1,6 @@
 // The catalogue file operators edit and load with `gatewayctl catalogue load`.
 // Prices are USD per million tokens as decimal strings ("0.15"), converted
 // exactly to integer nano-USD. See docs/catalogue.md for the format.
-import { invalidRequest } from "../errors";
-import { parseUsd } from "../billing/money";
 
 export const TIERS = ["economy", "balanced", "quality"] as const;
 
@@ -158,20 +156,6 @@ export const catalogueFileSchema = {
   },
 } as const;
 
-export interface NormalizedPath {
-  provider: string;
-  upstreamModel: string;
-  credentialsRef: string | null;
-  inputNanoPerM: bigint | null;
-  outputNanoPerM: bigint | null;
-  imageNano: bigint | null;
-  requestNano: bigint | null;
-  priceVerified: boolean;
-  priceSource: string | null;
-  /** Every other component, nano-USD as decimal strings (the `price_components` column). */
-  priceComponents: PriceComponentsJson;
-}
-
 /** Token rates in nano-USD per million tokens, as decimal strings. */
 export type NanoRates = { [K in TokenRate]?: string };
 
@@ -182,136 +166,4 @@ export interface PriceComponentsJson extends Omit<NanoRates, "input" | "output">
   long_context?: NanoRates & { above_input_tokens: number };
   service_tiers?: { [tier: string]: NanoRates };
   verified_components: PriceComponent[];
-}
-
-export interface NormalizedModel {
-  id: string;
-  curated: boolean;
-  position: number;
-  tiers: string[];
-  purposes: string[];
-  ownedBy: string;
-  created: number;
-  contextLength: number;
-  maxOutputTokens: number;
-  inputModalities: string[];
-  outputModalities: string[];
-  tools: boolean;
-  jsonSchema: boolean;
-  embeddings: boolean;
-  paths: NormalizedPath[];
-}
-
-function price(text: string | undefined, where: string): bigint | null {
-  if (text === undefined) return null;
-  const nano = parseUsd(text);
-  if (nano === undefined) throw invalidRequest(`${where}: "${text}" is not a USD amount`);
-  return nano;
-}
-
-/** The rates given in a file's rate object, in nano-USD. */
-function nanoRates(rates: CatalogueTokenRates, only: readonly TokenRate[], where: string): NanoRates {
-  const converted: NanoRates = {};
-  for (const rate of only) {
-    const nano = price(rates[rateKey(rate)], `${where} ${rateKey(rate)}`);
-    if (nano !== null) converted[rate] = nano.toString();
-  }
-  return converted;
-}
-
-const OTHER_RATES = TOKEN_RATES.filter((rate) => rate !== "input" && rate !== "output");
-
-/** The path's components beyond the four columns, checked: overrides name at least one rate, verified ones are set. */
-export function priceComponents(entry: CataloguePriceEntry | undefined, where: string): PriceComponentsJson {
-  if (!entry) return { verified_components: [] };
-  const components: PriceComponentsJson = { ...nanoRates(entry, OTHER_RATES, where), verified_components: [] };
-  for (const unit of ["input_image", "web_search"] as const) {
-    const nano = price(entry[unitKey(unit)], `${where} ${unitKey(unit)}`);
-    if (nano !== null) components[unit] = nano.toString();
-  }
-  if (entry.long_context) {
-    const rates = nanoRates(entry.long_context, TOKEN_RATES, `${where} long_context`);
-    if (Object.keys(rates).length === 0) throw invalidRequest(`${where} long_context: gives no rate`);
-    components.long_context = { above_input_tokens: entry.long_context.above_input_tokens, ...rates };
-  }
-  if (entry.service_tiers) {
-    components.service_tiers = {};
-    for (const [tier, tierRates] of Object.entries(entry.service_tiers)) {
-      const rates = nanoRates(tierRates ?? {}, TOKEN_RATES, `${where} service_tiers.${tier}`);
-      if (Object.keys(rates).length === 0) throw invalidRequest(`${where} service_tiers.${tier}: gives no rate`);
-      components.service_tiers[tier] = rates;
-    }
-  }
-  const given = (component: PriceComponent): boolean =>
-    component === "long_context" || component === "service_tiers"
-      ? entry[component] !== undefined
-      : (TOKEN_RATES as readonly string[]).includes(component)
-        ? entry[rateKey(component as TokenRate)] !== undefined
-        : entry[unitKey(component as UnitPrice)] !== undefined;
-  // `verified` speaks for the base token prices the path has (an embeddings path has no output price).
-  const base = (["input", "output"] as const).filter(given);
-  const verified = entry.verified_components ?? (entry.verified ? base : []);
-  for (const component of verified) if (!given(component)) throw invalidRequest(`${where} verified_components: ${component} has no price`);
-  if (entry.verified && !base.every((component) => verified.includes(component)))
-    throw invalidRequest(`${where} verified_components: a verified price lists ${base.join(" and ")}`);
-  components.verified_components = [...verified];
-  return components;
-}
-
-/** Semantic checks the JSON schema cannot express, and conversion to database rows. */
-export function normalizeCatalogue(file: CatalogueFile): NormalizedModel[] {
-  const seen = new Set<string>(); // ids compared case-insensitively: bare names are matched that way
-  const entries = [
-    ...file.models.map((model) => ({ model, curated: true })),
-    ...(file.inventory ?? []).map((model) => ({ model, curated: false })),
-  ];
-  const models = entries.map(({ model, curated }, position): NormalizedModel => {
-    if (seen.has(model.id.toLowerCase())) throw invalidRequest(`model ${model.id} appears twice`);
-    seen.add(model.id.toLowerCase());
-    return {
-      id: model.id,
-      curated,
-      position,
-      tiers: curated ? (model.tiers ?? []) : [],
-      purposes: curated ? (model.purposes ?? []) : [],
-      ownedBy: model.owned_by ?? model.id.split("/")[0]!,
-      created: model.created ?? 0,
-      contextLength: model.context_length,
-      maxOutputTokens: model.max_output_tokens,
-      inputModalities: model.input_modalities ?? ["text"],
-      outputModalities: model.output_modalities ?? [model.capabilities?.embeddings ? "embeddings" : "text"],
-      tools: model.capabilities?.tools ?? false,
-      jsonSchema: model.capabilities?.json_schema ?? false,
-      embeddings: model.capabilities?.embeddings ?? false,
-      paths: model.paths.map((path, index) => {
-        const where = `${model.id} path ${index}`;
-        return {
-          provider: path.provider,
-          upstreamModel: path.upstream_model,
-          credentialsRef: path.credentials ?? null,
-          inputNanoPerM: price(path.price?.input_per_m, where),
-          outputNanoPerM: price(path.price?.output_per_m, where),
-          imageNano: price(path.price?.per_image, where),
-          requestNano: price(path.price?.per_request, where),
-          priceVerified: path.price?.verified ?? false,
-          priceSource: path.price?.source ?? null,
-          priceComponents: priceComponents(path.price, where),
-        };
-      }),
-    };
-  });
-  // auto:<tier> chooses among the tier's curated chat models with a priced path: each tier needs one.
-  const servesTier = (model: NormalizedModel, tier: string) =>
-    model.curated &&
-    model.tiers.includes(tier) &&
-    !model.embeddings &&
-    model.paths.some((path) => path.inputNanoPerM !== null && path.outputNanoPerM !== null);
-  for (const tier of TIERS) {
-    if (!models.some((model) => servesTier(model, tier)))
-      throw invalidRequest(`no curated chat model with input and output prices is in the ${tier} tier`);
-  }
-  const embeddings = models.find((model) => model.id === file.defaults.embeddings);
-  if (!embeddings?.embeddings)
-    throw invalidRequest(`defaults.embeddings names ${file.defaults.embeddings}, which is not an embeddings model of the file`);
-  return models;
 }

@@ -2,7 +2,9 @@
 import { type Catalogue, protoField } from "@gateway/proto";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { changeEventRow, type ChangeFeed } from "../changes/change-feed";
-import { normalizeCatalogue, type CatalogueFile, type NanoRates, type PriceComponentsJson, TOKEN_RATES } from "./catalogue-file";
+import { type CatalogueFile, type NanoRates, type PriceComponentsJson, TOKEN_RATES } from "./catalogue-file";
+import { type CatalogueListing, type CatalogueQuery, listCatalogue } from "./catalogue-listing";
+import { normalizeCatalogue } from "./normalize-catalogue";
 
 const optionalInt64 = (value: bigint | null): string | undefined => (value === null ? undefined : value.toString());
 
@@ -91,6 +93,11 @@ export class CatalogueService {
     this.invalidate();
     await this.changes.poll();
     return { revision, models: models.length, curated: models.filter((model) => model.curated).length };
+  }
+
+  /** The loaded models as operators browse them (the admin API's listing). */
+  list(query: CatalogueQuery): Promise<CatalogueListing> {
+    return listCatalogue(this.prisma, query);
   }
 
   private invalidate(): void {

@@ -71,7 +71,11 @@ export const COMMANDS: readonly CommandHelp[] = [
     synopsis: "--project ID [--rpm N|default] [--daily-cap USD|none]",
     summary: "requests per minute (0 = none), daily spend cap",
   },
-  { name: "catalogue load", synopsis: "--file PATH", summary: "replace the catalogue with a catalogue file" },
+  {
+    name: "catalogue load",
+    synopsis: "--file PATH [--dry-run]",
+    summary: "replace the catalogue with a catalogue file (--dry-run: only check it); a refused file's problems one a line",
+  },
   { name: "catalogue show", synopsis: "", summary: "the catalogue as the data planes receive it" },
   {
     name: "prices check",

@@ -9,7 +9,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Catalogue__Output } from "@gateway/proto";
 import { type ErrorBody, GatewayError } from "@gateway/proto/errors";
-import { type CatalogueFile, normalizeCatalogue } from "../catalogue/catalogue-file";
+import type { CatalogueFile } from "../catalogue/catalogue-file";
+import { normalizeCatalogue } from "../catalogue/normalize-catalogue";
 import { readPriceLists } from "../catalogue/price-lists";
 import { repositoryRoot } from "../config";
 import { commandHelp, overview } from "./command-help";
@@ -47,9 +48,13 @@ async function call(target: Connection, method: string, route: string, body?: un
   const text = await response.text();
   const parsed: unknown = text ? JSON.parse(text) : {};
   if (!response.ok) {
-    // The admin API's errors are `{"error":{"type","code","message"}}` (docs/errors.md).
-    const error = (parsed as Partial<ErrorBody>).error;
-    throw new CliError(`${response.status} ${error?.code ?? "error"}: ${error?.message ?? text}`);
+    // The admin API's errors are `{"error":{"type","code","message"}}` (docs/errors.md); a refused
+    // catalogue file's also lists its problems, one a line under the message.
+    const error = (parsed as Partial<ErrorBody>).error as
+      | (ErrorBody["error"] & { problems?: { pointer: string; message: string }[] })
+      | undefined;
+    const problems = (error?.problems ?? []).map((problem) => `\n  ${problem.pointer || "/"}: ${problem.message}`);
+    throw new CliError(`${response.status} ${error?.code ?? "error"}: ${error?.message ?? text}${problems.join("")}`);
   }
   return parsed;
 }
@@ -242,6 +247,7 @@ function human(command: string, result: unknown): string {
     }
     case "catalogue load": {
       const loaded = result as Row;
+      if (loaded.dry_run) return `valid, nothing loaded: it would give ${loaded.models} models (${loaded.curated} curated)`;
       return `catalogue revision ${loaded.revision}: ${loaded.models} models (${loaded.curated} curated)`;
     }
     case "prices check":
@@ -294,6 +300,7 @@ function parseOptions(argv: string[]) {
       expires: { type: "string" },
       grace: { type: "string" },
       file: { type: "string" },
+      "dry-run": { type: "boolean" },
       sources: { type: "string" },
       limit: { type: "string" },
       status: { type: "string" },
@@ -424,7 +431,7 @@ async function run(argv: string[]): Promise<void> {
       result = await call(
         target(),
         "PUT",
-        `/admin/catalogue?source=${encodeURIComponent(path.basename(file))}`,
+        `/admin/catalogue?source=${encodeURIComponent(path.basename(file))}${values["dry-run"] ? "&dry_run=true" : ""}`,
         readJsonFile(fromCwd(file), file),
       );
       break;

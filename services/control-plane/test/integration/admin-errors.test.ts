@@ -15,11 +15,22 @@ import { type EmbeddedControlPlane, startEmbeddedControlPlane } from "../harness
 const ADMIN_TOKEN = "admin-errors-token";
 const DEFAULT_CATALOGUE = path.resolve(import.meta.dirname, "../../src/catalogue/default-catalogue.json");
 
-async function expectError(response: Response, status: number, type: string, code: string, retry: boolean, message?: string) {
+/** `problems`: a refused catalogue file's, which only that error carries. */
+async function expectError(
+  response: Response,
+  status: number,
+  type: string,
+  code: string,
+  retry: boolean,
+  message?: string,
+  problems?: unknown[],
+) {
   expect(response.status).toBe(status);
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
   expect(response.headers.get("x-should-retry")).toBe(String(retry));
-  expect(await response.json()).toEqual({ error: { type, code, message: message ?? expect.any(String) } });
+  expect(await response.json()).toEqual({
+    error: { type, code, message: message ?? expect.any(String), ...(problems === undefined ? {} : { problems }) },
+  });
 }
 
 describe("admin API errors", () => {
@@ -283,6 +294,13 @@ describe("admin API errors", () => {
       "invalid_request",
       false,
       "body/models/0/paths/0/price must be equal to one of the allowed values, body/models/0/paths/0/price property name must be valid",
+      [
+        {
+          pointer: "/models/0/paths/0/price/cache_storage_per_m",
+          model: file.models[0]!.id,
+          message: `${file.models[0]!.id} paths[0].price: cache_storage_per_m is not a price component the gateway bills`,
+        },
+      ],
     );
     // Unknown inside a long-context tier or a service tier too.
     const nested = JSON.parse(readFileSync(DEFAULT_CATALOGUE, "utf8")) as CatalogueFile;
@@ -293,6 +311,14 @@ describe("admin API errors", () => {
       "invalid_request_error",
       "invalid_request",
       false,
+      undefined,
+      [
+        {
+          pointer: "/models/0/paths/0/price/service_tiers/priority/storage_per_m",
+          model: nested.models[0]!.id,
+          message: `${nested.models[0]!.id} paths[0].price.service_tiers.priority: storage_per_m is not a price component the gateway bills`,
+        },
+      ],
     );
     const after = (await (await admin("GET", "/admin/catalogue")).json()) as Catalogue__Output;
     expect(after.revision).toBe(before.revision);

@@ -363,7 +363,20 @@ describe("gatewayctl", () => {
     const result = await ctl("catalogue", "load", "--file", file);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("400 invalid_request");
+    // Every problem on its own line, where it is in the file.
+    expect(result.stderr).toContain("\n  /models: no curated chat model with input and output prices is in the economy tier\n");
+    expect(result.stderr).toContain(
+      "\n  /defaults/embeddings: defaults.embeddings names x/e, which is not an embeddings model of the file",
+    );
     const shown = await ctlJson<{ models: unknown[] }>("catalogue", "show");
     expect(shown.models.length).toBeGreaterThan(0);
+
+    // --dry-run checks a valid file and loads nothing.
+    const valid = path.join(path.dirname(file), "valid.json");
+    writeFileSync(valid, readFileSync(path.join(repositoryRoot, "services/control-plane/src/catalogue/default-catalogue.json")));
+    const checked = await ctl("catalogue", "load", "--file", valid, "--dry-run");
+    expect(checked).toMatchObject({ code: 0, stderr: "" });
+    expect(checked.stdout).toMatch(/^valid, nothing loaded: it would give \d+ models \(9 curated\)\n$/);
+    expect((await ctlJson<{ revision: string }>("catalogue", "show")).revision).toBe((shown as unknown as { revision: string }).revision);
   });
 });

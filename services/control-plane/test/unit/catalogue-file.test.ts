@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { normalizeCatalogue, TIERS, type CatalogueFile, type CatalogueModelEntry } from "../../src/catalogue/catalogue-file";
+import { TIERS, type CatalogueFile, type CatalogueModelEntry } from "../../src/catalogue/catalogue-file";
+import { normalizeCatalogue } from "../../src/catalogue/normalize-catalogue";
 import { GatewayError } from "@gateway/proto";
 
 const DEFAULT_CATALOGUE = path.resolve(import.meta.dirname, "../../src/catalogue/default-catalogue.json");

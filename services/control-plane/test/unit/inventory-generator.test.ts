@@ -20,7 +20,8 @@ import {
   type SourceData,
 } from "../../scripts/generate-inventory";
 import { type Figure, type OpenRouterModel, openrouterFigure, toNanoPerM, tokenPrice } from "../../src/catalogue/price-lists";
-import { normalizeCatalogue, type CatalogueFile, type CatalogueModelEntry } from "../../src/catalogue/catalogue-file";
+import type { CatalogueFile, CatalogueModelEntry } from "../../src/catalogue/catalogue-file";
+import { normalizeCatalogue } from "../../src/catalogue/normalize-catalogue";
 import { withInventory } from "../../src/catalogue/load-default-catalogue";
 
 const CATALOGUE_DIR = path.resolve(import.meta.dirname, "../../src/catalogue");

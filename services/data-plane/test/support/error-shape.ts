@@ -23,7 +23,24 @@ export function errorShapeProblem(answer: RawAnswer, dialect: "openai" | "anthro
     return `top-level keys ${Object.keys(outer ?? {}).join(",")}`;
   if (dialect === "anthropic" && outer.type !== "error") return 'type is not "error"';
   if (typeof error !== "object" || error === null) return "error is not an object";
-  if (Object.keys(error).sort().join() !== "code,message,type") return `error keys ${Object.keys(error).join(",")}`;
+  // A refused catalogue file's error alone adds its problems (docs/errors.md, "A refused catalogue file").
+  const keys = Object.keys(error).filter((key) => key !== "problems" || dialect === "anthropic");
+  if (keys.sort().join() !== "code,message,type") return `error keys ${Object.keys(error).join(",")}`;
+  if ("problems" in error) {
+    const problems = error.problems;
+    if (!Array.isArray(problems) || problems.length === 0) return "problems is not a list of problems";
+    for (const problem of problems as Record<string, unknown>[]) {
+      if (
+        Object.keys(problem ?? {})
+          .sort()
+          .join() !== "message,model,pointer"
+      )
+        return `problem keys ${Object.keys(problem ?? {}).join(",")}`;
+      if (typeof problem.pointer !== "string" || !isText(problem.message) || !(problem.model === null || isText(problem.model)))
+        return "problem fields of the wrong type";
+      if ((problem.message as string).length > 1_000 || problem.pointer.length > 1_000) return "a problem of more than 1,000 characters";
+    }
+  }
   if (!isText(error.type) || !isText(error.message) || !isCode(error.code)) return "error fields of the wrong type";
   // Quoted input is cut to 200 characters (proto/src/echo.ts): no message grows with the request.
   if ((error.message as string).length > 1_000) return `a message of ${(error.message as string).length} characters`;

@@ -275,11 +275,18 @@ const ADMIN_ROUTES: AdminRoute[] = [
       `/admin/projects/${projectIdIn(ids, pick)}/usage${pick(["", "?from=2026-01-01", "?from=yesterday", "?to=9999-99-99", "?from=%00"])}`,
   },
   { method: "GET", name: "GET /admin/catalogue", path: () => "/admin/catalogue" },
+  {
+    method: "GET",
+    name: "GET /admin/catalogue/models",
+    path: (_ids, pick) =>
+      `/admin/catalogue/models${pick(["", "?curated=true", "?curated=maybe", "?q=llama%203.1", "?q=%00", "?limit=0", "?limit=1e308&offset=-1", `?q=${"x".repeat(300)}`])}`,
+  },
   // Only bodies that cannot be a catalogue: the stack's own catalogue must keep serving the data plane.
   {
     method: "PUT",
     name: "PUT /admin/catalogue",
-    path: () => "/admin/catalogue?source=fuzz",
+    path: (_ids, pick) =>
+      pick(["/admin/catalogue?source=fuzz", "/admin/catalogue?source=fuzz&dry_run=true", "/admin/catalogue?dry_run=maybe"]),
     base: () => ({ models: "none", defaults: 5 }),
     fields: ["models", "defaults", "version"],
   },
