@@ -107,6 +107,29 @@ describe("operator console", () => {
     expect(await page.evaluate("Object.keys(sessionStorage)")).toEqual(["gateway-console.session"]);
   });
 
+  it("is driven from the keyboard: Tab reaches each page's link and Enter follows it", async () => {
+    const pages = [
+      ["Keys", "/console/keys"],
+      ["Usage", "/console/usage"],
+      ["Ledger", "/console/ledger"],
+      ["Catalogue", "/console/catalogue"],
+      ["Health", "/console/health"],
+      ["Audit log", "/console/audit"],
+      ["Projects", "/console/projects"],
+    ] as const;
+    for (const [title, address] of pages) {
+      let focused = "";
+      for (let presses = 0; presses < 80 && focused !== title; presses++) {
+        await page.keyboard.press("Tab");
+        focused = String(await page.evaluate("document.activeElement && document.activeElement.textContent"));
+      }
+      expect(focused, `Tab reaches ${title}`).toBe(title);
+      await page.keyboard.press("Enter");
+      await expect.poll(() => new URL(page.url()).pathname).toBe(address);
+    }
+    await page.getByRole("heading", { name: "Projects" }).waitFor();
+  });
+
   it("creates a project and tops it up by double click: credited once", async () => {
     await page.getByLabel("Name").fill("Console trial");
     await page.getByLabel(/^Id/).fill(projectId);

@@ -36,4 +36,23 @@ export async function pageScreenshots(page: Page, name: string, part?: Locator):
     expect(beyond, `${name} at ${width} px`).toEqual([]);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
+  expect(await unlabelled(page), `${name}: controls without a name`).toEqual([]);
+}
+
+/**
+ * The page's controls that a screen reader could not name: a field without a <label> or aria-label, a button
+ * or link without text or aria-label. (Every one of them is reachable by Tab: they are native controls.)
+ */
+export function unlabelled(page: Page): Promise<string[]> {
+  return page.locator("input:not([type=hidden]), select, textarea, button, a[href]").evaluateAll((controls) =>
+    controls
+      .filter((control) => {
+        const named = control.getAttribute("aria-label") || control.getAttribute("aria-labelledby");
+        // A form field (the root typecheck has no DOM types: its labels are read through a narrow cast).
+        const labels = (control as unknown as { labels: { length: number } | null }).labels;
+        if (["INPUT", "SELECT", "TEXTAREA"].includes(control.tagName)) return !named && (labels?.length ?? 0) === 0;
+        return !named && (control.textContent ?? "").trim() === "";
+      })
+      .map((control) => control.outerHTML.slice(0, 120)),
+  );
 }
