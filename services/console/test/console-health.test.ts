@@ -174,8 +174,17 @@ describe("operator console: health and audit log", () => {
           id: row.getAttribute("data-event") ?? "",
           at: row.querySelector("time")?.getAttribute("datetime") ?? "",
           kind: row.querySelector('[data-field="kind"]')?.textContent ?? "",
-          actor: null,
-          subject: { project_id: value("project_id"), key_id: value("key_id"), catalogue_revision: value("catalogue_revision") },
+          actor: row.querySelector('[data-field="actor"]')?.textContent ?? "",
+          subject: {
+            project_id: value("project_id"),
+            key_id: value("key_id"),
+            replaces_key_id: value("replaces_key_id"),
+            catalogue_revision: value("catalogue_revision"),
+            amount: value("amount") && {
+              nano: value("amount"),
+              usd: (row.querySelector('[data-field="amount"] .money')?.textContent ?? "").replace(/^\$/, ""),
+            },
+          },
         } as AuditEvent;
       }),
     );
@@ -190,10 +199,20 @@ describe("operator console: health and audit log", () => {
     await page.locator("tr[data-event]").first().waitFor();
     const all = await api<{ data: AuditEvent[] }>("/admin/audit-log?limit=25");
     expect(await shownEvents()).toEqual(all.data);
-    expect(all.data.slice(0, 2).map((event) => [event.kind, event.subject])).toEqual([
-      ["project_changed", { project_id: project.projectId, key_id: null, catalogue_revision: null }],
-      ["key_revoked", { project_id: project.projectId, key_id: project.keyId, catalogue_revision: null }],
+    const subject = { project_id: project.projectId, key_id: null, replaces_key_id: null, catalogue_revision: null, amount: null };
+    expect(all.data.slice(0, 2).map((event) => [event.kind, event.actor, event.subject])).toEqual([
+      ["project_changed", "admin token", subject],
+      ["key_revoked", "admin token", { ...subject, key_id: project.keyId }],
     ]);
+    // The stack's own set-up through the admin API: the project created and topped up, its key issued.
+    const topUp = all.data.find((event) => event.kind === "topup" && event.subject.project_id === project.projectId);
+    const [credit] = (
+      await api<{ data: { amount: { nano: string; usd: string } }[] }>(`/admin/projects/${project.projectId}/ledger?kind=topup`)
+    ).data;
+    expect(topUp?.subject.amount).toEqual(credit!.amount);
+    expect(all.data.filter((event) => event.subject.project_id === project.projectId).map((event) => event.kind)).toEqual(
+      expect.arrayContaining(["project_created", "topup", "key_issued"]),
+    );
     await pageScreenshots(page, "audit");
 
     // By kind: the revocation alone.

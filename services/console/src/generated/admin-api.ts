@@ -15,7 +15,7 @@ export interface paths {
                 query?: {
                     /** @description the id of the oldest event already shown */
                     before?: string;
-                    kind?: "catalogue" | "key_revoked" | "key_changed" | "project_changed";
+                    kind?: "project_created" | "project_changed" | "topup" | "key_issued" | "key_changed" | "key_revoked" | "catalogue";
                     /** @description default 50 */
                     limit?: number;
                 };
@@ -1601,21 +1601,30 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         AuditEvent: {
-            /** @description the operator account that acted, once accounts exist; null today: the admin token, or the control plane itself (an expired key's revocation, the default catalogue at first start) */
+            /** @description who acted: `admin token` (the admin API's one credential today; an operator account's name once accounts exist) or `control plane` (an expired key's revocation, the default catalogue at first start); null for events recorded before actors were */
             actor: string | null;
             /** Format: date-time */
             at: string;
             /** @description pages back: pass the oldest one shown as `before` */
             id: string;
             /**
-             * @description catalogue: loaded; key_revoked; key_changed: limits, expiry or rotation; project_changed: limits
+             * @description project_created; project_changed: limits; topup: a credit (not its replays); key_issued: issued, or a rotation's successor; key_changed: limits, expiry or rotation; key_revoked; catalogue: loaded
              * @enum {string}
              */
-            kind: "catalogue" | "key_revoked" | "key_changed" | "project_changed";
+            kind: "project_created" | "project_changed" | "topup" | "key_issued" | "key_changed" | "key_revoked" | "catalogue";
             subject: {
+                /** @description topup: the amount credited */
+                amount: {
+                    /** @description nano-USD (1e-9 USD), exact */
+                    nano: string;
+                    /** @description USD decimal */
+                    usd: string;
+                } | null;
                 catalogue_revision: string | null;
                 key_id: string | null;
                 project_id: string | null;
+                /** @description key_issued by a rotation: the key it replaces */
+                replaces_key_id: string | null;
             };
         };
         Balance: {

@@ -1,10 +1,10 @@
-// The audit log (GET /admin/audit-log): admin actions newest first, by kind, paged back by event id. A
-// project subject links to its keys. Who acted is not recorded yet (the API's actor is null).
+// The audit log (GET /admin/audit-log): admin actions newest first, by kind, paged back by event id, with
+// who acted. A project subject links to its keys, a top-up to the project's top-ups in the ledger.
 import { useState } from "react";
 import type { Schemas } from "../api/client";
 import { unwrap } from "../api/client";
 import { useClient } from "../app";
-import { Time } from "../components/figures";
+import { Money, Time } from "../components/figures";
 import { PagingButtons, pageOf, usePaging } from "../components/paging";
 import { Link } from "../components/router";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
@@ -16,10 +16,13 @@ const PAGE_SIZE = 25;
 
 /** Each kind in words (the API's kind is shown beside it). */
 const KINDS: Record<Kind, string> = {
-  catalogue: "Catalogue loaded",
-  key_revoked: "Key revoked",
-  key_changed: "Key changed (limits, expiry or rotation)",
+  project_created: "Project created",
   project_changed: "Project limits changed",
+  topup: "Top-up",
+  key_issued: "Key issued",
+  key_changed: "Key changed (limits, expiry or rotation)",
+  key_revoked: "Key revoked",
+  catalogue: "Catalogue loaded",
 };
 
 export function AuditLogPage() {
@@ -28,8 +31,8 @@ export function AuditLogPage() {
     <>
       <h1>Audit log</h1>
       <p className="hint">
-        Admin actions, newest first. Who acted is not recorded yet: every change comes through the admin token, or from the control plane
-        itself (an expired key's revocation, the default catalogue at first start).
+        Admin actions, newest first, with who acted: the admin token (the one credential today), or the control plane itself (an expired
+        key's revocation, the default catalogue at first start).
       </p>
       <div className="fields picker">
         <label>
@@ -76,6 +79,7 @@ function AuditEvents({ kind }: { kind: Kind | "" }) {
                   <th scope="col">Time (UTC)</th>
                   <th scope="col">Action</th>
                   <th scope="col">Subject</th>
+                  <th scope="col">By</th>
                   <th scope="col">Event</th>
                 </tr>
               </thead>
@@ -93,6 +97,9 @@ function AuditEvents({ kind }: { kind: Kind | "" }) {
                     </td>
                     <td data-label="Subject">
                       <Subject subject={event.subject} />
+                    </td>
+                    <td data-label="By" data-field="actor">
+                      {event.actor ?? <span className="muted">not recorded</span>}
                     </td>
                     <td data-label="Event" data-field="id">
                       {event.id}
@@ -124,6 +131,18 @@ function Subject({ subject }: { subject: AuditEvent["subject"] }) {
       {subject.key_id && (
         <li data-field="key_id" data-value={subject.key_id}>
           key <code>{subject.key_id}</code>
+        </li>
+      )}
+      {subject.replaces_key_id && (
+        <li data-field="replaces_key_id" data-value={subject.replaces_key_id}>
+          replacing key <code>{subject.replaces_key_id}</code>
+        </li>
+      )}
+      {subject.amount && subject.project_id && (
+        <li data-field="amount" data-value={subject.amount.nano}>
+          <Link page="ledger" params={{ project: subject.project_id, kind: "topup" }}>
+            <Money value={subject.amount} />
+          </Link>
         </li>
       )}
       {subject.catalogue_revision && (

@@ -1,5 +1,7 @@
 // What the admin routes share to read their input: path parameters, USD amounts, limits' bounds.
+import type { FastifyRequest } from "fastify";
 import { NANO_PER_USD, parseUsd } from "../billing/money";
+import { ADMIN_TOKEN, type Actor } from "../changes/change-feed";
 import { invalidRequest } from "../errors";
 
 /** PostgreSQL's integer maximum, the rpm_limit columns'. */
@@ -27,3 +29,9 @@ export function usdAmount(text: string, field: string): bigint {
 /** A nullable USD field of a PATCH: undefined leaves it, null clears it. */
 export const optionalUsd = (text: string | null | undefined, field: string): bigint | null | undefined =>
   text === undefined ? undefined : text === null ? null : usdAmount(text, field);
+
+/**
+ * Who acts through the admin API, recorded with each change (the audit log's actor): the admin token, the
+ * one credential today; an operator account's name once accounts exist (decision 0009).
+ */
+export const operatorOf = (_request: FastifyRequest): Actor => ADMIN_TOKEN;

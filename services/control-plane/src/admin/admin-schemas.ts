@@ -461,18 +461,25 @@ export const auditEventSchema = {
     kind: {
       type: "string",
       enum: CHANGE_KINDS,
-      description: "catalogue: loaded; key_revoked; key_changed: limits, expiry or rotation; project_changed: limits",
+      description:
+        "project_created; project_changed: limits; topup: a credit (not its replays); key_issued: issued, or a rotation's successor; key_changed: limits, expiry or rotation; key_revoked; catalogue: loaded",
     },
     actor: {
       ...nullable("string"),
       description:
-        "the operator account that acted, once accounts exist; null today: the admin token, or the control plane itself (an expired key's revocation, the default catalogue at first start)",
+        "who acted: `admin token` (the admin API's one credential today; an operator account's name once accounts exist) or `control plane` (an expired key's revocation, the default catalogue at first start); null for events recorded before actors were",
     },
     subject: {
       type: "object",
-      required: ["project_id", "key_id", "catalogue_revision"],
+      required: ["project_id", "key_id", "replaces_key_id", "catalogue_revision", "amount"],
       additionalProperties: false,
-      properties: { project_id: nullable("string"), key_id: nullable("string"), catalogue_revision: nullable("string") },
+      properties: {
+        project_id: nullable("string"),
+        key_id: nullable("string"),
+        replaces_key_id: { ...nullable("string"), description: "key_issued by a rotation: the key it replaces" },
+        catalogue_revision: nullable("string"),
+        amount: { ...nullableMoney, description: "topup: the amount credited" },
+      },
     },
   },
 } as const;

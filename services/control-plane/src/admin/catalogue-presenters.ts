@@ -1,17 +1,18 @@
 // The catalogue as the admin API shows it to operators: every price component of every access path
 // as an amount ({nano, usd}: USD per million tokens or USD each), with what was verified.
-import { formatUsd } from "../billing/money";
 import { type PriceComponentsJson, type NanoRates, TOKEN_RATES, UNIT_PRICES } from "../catalogue/catalogue-file";
 import type { CatalogueListing, CatalogueRevisionRow, ListedModel } from "../catalogue/catalogue-listing";
+import { money } from "./presenters";
 
 type Path = ListedModel["paths"][number];
 
-const money = (nano: string) => ({ nano, usd: formatUsd(BigInt(nano)) });
+/** A price as the catalogue keeps it (nano-USD in a string) as the API shows amounts. */
+const priceAmount = (nano: string) => money(BigInt(nano));
 
 /** Token rates (per million tokens) in the catalogue's order. */
 const presentRates = (rates: NanoRates) =>
   TOKEN_RATES.flatMap((rate) =>
-    rates[rate] === undefined ? [] : [{ component: rate, unit: "per_million_tokens", amount: money(rates[rate]) }],
+    rates[rate] === undefined ? [] : [{ component: rate, unit: "per_million_tokens", amount: priceAmount(rates[rate]) }],
   );
 
 function presentPrice(path: Path) {
@@ -27,7 +28,9 @@ function presentPrice(path: Path) {
   return {
     rates: [
       ...presentRates({ ...components, input: text(path.inputNanoPerM), output: text(path.outputNanoPerM) }),
-      ...UNIT_PRICES.flatMap((unit) => (units[unit] === undefined ? [] : [{ component: unit, unit: "each", amount: money(units[unit]) }])),
+      ...UNIT_PRICES.flatMap((unit) =>
+        units[unit] === undefined ? [] : [{ component: unit, unit: "each", amount: priceAmount(units[unit]) }],
+      ),
     ],
     long_context: long_context ? { above_input_tokens: long_context.above_input_tokens, rates: presentRates(long_context) } : null,
     service_tiers: Object.entries(service_tiers ?? {}).map(([tier, rates]) => ({ tier, rates: presentRates(rates) })),

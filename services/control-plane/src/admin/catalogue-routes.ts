@@ -7,6 +7,7 @@ import { checkCatalogue, normalizeCatalogue } from "../catalogue/normalize-catal
 import { brokenEntries, collectingValidator, schemaMessage, schemaProblems } from "../catalogue/schema-problems";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { invalidRequest } from "../errors";
+import { operatorOf } from "./admin-params";
 import { errorResponses } from "./admin-schemas";
 import { presentCatalogueListing } from "./catalogue-presenters";
 import { catalogueModelsSchema } from "./catalogue-schemas";
@@ -78,7 +79,7 @@ export function registerCatalogueRoutes(app: FastifyInstance, services: ControlP
         const models = normalizeCatalogue(file);
         return { revision: null, models: models.length, curated: models.filter((model) => model.curated).length, dry_run: true };
       }
-      const result = await services.catalogue.load(file, request.query.source ?? "admin api");
+      const result = await services.catalogue.load(file, request.query.source ?? "admin api", { actor: operatorOf(request) });
       return { revision: result.revision, models: result.models, curated: result.curated, dry_run: false };
     },
   );

@@ -3,6 +3,7 @@ import type { AuditEntry } from "../changes/audit-log";
 import type { ControlPlaneStateReading } from "../health/control-plane-state";
 import type { StoredReport } from "../health/data-plane-reports";
 import { dataPlaneStatus } from "../health/data-plane-status";
+import { money } from "./presenters";
 
 export function presentControlPlane(state: ControlPlaneStateReading) {
   return {
@@ -46,11 +47,13 @@ export function presentAuditEvent(entry: AuditEntry) {
     id: entry.id.toString(),
     at: entry.createdAt.toISOString(),
     kind: entry.kind,
-    actor: null,
+    actor: entry.payload.actor ?? null,
     subject: {
       project_id: entry.payload.projectId ?? null,
       key_id: entry.payload.keyId ?? null,
+      replaces_key_id: entry.payload.replaces ?? null,
       catalogue_revision: entry.payload.revision ?? null,
+      amount: entry.payload.amountNano === undefined ? null : money(BigInt(entry.payload.amountNano)),
     },
   };
 }

@@ -1,8 +1,7 @@
 // Admin routes for operations: the state of this control plane and of every data plane (their latest
 // reports), and the audit log of admin actions.
 import type { FastifyInstance } from "fastify";
-import { CHANGE_KINDS } from "../changes/audit-log";
-import type { Change } from "../changes/change-feed";
+import { CHANGE_KINDS, type ChangeKind } from "../changes/audit-log";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { errorResponses, listOf, ref } from "./admin-schemas";
 import { presentAuditEvent, presentControlPlane, presentDataPlane } from "./health-presenters";
@@ -29,7 +28,7 @@ export function registerHealthRoutes(app: FastifyInstance, services: ControlPlan
     },
   );
 
-  app.get<{ Querystring: { kind?: Change["kind"]; before?: string; limit?: number } }>(
+  app.get<{ Querystring: { kind?: ChangeKind; before?: string; limit?: number } }>(
     "/admin/audit-log",
     {
       schema: {

@@ -6,7 +6,7 @@ import type { ApiKey } from "../generated/prisma/client";
 import { invalidRequest } from "../errors";
 import { spendOf } from "../keys/key-service";
 import { errorResponses, listOf, ref } from "./admin-schemas";
-import { keyParams, MAX_RPM_LIMIT, optionalUsd, projectParams, usageQuerystring } from "./admin-params";
+import { keyParams, MAX_RPM_LIMIT, operatorOf, optionalUsd, projectParams, usageQuerystring } from "./admin-params";
 import { presentKey, presentUsage } from "./presenters";
 
 /** A rotation's grace period: a day unless given, at most 30 days. */
@@ -68,13 +68,17 @@ export function registerKeyRoutes(app: FastifyInstance, services: ControlPlaneSe
     async (request, reply) => {
       const body = request.body ?? {};
       const limits = limitsOf(body);
-      const { key, record } = await services.keys.issue(request.params.projectId, {
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        rpmLimit: limits.rpmLimit ?? null,
-        dailyCapNano: limits.dailyCapNano ?? null,
-        budgetNano: limits.budgetNano ?? null,
-        expiresAt: limits.expiresAt ?? null,
-      });
+      const { key, record } = await services.keys.issue(
+        request.params.projectId,
+        {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          rpmLimit: limits.rpmLimit ?? null,
+          dailyCapNano: limits.dailyCapNano ?? null,
+          budgetNano: limits.budgetNano ?? null,
+          expiresAt: limits.expiresAt ?? null,
+        },
+        operatorOf(request),
+      );
       const [shown] = await presentKeys(services, record.projectId, [record]);
       return reply.code(201).send({ ...shown, key });
     },
@@ -120,10 +124,11 @@ export function registerKeyRoutes(app: FastifyInstance, services: ControlPlaneSe
       },
     },
     async (request) => {
-      const key = await services.keys.update(request.params.keyId, {
-        ...(request.body.name !== undefined ? { name: request.body.name } : {}),
-        ...limitsOf(request.body),
-      });
+      const key = await services.keys.update(
+        request.params.keyId,
+        { ...(request.body.name !== undefined ? { name: request.body.name } : {}), ...limitsOf(request.body) },
+        operatorOf(request),
+      );
       return (await presentKeys(services, key.projectId, [key]))[0];
     },
   );
@@ -143,7 +148,11 @@ export function registerKeyRoutes(app: FastifyInstance, services: ControlPlaneSe
       },
     },
     async (request, reply) => {
-      const rotated = await services.keys.rotate(request.params.keyId, request.body?.grace_seconds ?? DEFAULT_GRACE_SECONDS);
+      const rotated = await services.keys.rotate(
+        request.params.keyId,
+        request.body?.grace_seconds ?? DEFAULT_GRACE_SECONDS,
+        operatorOf(request),
+      );
       const [successor, previous] = await presentKeys(services, rotated.record.projectId, [rotated.record, rotated.previous]);
       return reply.code(201).send({ key: { ...successor, key: rotated.key }, previous });
     },
@@ -153,7 +162,7 @@ export function registerKeyRoutes(app: FastifyInstance, services: ControlPlaneSe
     "/admin/keys/:keyId/revoke",
     { schema: { summary: "Revoke a key", params: keyParams, response: { 200: ref("Key"), ...errorResponses } } },
     async (request) => {
-      const key = await services.keys.revoke(request.params.keyId);
+      const key = await services.keys.revoke(request.params.keyId, operatorOf(request));
       return (await presentKeys(services, key.projectId, [key]))[0];
     },
   );

@@ -45,7 +45,7 @@ interface LedgerRow {
   createdAt: Date;
 }
 
-const money = (nano: bigint) => ({ nano: nano.toString(), usd: formatUsd(nano) });
+export const money = (nano: bigint) => ({ nano: nano.toString(), usd: formatUsd(nano) });
 
 /** A debit's stored split as the API shows it; null when it has none. */
 function costByComponent(parts: unknown) {

@@ -4,7 +4,7 @@ import { invalidRequest } from "../errors";
 import type { HoldStatusName } from "../billing/ledger-service";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { errorResponses, HOLD_STATUSES, listOf, ref } from "./admin-schemas";
-import { MAX_RPM_LIMIT, projectParams, usageQuerystring, usdAmount } from "./admin-params";
+import { MAX_RPM_LIMIT, operatorOf, projectParams, usageQuerystring, usdAmount } from "./admin-params";
 import { presentBalance, presentHold, presentLedgerEntry, presentProject, presentUsage } from "./presenters";
 
 export function registerProjectRoutes(app: FastifyInstance, services: ControlPlaneServices): void {
@@ -23,7 +23,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
       },
     },
     async (request, reply) => {
-      const project = await services.projects.create(request.body);
+      const project = await services.projects.create(request.body, operatorOf(request));
       return reply.code(201).send(presentProject(project));
     },
   );
@@ -62,10 +62,16 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
     },
     async (request) => {
       const { rpm_limit, daily_cap_usd } = request.body;
-      const project = await services.projects.setLimits(request.params.projectId, {
-        ...(rpm_limit !== undefined ? { rpmLimit: rpm_limit } : {}),
-        ...(daily_cap_usd !== undefined ? { dailyCapNano: daily_cap_usd === null ? null : usdAmount(daily_cap_usd, "daily_cap_usd") } : {}),
-      });
+      const project = await services.projects.setLimits(
+        request.params.projectId,
+        {
+          ...(rpm_limit !== undefined ? { rpmLimit: rpm_limit } : {}),
+          ...(daily_cap_usd !== undefined
+            ? { dailyCapNano: daily_cap_usd === null ? null : usdAmount(daily_cap_usd, "daily_cap_usd") }
+            : {}),
+        },
+        operatorOf(request),
+      );
       return presentProject(project);
     },
   );
@@ -89,7 +95,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
     async (request, reply) => {
       const amount = usdAmount(request.body.amount_usd, "amount_usd");
       if (amount <= 0n) throw invalidRequest("amount_usd must be positive");
-      const result = await services.ledger.topUp(request.params.projectId, amount, request.body.idempotency_key);
+      const result = await services.ledger.topUp(request.params.projectId, amount, request.body.idempotency_key, operatorOf(request));
       const balance = await services.ledger.balance(request.params.projectId);
       return reply.code(result.replayed ? 200 : 201).send({
         entry_id: result.entryId.toString(),

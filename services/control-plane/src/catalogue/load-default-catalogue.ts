@@ -1,6 +1,7 @@
 // What the control plane loads when its database has no catalogue yet: the
 // curated default file plus the generated inventory (inventory.json, made by
 // scripts/generate-inventory.ts; docs/inventory.md).
+import { CONTROL_PLANE } from "../changes/change-feed";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { CatalogueFile, CatalogueModelEntry } from "./catalogue-file";
@@ -25,8 +26,9 @@ export const readInventory = (inventoryFile = INVENTORY_FILE): CatalogueModelEnt
   JSON.parse(readFileSync(inventoryFile, "utf8")) as CatalogueModelEntry[];
 
 /**
- * Loads `defaultCatalogueFile` with the inventory; returns what the catalogue service reports.
- * `onlyIfEmpty`: at start-up, keep a catalogue another replica (or an operator) loaded first.
+ * Loads `defaultCatalogueFile` with the inventory, as the control plane's own action (the audit log's actor);
+ * returns what the catalogue service reports. `onlyIfEmpty`: at start-up, keep a catalogue another replica
+ * (or an operator) loaded first.
  */
 export async function loadDefaultCatalogue(
   catalogue: CatalogueService,
@@ -35,5 +37,5 @@ export async function loadDefaultCatalogue(
   options: { onlyIfEmpty?: boolean } = {},
 ): Promise<{ revision: string; models: number; curated: number }> {
   const file = JSON.parse(readFileSync(defaultCatalogueFile, "utf8")) as CatalogueFile;
-  return catalogue.load(withInventory(file, readInventory(inventoryFile)), defaultCatalogueFile, options);
+  return catalogue.load(withInventory(file, readInventory(inventoryFile)), defaultCatalogueFile, { ...options, actor: CONTROL_PLANE });
 }

@@ -1,20 +1,29 @@
-// The audit log of admin actions: the change events the writers record with every change (change-feed.ts),
-// newest first. Who acted is not recorded yet: today every change comes through the admin token, or from
-// the control plane itself (an expired key's revocation, the default catalogue at first start).
+// The audit log of admin actions: the change events the writers record with every change and admin action
+// (change-feed.ts), with who acted, newest first.
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Change } from "./change-feed";
+import type { AuditOnly, Change } from "./change-feed";
 
-export const CHANGE_KINDS = ["catalogue", "key_revoked", "key_changed", "project_changed"] as const;
+export const CHANGE_KINDS = [
+  "project_created",
+  "project_changed",
+  "topup",
+  "key_issued",
+  "key_changed",
+  "key_revoked",
+  "catalogue",
+] as const satisfies readonly (Change | AuditOnly)["kind"][];
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface AuditEntry {
   id: bigint;
-  kind: Change["kind"];
-  payload: { projectId?: string; keyId?: string; revision?: string };
+  kind: ChangeKind;
+  /** The change's payload; `actor` absent on events recorded before actors were. */
+  payload: { projectId?: string; keyId?: string; revision?: string; amountNano?: string; replaces?: string; actor?: string };
   createdAt: Date;
 }
 
 export interface AuditFilter {
-  kind?: Change["kind"];
+  kind?: ChangeKind;
   /** Only events older than this id (the oldest one already shown). */
   before?: bigint;
   limit: number;
@@ -29,6 +38,6 @@ export class AuditLog {
       orderBy: { id: "desc" },
       take: filter.limit,
     });
-    return rows.map((row) => ({ ...row, kind: row.kind as Change["kind"], payload: row.payload as AuditEntry["payload"] }));
+    return rows.map((row) => ({ ...row, kind: row.kind as ChangeKind, payload: row.payload as AuditEntry["payload"] }));
   }
 }

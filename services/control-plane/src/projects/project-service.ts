@@ -1,6 +1,6 @@
 // Projects and their limits.
 import type { PrismaClient } from "../generated/prisma/client";
-import { changeEventRow, type ChangeFeed } from "../changes/change-feed";
+import { ADMIN_TOKEN, type Actor, changeEventRow, type ChangeFeed } from "../changes/change-feed";
 import { conflict, invalidRequest, notFound } from "../errors";
 import { newProjectId, PROJECT_ID_PATTERN } from "../keys/api-key-format";
 import { echo } from "@gateway/proto";
@@ -18,11 +18,15 @@ export class ProjectService {
     private readonly changes: ChangeFeed,
   ) {}
 
-  async create(input: { id?: string; name: string }) {
+  async create(input: { id?: string; name: string }, actor: Actor = ADMIN_TOKEN) {
     const id = input.id ?? newProjectId();
     if (!PROJECT_ID_PATTERN.test(id)) throw invalidRequest("project id must be 3 to 32 characters of a-z and 0-9");
     if (await this.prisma.project.findUnique({ where: { id } })) throw conflict(`project ${echo(id)} already exists`);
-    return this.prisma.project.create({ data: { id, name: input.name } });
+    const [project] = await this.prisma.$transaction([
+      this.prisma.project.create({ data: { id, name: input.name } }),
+      this.prisma.changeEvent.create({ data: changeEventRow({ kind: "project_created", projectId: id }, actor) }),
+    ]);
+    return project;
   }
 
   list() {
@@ -35,7 +39,7 @@ export class ProjectService {
     return project;
   }
 
-  async setLimits(id: string, update: LimitsUpdate) {
+  async setLimits(id: string, update: LimitsUpdate, actor: Actor = ADMIN_TOKEN) {
     const existing = await this.get(id);
     const rpmLimit = update.rpmLimit !== undefined ? update.rpmLimit : existing.rpmLimit;
     const [project] = await this.prisma.$transaction([
@@ -46,7 +50,7 @@ export class ProjectService {
           ...(update.dailyCapNano !== undefined ? { dailyCapNano: update.dailyCapNano } : {}),
         },
       }),
-      this.prisma.changeEvent.create({ data: changeEventRow({ kind: "project_changed", projectId: id, rpmLimit }) }),
+      this.prisma.changeEvent.create({ data: changeEventRow({ kind: "project_changed", projectId: id, rpmLimit }, actor) }),
     ]);
     await this.changes.poll();
     return project;
