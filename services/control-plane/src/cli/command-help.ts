@@ -57,8 +57,9 @@ export const COMMANDS: readonly CommandHelp[] = [
   },
   {
     name: "holds",
-    synopsis: "--project ID [--status S] [--request ID]",
-    summary: "holds (active by default; settled, released, expired, refused), or one request's",
+    synopsis: "--project ID [--status S] [--request ID] [--limit N] [--from DAY] [--to DAY] [--before REQUEST]",
+    summary: "holds (active by default; settled, released, expired, refused), newest first, or one request's",
+    detail: "--before takes the request id of the oldest hold shown: the next page back.",
   },
   {
     name: "usage",
@@ -77,6 +78,17 @@ export const COMMANDS: readonly CommandHelp[] = [
     summary: "replace the catalogue with a catalogue file (--dry-run: only check it); a refused file's problems one a line",
   },
   { name: "catalogue show", synopsis: "", summary: "the catalogue as the data planes receive it" },
+  {
+    name: "health",
+    synopsis: "",
+    summary: "the control plane's state and every data plane's latest report (status, link, rate limiting, open circuits)",
+  },
+  {
+    name: "audit",
+    synopsis: "[--kind KIND] [--limit N] [--before ID]",
+    summary: "admin actions newest first, with who acted (project_created, topup, key_issued, key_revoked, catalogue...)",
+    detail: "--before takes the id of the oldest action shown: the next page back.",
+  },
   {
     name: "prices check",
     synopsis: "--sources DIR [--file CATALOGUE.json]",

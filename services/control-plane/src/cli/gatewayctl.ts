@@ -15,6 +15,7 @@ import { readPriceLists } from "../catalogue/price-lists";
 import { repositoryRoot } from "../config";
 import { commandHelp, overview } from "./command-help";
 import { checkPrices, formatCheck, type PricesCheck, pathsOfFile, pathsOfSnapshot } from "./prices-check";
+import { auditText, healthText } from "./operations-output";
 import { table } from "./table";
 
 class CliError extends Error {}
@@ -57,6 +58,12 @@ async function call(target: Connection, method: string, route: string, body?: un
     throw new CliError(`${response.status} ${error?.code ?? "error"}: ${error?.message ?? text}${problems.join("")}`);
   }
   return parsed;
+}
+
+/** The flags given, as the admin API names its query parameters: "?kind=debit&limit=5", or "" for none. */
+function apiQuery(parameters: Record<string, string | undefined>): string {
+  const query = new URLSearchParams(Object.entries(parameters).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return query.size ? `?${query}` : "";
 }
 
 function need(value: string | undefined, flag: string, command: string): string {
@@ -210,6 +217,10 @@ function human(command: string, result: unknown): string {
           String(entry.request_id ?? entry.idempotency_key ?? ""),
         ]),
       );
+    case "health":
+      return healthText(result);
+    case "audit":
+      return auditText(result);
     case "holds":
       return listing(
         "no holds",
@@ -323,7 +334,7 @@ function parse(argv: string[]) {
 
 async function run(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv);
-  const singleWord = ["ledger", "holds", "usage"].includes(positionals[0]!);
+  const singleWord = ["ledger", "holds", "usage", "health", "audit"].includes(positionals[0]!);
   const command = positionals.slice(0, singleWord ? 1 : 2).join(" ");
   if (values.help || positionals.length === 0) {
     console.log((positionals.length > 0 && commandHelp(command)) || overview());
@@ -387,26 +398,40 @@ async function run(argv: string[]): Promise<void> {
       result = await call(target(), "GET", `/admin/projects/${project()}/balance`);
       break;
     case "ledger": {
-      // The flags given, as the admin API names its filters.
-      const query = new URLSearchParams(
-        Object.entries({
-          limit: values.limit,
-          kind: values.kind,
-          request_id: values.request,
-          key_id: values.key,
-          from: values.from,
-          to: values.to,
-          before: values.before,
-        }).filter((entry): entry is [string, string] => entry[1] !== undefined),
-      );
-      result = await call(target(), "GET", `/admin/projects/${project()}/ledger${query.size ? `?${query}` : ""}`);
+      const query = apiQuery({
+        limit: values.limit,
+        kind: values.kind,
+        request_id: values.request,
+        key_id: values.key,
+        from: values.from,
+        to: values.to,
+        before: values.before,
+      });
+      result = await call(target(), "GET", `/admin/projects/${project()}/ledger${query}`);
       break;
     }
     case "holds": {
-      const query = new URLSearchParams({ status: values.status ?? "active", ...(values.request ? { request_id: values.request } : {}) });
-      result = await call(target(), "GET", `/admin/projects/${project()}/holds?${query}`);
+      const query = apiQuery({
+        status: values.status ?? "active",
+        request_id: values.request,
+        limit: values.limit,
+        from: values.from,
+        to: values.to,
+        before: values.before,
+      });
+      result = await call(target(), "GET", `/admin/projects/${project()}/holds${query}`);
       break;
     }
+    case "health":
+      result = await call(target(), "GET", "/admin/health");
+      break;
+    case "audit":
+      result = await call(
+        target(),
+        "GET",
+        `/admin/audit-log${apiQuery({ kind: values.kind, limit: values.limit, before: values.before })}`,
+      );
+      break;
     case "usage": {
       const query = new URLSearchParams({ ...(values.from ? { from: values.from } : {}), ...(values.to ? { to: values.to } : {}) });
       // One key's usage with --key, else the project's.

@@ -142,6 +142,44 @@ describe("gatewayctl", () => {
     expect((await chat(issued.key)).status).toBe(401);
   });
 
+  it("shows the gateway's health and the audit log of the project's life", { timeout: 120_000 }, async () => {
+    // The data plane reports every few seconds: wait for its first report through the API, then ask gatewayctl.
+    await expect
+      .poll(async () => (await stack.admin<{ data_planes: unknown[] }>("GET", "/admin/health")).json.data_planes.length, {
+        timeout: 20_000,
+      })
+      .toBe(1);
+    const health = await ctlJson<{
+      control_plane: { database: { reachable: boolean } };
+      data_planes: { replica_id: string; status: string }[];
+    }>("health");
+    expect(health.control_plane.database.reachable).toBe(true);
+    expect(health.data_planes.map((plane) => plane.status)).toEqual(["ok"]);
+    const text = (await ctl("health")).stdout;
+    expect(text).toMatch(/^control plane \S+ \(version dev, up \d+ s\): database reachable/);
+    expect(text).toMatch(new RegExp(`^${health.data_planes[0]!.replica_id}\\s+ok\\s+connected, calls in_time\\s+local\\s`, "m"));
+
+    // The whole life above, newest first, each done with the admin token; one top-up though it was sent twice.
+    const audit = await ctlJson<{ data: { kind: string; actor: string; subject: { project_id: string | null } }[] }>(
+      "audit",
+      "--limit",
+      "100",
+    );
+    const acme = audit.data.filter((event) => event.subject.project_id === "acme");
+    expect(acme.map((event) => event.kind)).toEqual([
+      "key_revoked",
+      "project_changed",
+      "project_changed",
+      "topup",
+      "key_issued",
+      "project_created",
+    ]);
+    expect(new Set(acme.map((event) => event.actor))).toEqual(new Set(["admin token"]));
+    const topups = await ctl("audit", "--kind", "topup");
+    expect(topups.stdout.split("\n")[0]).toMatch(/^ID\s+TIME\s+KIND\s+BY\s+SUBJECT$/);
+    expect(topups.stdout).toMatch(/topup\s+admin token\s+project acme, \$1\.25$/m);
+  });
+
   it("prints readable text without --json and fails clearly on bad input", async () => {
     const shown = await ctl("projects", "create", "--name", "Plain", "--id", "plain");
     expect(shown.code).toBe(0);
