@@ -12,6 +12,7 @@ import path from "node:path";
 import pg from "pg";
 import { LedgerService } from "../../services/control-plane/src/billing/ledger-service";
 import { openDatabase } from "../../services/control-plane/src/database/connect";
+import { ADMIN_TOKEN } from "../../services/control-plane/src/changes/audit-log";
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? "1,64,256").split(",").map(Number);
@@ -40,7 +41,7 @@ async function run(label: string, databaseUrl: string | undefined): Promise<void
     for (const concurrency of concurrencies) {
       const projectId = `bench${concurrency}x${Date.now().toString(36)}`;
       await database.prisma.project.create({ data: { id: projectId, name: "bench" } });
-      await ledger.topUp(projectId, 10n ** 15n, "bench");
+      await ledger.topUp(projectId, 10n ** 15n, "bench", ADMIN_TOKEN);
       const keyId = `key_${projectId}`;
       await database.prisma.apiKey.create({ data: { id: keyId, projectId, hash: keyId, hint: "bnch", budgetNano: keyBudgetNano } });
       await database.prisma.$executeRaw`SELECT gateway_key_issued(${keyId})`;

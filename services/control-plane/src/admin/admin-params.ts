@@ -1,7 +1,7 @@
 // What the admin routes share to read their input: path parameters, USD amounts, limits' bounds.
 import type { FastifyRequest } from "fastify";
 import { NANO_PER_USD, parseUsd } from "../billing/money";
-import { ADMIN_TOKEN, type Actor } from "../changes/change-feed";
+import { ADMIN_TOKEN, type Actor } from "../changes/audit-log";
 import { invalidRequest } from "../errors";
 
 /** PostgreSQL's integer maximum, the rpm_limit columns'. */

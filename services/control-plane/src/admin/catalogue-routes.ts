@@ -79,7 +79,7 @@ export function registerCatalogueRoutes(app: FastifyInstance, services: ControlP
         const models = normalizeCatalogue(file);
         return { revision: null, models: models.length, curated: models.filter((model) => model.curated).length, dry_run: true };
       }
-      const result = await services.catalogue.load(file, request.query.source ?? "admin api", { actor: operatorOf(request) });
+      const result = await services.catalogue.load(file, request.query.source ?? "admin api", operatorOf(request));
       return { revision: result.revision, models: result.models, curated: result.curated, dry_run: false };
     },
   );

@@ -47,7 +47,7 @@ export function presentAuditEvent(entry: AuditEntry) {
     id: entry.id.toString(),
     at: entry.createdAt.toISOString(),
     kind: entry.kind,
-    actor: entry.payload.actor ?? null,
+    actor: entry.actor,
     subject: {
       project_id: entry.payload.projectId ?? null,
       key_id: entry.payload.keyId ?? null,

@@ -37,7 +37,7 @@ export function registerHealthRoutes(app: FastifyInstance, services: ControlPlan
           type: "object",
           properties: {
             kind: { type: "string", enum: CHANGE_KINDS },
-            before: { type: "string", pattern: "^[0-9]{1,19}$", description: "the id of the oldest event already shown" },
+            before: { type: "string", pattern: "^[0-9]{1,18}$", description: "the id of the oldest event already shown" },
             limit: { type: "integer", minimum: 1, maximum: 500, description: "default 50" },
           },
         },

@@ -199,7 +199,11 @@ function usageTotals(rows: UsageRow[]) {
 /** Rows grouped by `keyOf`, each group with its totals. */
 function totalsBy(rows: UsageRow[], keyOf: (row: UsageRow) => string) {
   const groups = new Map<string, UsageRow[]>();
-  for (const row of rows) groups.set(keyOf(row), [...(groups.get(keyOf(row)) ?? []), row]);
+  for (const row of rows) {
+    const group = groups.get(keyOf(row));
+    if (group) group.push(row);
+    else groups.set(keyOf(row), [row]);
+  }
   return [...groups].map(([key, group]) => ({ key, totals: usageTotals(group) }));
 }
 

@@ -144,7 +144,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
             key_id: { type: "string", minLength: 1 },
             from: { type: "string", format: "date" },
             to: { type: "string", format: "date" },
-            before: { type: "string", pattern: "^[0-9]{1,19}$", description: "the id of the oldest entry already shown" },
+            before: { type: "string", pattern: "^[0-9]{1,18}$", description: "the id of the oldest entry already shown" },
           },
         },
         response: { 200: listOf("LedgerEntry"), ...errorResponses },

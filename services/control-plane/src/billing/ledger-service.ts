@@ -4,7 +4,7 @@
 // request calls, go through the group-commit batcher (money-batcher.ts).
 import type { PrismaClient } from "../generated/prisma/client";
 import { secondsToNextUtcMidnight, utcDay, type Clock } from "../clock";
-import { ADMIN_TOKEN, type Actor, changeEventRow } from "../changes/change-feed";
+import { type Actor, auditEventRow } from "../changes/audit-log";
 import { conflict, invalidRequest, notFound } from "../errors";
 import { formatUsd } from "./money";
 import type { Database } from "../database/connect";
@@ -311,26 +311,25 @@ export class LedgerService {
     projectId: string,
     amountNano: bigint,
     idempotencyKey: string,
-    actor: Actor = ADMIN_TOKEN,
+    actor: Actor,
   ): Promise<{ entryId: bigint; amountNano: bigint; replayed: boolean }> {
     await this.requireProject(projectId);
-    // The credit and its audit event in one transaction; a replay credits nothing and records nothing.
-    const rows = await this.prisma
-      .$transaction(async (tx) => {
-        const credited = await tx.$queryRaw<{ r_entry_id: bigint; r_amount: bigint; r_replayed: boolean }[]>`
-          SELECT * FROM gateway_topup(${projectId}, ${amountNano}::bigint, ${idempotencyKey}, ${utcDay(this.clock.now())}::date)`;
-        if (!credited[0]!.r_replayed)
-          await tx.changeEvent.create({ data: changeEventRow({ kind: "topup", projectId, amountNano: amountNano.toString() }, actor) });
-        return credited;
-      })
-      .catch((error: unknown) => {
-        // The balance is a bigint: a top-up past it fails in the database (was a 500) and credits nothing.
-        if (sqlStateOf(error) === OUT_OF_RANGE)
-          throw conflict(
-            `a top-up of $${formatUsd(amountNano)} would take project ${echo(projectId)}'s balance past what the ledger holds`,
-          );
-        throw error;
-      });
+    // The credit and its audit event in one statement (the project's row lock is held no longer than the credit
+    // alone); a replay credits nothing and records nothing.
+    const entry = auditEventRow({ kind: "topup", projectId, amountNano: amountNano.toString() }, actor);
+    const rows = await this.prisma.$queryRaw<{ r_entry_id: bigint; r_amount: bigint; r_replayed: boolean }[]>`
+      WITH credited AS (
+        SELECT * FROM gateway_topup(${projectId}, ${amountNano}::bigint, ${idempotencyKey}, ${utcDay(this.clock.now())}::date)
+      ), recorded AS (
+        INSERT INTO audit_events (kind, actor, payload)
+        SELECT ${entry.kind}, ${entry.actor}, ${JSON.stringify(entry.payload)}::jsonb FROM credited WHERE NOT r_replayed
+      )
+      SELECT * FROM credited`.catch((error: unknown) => {
+      // The balance is a bigint: a top-up past it fails in the database (was a 500) and credits nothing.
+      if (sqlStateOf(error) === OUT_OF_RANGE)
+        throw conflict(`a top-up of $${formatUsd(amountNano)} would take project ${echo(projectId)}'s balance past what the ledger holds`);
+      throw error;
+    });
     const row = rows[0]!;
     // A key names one top-up: the same key with another amount is a mistake to report, not a replay to answer.
     if (row.r_replayed && BigInt(row.r_amount) !== amountNano)

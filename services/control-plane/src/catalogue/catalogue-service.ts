@@ -1,7 +1,9 @@
 // Stores the catalogue and serves it as the snapshot the data planes receive.
 import { type Catalogue, protoField } from "@gateway/proto";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import { ADMIN_TOKEN, type Actor, changeEventRow, type ChangeFeed } from "../changes/change-feed";
+import type { Actor } from "../changes/audit-log";
+import type { ChangeFeed } from "../changes/change-feed";
+import { recordChange } from "../changes/record-change";
 import { type CatalogueFile, type NanoRates, type PriceComponentsJson, TOKEN_RATES } from "./catalogue-file";
 import { type CatalogueListing, type CatalogueQuery, listCatalogue } from "./catalogue-listing";
 import { normalizeCatalogue } from "./normalize-catalogue";
@@ -59,7 +61,8 @@ export class CatalogueService {
   async load(
     file: CatalogueFile,
     source: string,
-    options: { onlyIfEmpty?: boolean; actor?: Actor } = {},
+    actor: Actor,
+    options: { onlyIfEmpty?: boolean } = {},
   ): Promise<{ revision: string; models: number; curated: number }> {
     const models = normalizeCatalogue(file);
     const revision = await this.prisma.$transaction(
@@ -83,9 +86,7 @@ export class CatalogueService {
           ),
         });
         const created = await tx.catalogueRevision.create({ data: { source, defaults: file.defaults } });
-        await tx.changeEvent.create({
-          data: changeEventRow({ kind: "catalogue", revision: String(created.id) }, options.actor ?? ADMIN_TOKEN),
-        });
+        for (const write of recordChange(tx, { kind: "catalogue", revision: String(created.id) }, actor)) await write;
         return String(created.id);
         // Hundreds of models and paths: Prisma's 5 s default for interactive transactions is too short
         // on a busy machine, and a control plane that cannot load its catalogue cannot start.

@@ -1,7 +1,7 @@
 // What the control plane loads when its database has no catalogue yet: the
 // curated default file plus the generated inventory (inventory.json, made by
 // scripts/generate-inventory.ts; docs/inventory.md).
-import { CONTROL_PLANE } from "../changes/change-feed";
+import { CONTROL_PLANE } from "../changes/audit-log";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { CatalogueFile, CatalogueModelEntry } from "./catalogue-file";
@@ -37,5 +37,5 @@ export async function loadDefaultCatalogue(
   options: { onlyIfEmpty?: boolean } = {},
 ): Promise<{ revision: string; models: number; curated: number }> {
   const file = JSON.parse(readFileSync(defaultCatalogueFile, "utf8")) as CatalogueFile;
-  return catalogue.load(withInventory(file, readInventory(inventoryFile)), defaultCatalogueFile, { ...options, actor: CONTROL_PLANE });
+  return catalogue.load(withInventory(file, readInventory(inventoryFile)), defaultCatalogueFile, CONTROL_PLANE, options);
 }

@@ -8,30 +8,13 @@
 import type { Database } from "../database/connect";
 import type { Prisma } from "../generated/prisma/client";
 
-/** The changes the data planes act on. */
 export type Change =
   | { kind: "catalogue"; revision: string }
   | { kind: "key_revoked"; projectId: string; keyId: string }
   | { kind: "key_changed"; projectId: string; keyId: string }
   | { kind: "project_changed"; projectId: string; rpmLimit: number | null };
 
-/** Admin actions recorded for the audit log only: no data plane has anything to do on them. */
-export type AuditOnly =
-  | { kind: "project_created"; projectId: string }
-  | { kind: "key_issued"; projectId: string; keyId: string; replaces?: string }
-  | { kind: "topup"; projectId: string; amountNano: string };
-
-/**
- * Who made a change, recorded with it for the audit log: the admin API's operator (today only the admin
- * token; an operator account's name once there are accounts, decision 0009) or the control plane itself.
- */
-export type Actor = string;
-export const ADMIN_TOKEN: Actor = "admin token";
-export const CONTROL_PLANE: Actor = "control plane";
-
 type Listener = (change: Change) => void;
-
-const DATA_PLANE_KINDS: ReadonlySet<string> = new Set<Change["kind"]>(["catalogue", "key_revoked", "key_changed", "project_changed"]);
 
 /**
  * Ids are assigned at insert but become visible at commit, so a smaller id can
@@ -40,9 +23,9 @@ const DATA_PLANE_KINDS: ReadonlySet<string> = new Set<Change["kind"]>(["catalogu
  */
 const REREAD_WINDOW = 100n;
 
-export function changeEventRow(change: Change | AuditOnly, actor: Actor): Prisma.ChangeEventCreateInput {
+export function changeEventRow(change: Change): Prisma.ChangeEventCreateInput {
   const { kind, ...payload } = change;
-  return { kind, payload: { ...payload, actor } };
+  return { kind, payload };
 }
 
 export class ChangeFeed {
@@ -101,9 +84,7 @@ export class ChangeFeed {
       const id = BigInt(row.id);
       this.delivered.add(id); // seen: not asked for again
       if (id > this.lastId) this.lastId = id;
-      if (!DATA_PLANE_KINDS.has(row.kind)) continue; // an audit-only action
-      const { actor: _actor, ...payload } = row.payload as { actor?: Actor }; // the audit log's, not the data planes'
-      const change = { kind: row.kind, ...payload } as Change;
+      const change = { kind: row.kind, ...row.payload } as Change;
       for (const listener of this.listeners) listener(change);
     }
     for (const id of this.delivered) if (id <= this.lastId - REREAD_WINDOW) this.delivered.delete(id);

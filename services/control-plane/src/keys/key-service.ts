@@ -4,7 +4,9 @@
 import { timingSafeEqual } from "node:crypto";
 import { echo } from "@gateway/proto";
 
-import { ADMIN_TOKEN, type Actor, CONTROL_PLANE, type ChangeFeed, changeEventRow } from "../changes/change-feed";
+import { type Actor, CONTROL_PLANE } from "../changes/audit-log";
+import type { ChangeFeed } from "../changes/change-feed";
+import { recordAction, recordChange } from "../changes/record-change";
 import { sqlStateOf } from "../database/sql-state";
 import type { ApiKey, PrismaClient } from "../generated/prisma/client";
 import { conflict, invalidRequest, notFound } from "../errors";
@@ -65,7 +67,7 @@ export class KeyService {
   ) {}
 
   /** Returns the full key; it is never stored and cannot be shown again. */
-  async issue(projectId: string, input: { name?: string } & Omit<KeyLimitsUpdate, "name"> = {}, actor: Actor = ADMIN_TOKEN) {
+  async issue(projectId: string, input: { name?: string } & Omit<KeyLimitsUpdate, "name">, actor: Actor) {
     const project = await this.prisma.project.findUnique({ where: { id: projectId } });
     if (!project) throw notFound(`project ${echo(projectId)}`);
     this.checkExpiry(input.expiresAt);
@@ -87,7 +89,7 @@ export class KeyService {
       }),
       // With a budget or a cap, the project's money operations start looking at its keys.
       this.prisma.$executeRaw`SELECT gateway_key_issued(${id})`,
-      this.prisma.changeEvent.create({ data: changeEventRow({ kind: "key_issued", projectId, keyId: id }, actor) }),
+      recordAction(this.prisma, { kind: "key_issued", projectId, keyId: id }, actor),
     ]);
     return { key, record };
   }
@@ -103,7 +105,7 @@ export class KeyService {
   }
 
   /** Sets a key's limits or expiry; the data planes drop what they cached of it. */
-  async update(keyId: string, update: KeyLimitsUpdate, actor: Actor = ADMIN_TOKEN) {
+  async update(keyId: string, update: KeyLimitsUpdate, actor: Actor) {
     const existing = await this.get(keyId);
     if (existing.revokedAt) throw conflict(`key ${echo(keyId)} is revoked`);
     if (existing.replacedBy) throw conflict(`key ${echo(keyId)} was rotated: its limits are its successor's, ${existing.replacedBy}`);
@@ -116,7 +118,7 @@ export class KeyService {
     if (update.expiresAt !== undefined) changes.expires_at = update.expiresAt?.toISOString() ?? null;
     await this.prisma.$transaction([
       this.prisma.$executeRaw`SELECT gateway_update_key(${keyId}, ${JSON.stringify(changes)}::jsonb, ${utcDay(this.clock.now())}::date)`,
-      this.prisma.changeEvent.create({ data: changeEventRow({ kind: "key_changed", projectId: existing.projectId, keyId }, actor) }),
+      ...recordChange(this.prisma, { kind: "key_changed", projectId: existing.projectId, keyId }, actor),
     ]);
     await this.changes.poll();
     return this.get(keyId);
@@ -126,7 +128,7 @@ export class KeyService {
    * Issues a successor with the key's name, limits, expiry and counters; the key stays valid for
    * `graceSeconds` (or until its own earlier expiry), then is revoked. Returns the successor's full key.
    */
-  async rotate(keyId: string, graceSeconds: number, actor: Actor = ADMIN_TOKEN) {
+  async rotate(keyId: string, graceSeconds: number, actor: Actor) {
     const existing = await this.get(keyId);
     const key = newApiKey(existing.projectId);
     const successorId = `key_${randomBase62(16)}`;
@@ -136,10 +138,8 @@ export class KeyService {
       await this.prisma.$transaction([
         this.prisma.$executeRaw`SELECT gateway_rotate_key(${keyId}, ${successorId}, ${hashApiKey(key)}, ${key.slice(-4)},
                                                           ${until.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)`,
-        this.prisma.changeEvent.create({ data: changeEventRow({ kind: "key_changed", projectId: existing.projectId, keyId }, actor) }),
-        this.prisma.changeEvent.create({
-          data: changeEventRow({ kind: "key_issued", projectId: existing.projectId, keyId: successorId, replaces: keyId }, actor),
-        }),
+        ...recordChange(this.prisma, { kind: "key_changed", projectId: existing.projectId, keyId }, actor),
+        recordAction(this.prisma, { kind: "key_issued", projectId: existing.projectId, keyId: successorId, replaces: keyId }, actor),
       ]);
     } catch (error) {
       const state = sqlStateOf(error);
@@ -151,12 +151,12 @@ export class KeyService {
     return { key, record: await this.get(successorId), previous: await this.get(keyId) };
   }
 
-  async revoke(keyId: string, actor: Actor = ADMIN_TOKEN) {
+  async revoke(keyId: string, actor: Actor) {
     const existing = await this.get(keyId);
     if (existing.revokedAt) return existing;
     const [record] = await this.prisma.$transaction([
       this.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: this.clock.now() } }),
-      this.prisma.changeEvent.create({ data: changeEventRow({ kind: "key_revoked", projectId: existing.projectId, keyId }, actor) }),
+      ...recordChange(this.prisma, { kind: "key_revoked", projectId: existing.projectId, keyId }, actor),
     ]);
     await this.changes.poll();
     return record;
@@ -168,11 +168,7 @@ export class KeyService {
     if (due.length === 0) return 0;
     await this.prisma.$transaction([
       ...due.map((key) => this.prisma.apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: key.expiresAt } })),
-      ...due.map((key) =>
-        this.prisma.changeEvent.create({
-          data: changeEventRow({ kind: "key_revoked", projectId: key.projectId, keyId: key.id }, CONTROL_PLANE),
-        }),
-      ),
+      ...due.flatMap((key) => recordChange(this.prisma, { kind: "key_revoked", projectId: key.projectId, keyId: key.id }, CONTROL_PLANE)),
     ]);
     await this.changes.poll();
     return due.length;

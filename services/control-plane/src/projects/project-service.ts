@@ -1,6 +1,8 @@
 // Projects and their limits.
 import type { PrismaClient } from "../generated/prisma/client";
-import { ADMIN_TOKEN, type Actor, changeEventRow, type ChangeFeed } from "../changes/change-feed";
+import type { Actor } from "../changes/audit-log";
+import type { ChangeFeed } from "../changes/change-feed";
+import { recordAction, recordChange } from "../changes/record-change";
 import { conflict, invalidRequest, notFound } from "../errors";
 import { newProjectId, PROJECT_ID_PATTERN } from "../keys/api-key-format";
 import { echo } from "@gateway/proto";
@@ -18,13 +20,13 @@ export class ProjectService {
     private readonly changes: ChangeFeed,
   ) {}
 
-  async create(input: { id?: string; name: string }, actor: Actor = ADMIN_TOKEN) {
+  async create(input: { id?: string; name: string }, actor: Actor) {
     const id = input.id ?? newProjectId();
     if (!PROJECT_ID_PATTERN.test(id)) throw invalidRequest("project id must be 3 to 32 characters of a-z and 0-9");
     if (await this.prisma.project.findUnique({ where: { id } })) throw conflict(`project ${echo(id)} already exists`);
     const [project] = await this.prisma.$transaction([
       this.prisma.project.create({ data: { id, name: input.name } }),
-      this.prisma.changeEvent.create({ data: changeEventRow({ kind: "project_created", projectId: id }, actor) }),
+      recordAction(this.prisma, { kind: "project_created", projectId: id }, actor),
     ]);
     return project;
   }
@@ -39,7 +41,7 @@ export class ProjectService {
     return project;
   }
 
-  async setLimits(id: string, update: LimitsUpdate, actor: Actor = ADMIN_TOKEN) {
+  async setLimits(id: string, update: LimitsUpdate, actor: Actor) {
     const existing = await this.get(id);
     const rpmLimit = update.rpmLimit !== undefined ? update.rpmLimit : existing.rpmLimit;
     const [project] = await this.prisma.$transaction([
@@ -50,7 +52,7 @@ export class ProjectService {
           ...(update.dailyCapNano !== undefined ? { dailyCapNano: update.dailyCapNano } : {}),
         },
       }),
-      this.prisma.changeEvent.create({ data: changeEventRow({ kind: "project_changed", projectId: id, rpmLimit }, actor) }),
+      ...recordChange(this.prisma, { kind: "project_changed", projectId: id, rpmLimit }, actor),
     ]);
     await this.changes.poll();
     return project;

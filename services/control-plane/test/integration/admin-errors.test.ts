@@ -11,6 +11,7 @@ import type { CatalogueFile } from "../../src/catalogue/catalogue-file";
 import type { RunningControlPlane } from "../../src/control-plane";
 import type { ControlPlaneServices } from "../../src/control-plane-services";
 import { type EmbeddedControlPlane, startEmbeddedControlPlane } from "../harness/embedded-control-plane";
+import { ADMIN_TOKEN as OPERATOR } from "../../src/changes/audit-log";
 
 const ADMIN_TOKEN = "admin-errors-token";
 const DEFAULT_CATALOGUE = path.resolve(import.meta.dirname, "../../src/catalogue/default-catalogue.json");
@@ -51,7 +52,7 @@ describe("admin API errors", () => {
   beforeAll(async () => {
     embedded = await startEmbeddedControlPlane(ADMIN_TOKEN);
     controlPlane = embedded.controlPlane;
-    await controlPlane.services.projects.create({ name: "Taken", id: "taken" });
+    await controlPlane.services.projects.create({ name: "Taken", id: "taken" }, OPERATOR);
   });
 
   afterAll(async () => {

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseControlPlaneConfig } from "../../src/config";
 import { startControlPlane, type RunningControlPlane } from "../../src/control-plane";
+import { ADMIN_TOKEN } from "../../src/changes/audit-log";
 
 const TOKEN = "contract-test-token";
 
@@ -65,9 +66,9 @@ describe("control-plane gRPC contract", () => {
     );
     client = new ControlPlaneClientConstructor(controlPlane.grpcAddress, grpc.credentials.createInsecure());
     const { services } = controlPlane;
-    projectId = (await services.projects.create({ name: "contract" })).id;
-    key = (await services.keys.issue(projectId, { name: "k" })).key;
-    await services.ledger.topUp(projectId, 1_000_000n, "seed");
+    projectId = (await services.projects.create({ name: "contract" }, ADMIN_TOKEN)).id;
+    key = (await services.keys.issue(projectId, { name: "k" }, ADMIN_TOKEN)).key;
+    await services.ledger.topUp(projectId, 1_000_000n, "seed", ADMIN_TOKEN);
   });
 
   afterAll(async () => {
@@ -120,7 +121,7 @@ describe("control-plane gRPC contract", () => {
   });
 
   it("refuses a hold over the daily cap with the seconds to midnight", async () => {
-    await controlPlane.services.projects.setLimits(projectId, { dailyCapNano: 200n });
+    await controlPlane.services.projects.setLimits(projectId, { dailyCapNano: 200n }, ADMIN_TOKEN);
     const refused = await reserve("r5", 300n); // 123 already spent today
     expect(refused.outcome).toBe("SPEND_CAP_EXCEEDED");
     expect(refused.retryAfterSeconds).toBeGreaterThan(0);
@@ -128,7 +129,7 @@ describe("control-plane gRPC contract", () => {
     expect((await reserve("r6", 77n)).outcome).toBe("RESERVED"); // 123 + 77 = 200 fits exactly
     expect((await reserve("r7", 1n)).outcome).toBe("SPEND_CAP_EXCEEDED");
     await release("r6");
-    await controlPlane.services.projects.setLimits(projectId, { dailyCapNano: null });
+    await controlPlane.services.projects.setLimits(projectId, { dailyCapNano: null }, ADMIN_TOKEN);
   });
 
   it("expires holds past their TTL, counts them, and still debits a late settle", async () => {

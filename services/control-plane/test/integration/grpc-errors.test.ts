@@ -13,6 +13,7 @@ import { startControlPlane, type RunningControlPlane } from "../../src/control-p
 import { notFound } from "../../src/errors";
 import { startGrpcServer, type RpcDependencies, type RunningGrpcServer } from "../../src/rpc/grpc-server";
 import { scratchDatabase, type ScratchDatabase } from "../harness/scratch-database";
+import { ADMIN_TOKEN } from "../../src/changes/audit-log";
 
 const TOKEN = "grpc-errors-token";
 
@@ -147,9 +148,9 @@ describe("gRPC errors when the database goes away", { timeout: 180_000 }, () => 
     let controlPlane: RunningControlPlane | undefined;
     try {
       controlPlane = await startControlPlane(config({ DATABASE_URL: proxied.toString(), GATEWAY_DATA_DIR: dataDir }));
-      const projectId = (await controlPlane.services.projects.create({ name: "outage" })).id;
-      const key = (await controlPlane.services.keys.issue(projectId, { name: "k" })).key;
-      await controlPlane.services.ledger.topUp(projectId, 1_000_000n, "seed");
+      const projectId = (await controlPlane.services.projects.create({ name: "outage" }, ADMIN_TOKEN)).id;
+      const key = (await controlPlane.services.keys.issue(projectId, { name: "k" }, ADMIN_TOKEN)).key;
+      await controlPlane.services.ledger.topUp(projectId, 1_000_000n, "seed", ADMIN_TOKEN);
 
       await new Promise<void>((resolve) => {
         proxy.close(() => resolve());
@@ -177,8 +178,8 @@ describe("gRPC errors when the database goes away", { timeout: 180_000 }, () => 
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "grpc-errors-"));
     const controlPlane = await startControlPlane(config({ GATEWAY_DATA_DIR: dataDir }));
     try {
-      const projectId = (await controlPlane.services.projects.create({ name: "closed" })).id;
-      const key = (await controlPlane.services.keys.issue(projectId, { name: "k" })).key;
+      const projectId = (await controlPlane.services.projects.create({ name: "closed" }, ADMIN_TOKEN)).id;
+      const key = (await controlPlane.services.keys.issue(projectId, { name: "k" }, ADMIN_TOKEN)).key;
       await controlPlane.database.close();
       const unavailable = {
         code: grpc.status.UNAVAILABLE,

@@ -8,6 +8,7 @@ import { ChangeFeed, type Change } from "../../src/changes/change-feed";
 import { openDatabase, type Database } from "../../src/database/connect";
 import { KeyService, spendOf } from "../../src/keys/key-service";
 import { scratchDatabase, type ScratchDatabase } from "../harness/scratch-database";
+import { ADMIN_TOKEN } from "../../src/changes/audit-log";
 
 const USD = 1_000_000_000n;
 const cents = (count: number): bigint => (BigInt(count) * USD) / 100n;
@@ -42,7 +43,7 @@ describe("a key's own budget, daily cap, expiry and rotation in the ledger", () 
 
   async function project(id: string, balanceCents = 10_000): Promise<void> {
     await database.prisma.project.create({ data: { id, name: id } });
-    await ledger.topUp(id, cents(balanceCents), "initial");
+    await ledger.topUp(id, cents(balanceCents), "initial", ADMIN_TOKEN);
   }
 
   const reserve = (projectId: string, keyId: string, requestId: string, amount: bigint, minAmount = 0n) =>
@@ -56,7 +57,7 @@ describe("a key's own budget, daily cap, expiry and rotation in the ledger", () 
 
   it("refuses a hold beyond the key's budget (402 key_budget_exceeded), counts settles, releases and expiries exactly", async () => {
     await project("kbudget");
-    const { record: key } = await keys.issue("kbudget", { name: "ci", budgetNano: cents(50) });
+    const { record: key } = await keys.issue("kbudget", { name: "ci", budgetNano: cents(50) }, ADMIN_TOKEN);
     expect((await reserve("kbudget", key.id, "b1", cents(30))).outcome).toBe("reserved");
     expect((await reserve("kbudget", key.id, "b2", cents(30))).outcome).toBe("key_budget_exceeded");
     // A capped answer: the hold is what fits the key's budget.
@@ -80,7 +81,7 @@ describe("a key's own budget, daily cap, expiry and rotation in the ledger", () 
     expect(await counters(key.id)).toEqual({ spent: cents(20), held: cents(30), capUsed: cents(50) });
 
     // Another key of the project, and the project, are not bound by this key's budget.
-    const { record: other } = await keys.issue("kbudget", {});
+    const { record: other } = await keys.issue("kbudget", {}, ADMIN_TOKEN);
     expect((await reserve("kbudget", other.id, "o1", cents(500))).outcome).toBe("reserved");
     // Every debit carries its key; the budget never went over.
     const entries = await database.prisma.ledgerEntry.findMany({ where: { projectId: "kbudget", kind: "debit" } });
@@ -90,7 +91,7 @@ describe("a key's own budget, daily cap, expiry and rotation in the ledger", () 
 
   it("refuses beyond the key's daily cap with key_spend_cap_exceeded and Retry-After, and starts again the next day", async () => {
     await project("kcap");
-    const { record: key } = await keys.issue("kcap", { dailyCapNano: cents(10) });
+    const { record: key } = await keys.issue("kcap", { dailyCapNano: cents(10) }, ADMIN_TOKEN);
     expect((await reserve("kcap", key.id, "c1", cents(8))).outcome).toBe("reserved");
     const refused = await reserve("kcap", key.id, "c2", cents(3));
     expect(refused.outcome).toBe("key_spend_cap_exceeded");
@@ -107,20 +108,20 @@ describe("a key's own budget, daily cap, expiry and rotation in the ledger", () 
 
   it("starts a limit set later from the key's ledger, and moves limits and counters to a rotated key's successor", async () => {
     await project("krotate");
-    const { record: key } = await keys.issue("krotate", { name: "app" });
+    const { record: key } = await keys.issue("krotate", { name: "app" }, ADMIN_TOKEN);
     // Spent before it had a budget: untracked, then counted from the ledger when the budget is set.
     expect((await reserve("krotate", key.id, "r1", cents(40))).outcome).toBe("reserved");
     await settle("krotate", "r1", cents(25));
     expect((await reserve("krotate", key.id, "r2", cents(10))).outcome).toBe("reserved"); // in flight at the change
     seen.length = 0;
-    const limited = await keys.update(key.id, { budgetNano: cents(60), rpmLimit: 30 });
+    const limited = await keys.update(key.id, { budgetNano: cents(60), rpmLimit: 30 }, ADMIN_TOKEN);
     expect(limited).toMatchObject({ budgetNano: cents(60), rpmLimit: 30, spentNano: cents(25), heldNano: 0n });
     expect(seen).toContainEqual({ kind: "key_changed", projectId: "krotate", keyId: key.id });
     await settle("krotate", "r2", cents(10)); // admitted before the budget: counted as spent when it lands
     expect(await counters(key.id)).toMatchObject({ spent: cents(35), held: 0n });
     expect((await reserve("krotate", key.id, "r3", cents(20))).outcome).toBe("reserved");
 
-    const rotated = await keys.rotate(key.id, 3600);
+    const rotated = await keys.rotate(key.id, 3600, ADMIN_TOKEN);
     expect(rotated.key).toMatch(/^sk_krotate_/);
     expect(rotated.record).toMatchObject({ name: "app", budgetNano: cents(60), rpmLimit: 30, spentNano: cents(35), heldNano: cents(20) });
     expect(rotated.previous).toMatchObject({ replacedBy: rotated.record.id, spentNano: 0n, heldNano: 0n });
@@ -137,8 +138,8 @@ describe("a key's own budget, daily cap, expiry and rotation in the ledger", () 
     expect((await reserve("krotate", key.id, "r4", cents(6))).outcome).toBe("key_budget_exceeded");
     expect((await reserve("krotate", rotated.record.id, "r5", cents(5))).outcome).toBe("reserved");
     expect((await reserve("krotate", key.id, "r6", 1n)).outcome).toBe("key_budget_exceeded");
-    await expect(keys.rotate(key.id, 60)).rejects.toMatchObject({ code: "conflict" });
-    await expect(keys.update(key.id, { budgetNano: cents(1) })).rejects.toMatchObject({ code: "conflict" });
+    await expect(keys.rotate(key.id, 60, ADMIN_TOKEN)).rejects.toMatchObject({ code: "conflict" });
+    await expect(keys.update(key.id, { budgetNano: cents(1) }, ADMIN_TOKEN)).rejects.toMatchObject({ code: "conflict" });
 
     // After the grace the old key is invalid at once, and the sweep revokes it and tells the data planes.
     now = new Date(now.getTime() + 3_600_000);
@@ -158,8 +159,10 @@ describe("a key's own budget, daily cap, expiry and rotation in the ledger", () 
 
   it("refuses an expiry in the past, and a key past its expiry does not validate", async () => {
     await project("kexpiry");
-    await expect(keys.issue("kexpiry", { expiresAt: new Date(now.getTime() - 1) })).rejects.toMatchObject({ code: "invalid_request" });
-    const issued = await keys.issue("kexpiry", { expiresAt: new Date(now.getTime() + 1000) });
+    await expect(keys.issue("kexpiry", { expiresAt: new Date(now.getTime() - 1) }, ADMIN_TOKEN)).rejects.toMatchObject({
+      code: "invalid_request",
+    });
+    const issued = await keys.issue("kexpiry", { expiresAt: new Date(now.getTime() + 1000) }, ADMIN_TOKEN);
     expect((await keys.validate(issued.key)).valid).toBe(true);
     expect((await keys.validate(issued.key)).key?.expiresAt?.getTime()).toBe(now.getTime() + 1000);
     now = new Date(now.getTime() + 1000);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningControlPlane } from "../../src/control-plane";
 import { type EmbeddedControlPlane, startEmbeddedControlPlane } from "../harness/embedded-control-plane";
+import { ADMIN_TOKEN as OPERATOR } from "../../src/changes/audit-log";
 
 const ADMIN_TOKEN = "ledger-filters-token";
 
@@ -31,10 +32,10 @@ describe("filtered ledger and holds listings", () => {
     embedded = await startEmbeddedControlPlane(ADMIN_TOKEN);
     controlPlane = embedded.controlPlane;
     const { projects, keys, ledger } = controlPlane.services;
-    await projects.create({ name: "Filters", id: "filters" });
-    await ledger.topUp("filters", 10_000_000_000n, "first");
-    keyA = (await keys.issue("filters", { name: "a" })).record.id;
-    keyB = (await keys.issue("filters", { name: "b" })).record.id;
+    await projects.create({ name: "Filters", id: "filters" }, OPERATOR);
+    await ledger.topUp("filters", 10_000_000_000n, "first", OPERATOR);
+    keyA = (await keys.issue("filters", { name: "a" }, OPERATOR)).record.id;
+    keyB = (await keys.issue("filters", { name: "b" }, OPERATOR)).record.id;
     // Five requests: r0, r2, r4 by key A, r1, r3 by key B; r4 released (a hold, no debit).
     for (let index = 0; index < 5; index++) {
       const keyId = index % 2 === 0 ? keyA : keyB;
@@ -52,7 +53,7 @@ describe("filtered ledger and holds listings", () => {
           outputTokens: 1,
         });
     }
-    await ledger.topUp("filters", 1_000_000_000n, "second");
+    await ledger.topUp("filters", 1_000_000_000n, "second", OPERATOR);
   });
 
   afterAll(async () => {
@@ -78,6 +79,7 @@ describe("filtered ledger and holds listings", () => {
     const rest = await entries(`limit=4&before=${first.at(-1)!.id}`);
     expect(rest.map((entry) => entry.id)).toEqual(all.slice(4).map((entry) => entry.id));
     expect((await get(`/admin/projects/filters/ledger?before=x1`)).status).toBe(400);
+    expect((await get(`/admin/projects/filters/ledger?before=9999999999999999999`)).status).toBe(400); // past a bigint: refused, not a 500
   });
 
   it("lists one request's hold whatever its status", async () => {
@@ -95,7 +97,6 @@ describe("filtered ledger and holds listings", () => {
     expect(all.map((hold) => hold.request_id).sort()).toEqual(["r0", "r1", "r2", "r3"]);
     const first = await holds("limit=3");
     expect(first).toEqual(all.slice(0, 3));
-    // Holds placed within one millisecond page in request-id order: none is skipped or shown twice.
     expect(await holds(`limit=3&before=${first.at(-1)!.request_id}`)).toEqual(all.slice(3));
     expect(await holds(`before=${all.at(-1)!.request_id}`)).toEqual([]);
     const unknown = await get<{ error: { message: string } }>("/admin/projects/filters/holds?before=nosuch");
@@ -103,5 +104,13 @@ describe("filtered ledger and holds listings", () => {
     expect(unknown.json.error.message).toBe("before: no hold of this project has request id nosuch");
     expect(await holds(`from=${all[0]!.day}&to=${all[0]!.day}`)).toEqual(all);
     expect(await holds("to=2000-01-01")).toEqual([]);
+    // Holds placed in the same millisecond page in request-id order (newest first): none skipped or shown twice.
+    await controlPlane.database.query("UPDATE holds SET created_at = '2026-11-26T00:00:00.000Z' WHERE project_id = 'filters'", []);
+    const tied = await holds("");
+    expect(tied.map((hold) => hold.request_id)).toEqual(["r3", "r2", "r1", "r0"]);
+    const pages = [await holds("limit=2")];
+    pages.push(await holds(`limit=2&before=${pages[0]!.at(-1)!.request_id}`));
+    pages.push(await holds(`limit=2&before=${pages[1]!.at(-1)!.request_id}`));
+    expect(pages.map((page) => page.map((hold) => hold.request_id))).toEqual([["r3", "r2"], ["r1", "r0"], []]);
   });
 });

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LedgerService } from "../../src/billing/ledger-service";
 import { openDatabase, type Database } from "../../src/database/connect";
 import { scratchDatabase, type ScratchDatabase } from "../harness/scratch-database";
+import { ADMIN_TOKEN } from "../../src/changes/audit-log";
 
 const LANES = 50;
 const LANES_PER_PROJECT = 2;
@@ -166,7 +167,7 @@ describe("ledger state machine (property-based)", () => {
           await database.prisma.project.create({
             data: { id: projectId, name: "property", dailyCapNano: dailyCap === null ? null : BigInt(dailyCap) },
           });
-          await ledger.topUp(projectId, 10_000n, "initial");
+          await ledger.topUp(projectId, 10_000n, "initial", ADMIN_TOKEN);
         }
         // Per project: first answers per (operation, request), to check replays; holds' amounts, to check settles.
         const firstAnswers = projectIds.map(() => new Map<string, string>());
@@ -332,7 +333,7 @@ describe("ledger state machine (property-based)", () => {
                 }
                 case "topup": {
                   try {
-                    const result = await ledger.topUp(projectId, BigInt(step.amount), `key${step.key}`);
+                    const result = await ledger.topUp(projectId, BigInt(step.amount), `key${step.key}`, ADMIN_TOKEN);
                     remember(`topup ${step.key}`, String(result.entryId));
                   } catch (error) {
                     // The key was used with another amount: refused, crediting nothing (the invariants check the balance).

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LedgerService } from "../../src/billing/ledger-service";
 import { openDatabase, type Database } from "../../src/database/connect";
 import { scratchDatabase, type ScratchDatabase } from "../harness/scratch-database";
+import { ADMIN_TOKEN } from "../../src/changes/audit-log";
 
 const USD = 1_000_000_000n;
 const cents = (count: number): bigint => (BigInt(count) * USD) / 100n;
@@ -29,7 +30,7 @@ describe("a daily cap lowered mid-day", () => {
 
   async function project(id: string, capCents: number): Promise<void> {
     await database.prisma.project.create({ data: { id, name: id, dailyCapNano: cents(capCents) } });
-    await ledger.topUp(id, 100n * USD, "initial");
+    await ledger.topUp(id, 100n * USD, "initial", ADMIN_TOKEN);
   }
 
   const setCap = (id: string, capCents: number) =>

@@ -141,11 +141,13 @@ export class ControlPlaneClientWrapper {
   observe: (method: string, seconds: number, outcome: "ok" | "error") => void = () => {};
 
   /**
-   * One call with the deadline. `admits`: the call lets a request in (a key check, a hold, a lease),
-   * so while the control plane is known to be stalled it fails at once unless it is the probe.
+   * One call with the deadline. `admits`: the call lets a request in (a key check, a hold, a lease), so while
+   * the control plane is known to be stalled it fails at once unless it is the probe; `background`: a money
+   * call a request already made (its outcome still tells the stall circuit); `report`: the operators' state
+   * report, unseen by the stall circuit (a late one must not turn requests away).
    */
   private unary<Request, Response>(
-    admits: boolean,
+    role: "admits" | "background" | "report",
     name: string,
     method: (
       request: Request,
@@ -157,14 +159,14 @@ export class ControlPlaneClientWrapper {
     span?: TraceSpan,
     links?: readonly string[],
   ): Promise<Response> {
-    const { go, probe } = admits ? this.stall.admit() : { go: true, probe: false };
+    const { go, probe } = role === "admits" ? this.stall.admit() : { go: true, probe: false };
     if (!go) return Promise.reject(controlPlaneUnavailable(STALLED_MESSAGE));
     const started = performance.now();
     const metadata = span ? this.traced(span, links) : this.metadata;
     return new Promise((resolve, reject) => {
       method.call(this.client, request, metadata, { deadline: Date.now() + this.deadlineMs }, (error, response) => {
         this.observe(name, (performance.now() - started) / 1000, error || !response ? "error" : "ok");
-        this.stall.ended(callEnd(error, response), probe);
+        if (role !== "report") this.stall.ended(callEnd(error, response), probe);
         if (error || !response) reject(callFailure(error));
         else resolve(response);
       });
@@ -187,12 +189,12 @@ export class ControlPlaneClientWrapper {
 
   /** `span`, here and below: the data plane's span the call is made under, carried to the control plane. */
   validateKey(key: string, span?: TraceSpan): Promise<ValidateKeyResponse__Output> {
-    return this.unary(true, "ValidateKey", this.client.validateKey, { key }, span);
+    return this.unary("admits", "ValidateKey", this.client.validateKey, { key }, span);
   }
 
   reserve(call: ReserveCall, span?: TraceSpan): Promise<ReserveResponse__Output> {
     return this.unary(
-      true,
+      "admits",
       "Reserve",
       this.client.reserve,
       { ...call, amountNano: wireAmount(call.amountNano), minAmountNano: wireAmount(call.minAmountNano) },
@@ -202,7 +204,7 @@ export class ControlPlaneClientWrapper {
 
   settle(call: SettleCall, span?: TraceSpan): Promise<SettleResponse__Output> {
     return this.unary(
-      false,
+      "background",
       "Settle",
       this.client.settle,
       { ...call, amountNano: wireAmount(call.amountNano), costParts: wireParts(call.costParts) },
@@ -212,12 +214,12 @@ export class ControlPlaneClientWrapper {
 
   /** `keepNano` > 0: a budget lease gives back only what it holds above that, and stays active. */
   release(requestId: string, projectId: string, keepNano = 0n, span?: TraceSpan): Promise<ReleaseResponse__Output> {
-    return this.unary(false, "Release", this.client.release, { requestId, projectId, keepNano: wireAmount(keepNano) }, span);
+    return this.unary("background", "Release", this.client.release, { requestId, projectId, keepNano: wireAmount(keepNano) }, span);
   }
 
   lease(leaseId: string, projectId: string, amountNano: bigint, minAmountNano: bigint, span?: TraceSpan): Promise<LeaseResponse__Output> {
     const request = { leaseId, projectId, amountNano: wireAmount(amountNano), minAmountNano: wireAmount(minAmountNano) };
-    return this.unary(true, "Lease", this.client.lease, request, span);
+    return this.unary("admits", "Lease", this.client.lease, request, span);
   }
 
   /** `spans`: the draws' own spans, when traced; the first is the call's parent, the others its links. */
@@ -230,32 +232,25 @@ export class ControlPlaneClientWrapper {
         costParts: wireParts(draw.costParts),
       })),
     };
-    if (!spans?.length) return this.unary(false, "Draw", this.client.draw, request);
+    if (!spans?.length) return this.unary("background", "Draw", this.client.draw, request);
     const links = spans
       .slice(1, MAX_TRACE_LINKS + 1)
       .filter((span) => span.recording)
       .flatMap((span) => span.headers()?.traceparent ?? []);
-    return this.unary(false, "Draw", this.client.draw, request, spans[0], links);
+    return this.unary("background", "Draw", this.client.draw, request, spans[0], links);
   }
 
   /** Renews active holds and leases of running requests (hold-renewal.ts). */
   renew(holds: { requestId: string; projectId: string }[]): Promise<RenewResponse__Output> {
-    return this.unary(false, "Renew", this.client.renew, { holds });
+    return this.unary("background", "Renew", this.client.renew, { holds });
   }
 
   /**
    * This replica's state for the operators. Not seen by the stall circuit: a report is not a request's
    * business, and a late one must not turn requests away.
    */
-  reportState(report: DataPlaneReport): Promise<void> {
-    const started = performance.now();
-    return new Promise((resolve, reject) => {
-      this.client.reportState(report, this.metadata, { deadline: Date.now() + this.deadlineMs }, (error, response) => {
-        this.observe("ReportState", (performance.now() - started) / 1000, error || !response ? "error" : "ok");
-        if (error || !response) reject(callFailure(error));
-        else resolve();
-      });
-    });
+  async reportState(report: DataPlaneReport): Promise<void> {
+    await this.unary("report", "ReportState", this.client.reportState, report);
   }
 
   /** Subscribes to control events; re-subscribes after any break, forever, until close(). */
