@@ -138,11 +138,8 @@ export class Engine {
       }
       // The headers went out with a keep-alive comment: the failure can only be an event.
       const failure = error instanceof GatewayError ? error : streamFailed();
-      if (failure.kind !== "client_closed") {
-        sse.addLast(call.plan.dialect.errorFrame(failure));
-        await sse.flush();
-      }
-      sse.end();
+      if (failure.kind !== "client_closed") sse.addLast(call.plan.dialect.errorFrame(failure));
+      sse.end(); // with the error event, in one write
     } finally {
       context.attempts.close();
     }

@@ -201,8 +201,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   }
   if (sse) {
     const end: GatewayError | undefined = failure === "upstream_failed" ? streamFailed() : undefined;
-    sse.addLast(renderer!.finish(answerContext, end));
-    await sse.flush();
+    sse.addLast(renderer!.finish(answerContext, end)); // written with the response's end
     return { kind: "relayed" };
   }
   return { kind: "relayed", body: plan.dialect.answer(whole!, answerContext) };
