@@ -19,7 +19,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { ServiceProcess, ServiceRuntime } from "../local/service-process";
 import { repositoryRoot } from "../local/service-process";
-import { BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
+import { BENCH_POSTGRES_URL, BENCH_REDIS_URL, BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
 import { startTraceSink } from "./trace-sink";
 import { chatBody, drive, percentiles, type Target } from "./load";
 import { cpuSeconds, pin, tasksetAvailable } from "./process-stats";
@@ -111,8 +111,8 @@ const summary = (windows: Window[]) => {
 const scratch = mkdtempSync(path.join(os.tmpdir(), "gateway-ab-"));
 const stack = new BenchStack({
   backend: args.postgres ? "postgresql" : "pglite",
-  postgresUrl: process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test",
-  redisUrl: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
+  postgresUrl: BENCH_POSTGRES_URL,
+  redisUrl: BENCH_REDIS_URL,
   gatewayCpus: pinned ? "0" : undefined,
   loadCpus: pinned ? "1" : undefined,
   dataPlaneEnv: profileEnv(args["cpu-prof"], "data-plane"),

@@ -36,6 +36,10 @@ export interface Floor {
 }
 
 const UPSTREAM_KEY = "bench-upstream-key";
+/** The machine's PostgreSQL and Redis, unless BENCH_POSTGRES_URL / BENCH_REDIS_URL name others. */
+export const BENCH_POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+export const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+
 export const upstreamHeaders = { authorization: `Bearer ${UPSTREAM_KEY}` };
 
 function startFloor(upstreamUrl: string): Promise<Floor> {

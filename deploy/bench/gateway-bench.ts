@@ -20,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { DATA_PLANE_NODE_FLAGS, repositoryRoot } from "../local/service-process";
-import { BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
+import { BENCH_POSTGRES_URL, BENCH_REDIS_URL, BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
 import { startTraceSink } from "./trace-sink";
 import {
   AUTOCANNON,
@@ -132,8 +132,8 @@ const traceSink = args.tracing ? await startTraceSink() : undefined;
 
 const stack = new BenchStack({
   backend: args.postgres ? "postgresql" : "pglite",
-  postgresUrl: process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test",
-  redisUrl: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
+  postgresUrl: BENCH_POSTGRES_URL,
+  redisUrl: BENCH_REDIS_URL,
   gatewayCpus,
   loadCpus,
   dataPlaneEnv: { ...profileEnv(args["cpu-prof"], "data-plane"), ...traceSink?.env },

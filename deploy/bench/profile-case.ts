@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { repositoryRoot } from "../local/service-process";
-import { BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
+import { BENCH_POSTGRES_URL, BENCH_REDIS_URL, BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
 import { chatBody, drive, type Target } from "./load";
 import { cpuSeconds, pin, tasksetAvailable } from "./process-stats";
 import { type Part, PARTS, type Profile, partsOf } from "./profile-parts";
@@ -38,8 +38,8 @@ rmSync(args.profiles, { recursive: true, force: true });
 const pinned = tasksetAvailable() && os.cpus().length >= 2;
 const stack = new BenchStack({
   backend: args.postgres ? "postgresql" : "pglite",
-  postgresUrl: process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test",
-  redisUrl: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
+  postgresUrl: BENCH_POSTGRES_URL,
+  redisUrl: BENCH_REDIS_URL,
   gatewayCpus: pinned ? "0" : undefined,
   loadCpus: pinned ? "1" : undefined,
   dataPlaneEnv: profileEnv(args.profiles, "data-plane"),

@@ -10,7 +10,7 @@
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { startOwnRedis } from "../../services/data-plane/test/harness/redis-server";
-import { BenchStack } from "./bench-stack";
+import { BENCH_POSTGRES_URL, BenchStack } from "./bench-stack";
 import { chatBody, drive, percentiles, type Target } from "./load";
 import { pin, tasksetAvailable } from "./process-stats";
 
@@ -29,7 +29,7 @@ const pinned = tasksetAvailable() && os.cpus().length >= 2;
 const redis = await startOwnRedis();
 const stack = new BenchStack({
   backend: "postgresql",
-  postgresUrl: process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test",
+  postgresUrl: BENCH_POSTGRES_URL,
   redisUrl: redis.url,
   gatewayCpus: pinned ? "0" : undefined,
   loadCpus: pinned ? "1" : undefined,

@@ -26,3 +26,13 @@ export function Time({ iso, none = "never" }: { iso: string | null | undefined; 
     </time>
   );
 }
+
+/** "openai/gpt-4.1 via openai": a debit's or a hold's model and access path. */
+export function ModelAndPath({ model, path }: { model: string | null; path: string | null }) {
+  return (
+    <>
+      {model ?? <span className="muted">none</span>}
+      {path && <span className="muted"> via {path}</span>}
+    </>
+  );
+}

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { type Project, unwrap } from "../api/client";
 import { useClient } from "../app";
-import { Money, Time } from "../components/figures";
+import { ModelAndPath, Money, Time } from "../components/figures";
 import { pageOf, PagingButtons, usePaging } from "../components/paging";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
 import { RequestLink } from "./ledger-entries";
@@ -101,8 +101,7 @@ function HoldsPage({ project, filter, status }: { project: Project; filter: Ledg
                   <Money value={hold.unbilled} />
                 </td>
                 <td data-label="Model and path">
-                  {hold.model ?? <span className="muted">none</span>}
-                  {hold.access_path && <span className="muted"> via {hold.access_path}</span>}
+                  <ModelAndPath model={hold.model} path={hold.access_path} />
                 </td>
                 <td data-label="Placed">
                   <Time iso={hold.created_at} />

@@ -1,13 +1,14 @@
 // A project's keys: name, hint, created, expiry, status, their own limits and spend (all from the admin
 // API; it records no last use, so none is shown). Issue (shown once), set limits, rotate, revoke.
 import { useState } from "react";
-import { describeError, type Key, type Project, unwrap } from "../api/client";
+import { type Key, type Project, unwrap } from "../api/client";
 import { useClient } from "../app";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { Money, Time } from "../components/figures";
 import { ProjectPicker } from "../components/project-picker";
 import { ShownOnce } from "../components/shown-once";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
+import { useAttempt } from "../components/use-submit";
 import { IssueKeyForm } from "./issue-key-form";
 import { KeyLimitsForm } from "./key-limits-form";
 
@@ -31,20 +32,15 @@ function ProjectKeys({ project }: { project: Project }) {
   const { loaded, reload } = useLoad(async () => unwrap(await client.GET("/admin/projects/{projectId}/keys", path)).data, [client]);
   const [action, setAction] = useState<Action>();
   const [secret, setSecret] = useState<{ key: string; label: string }>();
-  const [error, setError] = useState<string>();
+  const { error, attempt } = useAttempt();
   const [grace, setGrace] = useState("24");
 
-  async function act(run: () => Promise<void>) {
-    setError(undefined);
-    try {
-      await run();
-    } catch (failure) {
-      setError(describeError(failure));
-    } finally {
+  // Whatever the outcome, the confirmation closes and the list is read again.
+  const act = (run: () => Promise<void>) =>
+    attempt(run, () => {
       setAction(undefined);
       reload();
-    }
-  }
+    });
   const revoke = (key: Key) =>
     act(async () => {
       unwrap(await client.POST("/admin/keys/{keyId}/revoke", { params: { path: { keyId: key.id } } }));

@@ -2,7 +2,7 @@
 // GET /admin/projects/{id}/ledger. A debit's request id links to that request's entries and hold.
 import { type LedgerEntry, type Project, unwrap } from "../api/client";
 import { useClient } from "../app";
-import { Money, Time } from "../components/figures";
+import { ModelAndPath, Money, Time } from "../components/figures";
 import { Link } from "../components/router";
 import { pageOf, PagingButtons, usePaging } from "../components/paging";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
@@ -90,8 +90,7 @@ export function LedgerEntries({ project, filter }: { project: Project; filter: L
                 </td>
                 <td data-label="Key">{entry.key_id ? <code>{entry.key_id}</code> : <span className="muted">none</span>}</td>
                 <td data-label="Model and path">
-                  {entry.model ?? <span className="muted">none</span>}
-                  {entry.access_path && <span className="muted"> via {entry.access_path}</span>}
+                  <ModelAndPath model={entry.model} path={entry.access_path} />
                 </td>
                 <td data-label="Tokens in / out">
                   {entry.input_tokens ?? "–"} / {entry.output_tokens ?? "–"}

@@ -27,6 +27,24 @@ const TokenHeaders = () => (
   </>
 );
 
+/** A model's figures over the range, or the range's total. */
+function ModelRow({ id, name, totals }: { id: string; name: string; totals: Totals }) {
+  return (
+    <tr data-model={id}>
+      <th scope="row" data-label="Model">
+        {name}
+      </th>
+      <td data-label="Requests" data-field="requests">
+        {totals.requests}
+      </td>
+      <TokenCells tokens={totals.tokens} />
+      <td data-label="Spend" data-field="cost">
+        <Money value={totals.cost} />
+      </td>
+    </tr>
+  );
+}
+
 export function ModelTable({ caption, models, total }: { caption: string; models: ModelTotals[]; total: Totals }) {
   return (
     <div className="table-wrap">
@@ -42,33 +60,11 @@ export function ModelTable({ caption, models, total }: { caption: string; models
         </thead>
         <tbody>
           {models.map((m) => (
-            <tr key={m.model} data-model={m.model}>
-              <th scope="row" data-label="Model">
-                {m.model || "no model"}
-              </th>
-              <td data-label="Requests" data-field="requests">
-                {m.requests}
-              </td>
-              <TokenCells tokens={m.tokens} />
-              <td data-label="Spend" data-field="cost">
-                <Money value={m.cost} />
-              </td>
-            </tr>
+            <ModelRow key={m.model} id={m.model} name={m.model || "no model"} totals={m} />
           ))}
         </tbody>
         <tfoot>
-          <tr data-model="total">
-            <th scope="row" data-label="Model">
-              Total
-            </th>
-            <td data-label="Requests" data-field="requests">
-              {total.requests}
-            </td>
-            <TokenCells tokens={total.tokens} />
-            <td data-label="Spend" data-field="cost">
-              <Money value={total.cost} />
-            </td>
-          </tr>
+          <ModelRow id="total" name="Total" totals={total} />
         </tfoot>
       </table>
     </div>
