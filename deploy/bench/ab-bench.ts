@@ -12,6 +12,8 @@
 //   tsx deploy/bench/ab-bench.ts --base <git ref> [--postgres] [--rounds 10] [--seconds 4]
 //                                [--cases json:64,stream:64,json:1,stream:1] [--out <file>] [--cpu-prof <dir>]
 //                                [--tracing]  (B's data plane traces every request, to a sink in this process: trace-sink.ts)
+//                                [--b-env NAME=value,...]  (B's data plane runs with these set: with --base HEAD, what a
+//                                                          setting costs, e.g. LOG_LEVEL=warn for the per-request log line)
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -41,6 +43,7 @@ const { values: args } = parseArgs({
      * stays untraced: traced, it would make spans of A's calls too. gateway-bench.ts --tracing traces both.
      */
     tracing: { type: "boolean", default: false },
+    "b-env": { type: "string", default: "" },
   },
 });
 if (!args.base) throw new Error("--base <git ref>: the data plane to compare the working tree's with");
@@ -53,6 +56,17 @@ const cases = args.cases.split(",").map((entry) => {
   return { mode: mode as "json" | "stream", concurrency: Number(concurrency) };
 });
 const pinned = tasksetAvailable() && os.cpus().length >= 2;
+/** --b-env: B's own settings. */
+const bEnv: Record<string, string> = Object.fromEntries(
+  args["b-env"]
+    .split(",")
+    .filter(Boolean)
+    .map((entry) => {
+      const at = entry.indexOf("=");
+      if (at < 1) throw new Error(`--b-env takes NAME=value pairs, not ${entry}`);
+      return [entry.slice(0, at), entry.slice(at + 1)];
+    }),
+);
 
 const body = (mode: "json" | "stream") => chatBody(args.model, mode);
 
@@ -121,7 +135,7 @@ const traceSink = args.tracing ? await startTraceSink() : undefined;
 const planes: ServiceProcess[] = [];
 /** A data plane of the comparison: started, pinned and its log dropped, the same for A and B. */
 async function startPlane(runtime: ServiceRuntime, name: "a" | "b"): Promise<ServiceProcess> {
-  const env = name === "b" && traceSink ? traceSink.env : {};
+  const env = name === "b" ? { ...traceSink?.env, ...bEnv } : {};
   const plane = await stack.startDataPlane(runtime, `bench-data-plane-${name}`, `data-plane-${name}`, env);
   planes.push(plane);
   plane.child.stdout!.removeAllListeners("data");
@@ -221,7 +235,7 @@ try {
   mkdirSync(path.dirname(args.out), { recursive: true });
   writeFileSync(
     args.out,
-    `${JSON.stringify({ base: { ref: args.base, commit: base.commit }, node: process.version, rounds, seconds, postgres: args.postgres, pinned, tracing: traceSink?.stats() ?? false, results }, null, 2)}\n`,
+    `${JSON.stringify({ base: { ref: args.base, commit: base.commit }, node: process.version, rounds, seconds, postgres: args.postgres, pinned, tracing: traceSink?.stats() ?? false, bEnv, results }, null, 2)}\n`,
   );
   if (traceSink)
     console.log(`B traced: ${traceSink.stats().exports} OTLP exports, ${(traceSink.stats().bytes / 1024 / 1024).toFixed(1)} MB`);

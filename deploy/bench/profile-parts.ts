@@ -75,7 +75,8 @@ const OWN: [RegExp, Part][] = [
 /** Node's frames on a response's way out: a sample under them and under fastify or our code is the response write. */
 const WRITE_PATH = /node:(_http_outgoing|_http_server|net|internal\/stream_base_commons|internal\/streams\/writable)/;
 
-function partOfFrame(url: string): Part | undefined {
+/** The part a frame of this script URL belongs to; undefined for Node's own and V8's frames. */
+export function partOfFrame(url: string): Part | undefined {
   const packageName = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(url)?.[1];
   if (packageName) return PACKAGES.find(([pattern]) => pattern.test(packageName))?.[1] ?? "engine, dialects and adapters";
   const own = /\/services\/data-plane\/src\/(.*)$/.exec(url)?.[1];
