@@ -53,8 +53,11 @@ export class KeyCache {
   /** Sees every lookup's result (metrics): hit, miss (asked the control plane), stale (the control plane was away). */
   onLookup: (result: "hit" | "miss" | "stale") => void = () => {};
 
-  /** Returns the key's identity, or undefined when the key is not valid. */
-  async validate(key: string, span: TraceSpan = NO_SPAN): Promise<KeyIdentity | undefined> {
+  /**
+   * The key's identity, or undefined when the key is not valid: at once from the cache (no promise on the
+   * request path for a known key), else once the control plane answered.
+   */
+  validate(key: string, span: TraceSpan = NO_SPAN): KeyIdentity | undefined | Promise<KeyIdentity | undefined> {
     const hash = digest("sha256", key, "base64"); // one-shot: no Hash object per request
     const now = Date.now();
     const entry = this.entries.get(hash);

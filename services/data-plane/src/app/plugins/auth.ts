@@ -15,25 +15,39 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface KeyValidation {
-  /** The key's identity, or undefined when it is not valid; throws when it cannot be checked. `span`: the lookup's, for its trace. */
-  validate(key: string, span?: TraceSpan): Promise<KeyIdentity | undefined>;
+  /**
+   * The key's identity, or undefined when it is not valid: at once when known, else a promise; fails when it
+   * cannot be checked. `span`: the lookup's, for its trace.
+   */
+  validate(key: string, span?: TraceSpan): KeyIdentity | undefined | Promise<KeyIdentity | undefined>;
 }
 
 export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) => {
   app.decorateRequest("identity", undefined);
-  app.addHook("onRequest", async (request, reply) => {
+  // A callback hook: a key the cache knows is checked without a promise.
+  app.addHook("onRequest", (request, reply, done) => {
     request.clientRequestId = clientRequestId(request.headers["x-request-id"]);
     reply.header("x-request-id", request.clientRequestId ?? request.id);
     reply.header("x-gateway-request-id", request.id);
+    const admit = (identity: KeyIdentity | undefined) => {
+      if (!identity) return done(invalidApiKey());
+      request.identity = identity;
+      done();
+    };
     if (request.span) {
-      request.identity = await tracedIdentity(request.span, request.headers, keys);
+      tracedIdentity(request.span, request.headers, keys).then(admit, done);
       return;
     }
     const key = presentedKey(request.headers);
-    if (!key || !API_KEY_PATTERN.test(key)) throw invalidApiKey();
-    const identity = await keys.validate(key);
-    if (!identity) throw invalidApiKey();
-    request.identity = identity;
+    if (!key || !API_KEY_PATTERN.test(key)) return done(invalidApiKey());
+    let identity: ReturnType<KeyValidation["validate"]>;
+    try {
+      identity = keys.validate(key);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (identity instanceof Promise) identity.then(admit, done);
+    else admit(identity);
   });
 });
 

@@ -50,14 +50,16 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
     }
     done();
   };
-  const enforce = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.rateDecision) return;
-    const decision = await request.rateDecision;
-    if (!decision.allowed) {
-      rejections.inc();
-      throw rateLimitExceeded(decision.resetSeconds, decision.scope);
-    }
-    reply.headers(rateLimitHeaders(decision));
+  const enforce = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (!request.rateDecision) return done();
+    request.rateDecision.then((decision) => {
+      if (!decision.allowed) {
+        rejections.inc();
+        return done(rateLimitExceeded(decision.resetSeconds, decision.scope));
+      }
+      reply.headers(rateLimitHeaders(decision));
+      done();
+    }, done);
   };
   app.addHook("onRoute", (route) => {
     if (!route.config?.dialect) return;

@@ -9,7 +9,8 @@ export const shutdownRefusal = globalPlugin(async (app) => {
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onRequest", async (request) => {
-    if (closing && request.routeOptions.url !== "/health") throw shuttingDown();
+  app.addHook("onRequest", (request, _reply, done) => {
+    if (closing && request.routeOptions.url !== "/health") return done(shuttingDown());
+    done();
   });
 });
