@@ -313,12 +313,15 @@ type Summary = ReturnType<typeof summarize>;
  * (a per request, b per data plane and second: its draw calls, heartbeats and reports, which a data
  * plane sends whatever its rate below 256 draws per interval). With every data plane at its own measured
  * req/s per core r (one core each), N = R / r and the control plane saturates at R = 1 / (a + b / r).
- * PostgreSQL's need at that rate from the same fit of its CPU.
+ * PostgreSQL's need at that rate from the same fit of its CPU. fullCore: the same with r from the data
+ * planes' own fit (a data plane with a whole core: a_dp·r + b_dp = 1), since on this machine no data plane
+ * gets a whole core.
  */
 function extrapolate(mode: Mode, windows: Window[], summaries: Map<number, Summary>) {
   const rows = (pick: (w: Window) => number) =>
     windows.filter((w) => w.mode === mode && w.planes > 0).map((w) => ({ x1: w.ok / w.wall, x2: w.planes, y: pick(w) / w.wall }));
   const cp = fit2(rows((w) => w.cpu.controlPlane));
+  const dp = fit2(rows((w) => sum(w.cpu.dataPlanes)));
   const pgAll = fit2(rows((w) => w.cpu.postgres));
   const pgOwn = fit2(rows((w) => w.cpu.postgresOwnBackends));
   const perN = [...summaries.entries()].map(([planes, summary]) => {
@@ -344,14 +347,27 @@ function extrapolate(mode: Mode, windows: Window[], summaries: Map<number, Summa
       },
     };
   });
+  // A data plane with a core of its own: its CPU per second is a·r + b = 1 (from the same kind of fit).
+  const fullCoreRate = (1 - dp.b) / dp.a;
+  const fullCoreSaturation = 1 / (cp.a + cp.b / fullCoreRate);
+  const fullCorePlanes = fullCoreSaturation / fullCoreRate;
   return {
     mode,
     fit: {
+      dataPlanes: { microsPerRequest: dp.a * 1e6, coresPerDataPlane: dp.b },
       controlPlane: { microsPerRequest: cp.a * 1e6, coresPerDataPlane: cp.b },
       postgres: { microsPerRequest: pgAll.a * 1e6, coresPerDataPlane: pgAll.b },
       postgresOwnBackends: { microsPerRequest: pgOwn.a * 1e6, coresPerDataPlane: pgOwn.b },
     },
     perN,
+    /** Every data plane at one full core (the data planes' fit), the control plane's and PostgreSQL's fits. */
+    fullCore: {
+      dataPlaneRequestsPerCore: fullCoreRate,
+      controlPlaneSaturatesAt: fullCoreSaturation,
+      dataPlanes: fullCorePlanes,
+      postgresCores: pgAll.a * fullCoreSaturation + pgAll.b * fullCorePlanes,
+      postgresOwnBackendsCores: pgOwn.a * fullCoreSaturation + pgOwn.b * fullCorePlanes,
+    },
   };
 }
 
@@ -443,7 +459,7 @@ try {
   for (const { mode, extrapolation } of results) {
     const { fit } = extrapolation;
     console.log(
-      `\n${mode}: fit over the windows: control plane ${fixed(fit.controlPlane.microsPerRequest, 1)} µs/req + ${fixed(fit.controlPlane.coresPerDataPlane * 1e3, 2)} ms/s per data plane; ` +
+      `\n${mode}: fit over the windows: data planes ${fixed(fit.dataPlanes.microsPerRequest, 1)} µs/req + ${fixed(fit.dataPlanes.coresPerDataPlane * 1e3, 2)} ms/s per data plane; control plane ${fixed(fit.controlPlane.microsPerRequest, 1)} µs/req + ${fixed(fit.controlPlane.coresPerDataPlane * 1e3, 2)} ms/s per data plane; ` +
         `postgres ${fixed(fit.postgres.microsPerRequest, 1)} µs/req + ${fixed(fit.postgres.coresPerDataPlane * 1e3, 2)} ms/s per data plane ` +
         `(own backends ${fixed(fit.postgresOwnBackends.microsPerRequest, 1)} + ${fixed(fit.postgresOwnBackends.coresPerDataPlane * 1e3, 2)})`,
     );
@@ -454,6 +470,11 @@ try {
           `${fixed(n.fitted.controlPlaneSaturatesAt)} req/s fitted (${fixed(n.fitted.dataPlanes, 1)} data planes, postgres ${fixed(n.fitted.postgresCores, 2)} cores, own backends ${fixed(n.fitted.postgresOwnBackendsCores, 2)})`,
       );
     }
+    const full = extrapolation.fullCore;
+    console.log(
+      `  every data plane at a full core (${fixed(full.dataPlaneRequestsPerCore)} req/s each, fitted): one control-plane core saturates at ` +
+        `${fixed(full.controlPlaneSaturatesAt)} req/s (${fixed(full.dataPlanes, 1)} data planes, postgres ${fixed(full.postgresCores, 2)} cores, own backends ${fixed(full.postgresOwnBackendsCores, 2)})`,
+    );
   }
 
   mkdirSync(path.dirname(args.out), { recursive: true });
