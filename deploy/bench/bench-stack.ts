@@ -105,6 +105,11 @@ export class BenchStack {
 
   constructor(readonly options: StackOptions) {}
 
+  /** The scratch PostgreSQL database of a "postgresql" stack (its backends' command lines name it). */
+  get database(): string | undefined {
+    return this.databaseName;
+  }
+
   get mockUrl(): string {
     return this.mock.ready.url!;
   }

@@ -80,6 +80,15 @@ export function pidsNamed(names: string[]): number[] {
   return pids;
 }
 
+/** A process's command line (NUL-separated arguments joined by spaces; a PostgreSQL backend's shows its database); "" when it is gone. */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+  } catch {
+    return "";
+  }
+}
+
 export const tasksetAvailable = (): boolean => ["/usr/bin/taskset", "/bin/taskset"].some((file) => existsSync(file));
 
 /** Pins every thread of `pid` to the CPU list `cpus` (e.g. "0" or "0,1"). */
