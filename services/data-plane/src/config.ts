@@ -38,6 +38,8 @@ export interface DataPlaneConfig {
     retryBackoffMs: number;
     /** The largest whole answer, or single stream event, buffered from an upstream; a larger one is 502. */
     maxBodyBytes: number;
+    /** Connections per provider origin at most; 0: no cap (HTTP/1.1 carries one call at a time, so a cap queues the calls beyond it). */
+    maxConnections: number;
   };
   pathHealth: {
     /** How fast a path's recent error rate is forgotten without calls (it halves in this time). */
@@ -206,6 +208,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
       // Buffered whole, translated and written again, an answer takes several times its size in memory:
       // 16 MiB leaves room under the production heap (--max-old-space-size=256) for the requests beside it.
       maxBodyBytes: integer(env, "UPSTREAM_MAX_BODY_BYTES", 16 * 1024 * 1024, 1024),
+      maxConnections: integer(env, "UPSTREAM_MAX_CONNECTIONS", 0, 0),
     },
     pathHealth: {
       errorHalfLifeMs: integer(env, "PATH_HEALTH_HALF_LIFE_MS", 30_000, 1),

@@ -40,7 +40,7 @@ export async function countTokens(
   }
   let response: Awaited<ReturnType<UpstreamProvider["send"]>>;
   try {
-    response = await target.provider.send(count, AbortSignal.timeout(COUNT_TIMEOUT_MS));
+    response = await target.provider.send(count, AbortSignal.timeout(COUNT_TIMEOUT_MS), { dispatched: false });
   } catch {
     throw upstreamUnreachable();
   }

@@ -21,7 +21,7 @@ import type { PathHealth } from "../routing/path-health";
 import type { Attempt } from "../routing/route-trace";
 import { readTextWithin, SMALL_BODY_BYTES } from "../upstream/body-limit";
 import { retryAfterSeconds } from "../upstream/retry-after";
-import type { UpstreamResponse } from "../upstream/upstream-http";
+import type { DispatchWatch, UpstreamResponse } from "../upstream/upstream-http";
 import {
   type AttemptOutcome,
   type AttemptSettings,
@@ -246,16 +246,19 @@ export class UpstreamAttempts {
     this.sentAt = started;
 
     let response: UpstreamResponse;
+    const watch: DispatchWatch = { dispatched: false };
     try {
-      response = await target.provider.send(call.upstream, this.client.upstream, this.span.headers());
+      response = await target.provider.send(call.upstream, this.client.upstream, watch, this.span.headers());
     } catch (error) {
       attempt.ms = Math.round(performance.now() - started);
       if (this.client.gone) {
-        // The client left while the upstream had the prompt: the prompt is billed.
+        // The client left while the upstream had the prompt: the prompt is billed. A call still waiting
+        // for a connection never reached the provider: nothing is.
         attempt.outcome = "client_closed";
         this.count(attempt.outcome);
         this.endSpan(attempt.outcome);
-        await this.context.money.settlePromptOnly(call);
+        if (watch.dispatched) await this.context.money.settlePromptOnly(call);
+        else await this.context.money.release(call);
         throw Object.assign(clientClosed(), { cause: error });
       }
       // A timeout may be this request's doing; a host that cannot be reached is down for everyone.

@@ -1,7 +1,7 @@
 // One configured provider: where it is, and the adapter for its protocol.
 // Sending goes through the data plane's one HTTP agent.
 import type { ProviderConfig } from "./provider-config";
-import type { UpstreamHttp, UpstreamResponse, UpstreamSignal } from "../upstream/upstream-http";
+import type { DispatchWatch, UpstreamHttp, UpstreamResponse, UpstreamSignal } from "../upstream/upstream-http";
 import { AnthropicAdapter } from "./anthropic/anthropic-adapter";
 import { GeminiAdapter } from "./gemini/gemini-adapter";
 import type { ProviderAdapter, UpstreamCall } from "./provider-adapter";
@@ -17,10 +17,13 @@ export class UpstreamProvider {
     this.adapter = adapterFor(config);
   }
 
-  /** `traceHeaders`: the attempt's traceparent, when traced, added to the call's own headers. */
-  send(call: UpstreamCall, signal: UpstreamSignal, traceHeaders?: Record<string, string>): Promise<UpstreamResponse> {
+  /**
+   * `watch`: told when the call reaches a connection (before that the provider has nothing). `traceHeaders`:
+   * the attempt's traceparent, when traced, added to the call's own headers.
+   */
+  send(call: UpstreamCall, signal: UpstreamSignal, watch: DispatchWatch, traceHeaders?: Record<string, string>): Promise<UpstreamResponse> {
     const headers = traceHeaders ? { ...call.headers, ...traceHeaders } : call.headers;
-    return this.http.post(`${this.config.baseUrl}${call.path}`, headers, call.body, signal);
+    return this.http.post(`${this.config.baseUrl}${call.path}`, headers, call.body, signal, watch);
   }
 }
 

@@ -4,14 +4,45 @@
 //   headers  - from request sent to response headers (UPSTREAM_HEADERS_TIMEOUT_MS, default 300 s:
 //              a long non-streamed completion sends its headers only when done)
 //   body     - longest silence between two body chunks (STREAM_IDLE_TIMEOUT_MS, default 60 s)
+// No cap on connections per origin unless UPSTREAM_MAX_CONNECTIONS sets one: HTTP/1.1 carries one call
+// per connection, and a cap queues every call beyond it (a long stream holds its connection for minutes).
 import type { EventEmitter } from "node:events";
 import { Agent, request, type Dispatcher } from "undici";
+import undiciRequest from "undici/lib/api/api-request.js";
 
-/** The agent's timeouts (README: UPSTREAM_*_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS). */
-export interface UpstreamTimeouts {
+/** The agent's settings (README: UPSTREAM_*_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS, UPSTREAM_MAX_CONNECTIONS). */
+export interface UpstreamSettings {
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   streamIdleTimeoutMs: number;
+  /** Per origin; 0: no cap. */
+  maxConnections: number;
+}
+
+/**
+ * Told whether a call reached a connection: `dispatched` turns true when undici hands the call to a
+ * socket to be written. Until then (queued behind the connection cap, or waiting for a connect) the
+ * provider has nothing, so a client leaving then costs nothing (engine/upstream-attempts.ts).
+ */
+export interface DispatchWatch {
+  dispatched: boolean;
+}
+
+/** undici's own request handler, which also marks the watch when the call is handed to a connection. */
+class WatchedRequest extends undiciRequest.RequestHandler {
+  constructor(
+    opts: Dispatcher.RequestOptions,
+    callback: (error: Error | null, data: Dispatcher.ResponseData) => void,
+    private readonly watch: DispatchWatch,
+  ) {
+    super(opts, callback);
+  }
+
+  override onConnect(abort: (error?: Error) => void, context?: unknown): void {
+    // A call whose signal already fired is aborted here, before a byte is written.
+    if (!this.reason) this.watch.dispatched = true;
+    super.onConnect(abort, context);
+  }
 }
 
 export type UpstreamResponse = Dispatcher.ResponseData;
@@ -26,21 +57,36 @@ export class UpstreamHttp {
   /** Origin and path of each upstream URL, split once as undici splits it (it would parse the string on every call). */
   private readonly targets = new Map<string, { origin: string; path: string }>();
 
-  constructor(timeouts: UpstreamTimeouts) {
+  constructor(settings: UpstreamSettings) {
     this.agent = new Agent({
-      connect: { timeout: timeouts.connectTimeoutMs },
-      headersTimeout: timeouts.headersTimeoutMs,
-      bodyTimeout: timeouts.streamIdleTimeoutMs,
+      connect: { timeout: settings.connectTimeoutMs },
+      headersTimeout: settings.headersTimeoutMs,
+      bodyTimeout: settings.streamIdleTimeoutMs,
       keepAliveTimeout: 30_000,
-      connections: 256,
+      connections: settings.maxConnections > 0 ? settings.maxConnections : null,
     });
   }
 
-  post(url: string, headers: Record<string, string>, body: string, signal: UpstreamSignal): Promise<UpstreamResponse> {
+  /** `watch`: told when the call reaches a connection. */
+  post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    signal: UpstreamSignal,
+    watch: DispatchWatch,
+  ): Promise<UpstreamResponse> {
     const target = this.targets.get(url) ?? this.split(url);
-    // A URL undici would refuse goes through its own request(), which throws its own error.
+    // A URL undici would refuse goes through its own request(), which throws its own error (nothing is sent).
     if (!target) return request(url, { method: "POST", headers, body, signal, dispatcher: this.agent });
-    return this.agent.request({ origin: target.origin, path: target.path, method: "POST", headers, body, signal });
+    const opts: Dispatcher.RequestOptions = { origin: target.origin, path: target.path, method: "POST", headers, body, signal };
+    // As undici's own request() does, with its handler extended.
+    return new Promise((resolve, reject) => {
+      try {
+        this.agent.dispatch(opts, new WatchedRequest(opts, (error, data) => (error ? reject(error) : resolve(data)), watch));
+      } catch (error) {
+        reject(error);
+      }
+    });
   }
 
   private split(url: string): { origin: string; path: string } | undefined {

@@ -49,6 +49,7 @@ const http = new UpstreamHttp({
   connectTimeoutMs: 1_000,
   headersTimeoutMs: 1_000,
   streamIdleTimeoutMs: 1_000,
+  maxConnections: 0,
 });
 
 /** @param responsesApi the providers that serve the Responses API themselves. */

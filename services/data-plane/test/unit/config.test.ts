@@ -187,6 +187,8 @@ describe("integers", () => {
     ["STREAM_IDLE_TIMEOUT_MS", "1", (config) => config.upstream.streamIdleTimeoutMs, 1],
     ["UPSTREAM_MAX_BODY_BYTES", "1048576", (config) => config.upstream.maxBodyBytes, 1048576],
     ["UPSTREAM_MAX_BODY_BYTES", "", (config) => config.upstream.maxBodyBytes, 16 * 1024 * 1024],
+    ["UPSTREAM_MAX_CONNECTIONS", "", (config) => config.upstream.maxConnections, 0],
+    ["UPSTREAM_MAX_CONNECTIONS", "64", (config) => config.upstream.maxConnections, 64],
     ["METRICS_PORT", "", (config) => config.metricsPort, 9464],
     ["METRICS_PORT", "0", (config) => config.metricsPort, 0],
   ])("%s=%j is read", (name, raw, read, expected) => {

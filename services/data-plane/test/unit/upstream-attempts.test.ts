@@ -74,6 +74,7 @@ const http = new UpstreamHttp({
   connectTimeoutMs: 1_000,
   headersTimeoutMs: 5_000,
   streamIdleTimeoutMs: 5_000,
+  maxConnections: 0,
 });
 
 /** A plan, its attempts and the money they move, against `answers` in order (then 200). */
