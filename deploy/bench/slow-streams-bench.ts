@@ -6,9 +6,12 @@
 // seconds so the accept queue is not the limit. Once every stream has delivered its first content
 // event (or --open-wait seconds have passed), the target's RSS (sampled) and CPU seconds are read
 // from /proc over a --plateau window: RSS per open stream = (plateau RSS − idle RSS) / open streams,
-// CPU per open stream per second (also net of the idle target's own CPU, read over 5 s before). Then the streams are left to finish (those still open past
-// their time are cut) and, for the gateway, every stream must end in a settle or a release: no
-// hold may stay active, and the billed requests are counted (as gateway-bench.ts's billingCheck).
+// CPU per open stream per second (also net of the idle target's own CPU, read over 5 s before), and
+// the same per held client connection (open or still waiting). Then the streams are left to finish
+// (those still open past their time are cut) and, for the gateway, every stream must end in a settle
+// or a release: no hold may stay active, and the billed requests are counted (as gateway-bench.ts's
+// billingCheck). Both the data plane and the floor open at most 256 connections to one upstream
+// (their undici pools): past 256 streams, the rest wait (docs/benchmark.md, "10,000 slow streams").
 //
 //   tsx deploy/bench/slow-streams-bench.ts --postgres
 //   options: --streams 10000 --seconds 60 --ramp 20 --plateau 15 --open-wait 40 --targets gateway,floor
