@@ -116,7 +116,7 @@ export interface FirstTokenSamples {
 }
 
 /** Produced text in one `data:` line of any dialect: a chat delta, a Responses text delta, an Anthropic text delta. */
-function hasContent(line: string): boolean {
+export function hasContent(line: string): boolean {
   if (!line.startsWith("data:")) return false;
   const data = line.slice(5).trim();
   if (data === "[DONE]") return false;
@@ -214,6 +214,21 @@ export function messagesBody(model: string, mode: "json" | "stream"): string {
  */
 export function chatBody(model: string, mode: "json" | "stream"): string {
   const messages = [{ role: "user", content: "Hello" }];
+  return JSON.stringify(
+    mode === "stream" ? { model, stream: true, stream_options: { include_usage: true }, messages } : { model, messages },
+  );
+}
+
+/** Filler text for a prompt of a given size: English-like words, so a tokenizer sees ordinary text. */
+const FILLER = "The quick brown fox jumps over the lazy dog while the gateway counts every byte it forwards. ";
+
+/**
+ * chatBody with a user message of exactly `promptBytes` bytes (ASCII filler), json or stream: how the
+ * gateway's cost grows with the request's size (size-bench.ts).
+ */
+export function chatBodyWithPrompt(model: string, mode: "json" | "stream", promptBytes: number): string {
+  const content = FILLER.repeat(Math.ceil(promptBytes / FILLER.length)).slice(0, promptBytes);
+  const messages = [{ role: "user", content }];
   return JSON.stringify(
     mode === "stream" ? { model, stream: true, stream_options: { include_usage: true }, messages } : { model, messages },
   );

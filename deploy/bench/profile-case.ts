@@ -6,13 +6,14 @@
 //
 //   tsx deploy/bench/profile-case.ts [--cases json:64,stream:64,json:1,stream:1] [--seconds 10] [--postgres]
 //                                    [--out deploy/bench/results/profile-parts.json] [--profiles <dir>]
+//                                    [--prompt-bytes <n>]  (a user message of n bytes, as size-bench.ts sends)
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { repositoryRoot } from "../local/service-process";
 import { BENCH_POSTGRES_URL, BENCH_REDIS_URL, BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
-import { chatBody, drive, type Target } from "./load";
+import { chatBody, chatBodyWithPrompt, drive, type Target } from "./load";
 import { cpuSeconds, pin, tasksetAvailable } from "./process-stats";
 import { type Part, PARTS, type Profile, partsOf } from "./profile-parts";
 
@@ -21,6 +22,7 @@ const { values: args } = parseArgs({
     cases: { type: "string", default: "json:64,stream:64,json:1,stream:1" },
     seconds: { type: "string", default: "10" },
     warmup: { type: "string", default: "15" },
+    "prompt-bytes": { type: "string" },
     model: { type: "string", default: "gpt-4.1-mini" },
     postgres: { type: "boolean", default: false },
     out: { type: "string", default: path.join(repositoryRoot, "deploy/bench/results/profile-parts.json") },
@@ -28,6 +30,10 @@ const { values: args } = parseArgs({
   },
 });
 const seconds = Number(args.seconds);
+/** --prompt-bytes: the user message padded to that size (size-bench.ts), else the usual "Hello". */
+const promptBytes = args["prompt-bytes"] === undefined ? undefined : Number(args["prompt-bytes"]);
+const bodyOf = (mode: "json" | "stream") =>
+  promptBytes === undefined ? chatBody(args.model, mode) : chatBodyWithPrompt(args.model, mode, promptBytes);
 const cases = args.cases.split(",").map((entry) => {
   const [mode, concurrency] = entry.split(":");
   if ((mode !== "json" && mode !== "stream") || !Number(concurrency)) throw new Error(`a case is json:N or stream:N, not ${entry}`);
@@ -72,14 +78,14 @@ try {
   const floor: Target = { url: `${stack.floor.url}/v1/chat/completions`, headers: upstreamHeaders };
   // The JIT settles before anything is measured (the data plane warms up slowly: docs/benchmark.md).
   for (const mode of ["json", "stream"] as const) {
-    await drive(gateway, chatBody(args.model, mode), 16, Number(args.warmup));
-    await drive(floor, chatBody(args.model, mode), 16, 2);
+    await drive(gateway, bodyOf(mode), 16, Number(args.warmup));
+    await drive(floor, bodyOf(mode), 16, 2);
   }
 
   const figures: CaseFigures[] = [];
   const profileDir = path.join(args.profiles, "data-plane");
   for (const { mode, concurrency } of cases) {
-    const body = chatBody(args.model, mode);
+    const body = bodyOf(mode);
     await drive(floor, body, concurrency, 2);
     const floorCpu = cpuSeconds(floorPid);
     const floorRun = await drive(floor, body, concurrency, seconds);
