@@ -15,7 +15,8 @@ import { Agent, request } from "../../services/data-plane/node_modules/undici/in
 
 const upstream = process.env.UPSTREAM_URL ?? "http://127.0.0.1:8090";
 const upstreamKey = process.env.UPSTREAM_API_KEY ?? "mock-provider-key";
-const agent = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
+// No cap on connections per origin, as the data plane (UPSTREAM_MAX_CONNECTIONS unset).
+const agent = new Agent({ keepAliveTimeout: 30_000, connections: null });
 
 /** The upstream key as the client sent its own: Bearer, or Anthropic's x-api-key with its version header. */
 function upstreamHeaders(headers: IncomingHttpHeaders): Record<string, string> {
