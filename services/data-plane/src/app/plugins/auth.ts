@@ -9,6 +9,7 @@ import type { TraceSpan } from "@gateway/proto/tracing";
 import type { KeyIdentity } from "../../auth/key-cache";
 import { GatewayError, invalidApiKey } from "../../errors";
 import { globalPlugin } from "./global-plugin";
+import { failWith } from "./hook-failure";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /** A client's request id is echoed and logged only when short and plain: it goes into headers and log lines. */
@@ -35,7 +36,7 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
       done();
     };
     if (request.span) {
-      tracedIdentity(request.span, request.headers, keys).then(admit, done);
+      tracedIdentity(request.span, request.headers, keys).then(admit, failWith(done));
       return;
     }
     const key = presentedKey(request.headers);
@@ -46,7 +47,7 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
     } catch (error) {
       return done(error as Error);
     }
-    if (identity instanceof Promise) identity.then(admit, done);
+    if (identity instanceof Promise) identity.then(admit, failWith(done));
     else admit(identity);
   });
 });

@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHo
 import { rateLimitExceeded } from "../../errors";
 import { type RateDecision, type RateLimiter, rateLimitHeaders } from "../../limits/rate-limiter";
 import { globalPlugin } from "./global-plugin";
+import { failWith } from "./hook-failure";
 
 export interface RateLimitOptions extends Record<string, unknown> {
   limiter: Pick<RateLimiter, "check">;
@@ -59,7 +60,7 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
       }
       reply.headers(rateLimitHeaders(decision));
       done();
-    }, done);
+    }, failWith(done));
   };
   app.addHook("onRoute", (route) => {
     if (!route.config?.dialect) return;
