@@ -370,9 +370,18 @@ async function main(): Promise<void> {
     const loadAverageBefore = os.loadavg();
     const results: TargetResult[] = [];
     let billing: Billing | undefined;
+    /** The data plane's end, if it did not survive the streams: its exit and the last of what it printed. */
+    let dataPlaneDied: { code: number | null; signal: string | null; outputTail: string } | undefined;
     for (const name of targets) {
       results.push(await measureTarget(stack, name, body));
-      if (name === "gateway") billing = await billingCheck(stack);
+      if (name === "gateway") {
+        billing = await billingCheck(stack);
+        const { child } = stack.dataPlane;
+        if (child.exitCode !== null || child.signalCode !== null) {
+          dataPlaneDied = { code: child.exitCode, signal: child.signalCode, outputTail: stack.dataPlane.output().slice(-3000) };
+          console.error(`  the data plane exited (code ${child.exitCode}, signal ${child.signalCode}):\n${dataPlaneDied.outputTail}`);
+        }
+      }
       await sleep(5000);
     }
     await stack.mockDefaultScript(undefined);
@@ -393,6 +402,7 @@ async function main(): Promise<void> {
       },
       options: { streams, streamSeconds, rampSeconds, plateauSeconds, openWaitSeconds, model: args.model, events, chunkDelayMs, pinned },
       billing,
+      ...(dataPlaneDied ? { dataPlaneDied } : {}),
       results,
     };
     mkdirSync(path.dirname(args.out), { recursive: true });

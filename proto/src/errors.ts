@@ -59,6 +59,8 @@ export const ERROR_TABLE = {
   control_plane_unavailable: kind(503, "service_unavailable", true, UNAVAILABLE),
   // A request on a kept-alive connection after the replica began to close: another replica takes it.
   shutting_down: kind(503, "service_unavailable", true, UNAVAILABLE),
+  // The replica holds as many model calls as its memory allows (DATA_PLANE_MAX_IN_FLIGHT): another replica, or a retry, takes it.
+  overloaded: kind(503, "service_unavailable", true, UNAVAILABLE),
   internal_error: kind(500, "server_error", false, INTERNAL),
   // Never sent: the client is gone (499 is the status recorded in logs and metrics).
   client_closed: kind(499, "invalid_request_error", false, CANCELLED),

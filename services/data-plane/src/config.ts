@@ -61,6 +61,8 @@ export interface DataPlaneConfig {
   reportIntervalMs: number;
   /** Redis for the per-minute limit shared by all replicas; unset = an in-process limiter. */
   redisUrl: string | undefined;
+  /** Model calls held at once at most (0: no limit); beyond, 503 overloaded (app/plugins/in-flight-limit.ts). */
+  maxInFlight: number;
   /** Requests per minute for projects without their own limit; 0 = none. */
   defaultRpmLimit: number;
   /** The limit's sliding window: one minute; shorter only in tests. */
@@ -223,6 +225,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     version: env.GATEWAY_VERSION || "dev",
     reportIntervalMs: integer(env, "DATA_PLANE_REPORT_INTERVAL_MS", 5000, 100),
     redisUrl: env.REDIS_URL || undefined,
+    maxInFlight: integer(env, "DATA_PLANE_MAX_IN_FLIGHT", 4000, 0),
     defaultRpmLimit: integer(env, "DEFAULT_RPM_LIMIT", 600),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 60_000, 100),
     drainTimeoutMs: integer(env, "DRAIN_TIMEOUT_MS", 30_000, 0),

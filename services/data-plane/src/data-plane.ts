@@ -86,6 +86,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   const running = buildDataPlaneApp({
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
+    maxInFlight: config.maxInFlight,
     metrics,
     keys,
     limits: { limiter: rateLimiter, defaultRpmLimit: config.defaultRpmLimit },

@@ -35,6 +35,14 @@ export const spendCapExceeded = (retryAfterSeconds: number, scope: LimitScope = 
   new GatewayError("spend_cap_exceeded", `The daily spend cap of ${scopeWords[scope]} is reached; it resets at 00:00 UTC.`, {
     headers: { "retry-after": String(retryAfterSeconds) },
   });
+export const overloaded = (limit: number) =>
+  new GatewayError(
+    "overloaded",
+    `This replica is serving its ${limit} model calls at most. Send the request again: another replica may take it.`,
+    {
+      headers: { "retry-after": "1" },
+    },
+  );
 export const keyBudgetExceeded = () =>
   new GatewayError("key_budget_exceeded", "This API key's budget cannot cover this request. An operator can raise it.");
 export const controlPlaneUnavailable = (message = "Keys or balances cannot be checked right now. Retry shortly.") =>

@@ -14,6 +14,8 @@ import type { CircuitView } from "./routing/circuit-breaker";
 export interface DataPlaneMetrics {
   registry: Registry;
   rateLimitRejections: Counter;
+  /** Model calls refused with 503 overloaded (DATA_PLANE_MAX_IN_FLIGHT). */
+  overloadRefusals: Counter;
   /** Upstream attempts by provider and outcome (ok, http_<status>, timeout, unreachable, stream_failed, skipped, client_closed). */
   upstreamAttempts: CounterFamily;
   /** Answers by route, status, the model that answered and its access path ("" before one was chosen). */
@@ -202,6 +204,11 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
     registry,
     genAi: new GenAiMetrics(registry, options.projectLabels),
     rateLimitRejections,
+    overloadRefusals: new Counter({
+      name: "gateway_overload_refusals_total",
+      help: "Model calls refused with 503 overloaded: the replica held DATA_PLANE_MAX_IN_FLIGHT calls.",
+      registers: [registry],
+    }),
     upstreamAttempts,
     requests: new CounterFamily(registry, "gateway_requests_total", "Answers by route, HTTP status, answering model and access path.", [
       "route",

@@ -18,6 +18,7 @@ import { registerModelsRoute } from "../routes/models";
 import { auth, type KeyValidation } from "./plugins/auth";
 import { bodyParser } from "./plugins/body-parser";
 import { errorHandler } from "./plugins/error-handler";
+import { inFlightLimit } from "./plugins/in-flight-limit";
 import { rateLimit, type RateLimitOptions } from "./plugins/rate-limit";
 import { requestRecord } from "./plugins/request-record";
 import { requestSpan } from "./plugins/request-span";
@@ -40,6 +41,8 @@ export const LOG_REDACT_PATHS = [
 export interface AppDependencies {
   logLevel: string;
   bodyLimitBytes: number;
+  /** DATA_PLANE_MAX_IN_FLIGHT (0: no limit). */
+  maxInFlight: number;
   metrics: DataPlaneMetrics;
   keys: KeyValidation;
   limits: Pick<RateLimitOptions, "limiter" | "defaultRpmLimit">;
@@ -76,6 +79,8 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
   void app.register(async (v1) => {
     // Off: no hook at all, so the request path does not pay for tracing.
     if (deps.tracing.enabled) await v1.register(requestSpan, { tracing: deps.tracing });
+    // Route hooks, after auth's: an overloaded replica refuses before the limit's check and the body's read.
+    await v1.register(inFlightLimit, { maxInFlight: deps.maxInFlight, refusals: deps.metrics.overloadRefusals });
     await v1.register(auth, { keys: deps.keys });
     await v1.register(rateLimit, { ...deps.limits, rejections: deps.metrics.rateLimitRejections });
     registerModelsRoute(v1, deps.catalogue);

@@ -1,7 +1,7 @@
 // Connections to a provider: none are capped by default (HTTP/1.1 carries one call per connection, so a
 // cap queues every call beyond it, and a long stream holds its connection for minutes); with a cap
 // (UPSTREAM_MAX_CONNECTIONS), a call still waiting for a connection when its client leaves never
-// reached the provider, and is not billed.
+// reached the provider, and is not billed. What bounds a replica's calls is DATA_PLANE_MAX_IN_FLIGHT.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { marker, startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
 
@@ -76,5 +76,35 @@ describe("upstream connections capped at 1", () => {
     expect(await stack.mockRequestsWith(waitingTag)).toEqual([]);
     expect((await stack.ledger(waiting.projectId)).filter((entry) => entry.kind === "debit")).toEqual([]);
     expect((await stack.ledger(ahead.projectId)).filter((entry) => entry.kind === "debit")).toHaveLength(1);
+  });
+});
+
+describe("model calls in flight capped at 2 (DATA_PLANE_MAX_IN_FLIGHT)", () => {
+  let stack: GatewayStack;
+
+  beforeAll(async () => {
+    stack = await startStack({ backend: "postgresql", dataPlaneEnv: { DATA_PLANE_MAX_IN_FLIGHT: "2" } });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("refuses the third call at once with 503 overloaded and Retry-After, takes calls again once one ended", async () => {
+    const project = await stack.createProject({ balanceUsd: "1.00" });
+    const slowTag = marker();
+    await stack.mockScript({ match: slowTag, times: 2, latencyMs: 1_500 });
+    const slow = [chat(stack, project, slowTag), chat(stack, project, slowTag)];
+    await sleep(400); // both are in flight
+    const refused = await chat(stack, project, marker());
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(await refused.json()).toMatchObject({ error: { type: "service_unavailable", code: "overloaded" } });
+    expect((await Promise.all(slow)).map((response) => response.status)).toEqual([200, 200]);
+    expect((await chat(stack, project, marker())).status).toBe(200);
+    // The refused call held nothing and was billed nothing: two debits for the two slow calls, one for the last.
+    await stack.waitHeldZero(project.projectId, 10_000);
+    await stack.drawsLanded();
+    expect((await stack.ledger(project.projectId)).filter((entry) => entry.kind === "debit")).toHaveLength(3);
   });
 });

@@ -11,6 +11,7 @@ import { rateLimitExceeded } from "../../errors";
 import { type RateDecision, type RateLimiter, rateLimitHeaders } from "../../limits/rate-limiter";
 import { globalPlugin } from "./global-plugin";
 import { failWith } from "./hook-failure";
+import { onModelCallRoutes } from "./route-hooks";
 
 export interface RateLimitOptions extends Record<string, unknown> {
   limiter: Pick<RateLimiter, "check">;
@@ -21,10 +22,6 @@ export interface RateLimitOptions extends Record<string, unknown> {
 
 /** The headers of two admissions describe the one with fewer requests left. */
 const tighter = (key: RateDecision, project: RateDecision): RateDecision => (key.remaining < project.remaining ? key : project);
-
-/** A route's hooks of one kind, with `hook` last. */
-const withHook = <Hook>(hooks: Hook | Hook[] | undefined, hook: Hook): Hook[] =>
-  hooks === undefined ? [hook] : [...(Array.isArray(hooks) ? hooks : [hooks]), hook];
 
 export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, defaultRpmLimit, rejections }) => {
   app.decorateRequest("rateDecision", undefined);
@@ -62,11 +59,7 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
       done();
     }, failWith(done));
   };
-  app.addHook("onRoute", (route) => {
-    if (!route.config?.dialect) return;
-    route.onRequest = withHook(route.onRequest, ask as onRequestHookHandler);
-    route.preHandler = withHook(route.preHandler, enforce as preHandlerHookHandler);
-  });
+  onModelCallRoutes(app, { onRequest: ask as onRequestHookHandler, preHandler: enforce as preHandlerHookHandler });
 });
 
 /** The `limit` span: from the check's sending to its answer (the body is read meanwhile). */
