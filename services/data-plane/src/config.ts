@@ -225,7 +225,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     version: env.GATEWAY_VERSION || "dev",
     reportIntervalMs: integer(env, "DATA_PLANE_REPORT_INTERVAL_MS", 5000, 100),
     redisUrl: env.REDIS_URL || undefined,
-    maxInFlight: integer(env, "DATA_PLANE_MAX_IN_FLIGHT", 4000, 0),
+    maxInFlight: integer(env, "DATA_PLANE_MAX_IN_FLIGHT", 2000, 0),
     defaultRpmLimit: integer(env, "DEFAULT_RPM_LIMIT", 600),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 60_000, 100),
     drainTimeoutMs: integer(env, "DRAIN_TIMEOUT_MS", 30_000, 0),

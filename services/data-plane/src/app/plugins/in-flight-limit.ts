@@ -1,8 +1,9 @@
 // The model calls one replica holds at once, at most (DATA_PLANE_MAX_IN_FLIGHT): beyond them a call is
 // refused at once with 503 `overloaded` and Retry-After, in its route's dialect, once its key is checked
-// and before its limit is or its body is read. Every open call holds memory until its answer ends (an open stream about 30 KB
-// here), and a replica past its heap dies with every stream it carries, unbilled for what they had
-// delivered: measured in docs/benchmark.md ("10,000 slow streams"). A call counts until its response closes.
+// and before its limit is or its body is read. Every open call holds memory until its answer ends (an open
+// stream 30-55 KB of RSS here), and a replica past its heap dies with every stream it carries, unbilled for
+// what they had delivered: measured in docs/benchmark.md ("10,000 slow streams"). A call counts until its
+// response closes.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from "fastify";
 import { overloaded } from "../../errors";
 import { globalPlugin } from "./global-plugin";
