@@ -87,15 +87,21 @@ export class SseResponse {
     const raw = this.raw;
     if (raw.destroyed || raw.writableEnded) return undefined;
     if (raw.write(text)) return undefined;
+    return this.taken("drain");
+  }
+
+  /** Resolves when the client took what was written (`until`) or is gone; one that takes nothing within the write timeout is cut. */
+  private taken(until: "drain" | "finish"): Promise<void> {
+    const raw = this.raw;
     return new Promise((resolve) => {
       const timer = setTimeout(() => raw.destroy(), this.writeTimeoutMs);
       const done = () => {
         clearTimeout(timer);
-        raw.off("drain", done);
+        raw.off(until, done);
         raw.off("close", done);
         resolve();
       };
-      raw.on("drain", done);
+      raw.on(until, done);
       raw.on("close", done);
     });
   }
@@ -125,12 +131,7 @@ export class SseResponse {
     }
     raw.end(text);
     // A client that does not take the last events within the write timeout is cut, as during the stream.
-    if (raw.writableNeedDrain) {
-      const timer = setTimeout(() => raw.destroy(), this.writeTimeoutMs);
-      const done = () => clearTimeout(timer);
-      raw.once("finish", done);
-      raw.once("close", done);
-    }
+    if (raw.writableNeedDrain) void this.taken("finish");
   }
 
   /** Stops the keep-alive without touching the response (it was never started: the error handler answers). */

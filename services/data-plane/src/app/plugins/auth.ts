@@ -45,7 +45,7 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
     try {
       identity = keys.validate(key);
     } catch (error) {
-      return done(error as Error);
+      return failWith(done)(error);
     }
     if (identity instanceof Promise) identity.then(admit, failWith(done));
     else admit(identity);
