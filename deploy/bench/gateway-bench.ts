@@ -15,7 +15,6 @@
 // The data plane runs as production runs it (its bundle, plain node, DATA_PLANE_NODE_FLAGS); --tsx
 // (implied by --cpu-prof, whose summary names packages by file) runs its TypeScript through tsx.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -45,6 +44,7 @@ import {
   RssSampler,
   tasksetAvailable,
 } from "./process-stats";
+import { writeResults } from "./results-file";
 
 const { values: args } = parseArgs({
   options: {
@@ -603,9 +603,7 @@ async function main(): Promise<void> {
     targets: checks,
     results,
   };
-  mkdirSync(path.dirname(args.out), { recursive: true });
-  writeFileSync(args.out, `${JSON.stringify(output, null, 2)}\n`);
-  console.log(`results: ${path.relative(process.cwd(), args.out)}`);
+  writeResults(args.out, output);
 }
 
 try {

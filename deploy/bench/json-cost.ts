@@ -5,13 +5,14 @@
 // would save against parsing and re-serializing it (the mock's own answer, the one the benchmark relays).
 //
 //   tsx deploy/bench/json-cost.ts [--postgres] [--seconds 5] [--concurrency 16] [--out <file>]
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { repositoryRoot } from "../local/service-process";
 import { BENCH_POSTGRES_URL, BENCH_REDIS_URL, BenchStack, upstreamHeaders } from "./bench-stack";
 import { chatBody, drive, type Target } from "./load";
+import { writeResults } from "./results-file";
 
 const { values: args } = parseArgs({
   options: {
@@ -127,9 +128,7 @@ try {
     perMode,
     wholeAnswer: { chars: answer.length, reserializeMicros: reserialize / 1000, spliceMicros: spliced / 1000 },
   };
-  mkdirSync(path.dirname(args.out), { recursive: true });
-  writeFileSync(args.out, `${JSON.stringify(output, null, 2)}\n`);
-  console.log(`results: ${path.relative(process.cwd(), args.out)}`);
+  writeResults(args.out, output);
 } finally {
   await stack.stop();
   rmSync(countDir, { recursive: true, force: true });

@@ -11,7 +11,6 @@
 //   tsx deploy/bench/size-bench.ts --postgres
 //   options: --sizes 1024,102400,1048576 --modes json,stream --concurrency 1,16 --duration <s per target and case>
 //            --rounds 3 --warmup <s> --model <id> --out <file> --gateway-cpus 0 --load-cpus 1 --no-pin
-import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -19,6 +18,7 @@ import { repositoryRoot } from "../local/service-process";
 import { BENCH_POSTGRES_URL, BENCH_REDIS_URL, BenchStack, upstreamHeaders } from "./bench-stack";
 import { AUTOCANNON, chatBodyWithPrompt, drive, type Percentiles, percentiles, type Target } from "./load";
 import { cpuSeconds, pin, rssBytes, tasksetAvailable } from "./process-stats";
+import { writeResults } from "./results-file";
 
 const { values: args } = parseArgs({
   options: {
@@ -317,9 +317,7 @@ async function main(): Promise<void> {
     rows,
     results,
   };
-  mkdirSync(path.dirname(args.out), { recursive: true });
-  writeFileSync(args.out, `${JSON.stringify(output, null, 2)}\n`);
-  console.log(`results: ${path.relative(process.cwd(), args.out)}`);
+  writeResults(args.out, output);
 }
 
 try {

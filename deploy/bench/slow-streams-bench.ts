@@ -17,7 +17,6 @@
 //   options: --streams 10000 --seconds 60 --ramp 20 --plateau 15 --open-wait 40 --targets gateway,floor
 //            --model <id> --out <file> --gateway-cpus 0 --load-cpus 1 --no-pin
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +26,7 @@ import { repositoryRoot } from "../local/service-process";
 import { BENCH_POSTGRES_URL, BENCH_REDIS_URL, BenchStack, upstreamHeaders } from "./bench-stack";
 import { chatBody, hasContent, type Target } from "./load";
 import { cpuSeconds, pin, rssBytes, tasksetAvailable } from "./process-stats";
+import { writeResults } from "./results-file";
 
 const { values: args } = parseArgs({
   options: {
@@ -405,9 +405,7 @@ async function main(): Promise<void> {
       ...(dataPlaneDied ? { dataPlaneDied } : {}),
       results,
     };
-    mkdirSync(path.dirname(args.out), { recursive: true });
-    writeFileSync(args.out, `${JSON.stringify(output, null, 2)}\n`);
-    console.log(`results: ${path.relative(process.cwd(), args.out)}`);
+    writeResults(args.out, output);
   } finally {
     await stack.stop();
   }
