@@ -12,6 +12,7 @@
 //   tsx deploy/bench/ab-bench.ts --base <git ref> [--postgres] [--rounds 10] [--seconds 4]
 //                                [--cases json:64,stream:64,json:1,stream:1] [--out <file>] [--cpu-prof <dir>]
 //                                [--tracing]  (B's data plane traces every request, to a sink in this process: trace-sink.ts)
+//                                [--prompt-bytes N]  (the user message padded to N bytes, as size-bench.ts sends)
 //                                [--b-env NAME=value,...]  (B's data plane runs with these set: with --base HEAD, what a
 //                                                          setting costs, e.g. LOG_LEVEL=warn for the per-request log line)
 import { execFileSync } from "node:child_process";
@@ -23,7 +24,7 @@ import type { ServiceProcess, ServiceRuntime } from "../local/service-process";
 import { repositoryRoot } from "../local/service-process";
 import { BENCH_POSTGRES_URL, BENCH_REDIS_URL, BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
 import { startTraceSink } from "./trace-sink";
-import { chatBody, drive, percentiles, type Target } from "./load";
+import { chatBody, chatBodyWithPrompt, drive, percentiles, type Target } from "./load";
 import { cpuSeconds, pin, tasksetAvailable } from "./process-stats";
 
 const { values: args } = parseArgs({
@@ -44,6 +45,7 @@ const { values: args } = parseArgs({
      */
     tracing: { type: "boolean", default: false },
     "b-env": { type: "string", default: "" },
+    "prompt-bytes": { type: "string" },
   },
 });
 if (!args.base) throw new Error("--base <git ref>: the data plane to compare the working tree's with");
@@ -68,7 +70,9 @@ const bEnv: Record<string, string> = Object.fromEntries(
     }),
 );
 
-const body = (mode: "json" | "stream") => chatBody(args.model, mode);
+const promptBytes = args["prompt-bytes"] === undefined ? undefined : Number(args["prompt-bytes"]);
+const body = (mode: "json" | "stream") =>
+  promptBytes === undefined ? chatBody(args.model, mode) : chatBodyWithPrompt(args.model, mode, promptBytes);
 
 /** The base ref's data-plane bundle, built in a detached worktree of it (its own install, offline from the store). */
 function buildBaseBundle(ref: string, dir: string): { file: string; commit: string } {
@@ -169,9 +173,11 @@ async function startPair(runtimes: Record<"A" | "B", ServiceRuntime>, first: "A"
   return targets;
 }
 
+let stopMockResets = () => {};
 try {
   const base = buildBaseBundle(args.base, scratch);
   await stack.start();
+  if (promptBytes !== undefined) stopMockResets = stack.keepMockLogEmpty();
   // Neither the floor nor the stack's own data plane (whose log the stack keeps a tail of) is compared.
   await stack.floor.stop();
   await stack.dataPlane.stop();
@@ -235,12 +241,13 @@ try {
   mkdirSync(path.dirname(args.out), { recursive: true });
   writeFileSync(
     args.out,
-    `${JSON.stringify({ base: { ref: args.base, commit: base.commit }, node: process.version, rounds, seconds, postgres: args.postgres, pinned, tracing: traceSink?.stats() ?? false, bEnv, results }, null, 2)}\n`,
+    `${JSON.stringify({ base: { ref: args.base, commit: base.commit }, node: process.version, rounds, seconds, postgres: args.postgres, promptBytes, pinned, tracing: traceSink?.stats() ?? false, bEnv, results }, null, 2)}\n`,
   );
   if (traceSink)
     console.log(`B traced: ${traceSink.stats().exports} OTLP exports, ${(traceSink.stats().bytes / 1024 / 1024).toFixed(1)} MB`);
   console.log(`written: ${args.out}`);
 } finally {
+  stopMockResets();
   for (const plane of planes) await plane.stop().catch(() => null);
   await stack.stop();
   await traceSink?.close();

@@ -6,7 +6,7 @@
 // CPU µs per request of the data plane against the floor's, and the data plane's extra µs per KB of
 // prompt (its CPU per request above the floor's, against the smallest size's). The data plane's
 // body limit is BODY_LIMIT_BYTES (10 MB by default), the mock's 64 MB: 1 MB passes both. The mock's request
-// log is kept empty while a case runs (keepMockLogEmpty: it keeps bodies).
+// log is kept empty while a case runs (BenchStack.keepMockLogEmpty: it keeps bodies).
 //
 //   tsx deploy/bench/size-bench.ts --postgres
 //   options: --sizes 1024,102400,1048576 --modes json,stream --concurrency 1,16 --duration <s per target and case>
@@ -100,27 +100,10 @@ interface Tally {
   used: SizeResult["cpuSeconds"];
 }
 
-/**
- * The mock keeps its last 10,000 requests with their bodies (10 GB of 1 MB prompts): at 1 MB and concurrency 16
- * its heap fills within one case and it dies (a first run without this lost the mock mid-run). Its log is
- * emptied every 250 ms while a case runs, so it never holds more than a few hundred.
- */
-function keepMockLogEmpty(): () => void {
-  // A reset that fails (the mock gone) shows as the case's failed requests.
-  const reset = () =>
-    void fetch(`${stack.mockUrl}/_mock/reset`, { method: "POST" }).then(
-      (response) => response.body?.cancel(),
-      () => {},
-    );
-  reset();
-  const timer = setInterval(reset, 250);
-  return () => clearInterval(timer);
-}
-
 /** One size/mode/concurrency for the three targets: a warm-up each, then `rounds` rotating rounds; samples and CPU pooled. */
 async function measureSize(promptBytes: number, mode: Mode, concurrency: number): Promise<SizeResult[]> {
   const payload = chatBodyWithPrompt(args.model, mode, promptBytes);
-  const stopResets = keepMockLogEmpty();
+  const stopResets = stack.keepMockLogEmpty();
   try {
     return await measureTargets(promptBytes, mode, concurrency, payload);
   } finally {
@@ -275,7 +258,7 @@ async function main(): Promise<void> {
   await stack.start();
   const loadAverageBefore = os.loadavg();
   const results: SizeResult[] = [];
-  /** The mock's RSS after each case (its request log is kept empty: keepMockLogEmpty). */
+  /** The mock's RSS after each case (its request log is kept empty: BenchStack.keepMockLogEmpty). */
   const mockRssMb: Record<string, number> = {};
   for (const mode of modes) {
     for (const concurrency of concurrencies) {

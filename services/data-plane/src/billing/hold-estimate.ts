@@ -19,32 +19,47 @@ export function countImageParts(messages: unknown): number {
   return count;
 }
 
+/** What the hold reads from the forwarded body's JSON text, whatever the upstream's shape. */
+export interface BodyMarks {
+  /**
+   * Media parts: OpenAI `image_url` and `file`, Responses `input_image` and `input_file`, Anthropic
+   * `image` and `document`, Gemini `inlineData` and `fileData`.
+   */
+  mediaParts: number;
+  /** Audio input: OpenAI `input_audio` parts or an earlier answer's audio, Gemini inline audio. */
+  audioInput: boolean;
+  /** Whether the body can write a prompt cache (Anthropic's `cache_control`, anywhere), and for how long. */
+  cacheWrite: "none" | "5m" | "1h";
+  /** Every `service_tier` named (a nested one too: taking it can only raise the bound). */
+  serviceTiers: string[];
+}
+
 /**
- * Media parts in a forwarded body, in every shape an upstream is sent: OpenAI `image_url` and
- * `file`, Responses `input_image` and `input_file`, Anthropic `image` and `document`, Gemini
- * `inlineData` and `fileData`. Read from the JSON text: a quote inside a string is escaped, so
- * text a caller wrote never matches.
+ * One pass for every mark: on a 1 MB prompt the scan costs as much as parsing the body, so it runs
+ * once, not once per mark. A quote inside a JSON string is escaped, so text a caller wrote never
+ * matches. A match takes only its key (a value is read by lookahead), so a value naming another key,
+ * as `"type":"cache_control"` does, is still read.
  */
-const MEDIA_PART = /"type":"(?:image_url|input_image|image|document|file|input_file)"|"(?:inlineData|fileData)":/g;
+const MARK =
+  /"(?:type":(?="(image_url|input_image|image|document|file|input_file|input_audio)")|(?:inlineData|fileData)":|audio":\{|mimeType":(?="audio\/)|service_tier":(?="([^"\\]*)")|cache_control"|ttl":(?="1h"))/g;
 
-export function countMediaParts(forwardedBody: string): number {
-  let count = 0;
-  for (const _ of forwardedBody.matchAll(MEDIA_PART)) count++;
-  return count;
-}
-
-/** Audio input in a forwarded body: OpenAI `input_audio` parts or an earlier answer's audio, Gemini inline audio. */
-export const carriesAudio = (forwardedBody: string): boolean => /"type":"input_audio"|"audio":\{|"mimeType":"audio\//.test(forwardedBody);
-
-/** Whether a forwarded body can write a prompt cache (Anthropic's `cache_control`, anywhere), and for how long. */
-export function cacheWrite(forwardedBody: string): "none" | "5m" | "1h" {
-  if (!forwardedBody.includes('"cache_control"')) return "none";
-  return forwardedBody.includes('"ttl":"1h"') ? "1h" : "5m";
-}
-
-/** Every `service_tier` a forwarded body names (a nested one too: taking it can only raise the bound). */
-export function serviceTiersNamed(forwardedBody: string): string[] {
-  return [...forwardedBody.matchAll(/"service_tier":"([^"\\]*)"/g)].map((match) => match[1]!);
+export function bodyMarks(forwardedBody: string): BodyMarks {
+  const marks: BodyMarks = { mediaParts: 0, audioInput: false, cacheWrite: "none", serviceTiers: [] };
+  let cacheControl = false;
+  let hourLong = false;
+  for (const match of forwardedBody.matchAll(MARK)) {
+    const [text, partType, tier] = match;
+    if (partType !== undefined) {
+      if (partType === "input_audio") marks.audioInput = true;
+      else marks.mediaParts++;
+    } else if (tier !== undefined) marks.serviceTiers.push(tier);
+    else if (text.startsWith('"inlineData') || text.startsWith('"fileData')) marks.mediaParts++;
+    else if (text.startsWith('"cache_control')) cacheControl = true;
+    else if (text.startsWith('"ttl')) hourLong = true;
+    else marks.audioInput = true; // "audio":{ or "mimeType":"audio/
+  }
+  if (cacheControl) marks.cacheWrite = hourLong ? "1h" : "5m";
+  return marks;
 }
 
 const positiveInteger = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value > 0;

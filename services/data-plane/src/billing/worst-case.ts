@@ -6,16 +6,7 @@
 // what keeps the charge equal to the provider's invoice (docs/money.md, "The
 // worst case").
 import type { ModelEntry, Price, TokenRate, TokenRates } from "../catalogue/catalogue-snapshot";
-import {
-  cacheWrite,
-  carriesAudio,
-  choicesAsked,
-  countMediaParts,
-  IMAGES_PER_ANSWER_BOUND,
-  mayProduce,
-  outputLimitPerChoice,
-  serviceTiersNamed,
-} from "./hold-estimate";
+import { bodyMarks, choicesAsked, IMAGES_PER_ANSWER_BOUND, mayProduce, outputLimitPerChoice } from "./hold-estimate";
 import {
   ANTHROPIC_DEFINED_TOOL_TOKENS,
   ANTHROPIC_TOOL_PROMPT_TOKENS,
@@ -88,7 +79,8 @@ export function usageBound(facts: CallFacts): UsageBound {
   // Embeddings produce no output, and their input is text or token ids, at least a byte each.
   if (facts.endpoint === "embeddings") return { ...NOTHING, inputTokens: Buffer.byteLength(forwardedBody) };
   const sent = facts.original ?? shared;
-  const media = countMediaParts(forwardedBody);
+  const marks = bodyMarks(forwardedBody);
+  const media = marks.mediaParts;
   const openAiCompatible = protocol === "openai-compatible";
   const claude = protocol === "anthropic" || (openAiCompatible && isClaudeModel(upstreamModel));
   const gemini = protocol === "gemini" || (openAiCompatible && isGeminiModel(upstreamModel));
@@ -115,12 +107,12 @@ export function usageBound(facts: CallFacts): UsageBound {
     images: imageOutput ? IMAGES_PER_ANSWER_BOUND * choices : 0,
     inputImages: media,
     webSearches: openAiCompatible && shared.web_search_options !== undefined && shared.web_search_options !== null ? choices : 0,
-    cacheWrite: cacheWrite(forwardedBody),
-    audioInput: carriesAudio(forwardedBody),
+    cacheWrite: marks.cacheWrite,
+    audioInput: marks.audioInput,
     imageInput: media > 0,
     audioOutput: mayProduce("audio", shared, model.outputModalities),
     imageOutput,
-    serviceTiers: serviceTiersNamed(forwardedBody),
+    serviceTiers: marks.serviceTiers,
   };
 }
 

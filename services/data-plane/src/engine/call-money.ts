@@ -2,7 +2,7 @@
 // release. Every call ends in exactly one of settle or release.
 import type { TraceSpan } from "@gateway/proto/tracing";
 import type { ReserveCall, SettleCall } from "../control-plane/control-plane-client";
-import { cacheWrite, estimateTokens } from "../billing/hold-estimate";
+import { bodyMarks, estimateTokens } from "../billing/hold-estimate";
 import { costParts } from "../billing/pricing";
 import type { GenAiMetrics } from "../gen-ai-metrics";
 import type { UsdCounterFamily } from "../metric-families";
@@ -24,7 +24,7 @@ export interface CallBilling {
  * blocks for 5 minutes and some for an hour is billed as if all were an hour: never below the invoice).
  */
 export function withWriteLifetime(tokens: MeteredTokens, forwardedBody: string): MeteredTokens {
-  if (!tokens.cacheWriteLifetimeUnknown || cacheWrite(forwardedBody) !== "1h") return tokens;
+  if (!tokens.cacheWriteLifetimeUnknown || bodyMarks(forwardedBody).cacheWrite !== "1h") return tokens;
   return { ...tokens, cacheWrite1hTokens: (tokens.cacheWrite1hTokens ?? 0) + (tokens.cacheWrite5mTokens ?? 0), cacheWrite5mTokens: 0 };
 }
 

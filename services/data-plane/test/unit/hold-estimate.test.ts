@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import {
-  cacheWrite,
-  carriesAudio,
+  bodyMarks,
   choicesAsked,
   countImageParts,
   estimateTokens,
   mayProduce,
   outputLimitPerChoice,
-  serviceTiersNamed,
 } from "../../src/billing/hold-estimate";
 
 const image = { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } };
@@ -72,6 +71,8 @@ describe("choicesAsked", () => {
   });
 });
 
+const cacheWrite = (body: string) => bodyMarks(body).cacheWrite;
+
 describe("what a forwarded body says", () => {
   it("can write a cache when cache_control appears anywhere, for an hour when a 1h ttl does", () => {
     expect(cacheWrite(JSON.stringify({ messages: [{ content: "hi" }] }))).toBe("none");
@@ -82,14 +83,29 @@ describe("what a forwarded body says", () => {
   });
 
   it("names its service tiers", () => {
-    expect(serviceTiersNamed(JSON.stringify({ service_tier: "priority", messages: [] }))).toEqual(["priority"]);
-    expect(serviceTiersNamed(JSON.stringify({ messages: [] }))).toEqual([]);
+    expect(bodyMarks(JSON.stringify({ service_tier: "priority", messages: [] })).serviceTiers).toEqual(["priority"]);
+    expect(bodyMarks(JSON.stringify({ messages: [] })).serviceTiers).toEqual([]);
   });
 
+  const audioInput = (body: string) => bodyMarks(body).audioInput;
   it("carries audio in OpenAI's and Gemini's shapes", () => {
-    expect(carriesAudio(JSON.stringify({ content: [{ type: "input_audio", input_audio: { data: "AA" } }] }))).toBe(true);
-    expect(carriesAudio(JSON.stringify({ parts: [{ inlineData: { mimeType: "audio/wav", data: "AA" } }] }))).toBe(true);
-    expect(carriesAudio(JSON.stringify({ content: "input_audio" }))).toBe(false);
+    expect(audioInput(JSON.stringify({ content: [{ type: "input_audio", input_audio: { data: "AA" } }] }))).toBe(true);
+    expect(audioInput(JSON.stringify({ parts: [{ inlineData: { mimeType: "audio/wav", data: "AA" } }] }))).toBe(true);
+    expect(audioInput(JSON.stringify({ content: "input_audio" }))).toBe(false);
+  });
+
+  it("reads a value that names another mark: a match takes only its key", () => {
+    const body = JSON.stringify({ service_tier: "cache_control", content: [{ type: "image" }, { type: "input_audio" }] });
+    expect(bodyMarks(body)).toEqual({ mediaParts: 1, audioInput: true, cacheWrite: "5m", serviceTiers: ["cache_control"] });
+  });
+
+  it("reads what one regular expression per mark read, in one pass (differential)", () => {
+    fc.assert(
+      fc.property(forwardedBody, (body) => {
+        expect(bodyMarks(body)).toEqual(marksOnePassPerMark(body));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it("may produce images or audio when asked for, or when the model produces them unasked", () => {
@@ -113,3 +129,55 @@ describe("estimateTokens", () => {
     expect(estimateTokens(text)).toBe(expected);
   });
 });
+
+// The reading bodyMarks replaced (a regular expression per mark), kept as the differential test's reference.
+function marksOnePassPerMark(body: string) {
+  const media = /"type":"(?:image_url|input_image|image|document|file|input_file)"|"(?:inlineData|fileData)":/g;
+  const cacheWrite = !body.includes('"cache_control"') ? "none" : body.includes('"ttl":"1h"') ? "1h" : "5m";
+  return {
+    mediaParts: [...body.matchAll(media)].length,
+    audioInput: /"type":"input_audio"|"audio":\{|"mimeType":"audio\//.test(body),
+    cacheWrite,
+    serviceTiers: [...body.matchAll(/"service_tier":"([^"\\]*)"/g)].map((match) => match[1]),
+  };
+}
+
+// Bodies built from the keys and values the marks read, nested and mixed with text that spells them.
+const word = fc.constantFrom(
+  "type",
+  "image_url",
+  "input_image",
+  "image",
+  "document",
+  "file",
+  "input_file",
+  "input_audio",
+  "inlineData",
+  "fileData",
+  "audio",
+  "mimeType",
+  "audio/wav",
+  "image/png",
+  "service_tier",
+  "priority",
+  "flex",
+  "cache_control",
+  "ttl",
+  "1h",
+  "5m",
+  "text",
+  '"type":"image"',
+  'say "cache_control"',
+  "back\\slash",
+  "",
+);
+const value = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    word,
+    fc.integer(),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(word, tie("value"), { maxKeys: 4 }),
+  ),
+})).value;
+const forwardedBody = value.map((body) => JSON.stringify(body));

@@ -3,7 +3,7 @@
 // the rates it may bill them at. The property test (hold-covers-usage) drives
 // random requests through every path; these pin the figures.
 import { describe, expect, it } from "vitest";
-import { countMediaParts } from "../../src/billing/hold-estimate";
+import { bodyMarks } from "../../src/billing/hold-estimate";
 import { costNano } from "../../src/billing/pricing";
 import {
   ANTHROPIC_DEFINED_TOOL_TOKENS,
@@ -133,9 +133,9 @@ describe("input: the body's bytes, an allowance per media part, and what Anthrop
       { inlineData: { mimeType: "image/png", data: "AA" } }, // Gemini
       { fileData: { fileUri: "https://x/a.png" } },
     ];
-    expect(countMediaParts(JSON.stringify({ parts: shapes }))).toBe(8);
+    expect(bodyMarks(JSON.stringify({ parts: shapes })).mediaParts).toBe(8);
     // A caller's text that spells a part is escaped in the JSON, and not counted.
-    expect(countMediaParts(JSON.stringify({ text: '{"type":"image","inlineData":{}}' }))).toBe(0);
+    expect(bodyMarks(JSON.stringify({ text: '{"type":"image","inlineData":{}}' })).mediaParts).toBe(0);
   });
 
   it("adds the per-image allowance, GPT-4o mini's far larger count for its own model", () => {
