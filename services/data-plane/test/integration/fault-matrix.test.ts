@@ -97,11 +97,13 @@ describe("fault matrix", () => {
       backend: "pglite",
       dataPlaneEnv: {
         LOG_LEVEL: "debug", // the canary must not appear at any level
-        STREAM_IDLE_TIMEOUT_MS: "1000",
+        // Four fast failed attempts must end before the first keep-alive commits a stream's headers
+        // (200 ms was too little on a loaded machine); the slow cases' delays below are set against these.
+        STREAM_IDLE_TIMEOUT_MS: "2000",
         UPSTREAM_HEADERS_TIMEOUT_MS: "1000",
         UPSTREAM_RETRY_BACKOFF_MS: "50",
         UPSTREAM_RETRY_WAIT_BUDGET_MS: "2000",
-        SSE_KEEPALIVE_MS: "200",
+        SSE_KEEPALIVE_MS: "400",
         // The matrix fails the same paths again and again: each case must start from healthy paths,
         // so errors are forgotten at once and circuits never open (they have their own suite).
         PATH_HEALTH_HALF_LIFE_MS: "1",
@@ -340,8 +342,8 @@ describe("fault matrix", () => {
       const tag = marker();
       await stack.mockScript({ match: tag, fault: "stall-mid-stream", chunkDelayMs: 20 });
       const result = await stream(tag);
-      expect(result.seen.ms).toBeLessThan(10_000); // cut near the 1 s idle limit, not left hanging
-      expect(result.comments).toBeGreaterThanOrEqual(2); // 1 s idle limit, a comment every 200 ms
+      expect(result.seen.ms).toBeLessThan(10_000); // cut near the 2 s idle limit, not left hanging
+      expect(result.comments).toBeGreaterThanOrEqual(2); // 2 s idle limit, a comment every 400 ms
       await expectCutAfterContent(result, tag);
     });
 
@@ -363,7 +365,7 @@ describe("fault matrix", () => {
 
     it("a slow first byte: keep-alive comments before the first event, then the whole stream", async () => {
       const tag = marker();
-      await stack.mockScript({ match: tag, firstChunkDelayMs: 700 });
+      await stack.mockScript({ match: tag, firstChunkDelayMs: 1100 });
       const result = await stream(tag);
       expect(result.seen.status).toBe(200);
       expect(result.commentsBeforeFirstEvent).toBeGreaterThanOrEqual(2);
@@ -411,7 +413,7 @@ describe("fault matrix", () => {
 
     it("failures after keep-alive comments went out: one error event with the upstream's status, no [DONE], nothing billed", async () => {
       const tag = marker();
-      await stack.mockScript({ match: tag, times: 0, status: 503, latencyMs: 300, errorBody: CANARY_BODY, headers: CANARY_HEADERS });
+      await stack.mockScript({ match: tag, times: 0, status: 503, latencyMs: 650, errorBody: CANARY_BODY, headers: CANARY_HEADERS });
       const result = await stream(tag);
       expect(result.seen.status).toBe(200);
       expect(result.commentsBeforeFirstEvent).toBeGreaterThanOrEqual(1);

@@ -102,7 +102,7 @@ describe("what a forwarded body says", () => {
   it("reads what one regular expression per mark read, in one pass (differential)", () => {
     fc.assert(
       fc.property(forwardedBody, (body) => {
-        expect(bodyMarks(body)).toEqual(marksOnePassPerMark(body));
+        expect(bodyMarks(body)).toEqual(marksOneScanEach(body));
       }),
       { numRuns: 2_000 },
     );
@@ -131,7 +131,7 @@ describe("estimateTokens", () => {
 });
 
 // The reading bodyMarks replaced (a regular expression per mark), kept as the differential test's reference.
-function marksOnePassPerMark(body: string) {
+function marksOneScanEach(body: string) {
   const media = /"type":"(?:image_url|input_image|image|document|file|input_file)"|"(?:inlineData|fileData)":/g;
   const cacheWrite = !body.includes('"cache_control"') ? "none" : body.includes('"ttl":"1h"') ? "1h" : "5m";
   return {
