@@ -71,6 +71,8 @@ const bEnv: Record<string, string> = Object.fromEntries(
 );
 
 const promptBytes = args["prompt-bytes"] === undefined ? undefined : Number(args["prompt-bytes"]);
+if (promptBytes !== undefined && !(Number.isInteger(promptBytes) && promptBytes > 0))
+  throw new Error(`--prompt-bytes takes a positive number of bytes, not ${args["prompt-bytes"]}`);
 const body = (mode: "json" | "stream") =>
   promptBytes === undefined ? chatBody(args.model, mode) : chatBodyWithPrompt(args.model, mode, promptBytes);
 

@@ -121,10 +121,9 @@ export class BenchStack {
   keepMockLogEmpty(): () => void {
     // A reset that fails (the mock gone) shows as the run's failed requests.
     const reset = () =>
-      void fetch(`${this.mockUrl}/_mock/reset`, { method: "POST" }).then(
-        (response) => response.body?.cancel(),
-        () => {},
-      );
+      void fetch(`${this.mockUrl}/_mock/reset`, { method: "POST" })
+        .then((response) => response.body?.cancel())
+        .catch(() => {});
     reset();
     const timer = setInterval(reset, 250);
     return () => clearInterval(timer);

@@ -36,9 +36,10 @@ export interface BodyMarks {
 
 /**
  * One pass for every mark: on a 1 MB prompt the scan costs as much as parsing the body, so it runs
- * once, not once per mark. A quote inside a JSON string is escaped, so text a caller wrote never
- * matches. A match takes only its key (a value is read by lookahead), so a value naming another key,
- * as `"type":"cache_control"` does, is still read.
+ * once, not once per mark. The body is JSON.stringify's output: a quote inside a string is escaped,
+ * so text a caller wrote never matches, and a key's closing quote is followed by `:`. A match takes
+ * only its key (a value is read by lookahead), so no match takes the start of another, and a value
+ * naming another key, as `"type":"cache_control"` does, is still read.
  */
 const MARK =
   /"(?:type":(?="(image_url|input_image|image|document|file|input_file|input_audio)")|(?:inlineData|fileData)":|audio":\{|mimeType":(?="audio\/)|service_tier":(?="([^"\\]*)")|cache_control"|ttl":(?="1h"))/g;

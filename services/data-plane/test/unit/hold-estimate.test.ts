@@ -168,6 +168,9 @@ const word = fc.constantFrom(
   "text",
   '"type":"image"',
   'say "cache_control"',
+  'x"type', // as a key: an escaped quote just before a mark's name
+  'x"service_tier',
+  'x"cache_control',
   "back\\slash",
   "",
 );
