@@ -1,12 +1,13 @@
 // The first step of `pnpm test`: the suite needs PostgreSQL and Redis on their
 // default ports (or TEST_POSTGRES_URL / TEST_REDIS_URL) and the redis-server
 // binary (tests that break Redis start their own), and Chromium for the console's browser tests. Without them every test
-// would fail on its own; this says once what is missing and how to start it.
+// would fail on its own. The two binaries it installs itself where it may (system-packages.ts); for the rest,
+// and where it may not install, it says once what is missing and how to get it.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import net from "node:net";
 import pg from "pg";
 import { CHROMIUM } from "../../services/console/test/chromium-path";
+import { fileFromPackage, installMissing, thisMachine } from "./system-packages";
 import { START_TEST_SERVICES, TEST_POSTGRES_URL, TEST_REDIS_URL } from "./test-services";
 
 const TIMEOUT_MS = 3000;
@@ -40,18 +41,20 @@ function redisAnswers(url: string): Promise<string | undefined> {
   });
 }
 
-function hasRedisServerBinary(): boolean {
-  return spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
-}
+const redisServer = { name: "redis-server", present: () => spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0 };
+/** Debian's package puts Chromium where CHROMIUM points by default; a CHROMIUM_PATH of the user's own is not installed over. */
+const chromium = fileFromPackage("chromium", CHROMIUM);
+const installable = process.env.CHROMIUM_PATH === undefined ? [redisServer, chromium] : [redisServer];
 
 async function main(): Promise<void> {
+  installMissing(installable, thisMachine, (line) => process.stderr.write(`${line}\n`));
   const [postgres, redis] = await Promise.all([postgresAnswers(TEST_POSTGRES_URL), redisAnswers(TEST_REDIS_URL)]);
   const missing: string[] = [];
   if (postgres) missing.push(`PostgreSQL at ${TEST_POSTGRES_URL} (user postgres, trust auth, database test): ${postgres}`);
   if (redis) missing.push(`Redis at ${TEST_REDIS_URL}: ${redis}`);
-  if (!hasRedisServerBinary())
+  if (!redisServer.present())
     missing.push("the redis-server binary on PATH (tests that stop Redis start their own): apt-get install redis-server");
-  if (!existsSync(CHROMIUM))
+  if (!chromium.present())
     missing.push(`Chromium at ${CHROMIUM} (the console's browser tests; or CHROMIUM_PATH): apt-get install chromium`);
   if (missing.length === 0) return;
   const lines = ["The tests cannot run: missing", ...missing.map((line) => `  - ${line}`)];
