@@ -26,7 +26,9 @@ describe("the packages the test command installs itself", () => {
     const installed = new Set(["redis-server"]);
     const { environment, calls } = machine({ isRoot: true, commands: ["apt-get"], installs: installed });
     const lines: string[] = [];
-    const left = installMissing([packageIn(installed, "redis-server"), packageIn(installed, "chromium")], environment, (line) => lines.push(line));
+    const left = installMissing([packageIn(installed, "redis-server"), packageIn(installed, "chromium")], environment, (line) =>
+      lines.push(line),
+    );
     expect(left).toEqual([]);
     expect(calls).toEqual(["apt-get update -qq", "apt-get install -y -qq chromium"]);
     expect(lines.join("\n")).toContain("Installing chromium with apt-get");
