@@ -71,6 +71,9 @@ async function counters(): Promise<Record<string, number>> {
     kept: read(/^gateway_draw_journal_appends_total\{outcome="kept"\} (\S+)$/m),
     failed: read(/^gateway_draw_journal_appends_total\{outcome="failed"\} (\S+)$/m),
     bypassed: read(/^gateway_draw_journal_appends_total\{outcome="bypassed"\} (\S+)$/m),
+    // The Draw calls' round trips: what an answer that waits for its draw waits for.
+    drawSeconds: read(/^gateway_control_plane_call_seconds_sum\{method="Draw",outcome="ok"\} (\S+)$/m),
+    draws: read(/^gateway_control_plane_call_seconds_count\{method="Draw",outcome="ok"\} (\S+)$/m),
   };
 }
 
@@ -84,7 +87,8 @@ const phase = async (label: string, target: Target, body: string, concurrency: n
   console.log(
     `concurrency ${String(concurrency).padStart(3)}  ${label.padEnd(14)} p50 ${p50.toFixed(2).padStart(7)} ms  p99 ${p99.toFixed(2).padStart(7)} ms  ` +
       `${(samples.ok / seconds).toFixed(0).padStart(6)} req/s  failed ${samples.failed}  ` +
-      `leased ${delta("leased")}, journal kept ${delta("kept")} failed ${delta("failed")} bypassed ${delta("bypassed")}  ` +
+      `leased ${delta("leased")}, journal kept ${delta("kept")} failed ${delta("failed")} bypassed ${delta("bypassed")}, ` +
+      `Draw calls ${delta("draws")} (mean ${((1000 * delta("drawSeconds")) / Math.max(1, delta("draws"))).toFixed(2)} ms)  ` +
       `(limit: ${rateLimit}; journal: ${journal ?? "not reported"})`,
   );
   return p50;
