@@ -1,10 +1,13 @@
-// Chat latency while the per-minute limit's Redis hangs (issue 19, item 12):
-// a stack whose data plane uses a redis-server of its own (another port, so
-// the machine's Redis is never touched), measured with Redis healthy, then
-// frozen (SIGSTOP) once the first check has timed out and /health says
-// "local fallback", then thawed (SIGCONT) once /health says "redis" again.
-// Prints the p50 and p99 of each phase. docs/benchmark.md ("Redis paused")
-// has the figures.
+// Chat latency while the data plane's Redis hangs (issue 19, item 12; issue 33,
+// item 8): a stack whose data plane uses a redis-server of its own (another
+// port, so the machine's Redis is never touched) for both the per-minute limit
+// and the draw journal (REDIS_URL names the one Redis of both), its project busy
+// enough for budget leases, so every answer is checked against the limit and
+// journalled. Measured with Redis healthy, then frozen (SIGSTOP) once the first
+// check and the first append have timed out (/health: rate_limit "local
+// fallback", draw_journal "bypassed"), then thawed (SIGCONT) once both say
+// "redis" again. Prints the p50 and p99 of each phase and what the journal did
+// in it. docs/benchmark.md ("Redis paused") has the figures.
 //
 //   tsx deploy/bench/redis-pause-bench.ts [--seconds 8] [--warmup 5] [--concurrency 1,16]
 import os from "node:os";
@@ -31,32 +34,62 @@ const stack = new BenchStack({
   backend: "postgresql",
   postgresUrl: BENCH_POSTGRES_URL,
   redisUrl: redis.url,
+  // Leases from 5 answers a second (20 by default): on a loaded machine the healthy phase at
+  // concurrency 1 may run below 20 a second, and would then measure reserves, not leased answers.
+  dataPlaneEnv: { LEASE_MIN_REQUESTS_PER_SECOND: "5" },
   gatewayCpus: pinned ? "0" : undefined,
   loadCpus: pinned ? "1" : undefined,
 });
 
-/** What the data plane's /health says of the limit: "redis" or "local fallback (...)". */
-async function rateLimitMode(): Promise<string> {
-  const health = (await (await fetch(`${stack.dataPlane.ready.url}/health`)).json()) as { detail: { rate_limit: string } };
-  return health.detail.rate_limit;
+/** What the data plane's /health says of the limit ("redis" or "local fallback (...)") and of the journal ("redis" or "bypassed (...)"). */
+async function modes(): Promise<{ rateLimit: string; journal: string | undefined }> {
+  const health = (await (await fetch(`${stack.dataPlane.ready.url}/health`)).json()) as {
+    detail: { rate_limit: string; draw_journal?: string };
+  };
+  // A data plane older than the journal's circuit (issue 33) says nothing of the journal.
+  return { rateLimit: health.detail.rate_limit, journal: health.detail.draw_journal };
 }
 
-async function until(mode: RegExp, target: Target, body: string): Promise<void> {
+async function until(rateLimit: RegExp, journal: RegExp, target: Target, body: string): Promise<void> {
+  const reached = ({ rateLimit: limitMode, journal: journalMode }: Awaited<ReturnType<typeof modes>>) =>
+    rateLimit.test(limitMode) && (journalMode === undefined || journal.test(journalMode));
   for (let attempt = 0; attempt < 200; attempt++) {
-    if (mode.test(await rateLimitMode())) return;
-    // A request, so that a check meets the frozen Redis (a hang is only seen by a check that waits on it).
+    if (reached(await modes())) return;
+    // A request, so that a check and an append meet the frozen Redis (a hang is only seen by a call that waits on it).
     await fetch(target.url, { method: "POST", headers: { "content-type": "application/json", ...target.headers }, body });
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`/health never said ${mode}: ${await rateLimitMode()}`);
+  throw new Error(`/health never said ${rateLimit} and ${journal}: ${JSON.stringify(await modes())}`);
+}
+
+/** The data plane's counters that say which way its answers went: journalled, not, or reserved without a lease. */
+async function counters(): Promise<Record<string, number>> {
+  const text = await (await fetch(`${stack.dataPlane.ready.metrics}/metrics`)).text();
+  const read = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+  return {
+    leased: read(/^gateway_budget_lease_events_total\{event="leased_request"\} (\S+)$/m),
+    kept: read(/^gateway_draw_journal_appends_total\{outcome="kept"\} (\S+)$/m),
+    failed: read(/^gateway_draw_journal_appends_total\{outcome="failed"\} (\S+)$/m),
+    bypassed: read(/^gateway_draw_journal_appends_total\{outcome="bypassed"\} (\S+)$/m),
+    // The Draw calls' round trips: what an answer that waits for its draw waits for.
+    drawSeconds: read(/^gateway_control_plane_call_seconds_sum\{method="Draw",outcome="ok"\} (\S+)$/m),
+    draws: read(/^gateway_control_plane_call_seconds_count\{method="Draw",outcome="ok"\} (\S+)$/m),
+  };
 }
 
 const phase = async (label: string, target: Target, body: string, concurrency: number) => {
+  const before = await counters();
   const samples = await drive(target, body, concurrency, seconds);
+  const after = await counters();
   const { p50, p99 } = percentiles(samples.latencies);
+  const delta = (name: string) => after[name]! - before[name]!;
+  const { rateLimit, journal } = await modes();
   console.log(
     `concurrency ${String(concurrency).padStart(3)}  ${label.padEnd(14)} p50 ${p50.toFixed(2).padStart(7)} ms  p99 ${p99.toFixed(2).padStart(7)} ms  ` +
-      `${(samples.ok / seconds).toFixed(0).padStart(6)} req/s  failed ${samples.failed}  (${await rateLimitMode()})`,
+      `${(samples.ok / seconds).toFixed(0).padStart(6)} req/s  failed ${samples.failed}  ` +
+      `leased ${delta("leased")}, journal kept ${delta("kept")} failed ${delta("failed")} bypassed ${delta("bypassed")}, ` +
+      `Draw calls ${delta("draws")} (mean ${((1000 * delta("drawSeconds")) / Math.max(1, delta("draws"))).toFixed(2)} ms)  ` +
+      `(limit: ${rateLimit}; journal: ${journal ?? "not reported"})`,
   );
   return p50;
 };
@@ -71,10 +104,10 @@ try {
   for (const concurrency of concurrencies) {
     const healthy = await phase("redis healthy", target, body, concurrency);
     redis.pause();
-    await until(/^local fallback/, target, body); // the first timeout has been paid
+    await until(/^local fallback/, /^bypassed/, target, body); // the first timeouts have been paid
     const paused = await phase("redis paused", target, body, concurrency);
     redis.resume();
-    await until(/^redis$/, target, body); // the probe took the data plane back
+    await until(/^redis$/, /^redis$/, target, body); // the probes took the data plane back
     await phase("redis resumed", target, body, concurrency);
     console.log(`concurrency ${String(concurrency).padStart(3)}  p50 paused - healthy: ${(paused - healthy).toFixed(2)} ms`);
   }

@@ -3,7 +3,8 @@
 // lone item is sent at once, and under load many requests share one round trip.
 // Used for the control plane's Draw calls and the per-minute limit's Redis
 // checks. With `minIntervalMs`, calls also start at most that often (unless a
-// full batch waits): for calls nobody waits on, fewer and larger batches are cheaper.
+// full batch waits, or `hurry` was called): for calls nobody waits on, fewer and
+// larger batches are cheaper.
 
 /** Sends a batch; answers one result per item, in order, or an Error for an item that failed alone. */
 export type BatchCall<Item, Result> = (items: Item[]) => Promise<(Result | Error)[]>;
@@ -18,8 +19,10 @@ export class CallCoalescer<Item, Result> {
   private queue: Pending<Item, Result>[] = [];
   private sending = false;
   private lastSentAt = -Infinity;
-  /** Ends the wait for the interval early (a full batch is waiting). */
+  /** Ends the wait for the interval early (a full batch is waiting, or a caller hurries). */
   private wake: (() => void) | undefined;
+  /** Someone waits on what is queued: the next call goes as soon as the one in flight is answered. */
+  private hurried = false;
 
   constructor(
     private readonly call: BatchCall<Item, Result>,
@@ -35,11 +38,18 @@ export class CallCoalescer<Item, Result> {
     });
   }
 
+  /** What is queued now goes without waiting for the interval (after the call in flight, if any: one call at a time). */
+  hurry(): void {
+    if (this.queue.length === 0) return;
+    this.hurried = true;
+    this.wake?.();
+  }
+
   private async pump(): Promise<void> {
     this.sending = true;
     while (this.queue.length > 0) {
       const wait = Math.min(this.minIntervalMs, this.lastSentAt + this.minIntervalMs - performance.now());
-      if (wait > 0 && this.queue.length < this.maxBatch) {
+      if (wait > 0 && this.queue.length < this.maxBatch && !this.hurried) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, wait);
           this.wake = () => {
@@ -52,6 +62,8 @@ export class CallCoalescer<Item, Result> {
       this.lastSentAt = performance.now();
       const batch = this.queue;
       this.queue = batch.length > this.maxBatch ? batch.splice(this.maxBatch) : [];
+      // What is left may hold a hurried item: it goes next without waiting either.
+      if (this.queue.length === 0) this.hurried = false;
       try {
         const results = await this.call(batch.map((entry) => entry.item));
         for (let index = 0; index < batch.length; index++) {

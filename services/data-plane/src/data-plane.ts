@@ -47,7 +47,14 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   const providers = new Map([...config.providers.values()].map((provider) => [provider.name, new UpstreamProvider(provider, http)]));
   const keys = new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs);
   // With Redis, an answered leased debit is kept there before its answer leaves (docs/money.md, "A killed data plane").
-  const journal = config.redisUrl ? new RedisDrawJournal(config.redisUrl) : undefined;
+  const journal = config.redisUrl
+    ? new RedisDrawJournal(config.redisUrl, (open) =>
+        log.warn(
+          { open },
+          open ? "Redis failed or late: leased answers wait for their draws instead of the draw journal" : "draw journal back on Redis",
+        ),
+      )
+    : undefined;
   const billing = new RequestBilling(controlPlane, log, { ...config.leases, replicaId: config.replicaId }, journal);
   const rateLimiter: RateLimiter = config.redisUrl
     ? new RedisRateLimiter(config.redisUrl, config.replicaId, config.rateLimitWindowMs, (degraded) =>
@@ -81,6 +88,11 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     controlPlane,
     controlPlaneGraceMs: config.controlPlaneGraceMs,
     rateLimiter,
+    drawJournal: {
+      get mode() {
+        return billing.journalMode;
+      },
+    },
     circuitViews: () => health.circuitViews(),
   };
   const running = buildDataPlaneApp({

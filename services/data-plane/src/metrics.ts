@@ -8,6 +8,7 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
 import { cumulative } from "./cumulative-counter";
 import { GenAiMetrics } from "./gen-ai-metrics";
 import { CounterFamily, HistogramFamily, UsdCounterFamily } from "./metric-families";
+import type { DrawJournalStats } from "./billing/draw-journal";
 import type { RateLimiter } from "./limits/rate-limiter";
 import type { CircuitView } from "./routing/circuit-breaker";
 
@@ -60,7 +61,8 @@ export interface MetricSources {
     readonly pendingCount: number;
     readonly drawsUnderWayCount: number;
     readonly leases: { readonly openCount: number; readonly stats: { granted: number; refused: number; leasedRequests: number } };
-    readonly journalStats: { kept: number; failed: number } | undefined;
+    readonly journalStats: DrawJournalStats | undefined;
+    readonly journalMode: string;
   };
   health: { circuitViews(): CircuitView[] };
   controlPlane: { readonly stall: { readonly stalled: boolean; readonly fastFailures: number } };
@@ -120,18 +122,27 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
   cumulative(
     registry,
     "gateway_draw_journal_appends_total",
-    "Answered leased debits written to the draw journal before their answers left (kept), or not (failed: those answers waited for their draws).",
+    "Answered leased debits written to the draw journal before their answers left (kept), or not: failed or late (failed), or not sent while the journal's circuit was open (bypassed). Those answers waited for their draws.",
     () => {
       const stats = sources.billing.journalStats;
       return stats
         ? [
             [{ outcome: "kept" }, stats.kept],
             [{ outcome: "failed" }, stats.failed],
+            [{ outcome: "bypassed" }, stats.bypassed],
           ]
         : [];
     },
     ["outcome"],
   );
+  new Gauge({
+    name: "gateway_draw_journal_circuit_open",
+    help: "1 while the draw journal's Redis failed or was late and a probe has not seen it answer since (leased answers wait for their draws), else 0.",
+    registers: [registry],
+    collect() {
+      this.set(sources.billing.journalMode.startsWith("bypassed") ? 1 : 0);
+    },
+  });
   new Gauge({
     name: "gateway_budget_leases_open",
     help: "Budget leases this replica holds now (taking requests, or retired with requests still in flight).",

@@ -1,7 +1,8 @@
 // Coalesces draws (debits from budget leases) into Draw calls (CallCoalescer):
 // many requests' debits take one gRPC call, which the control plane writes in
 // one group commit. Answers do not wait for their draw (request-billing.ts),
-// so calls go at most every `intervalMs`, with all the draws gathered since.
+// so calls go at most every `intervalMs`, with all the draws gathered since;
+// when one does wait (`hurry`), the draws queued go as soon as they can.
 // Traced, a call is the child of its first traced draw and links the others' (docs/tracing.md).
 import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import { CallCoalescer } from "../call-coalescer";
@@ -45,5 +46,10 @@ export class DrawBatcher {
 
   submit(draw: DrawCall, span?: TraceSpan): Promise<DrawAnswer> {
     return this.calls.submit({ draw, span });
+  }
+
+  /** An answer waits for a draw already submitted: the queued draws go without waiting for the interval. */
+  hurry(): void {
+    this.calls.hurry();
   }
 }

@@ -3,11 +3,23 @@
 // debit, the draw is first written to Redis, outside this process, and only then does the answer
 // leave. The control plane reads the journal of a lease that expired (its data plane died) and applies
 // the draws that never reached the ledger, each once (draws are idempotent by request id).
-// Concurrent appends share one Redis round trip (auto-pipelining). An append Redis does not take
-// within APPEND_TIMEOUT_MS answers false: that answer then waits for its draw instead.
+// Concurrent appends share one Redis round trip (auto-pipelining). An append Redis fails or does not
+// take within REDIS_TIMEOUT_MS answers false: that answer then waits for its draw instead. It also
+// trips the journal's circuit (redis-circuit.ts): until a probe sees Redis answer in time, appends are
+// not sent (each answers false at once), so a hung Redis costs one timeout, not one per answer.
 import { DRAW_JOURNAL_KEEP_MS, drawJournalKey, encodeJournalEntry } from "@gateway/proto";
 import { Redis } from "ioredis";
 import type { DrawCall } from "../control-plane/control-plane-client";
+import { inTime, REDIS_TIMEOUT_MS, RedisCircuit } from "../redis-circuit";
+
+export interface DrawJournalStats {
+  /** Kept in Redis before the answer left. */
+  kept: number;
+  /** Sent, and failed or late (each trips the circuit): those answers waited for their draws. */
+  failed: number;
+  /** Not sent, the circuit being open: those answers waited for their draws. */
+  bypassed: number;
+}
 
 export interface DrawJournal {
   /** Resolves true once the draw is kept outside this process; false if it could not be (the answer must wait for the draw). */
@@ -15,20 +27,24 @@ export interface DrawJournal {
   /** The lease was released: its journal is not needed any more. */
   forget(leaseId: string): void;
   close(): Promise<void>;
-  readonly stats: { kept: number; failed: number };
+  readonly stats: DrawJournalStats;
+  /** For /health detail: "redis", or "bypassed (...)" while the circuit is open. */
+  readonly mode: string;
 }
 
-/** Longer than Redis ever takes when healthy; shorter than a stalled one would make an answer wait. */
-const APPEND_TIMEOUT_MS = 250;
 const MAX_TRACKED_LEASES = 100_000;
 
 export class RedisDrawJournal implements DrawJournal {
   private readonly redis: Redis;
-  readonly stats = { kept: 0, failed: 0 };
+  readonly stats: DrawJournalStats = { kept: 0, failed: 0, bypassed: 0 };
   /** Leases whose journal has its expiry set: one PEXPIRE per lease, not one per answer (half the commands). */
   private readonly expiring = new Set<string>();
+  /** Open: appends are not sent, a probe is (docs/money.md, "Journal store down or slow"). */
+  readonly circuit: RedisCircuit;
+  /** Appends sent and not answered yet: once one is late, the others stop waiting too (they wait on the same Redis). */
+  private readonly inFlight = new Set<(kept: boolean) => void>();
 
-  constructor(url: string) {
+  constructor(url: string, onCircuitChange: (open: boolean) => void = () => {}) {
     this.redis = new Redis(url, {
       // Fail fast instead of queueing: an answer must not wait for Redis to come back.
       enableOfflineQueue: false,
@@ -38,10 +54,24 @@ export class RedisDrawJournal implements DrawJournal {
       connectTimeout: 1_000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
     });
-    this.redis.on("error", () => {}); // each append reports its own failure
+    this.circuit = new RedisCircuit(() => this.redis.ping(), {
+      onChange: (open) => {
+        if (open) for (const done of [...this.inFlight]) done(false);
+        onCircuitChange(open);
+      },
+    });
+    this.redis.on("error", () => this.circuit.trip()); // connection lost: appends would fail at once meanwhile
+  }
+
+  get mode(): string {
+    return this.circuit.open ? "bypassed (Redis unreachable or late: leased answers wait for their draws)" : "redis";
   }
 
   append(draw: DrawCall): Promise<boolean> {
+    if (this.circuit.open) {
+      this.stats.bypassed++;
+      return Promise.resolve(false);
+    }
     const key = drawJournalKey(draw.leaseId);
     const entry = encodeJournalEntry({
       requestId: draw.requestId,
@@ -57,19 +87,23 @@ export class RedisDrawJournal implements DrawJournal {
       ...(draw.keyId ? { keyId: draw.keyId } : {}),
     });
     return new Promise((resolve) => {
-      const timer = setTimeout(() => done(false), APPEND_TIMEOUT_MS);
       let settled = false;
       const done = (kept: boolean) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        this.inFlight.delete(done);
         if (kept) this.stats.kept++;
         else this.stats.failed++;
         resolve(kept);
       };
-      this.redis.hset(key, draw.requestId, entry).then(
+      this.inFlight.add(done);
+      const sentAt = performance.now();
+      inTime(this.redis.hset(key, draw.requestId, entry), () => sentAt + REDIS_TIMEOUT_MS).then(
         () => done(true),
-        () => done(false),
+        () => {
+          done(false);
+          this.circuit.trip();
+        },
       );
       if (!this.expiring.has(draw.leaseId)) {
         if (this.expiring.size >= MAX_TRACKED_LEASES) this.expiring.clear(); // leases never forgotten (a lost release): set again
@@ -86,6 +120,7 @@ export class RedisDrawJournal implements DrawJournal {
   }
 
   async close(): Promise<void> {
+    this.circuit.stop();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

@@ -19,7 +19,7 @@ import {
 } from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
-import type { DrawJournal } from "./draw-journal";
+import type { DrawJournal, DrawJournalStats } from "./draw-journal";
 import { HoldRenewal } from "./hold-renewal";
 
 /** Where billing reports what it could not do at once. */
@@ -208,9 +208,10 @@ export class RequestBilling {
 
   /**
    * A request under a lease: its debit, min(cost, share), drawn from the lease. While the lease is
-   * certainly active the draw debits exactly that, so the answer does not wait for it; after half the
-   * hold TTL the lease may have expired, and the answer waits (docs/money.md, "Answers do not wait for
-   * their draw").
+   * certainly active the draw debits exactly that, so the answer does not wait for it (once the draw
+   * journal has it); after half the hold TTL the lease may have expired, and the answer waits
+   * (docs/money.md, "Answers do not wait for their draw"). An answer that waits for its draw has it
+   * sent at once rather than at the batcher's next interval.
    */
   private draw(
     call: SettleCall,
@@ -241,11 +242,15 @@ export class RequestBilling {
         this.open.delete(call.requestId);
         span.end(); // once landed (or queued for retry): the answer itself may have left before
       });
-    if (performance.now() >= lease.certainUntil) return landed;
+    const waitForDraw = () => {
+      this.draws.hurry();
+      return landed;
+    };
+    if (performance.now() >= lease.certainUntil) return waitForDraw();
     if (!this.journal) return Promise.resolve(debitNano);
     // Kept outside this process before the answer leaves, so a SIGKILL cannot lose it; if it cannot
-    // be kept (Redis down or slow), the answer waits for the draw itself.
-    return this.journal.append(drawCall).then((kept) => (kept ? debitNano : landed));
+    // be kept (Redis down, slow, or its circuit open), the answer waits for the draw itself.
+    return this.journal.append(drawCall).then((kept) => (kept ? debitNano : waitForDraw()));
   }
 
   /**
@@ -279,8 +284,13 @@ export class RequestBilling {
   }
 
   /** Draw journal appends (metrics); undefined without a journal. */
-  get journalStats(): { kept: number; failed: number } | undefined {
+  get journalStats(): DrawJournalStats | undefined {
     return this.journal?.stats;
+  }
+
+  /** For /health detail: "redis", "bypassed (...)" while its circuit is open, or "none" without Redis (no journal). */
+  get journalMode(): string {
+    return this.journal?.mode ?? "none";
   }
 
   /** Requests whose settle or release has not reached the control plane yet. */

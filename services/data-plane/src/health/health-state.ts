@@ -11,6 +11,8 @@ export interface HealthSources {
   /** How long the data plane serves from cached state once the control plane is unreachable. */
   controlPlaneGraceMs: number;
   rateLimiter: { readonly mode: string };
+  /** The draw journal's Redis: "redis", "bypassed (...)" while its circuit is open, "none" without Redis. */
+  drawJournal: { readonly mode: string };
   circuitViews(): CircuitView[];
 }
 
@@ -20,6 +22,8 @@ export interface HealthDetail {
   control_plane_calls: "in_time" | "stalled";
   catalogue_revision: string | undefined;
   rate_limit: string;
+  /** "redis"; "bypassed (...)": Redis failed or was late, leased answers wait for their draws until a probe sees it answer; "none": no Redis. */
+  draw_journal: string;
   /** Access paths whose circuit is not closed (open: skipped; half_open: one probe allowed), for everyone or for some projects (projects_open). */
   circuits: CircuitView[];
 }
@@ -38,6 +42,7 @@ export function healthDetail(sources: HealthSources): HealthDetail {
     control_plane_calls: sources.controlPlane.stall.stalled ? "stalled" : "in_time",
     catalogue_revision: sources.catalogue()?.revision,
     rate_limit: sources.rateLimiter.mode,
+    draw_journal: sources.drawJournal.mode,
     circuits: sources.circuitViews().filter((view) => view.state !== "closed" || (view.projects_open ?? 0) > 0),
   };
 }

@@ -7,10 +7,12 @@
 // Redis fails a check (an error, or no answer in time) the replica answers from
 // an in-process window, holding its own admissions of the minute, with the limit
 // divided by the replicas last seen, and says so (`mode`, /health detail); it
-// sends no more checks until a background probe sees Redis answer in time,
-// and writes what it admitted meanwhile into Redis before using it again.
+// sends no more checks until a background probe sees Redis answer in time
+// (its RedisCircuit), and writes what it admitted meanwhile into Redis before
+// using it again.
 import { Redis } from "ioredis";
 import { CallCoalescer } from "../call-coalescer";
+import { inTime, REDIS_TIMEOUT_MS, RedisCircuit } from "../redis-circuit";
 import { AdmissionBlocks, BLOCK_MS } from "./admission-blocks";
 import { LocalRateLimiter } from "./local-rate-limiter";
 import type { RateDecision, RateLimiter } from "./rate-limiter";
@@ -47,10 +49,6 @@ return answers
 
 const REPLICAS_KEY = "gateway:ratelimit:replicas";
 const HEARTBEAT_MS = 5_000;
-/** A check not answered within this long is answered by the local fallback. */
-const CHECK_TIMEOUT_MS = 250;
-/** On the local window, Redis is probed this long after the last probe ended; it must answer within CHECK_TIMEOUT_MS. */
-const PROBE_INTERVAL_MS = 250;
 /** Checks per script call at most (the script's run blocks Redis meanwhile). */
 const MAX_CHECKS_PER_CALL = 128;
 
@@ -78,16 +76,13 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly writeBack: WriteBack;
   private readonly heartbeat: NodeJS.Timeout;
   private knownReplicas = 1;
-  /** On the local window: no checks go to Redis, a probe does (docs/limits.md, "When Redis is away"). */
-  private degraded = false;
-  /** When it went on the local window (Date.now(), the local window's clock). */
-  private degradedAt = 0;
+  /**
+   * Open: on the local window, no checks go to Redis, a probe does (docs/limits.md, "When Redis is
+   * away"); its openedAt is when it went there (Date.now(), the local window's clock).
+   */
+  private readonly circuit: RedisCircuit;
   /** Redis's run_id when this replica last used its windows: another one has lost them (a restart, a failover). */
   private runId: string | undefined;
-  private probe: NodeJS.Timeout | undefined;
-  private closed = false;
-  /** Probes sent (a test's view of what a replica on the local window still asks Redis). */
-  probes = 0;
   /** When the script call in flight was sent, if one is. */
   private callSentAt: number | undefined;
   /** How many checks were answered by the local fallback (a metric). */
@@ -97,7 +92,7 @@ export class RedisRateLimiter implements RateLimiter {
     url: string,
     private readonly replicaId: string,
     private readonly windowMs: number,
-    private readonly onDegradedChange: (degraded: boolean) => void = () => {},
+    onDegradedChange: (degraded: boolean) => void = () => {},
   ) {
     this.fallback = new LocalRateLimiter(windowMs);
     this.redis = new Redis(url, {
@@ -105,17 +100,19 @@ export class RedisRateLimiter implements RateLimiter {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       // Ends a call Redis does not answer (a script call, a probe), so the next can be sent; each
-      // check gives up sooner (CHECK_TIMEOUT_MS), and checks given up on are not sent.
+      // check gives up sooner (REDIS_TIMEOUT_MS), and checks given up on are not sent.
       commandTimeout: 2_000,
       connectTimeout: 1_000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
       lazyConnect: false,
     });
-    this.redis.on("error", () => this.setDegraded(true));
+    // What was admitted locally goes into Redis's windows before checks go back to Redis.
+    this.circuit = new RedisCircuit(() => this.redis.ping(), { beforeClose: (since) => this.resync(since), onChange: onDegradedChange });
+    this.redis.on("error", () => this.circuit.trip());
     this.redis.on("ready", () => {
       void this.announce();
       // A Redis restarted while no check failed (on the local window, the probe does this).
-      if (!this.degraded) void this.resync(Number.POSITIVE_INFINITY);
+      if (!this.circuit.open) void this.resync(Number.POSITIVE_INFINITY);
     });
     this.redis.defineCommand("gatewayRateCheck", { lua: CHECK_SCRIPT });
     this.checks = new CallCoalescer((batch) => this.run(batch), MAX_CHECKS_PER_CALL);
@@ -134,12 +131,17 @@ export class RedisRateLimiter implements RateLimiter {
     return this.knownReplicas;
   }
 
+  /** Probes sent (a test's view of what a replica on the local window still asks Redis). */
+  get probes(): number {
+    return this.circuit.probes;
+  }
+
   get mode(): string {
-    return this.degraded ? `local fallback (Redis unreachable; limit / ${this.knownReplicas} replicas)` : "redis";
+    return this.circuit.open ? `local fallback (Redis unreachable; limit / ${this.knownReplicas} replicas)` : "redis";
   }
 
   async check(projectId: string, limit: number, requestId: string): Promise<RateDecision> {
-    if (this.degraded) return this.checkLocally(projectId, limit);
+    if (this.circuit.open) return this.checkLocally(projectId, limit);
     const fromBlock = this.blocks.take(projectId, limit);
     if (fromBlock) {
       this.fallback.record(projectId);
@@ -151,7 +153,7 @@ export class RedisRateLimiter implements RateLimiter {
       answer = await this.answerInTime(check);
     } catch {
       check.abandoned = true;
-      this.setDegraded(true);
+      this.circuit.trip();
       return this.checkLocally(projectId, limit);
     }
     // This replica's admissions seed the local window, should Redis fail within the minute.
@@ -167,12 +169,12 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   /**
-   * The check's answer, or an error once Redis has had CHECK_TIMEOUT_MS to give it: counted from when
+   * The check's answer, or an error once Redis has had REDIS_TIMEOUT_MS to give it: counted from when
    * the call carrying it was sent or, while it waits for its turn, from when the call ahead of it was.
    */
   private answerInTime(check: Check): Promise<Answer> {
     const askedAt = performance.now();
-    return inTime(this.checks.submit(check), () => (check.sentAt ?? this.callSentAt ?? askedAt) + CHECK_TIMEOUT_MS);
+    return inTime(this.checks.submit(check), () => (check.sentAt ?? this.callSentAt ?? askedAt) + REDIS_TIMEOUT_MS);
   }
 
   /** One script call for a batch of checks (those whose callers still wait). */
@@ -225,43 +227,6 @@ export class RedisRateLimiter implements RateLimiter {
     }
   }
 
-  private setDegraded(degraded: boolean): void {
-    if (degraded === this.degraded) return;
-    this.degraded = degraded;
-    if (degraded) {
-      this.degradedAt = Date.now();
-      this.scheduleProbe();
-    }
-    this.onDegradedChange(degraded);
-  }
-
-  private scheduleProbe(): void {
-    if (this.closed) return;
-    this.probe = setTimeout(() => void this.runProbe(), PROBE_INTERVAL_MS);
-    this.probe.unref();
-  }
-
-  /**
-   * One PING; Redis is back once one is answered within CHECK_TIMEOUT_MS. A slower answer (a Redis
-   * just thawed, still working through what waited) keeps the replica local until the next probe,
-   * sent once this one has ended (at the latest at the command timeout): one probe at a time.
-   */
-  private async runProbe(): Promise<void> {
-    this.probes++;
-    const sentAt = performance.now();
-    const ping = this.redis.ping();
-    const answered = await inTime(ping, () => sentAt + CHECK_TIMEOUT_MS).then(
-      () => true,
-      () => false,
-    );
-    if (!answered) await ping.catch(() => {});
-    if (this.closed) return;
-    if (!answered) return this.scheduleProbe();
-    // What was admitted locally goes into Redis's windows first; checks stay on the local window meanwhile.
-    await this.resync(this.degradedAt);
-    if (!this.closed) this.setDegraded(false);
-  }
-
   /**
    * Brings Redis's windows up to what this replica admitted: its admissions from `localSince` on (those
    * made on the local window) or, when Redis is not the one it last used (another run_id), all of its
@@ -280,46 +245,10 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.probe);
+    this.circuit.stop();
     clearInterval(this.heartbeat);
     await this.blocks.close();
     await this.redis.zrem(REPLICAS_KEY, this.replicaId).catch(() => {});
     this.redis.disconnect();
   }
-}
-
-/**
- * What `call` gives, or an error once CHECK_TIMEOUT_MS have passed and the time is past `deadline()`
- * (performance.now(); read again each time, as it can move). The time is looked at only after the
- * event loop has read its sockets once more (setImmediate runs after that; timers before it), so
- * this process's own stall is not mistaken for Redis's. Checks and probes alike.
- */
-function inTime<T>(call: Promise<T>, deadline: () => number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const expire = () =>
-      setImmediate(() => {
-        if (settled) return;
-        const left = deadline() - performance.now();
-        if (left > 0) timer = setTimeout(expire, left);
-        else {
-          settled = true;
-          reject(new Error(`Redis did not answer within ${CHECK_TIMEOUT_MS} ms`));
-        }
-      });
-    let timer = setTimeout(expire, CHECK_TIMEOUT_MS);
-    call.then(
-      (answer) => {
-        settled = true;
-        clearTimeout(timer);
-        resolve(answer);
-      },
-      (error: unknown) => {
-        settled = true;
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }

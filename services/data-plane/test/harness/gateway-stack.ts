@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { productionBundle, startService, type ServiceProcess } from "../../../../deploy/local/service-process";
+import { productionBundle, type ServiceProcess, type ServiceRuntime, startService } from "../../../../deploy/local/service-process";
 import { TEST_POSTGRES_URL } from "../../../../deploy/test/test-services";
 
 export type Backend = "postgresql" | "pglite";
@@ -107,6 +107,8 @@ export class GatewayStack {
   private databaseName: string | undefined;
   private dataDir: string | undefined;
   private controlPlaneEnv: Record<string, string> = {};
+  /** What each data plane was started with, to start it again (restartDataPlane). */
+  private dataPlaneStarts: { env: Record<string, string | undefined>; label: string; runtime: ServiceRuntime | undefined }[] = [];
 
   constructor(readonly options: StackOptions) {}
 
@@ -173,35 +175,39 @@ export class GatewayStack {
     }
     const count = this.options.dataPlanes ?? 1;
     const runtime = this.options.productionDataPlane ? await productionBundle() : undefined;
-    this.dataPlanes = await startAll(
-      Array.from({ length: count }, (_, index) =>
-        startService(
-          "data-plane",
-          {
-            GATEWAY_INTERNAL_TOKEN: this.internalToken,
-            CONTROL_PLANE_ADDRESS: this.controlPlanes[index % this.controlPlanes.length]!.ready.grpc,
-            DATA_PLANE_PORT: "0",
-            METRICS_PORT: "0",
-            DATA_PLANE_REPLICA_ID: `test-data-plane-${index}`,
-            OPENAI_BASE_URL: `${this.mock.ready.url}/v1`,
-            OPENAI_API_KEY: "upstream-secret-key",
-            ...Object.fromEntries(
-              (this.options.mockAsProviders ?? []).flatMap((name) => {
-                const prefix = name.toUpperCase().replaceAll("-", "_");
-                return [
-                  [`${prefix}_BASE_URL`, `${this.mock.ready.url}${MOCK_BASE_PATHS[name] ?? "/v1"}`],
-                  [`${prefix}_API_KEY`, "upstream-secret-key"],
-                ];
-              }),
-            ),
-            LOG_LEVEL: "warn",
-            ...this.options.dataPlaneEnv,
-          },
-          { label: `data-plane-${index}`, runtime },
+    this.dataPlaneStarts = Array.from({ length: count }, (_, index) => ({
+      env: {
+        GATEWAY_INTERNAL_TOKEN: this.internalToken,
+        CONTROL_PLANE_ADDRESS: this.controlPlanes[index % this.controlPlanes.length]!.ready.grpc,
+        DATA_PLANE_PORT: "0",
+        METRICS_PORT: "0",
+        DATA_PLANE_REPLICA_ID: `test-data-plane-${index}`,
+        OPENAI_BASE_URL: `${this.mock.ready.url}/v1`,
+        OPENAI_API_KEY: "upstream-secret-key",
+        ...Object.fromEntries(
+          (this.options.mockAsProviders ?? []).flatMap((name) => {
+            const prefix = name.toUpperCase().replaceAll("-", "_");
+            return [
+              [`${prefix}_BASE_URL`, `${this.mock.ready.url}${MOCK_BASE_PATHS[name] ?? "/v1"}`],
+              [`${prefix}_API_KEY`, "upstream-secret-key"],
+            ];
+          }),
         ),
-      ),
-    );
+        LOG_LEVEL: "warn",
+        ...this.options.dataPlaneEnv,
+      },
+      label: `data-plane-${index}`,
+      runtime,
+    }));
+    this.dataPlanes = await startAll(this.dataPlaneStarts.map(({ env, label }) => startService("data-plane", env, { label, runtime })));
     return this;
+  }
+
+  /** Starts data plane `index` again, as it was first started (same replica id; new ports), after it stopped or was killed. */
+  async restartDataPlane(index: number): Promise<void> {
+    const { env, label, runtime } = this.dataPlaneStarts[index]!;
+    this.retired.push(this.dataPlanes[index]!);
+    this.dataPlanes[index] = await startService("data-plane", env, { label: `${label}-restarted`, runtime });
   }
 
   /** Starts the control plane again on the same database and ports (after `controlPlane.stop()`), with `env` changed. */

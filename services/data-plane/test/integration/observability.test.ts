@@ -92,6 +92,7 @@ describe("observability", () => {
     expect(text).toMatch(/^gateway_rate_limit_rejections_total 0$/m);
     expect(text).toMatch(/^gateway_billing_pending 0$/m);
     expect(text).toMatch(/^gateway_draws_under_way 0$/m);
+    expect(text).toMatch(/^gateway_draw_journal_circuit_open 0$/m); // no Redis here: no journal, nothing bypassed
     expect(text).toMatch(/^gateway_rate_limit_block_admissions_total \d+$/m);
     // Everything cumulative is a counter, named _total (rate() and increase() apply); labels say access_path, not path.
     for (const name of [

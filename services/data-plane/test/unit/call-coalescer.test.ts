@@ -88,4 +88,42 @@ describe("CallCoalescer", () => {
       vi.useRealTimers();
     }
   });
+
+  it("with a minimum interval, sends what is queued without waiting for it once a caller hurries, after the call in flight", async () => {
+    vi.useFakeTimers();
+    try {
+      const { batches, answers, call } = manualCall();
+      const coalescer = new CallCoalescer(call, 100, 1_000);
+      const first = coalescer.submit(1);
+      answers[0]!([10]);
+      expect(await first).toBe(10);
+      // Waiting for the interval: a hurry sends it now.
+      const second = coalescer.submit(2);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(batches).toEqual([[1]]);
+      coalescer.hurry();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(batches).toEqual([[1], [2]]);
+      // Hurried while a call is in flight: the next goes as soon as it is answered, not an interval after.
+      const third = coalescer.submit(3);
+      coalescer.hurry();
+      await vi.advanceTimersByTimeAsync(10);
+      expect(batches).toEqual([[1], [2]]);
+      answers[1]!([20]);
+      expect(await second).toBe(20);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(batches).toEqual([[1], [2], [3]]);
+      answers[2]!([30]);
+      expect(await third).toBe(30);
+      // Once sent, the hurry is spent: the next item waits for the interval again.
+      void coalescer.submit(4);
+      await vi.advanceTimersByTimeAsync(500);
+      expect(batches).toEqual([[1], [2], [3]]);
+      await vi.advanceTimersByTimeAsync(500);
+      expect(batches).toEqual([[1], [2], [3], [4]]);
+      answers[3]!([40]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -34,6 +34,7 @@ const LAYERS: Record<string, number> = {
   "cumulative-counter.ts": 0,
   "project-rates.ts": 0,
   "call-coalescer.ts": 0,
+  "redis-circuit.ts": 0,
   "log-destination.ts": 0,
 };
 

@@ -170,7 +170,8 @@ describe("request billing under budget leases", () => {
     let journalUp = true;
     let finishAppend: (kept: boolean) => void = () => {};
     const journal = {
-      stats: { kept: 0, failed: 0 },
+      stats: { kept: 0, failed: 0, bypassed: 0 },
+      mode: "redis",
       append: (draw: DrawCall) => {
         appended.push(draw.requestId);
         return journalUp ? new Promise<boolean>((resolve) => (finishAppend = resolve)) : Promise.resolve(false);
@@ -200,6 +201,29 @@ describe("request billing under budget leases", () => {
     expect(answered).toBe(7n); // the control plane's debit
     await billing.flush(30_000);
     expect(journal.forget).toHaveBeenCalledTimes(1); // the lease's journal goes once the lease is released
+  });
+
+  it("an answer that waits for its draw (the journal could not keep it) has the draw sent at once, not at the next draw interval", async () => {
+    vi.useFakeTimers();
+    const { client, calls } = controlPlane({ drawnNano: "7" });
+    const journal = {
+      stats: { kept: 0, failed: 0, bypassed: 0 },
+      mode: "bypassed",
+      append: async () => false, // as while the journal's circuit is open
+      forget: () => {},
+      close: async () => {},
+    };
+    const billing = new RequestBilling(client, log, { ...settings, drawIntervalMs: 1_000 }, journal);
+    await busyWithLease(billing);
+    await billing.reserve(hold("a"));
+    await billing.reserve(hold("b"));
+    expect(await billing.settle(settle("a", 40n))).toBe(7n); // the first Draw call goes at once in any case
+    let answered: bigint | undefined;
+    void billing.settle(settle("b", 40n)).then((debit) => (answered = debit));
+    await vi.advanceTimersByTimeAsync(5);
+    expect(calls.draws.map((draw) => draw.requestId)).toEqual(["a", "b"]); // not a second later
+    expect(answered).toBe(7n);
+    await billing.flush(30_000);
   });
 
   it("a request on a lease past half its TTL, not renewed since, waits for the control plane's answer (the lease may have expired)", async () => {

@@ -38,6 +38,7 @@ function sources() {
         return state.mode;
       },
     },
+    drawJournal: { mode: "redis" },
     circuitViews: () => state.circuits,
   };
   return { state, health };
