@@ -3,7 +3,7 @@
 //   pnpm gatewayctl <command> [options] [--json]
 //
 // Connection: --url / --token, else GATEWAY_ADMIN_URL / GATEWAY_ADMIN_TOKEN,
-// else the file `pnpm start` writes (.data/local-gateway.json).
+// else the file `pnpm start` writes (local-gateway-file.ts).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -12,8 +12,8 @@ import { type ErrorBody, GatewayError } from "@gateway/proto/errors";
 import type { CatalogueFile } from "../catalogue/catalogue-file";
 import { normalizeCatalogue } from "../catalogue/normalize-catalogue";
 import { readPriceLists } from "../catalogue/price-lists";
-import { repositoryRoot } from "../config";
 import { commandHelp, overview } from "./command-help";
+import { LOCAL_GATEWAY_FILE, localGatewayDir } from "./local-gateway-file";
 import { checkPrices, formatCheck, type PricesCheck, pathsOfFile, pathsOfSnapshot } from "./prices-check";
 import { auditText, healthText } from "./operations-output";
 import { table } from "./table";
@@ -26,7 +26,7 @@ interface Connection {
 }
 
 function connection(values: { url?: string; token?: string }): Connection {
-  const localFile = path.join(repositoryRoot, ".data/local-gateway.json");
+  const localFile = path.join(localGatewayDir(process.env), LOCAL_GATEWAY_FILE);
   const local = existsSync(localFile) ? (JSON.parse(readFileSync(localFile, "utf8")) as { adminUrl?: string; adminToken?: string }) : {};
   const url = values.url ?? process.env.GATEWAY_ADMIN_URL ?? local.adminUrl;
   const token = values.token ?? process.env.GATEWAY_ADMIN_TOKEN ?? local.adminToken;
