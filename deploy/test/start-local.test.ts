@@ -3,10 +3,11 @@
 // port. METRICS_PORT, set in the shell for both, is not handed to the planes (it would give them one
 // port, and the second plane would fail to listen). The first runs on PGlite, the second on a
 // PostgreSQL database of its own (DATABASE_URL).
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ScratchDatabase, scratchDatabase } from "../../services/control-plane/test/harness/scratch-database";
 import { freePort } from "../../services/data-plane/test/harness/redis-server";
@@ -126,5 +127,20 @@ describe("pnpm start, twice on one machine", () => {
     }
     // The first is still up once the second runs.
     expect((await fetch(`${first.printed.admin}/health`)).status).toBe(200);
+
+    // gatewayctl finds the second through its folder: the key it issues is the second's, unknown to the first.
+    const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_LOCAL_DIR: second.directory };
+    delete env.GATEWAY_ADMIN_URL;
+    delete env.GATEWAY_ADMIN_TOKEN;
+    const issued = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "services/control-plane/src/cli/gatewayctl.ts", "keys", "issue", "--project", "local", "--json"],
+      { cwd: repositoryRoot, env },
+    );
+    const { key } = JSON.parse(issued.stdout) as { key: string };
+    const models = (gateway: LocalGateway) =>
+      fetch(`${gateway.printed.dataPlane}/v1/models`, { headers: { authorization: `Bearer ${key}` } }).then((answer) => answer.status);
+    expect(await models(second)).toBe(200);
+    expect(await models(first)).toBe(401);
   });
 });
