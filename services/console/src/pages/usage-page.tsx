@@ -7,7 +7,8 @@ import { KeySelect } from "../components/key-select";
 import { ProjectPicker } from "../components/project-picker";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
 import { UsageCharts } from "./usage-charts";
-import { chartDays, usageCsv } from "./usage-figures";
+import { usageCsv } from "./usage-csv";
+import { chartDays } from "./usage-figures";
 import { DayModelTable, ModelTable } from "./usage-tables";
 
 export function UsagePage({ projectId }: { projectId: string | undefined }) {
