@@ -2,8 +2,8 @@
 //
 //   pnpm gatewayctl <command> [options] [--json]
 //
-// Connection: --url / --token, else GATEWAY_ADMIN_URL / GATEWAY_ADMIN_TOKEN,
-// else the file `pnpm start` writes (local-gateway-file.ts).
+// Connection: GATEWAY_ADMIN_URL / GATEWAY_ADMIN_TOKEN (the token belongs there, not in `ps`),
+// else the file `pnpm start` writes (local-gateway-file.ts); --url / --token override them.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -31,7 +31,7 @@ function connection(values: { url?: string; token?: string }): Connection {
   const url = values.url ?? process.env.GATEWAY_ADMIN_URL ?? local.adminUrl;
   const token = values.token ?? process.env.GATEWAY_ADMIN_TOKEN ?? local.adminToken;
   if (!url || !token)
-    throw new CliError("no admin API: pass --url and --token, set GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or run `pnpm start` first");
+    throw new CliError("no admin API: set GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, or run `pnpm start` first");
   return { url: url.replace(/\/+$/, ""), token };
 }
 
