@@ -2,7 +2,7 @@
 // chosen range: charts of spend by model and tokens by type, tables per model and per row, and a CSV.
 import { useMemo, useState } from "react";
 import { type Project, unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { KeySelect } from "../components/key-select";
 import { ProjectPicker } from "../components/project-picker";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
