@@ -12,6 +12,7 @@ const row = (model: string, cost = { usd: "0.000400", nano: "400000" }) => ({
   output_tokens: 10,
   tokens: { input: 1000, cached_input: 0, cache_write: 0, output: 10, reasoning: 0 },
   cost,
+  cost_by_component: {},
 });
 
 describe("usage CSV", () => {
