@@ -5,15 +5,19 @@
 // configured - the mock provider as every upstream (OpenAI, OpenRouter,
 // Anthropic and Gemini personas). Creates a project "local"
 // with $10.00 of credit on first start, issues a fresh key, prints it, and
-// runs until Ctrl-C.
+// runs until Ctrl-C. Its ports and folder move by the variables of local-settings.ts.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildConsole } from "../../services/console/scripts/build-console";
+import { LOCAL_GATEWAY_FILE } from "../../services/control-plane/src/cli/local-gateway-file";
+import { localFiles, localPorts } from "./local-settings";
 import { repositoryRoot, startService, type ServiceProcess } from "./service-process";
 
-const dataDir = path.join(repositoryRoot, ".data");
-const stateFile = path.join(dataDir, "local-gateway.json");
+const env = process.env;
+const files = localFiles(env);
+const dataDir = files.dir;
+const stateFile = path.join(dataDir, LOCAL_GATEWAY_FILE);
 
 interface LocalState {
   internalToken: string;
@@ -21,6 +25,9 @@ interface LocalState {
   adminUrl?: string;
   dataPlaneUrl?: string;
 }
+
+/** A path as the operator would type it: relative inside the checkout, whole outside it. */
+const shownPath = (file: string) => (file.startsWith(`${repositoryRoot}${path.sep}`) ? path.relative(repositoryRoot, file) : file);
 
 function loadState(): LocalState {
   mkdirSync(dataDir, { recursive: true });
@@ -42,7 +49,6 @@ async function admin(
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
-const env = process.env;
 const state = loadState();
 const children: ServiceProcess[] = [];
 const stopAll = async () => {
@@ -52,9 +58,13 @@ process.on("SIGINT", () => void stopAll().then(() => process.exit(0)));
 process.on("SIGTERM", () => void stopAll().then(() => process.exit(0)));
 
 try {
+  const ports = localPorts(env);
+  // Both planes read METRICS_PORT: one value for both would make the second fail to listen.
+  if (env.METRICS_PORT)
+    console.error("METRICS_PORT is not passed to the planes: pnpm start takes DATA_PLANE_METRICS_PORT and CONTROL_PLANE_METRICS_PORT");
   const upstream: Record<string, string> = {};
   if (!env.OPENAI_API_KEY) {
-    const mock = await startService("mock-provider", { PORT: env.MOCK_PROVIDER_PORT ?? "8090" }, { echo: false });
+    const mock = await startService("mock-provider", { PORT: String(ports.MOCK_PROVIDER_PORT) }, { echo: false });
     children.push(mock);
     // Every vendor of the default catalogue, answered by the mock's personas.
     upstream.OPENAI_BASE_URL = `${mock.ready.url}/v1`;
@@ -76,11 +86,13 @@ try {
     {
       GATEWAY_INTERNAL_TOKEN: state.internalToken,
       GATEWAY_ADMIN_TOKEN: state.adminToken,
-      GATEWAY_DATA_DIR: env.GATEWAY_DATA_DIR ?? path.join(dataDir, "pglite"),
-      CONTROL_PLANE_GRPC_PORT: env.CONTROL_PLANE_GRPC_PORT ?? "50051",
-      CONTROL_PLANE_ADMIN_PORT: env.CONTROL_PLANE_ADMIN_PORT ?? "8081",
+      GATEWAY_DATA_DIR: files.pglite,
+      CONTROL_PLANE_GRPC_PORT: String(ports.CONTROL_PLANE_GRPC_PORT),
+      CONTROL_PLANE_ADMIN_PORT: String(ports.CONTROL_PLANE_ADMIN_PORT),
+      METRICS_PORT: String(ports.CONTROL_PLANE_METRICS_PORT),
     },
-    { echo: true },
+    // A first start on PGlite applies every migration: minutes on a busy machine, not the default minute.
+    { echo: true, timeoutMs: 300_000 },
   );
   children.push(controlPlane);
   state.adminUrl = controlPlane.ready.admin;
@@ -91,7 +103,8 @@ try {
       ...upstream,
       GATEWAY_INTERNAL_TOKEN: state.internalToken,
       CONTROL_PLANE_ADDRESS: controlPlane.ready.grpc,
-      DATA_PLANE_PORT: env.DATA_PLANE_PORT ?? "8080",
+      DATA_PLANE_PORT: String(ports.DATA_PLANE_PORT),
+      METRICS_PORT: String(ports.DATA_PLANE_METRICS_PORT),
     },
     { echo: true },
   );
@@ -110,7 +123,7 @@ Gateway running (${upstream.OPENAI_BASE_URL ? `mock provider at ${upstream.OPENA
 
   data plane    ${dataPlane.ready.url}       (/v1/chat/completions, /v1/responses, /v1/messages, /v1/embeddings, /v1/models)
   admin API     ${controlPlane.ready.admin}  (pnpm gatewayctl ... uses it)
-  console       ${controlPlane.ready.admin}/console  (sign in with adminToken from ${path.relative(repositoryRoot, stateFile)})
+  console       ${controlPlane.ready.admin}/console  (sign in with adminToken from ${shownPath(stateFile)})
   metrics       ${dataPlane.ready.metrics}/metrics, ${controlPlane.ready.metrics}/metrics  (Prometheus, docs/metrics.md)
   project       local, available $${(balance.json.available as { usd: string }).usd}
 

@@ -5,6 +5,8 @@ import { defineConfig } from "vite";
 export default defineConfig({
   root: import.meta.dirname,
   base: "/console/",
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 400 },
+  // No source maps: the admin port would serve the console's source to anyone who reaches it. For
+  // debugging, `pnpm build:console --sourcemap` makes them (docs/console.md).
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 400 },
   logLevel: "warn",
 });

@@ -9,13 +9,18 @@ export const CONSOLE_ROOT = path.resolve(import.meta.dirname, "..");
 /**
  * Always the production build. Vite takes React's build and the JSX transform from NODE_ENV when it is set,
  * and the test runner sets it to "test" (React's development build: effects run twice, every page asks the
- * API twice): it is "production" for the build's length.
+ * API twice): it is "production" for the build's length. `outDir`: another folder than dist/ (a test's own).
  */
-export async function buildConsole(): Promise<void> {
+export async function buildConsole(outDir?: string): Promise<void> {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = "production";
   try {
-    await build({ configFile: path.join(CONSOLE_ROOT, "vite.config.ts"), logLevel: "error", mode: "production" });
+    await build({
+      configFile: path.join(CONSOLE_ROOT, "vite.config.ts"),
+      logLevel: "error",
+      mode: "production",
+      ...(outDir ? { build: { outDir } } : {}),
+    });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;

@@ -1,6 +1,7 @@
 // The console's shell: sign-in until there is a session, then the navigation and the current page.
-import { createContext, useCallback, useContext, useMemo, useState } from "react";
-import { type AdminClient, adminClient } from "./api/client";
+import { useCallback, useMemo, useState } from "react";
+import { adminClient } from "./api/client";
+import { ClientContext } from "./api/client-context";
 import { clearSession, loadSession, type Session, saveSession } from "./api/session";
 import { Link, usePlace } from "./components/router";
 import { AuditLogPage } from "./pages/audit-log-page";
@@ -11,15 +12,6 @@ import { LedgerPage } from "./pages/ledger-page";
 import { ProjectsPage } from "./pages/projects-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { UsagePage } from "./pages/usage-page";
-
-const ClientContext = createContext<AdminClient | undefined>(undefined);
-
-/** The signed-in operator's admin API client. */
-export function useClient(): AdminClient {
-  const client = useContext(ClientContext);
-  if (!client) throw new Error("useClient outside a session");
-  return client;
-}
 
 const PAGES = [
   { page: "projects", title: "Projects" },

@@ -1,6 +1,6 @@
 // A choice of one of a project's keys (the admin API's list), or none: "every key".
 import { unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { useLoad } from "./states";
 
 export function KeySelect(props: { projectId: string; value: string; noneLabel: string; onChange: (keyId: string) => void }) {

@@ -1,7 +1,7 @@
 // The project a page shows (?project=), chosen from the admin API's list; the first one unless chosen.
 import { useEffect } from "react";
 import { type Project, unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { hrefOf, navigate } from "./router";
 import { Empty, ErrorNote, Loading, useLoad } from "./states";
 

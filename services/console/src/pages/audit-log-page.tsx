@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { Schemas } from "../api/client";
 import { unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { Money, Time } from "../components/figures";
 import { PagingButtons, pageOf, usePaging } from "../components/paging";
 import { Link } from "../components/router";

@@ -2,7 +2,7 @@
 // owner, a provider or an upstream model, a page at a time.
 import { useState } from "react";
 import { unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
 import { CatalogueModelsTable } from "./catalogue-models-table";
 

@@ -2,7 +2,7 @@
 // prices and verified flags, the inventory searched, and a catalogue file's upload.
 import { useState } from "react";
 import { unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { Time } from "../components/figures";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
 import { CatalogueInventory } from "./catalogue-inventory";

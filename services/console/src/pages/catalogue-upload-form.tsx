@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { ApiError, type CatalogueProblem, describeError, unwrap } from "../api/client";
 import type { paths } from "../generated/admin-api";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { ErrorNote } from "../components/states";
 
 type CatalogueFile = paths["/admin/catalogue"]["put"]["requestBody"]["content"]["application/json"];

@@ -1,7 +1,7 @@
 // Creates a project: a name, and an id if the operator wants to choose it (generated otherwise).
 import { useState } from "react";
 import { unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { ErrorNote } from "../components/states";
 import { useSubmit } from "../components/use-submit";
 

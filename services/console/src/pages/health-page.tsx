@@ -2,7 +2,7 @@
 // latest report with its status in words, control-plane link, rate limiting, catalogue and open circuits.
 import type { Schemas } from "../api/client";
 import { unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { Time } from "../components/figures";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
 

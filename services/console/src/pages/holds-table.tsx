@@ -2,7 +2,7 @@
 // the request the page is filtered to, whatever its status: the admin API's GET /admin/projects/{id}/holds.
 import { useState } from "react";
 import { type Project, unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { ModelAndPath, Money, Time } from "../components/figures";
 import { pageOf, PagingButtons, usePaging } from "../components/paging";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";

@@ -1,7 +1,7 @@
 // Issues a key with a name and, if given, its own terms; the page shows the key once.
 import { useState } from "react";
 import { type IssuedKey, type Project, unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { ErrorNote } from "../components/states";
 import { useSubmit } from "../components/use-submit";
 import { NO_TERMS, TermsFields, termsBody } from "./key-terms";

@@ -1,7 +1,7 @@
 // Changes a key's name and terms (an empty field clears that term).
 import { useState } from "react";
 import { type Key, unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { ErrorNote } from "../components/states";
 import { useSubmit } from "../components/use-submit";
 import { TermsFields, termsBody, termsOf } from "./key-terms";

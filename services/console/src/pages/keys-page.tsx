@@ -2,7 +2,7 @@
 // API; it records no last use, so none is shown). Issue (shown once), set limits, rotate, revoke.
 import { useState } from "react";
 import { type Key, type Project, unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { Money, Time } from "../components/figures";
 import { ProjectPicker } from "../components/project-picker";

@@ -1,7 +1,7 @@
 // A project's ledger entries under the page's filter, newest first, a page at a time: the admin API's
 // GET /admin/projects/{id}/ledger. A debit's request id links to that request's entries and hold.
 import { type LedgerEntry, type Project, unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { ModelAndPath, Money, Time } from "../components/figures";
 import { Link } from "../components/router";
 import { pageOf, PagingButtons, usePaging } from "../components/paging";

@@ -1,7 +1,7 @@
 // Sets or clears a project's requests per minute and daily spend cap (empty clears: no limit).
 import { useState } from "react";
 import { type Project, unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { ErrorNote } from "../components/states";
 import { useSubmit } from "../components/use-submit";
 

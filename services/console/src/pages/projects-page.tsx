@@ -2,7 +2,7 @@
 // requests-per-minute limit and its keys (all from the admin API); create one, top one up, set limits.
 import { useState } from "react";
 import { type AdminClient, type Balance, type Project, unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { Money } from "../components/figures";
 import { Link } from "../components/router";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";

@@ -2,7 +2,7 @@
 // answer or a resubmission credits once; "Another top-up" starts a new form with a new key.
 import { useState } from "react";
 import { type Project, unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { Money } from "../components/figures";
 import { ErrorNote } from "../components/states";
 import { useSubmit } from "../components/use-submit";

@@ -1,7 +1,10 @@
 // The usage page's figures, as the admin API gives them: its rows (one per UTC day and model) and its totals
 // per day, per model and for the range. Only the charts' day axis is made here: every day of the range, the
 // days without requests at zero.
-import type { Usage } from "../api/client";
+// The generated types, not api/client's aliases: this file and the CSV's are unit-tested under node.
+import type { components } from "../generated/admin-api";
+
+type Usage = components["schemas"]["Usage"];
 
 export type UsageRow = Usage["data"][number];
 export type DayTotals = Usage["by_day"][number];
@@ -38,38 +41,4 @@ export function chartDays(usage: Usage): ChartDay[] {
     });
   }
   return days;
-}
-
-const csvCell = (value: string | number) => {
-  const text = String(value);
-  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
-
-export const CSV_HEADER = [
-  "day",
-  "model",
-  "requests",
-  "input_tokens",
-  "output_tokens",
-  ...TOKEN_TYPES.map(({ type }) => `tokens_${type}`),
-  "cost_usd",
-  "cost_nano_usd",
-];
-
-export function usageCsv(rows: UsageRow[]): string {
-  const lines = rows.map((row) =>
-    [
-      row.day,
-      row.model,
-      row.requests,
-      row.input_tokens,
-      row.output_tokens,
-      ...TOKEN_TYPES.map(({ type }) => row.tokens[type]),
-      row.cost.usd,
-      row.cost.nano,
-    ]
-      .map(csvCell)
-      .join(","),
-  );
-  return `${[CSV_HEADER.join(","), ...lines].join("\n")}\n`;
 }

@@ -2,12 +2,13 @@
 // chosen range: charts of spend by model and tokens by type, tables per model and per row, and a CSV.
 import { useMemo, useState } from "react";
 import { type Project, unwrap } from "../api/client";
-import { useClient } from "../app";
+import { useClient } from "../api/client-context";
 import { KeySelect } from "../components/key-select";
 import { ProjectPicker } from "../components/project-picker";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
 import { UsageCharts } from "./usage-charts";
-import { chartDays, usageCsv } from "./usage-figures";
+import { usageCsv } from "./usage-csv";
+import { chartDays } from "./usage-figures";
 import { DayModelTable, ModelTable } from "./usage-tables";
 
 export function UsagePage({ projectId }: { projectId: string | undefined }) {

@@ -2,132 +2,41 @@
 // (prisma/migrations/0002_money_functions), atomic and idempotent by request
 // id on PostgreSQL and PGlite alike. Reserve, settle and release, the per
 // request calls, go through the group-commit batcher (money-batcher.ts).
-import type { PrismaClient } from "../generated/prisma/client";
-import { secondsToNextUtcMidnight, utcDay, type Clock } from "../clock";
-import { type Actor, auditEventRow } from "../changes/audit-log";
-import { conflict, invalidRequest, notFound } from "../errors";
-import { formatUsd } from "./money";
-import type { Database } from "../database/connect";
-import { MoneyBatcher } from "./money-batcher";
-import { OUT_OF_RANGE, sqlStateOf } from "../database/sql-state";
+// What it takes and answers: money-operations.ts; the reads it inherits: ledger-queries.ts.
 import { echo } from "@gateway/proto";
+import { type Actor, auditEventRow } from "../changes/audit-log";
+import { secondsToNextUtcMidnight, utcDay, type Clock } from "../clock";
+import type { Database } from "../database/connect";
+import { OUT_OF_RANGE, sqlStateOf } from "../database/sql-state";
+import { conflict } from "../errors";
+import { LedgerQueries } from "./ledger-queries";
+import { MoneyBatcher } from "./money-batcher";
+import {
+  type DrawInput,
+  LEASE_SHARE,
+  type LeaseInput,
+  type ReleaseOutcome,
+  type ReserveInput,
+  type ReserveOutcome,
+  type SettleInput,
+  type SettleOutcome,
+} from "./money-operations";
+import { formatUsd } from "./money";
 
-export type ReserveOutcome =
-  | "reserved"
-  | "insufficient_credits"
-  | "spend_cap_exceeded"
-  | "unknown_project"
-  | "key_budget_exceeded"
-  | "key_spend_cap_exceeded";
-export type SettleOutcome = "settled" | "already_released" | "unknown_request";
-export type ReleaseOutcome = "released" | "already_settled" | "unknown_request" | "reduced";
+// The types callers meet in the service's answers and arguments, from the service's own module.
+export type { Balance, HoldStatusName, UsageRow } from "./ledger-queries";
+export type { CostParts, DrawInput } from "./money-operations";
 
-export interface ReserveInput {
-  requestId: string;
-  projectId: string;
-  amountNano: bigint;
-  /** When > 0 and amountNano does not fit, hold what fits if it is at least this much. */
-  minAmountNano?: bigint;
-  model: string;
-  accessPath: string;
-  /** The request's API key: its own budget and daily cap bound the hold too (docs/keys.md). */
-  keyId?: string;
-}
-
-/** A debit's cost by component: {component: {units, nano}} (the ledger's cost_parts, docs/money.md). */
-export type CostParts = Record<string, { units: number; nano: string }>;
-
-export interface SettleInput {
-  requestId: string;
-  projectId: string;
-  amountNano: bigint;
-  model: string;
-  accessPath: string;
-  inputTokens: number;
-  outputTokens: number;
-  costParts?: CostParts;
-}
-
-export interface LeaseInput {
-  leaseId: string;
-  projectId: string;
-  amountNano: bigint;
-  minAmountNano: bigint;
-}
-
-export interface DrawInput {
-  requestId: string;
-  leaseId: string;
-  projectId: string;
-  amountNano: bigint;
-  holdNano: bigint;
-  model: string;
-  accessPath: string;
-  inputTokens: number;
-  outputTokens: number;
-  costParts?: CostParts;
-  /** The request's API key, recorded on its debit. */
-  keyId?: string;
-}
-
-/** A lease holds at most this share of what a project can spend (1/8): a busy data plane never takes the whole balance. */
-export const LEASE_SHARE = 8;
-
-export interface UsageRow {
-  day: string;
-  model: string;
-  requests: number;
-  inputTokens: number;
-  outputTokens: number;
-  costNano: bigint;
-  /** The cost split by component (input, cached_input, cache_write_5m, output, reasoning, image...), from debits that carry it. */
-  components: Record<string, { units: number; costNano: bigint }>;
-}
-
-/** What a ledger listing keeps: entries of a kind, a request, a key, UTC days (inclusive), ids below `before`. */
-export interface LedgerFilter {
-  kind?: "topup" | "debit" | "adjustment";
-  requestId?: string;
-  keyId?: string;
-  from?: string;
-  to?: string;
-  before?: bigint;
-}
-
-export type HoldStatusName = "active" | "settled" | "released" | "expired" | "refused";
-
-/** What a holds listing keeps: one request's hold, UTC days (inclusive), holds older than the one of `before` (a request id). */
-export interface HoldFilter {
-  requestId?: string;
-  from?: string;
-  to?: string;
-  before?: string;
-}
-
-/** Entries or holds of UTC days `from` to `to` (inclusive; either may be open). */
-const dayRange = ({ from, to }: { from?: string; to?: string }) =>
-  from || to ? { day: { ...(from ? { gte: new Date(from) } : {}), ...(to ? { lte: new Date(to) } : {}) } } : {};
-
-export interface Balance {
-  projectId: string;
-  balanceNano: bigint;
-  heldNano: bigint;
-  availableNano: bigint;
-  dailyCapNano: bigint | null;
-  spentTodayNano: bigint;
-}
-
-export class LedgerService {
+/** The writer; the ledger's reads (balance, holds, usage, entries, totals) come with it from LedgerQueries. */
+export class LedgerService extends LedgerQueries {
   readonly batcher: MoneyBatcher;
-
-  private readonly prisma: PrismaClient;
 
   constructor(
     database: Pick<Database, "prisma" | "query">,
-    readonly clock: Clock,
+    clock: Clock,
     readonly holdTtlSeconds: number,
   ) {
-    this.prisma = database.prisma;
+    super(database, clock);
     this.batcher = new MoneyBatcher(database);
   }
 
@@ -286,25 +195,11 @@ export class LedgerService {
     });
   }
 
-  /** Every project's balance and holds added up: the ledger's totals (a balance is the sum of its ledger), read from the projects table. */
-  async totals(): Promise<{ balanceNano: bigint; heldNano: bigint }> {
-    const rows = await this.prisma.$queryRaw<{ balance: bigint | null; held: bigint | null }[]>`
-      SELECT sum(balance_nano)::bigint AS balance, sum(held_nano)::bigint AS held FROM projects`;
-    return { balanceNano: BigInt(rows[0]?.balance ?? 0), heldNano: BigInt(rows[0]?.held ?? 0) };
-  }
-
   /** Voids up to `limit` active holds past their TTL at `at` (one short transaction); returns how many. */
   async expireHolds(limit = 100, at = this.clock.now()): Promise<number> {
     const rows = await this.prisma.$queryRaw<{ count: number }[]>`
       SELECT gateway_expire_holds(${at.toISOString()}::timestamptz, ${limit}::integer) AS count`;
     return Number(rows[0]!.count);
-  }
-
-  /** Active budget leases past their TTL at `at`: the sweeper voids them next (their journals are read first). */
-  async dueLeases(at: Date): Promise<{ leaseId: string; projectId: string }[]> {
-    const rows = await this.prisma.$queryRaw<{ request_id: string; project_id: string }[]>`
-      SELECT request_id, project_id FROM holds WHERE status = 'active' AND lease AND expires_at <= ${at.toISOString()}::timestamptz`;
-    return rows.map((row) => ({ leaseId: row.request_id, projectId: row.project_id }));
   }
 
   async topUp(
@@ -337,118 +232,5 @@ export class LedgerService {
         `idempotency key ${echo(idempotencyKey)} was used for a top-up of $${formatUsd(BigInt(row.r_amount))} to project ${echo(projectId)}; this one is $${formatUsd(amountNano)}`,
       );
     return { entryId: BigInt(row.r_entry_id), amountNano: BigInt(row.r_amount), replayed: row.r_replayed };
-  }
-
-  async balance(projectId: string): Promise<Balance> {
-    const project = await this.requireProject(projectId);
-    const today = utcDay(this.clock.now());
-    const spentToday = project.capDay && utcDay(project.capDay) === today ? project.capUsedNano : 0n;
-    return {
-      projectId,
-      balanceNano: project.balanceNano,
-      heldNano: project.heldNano,
-      availableNano: project.balanceNano - project.heldNano,
-      dailyCapNano: project.dailyCapNano,
-      spentTodayNano: spentToday,
-    };
-  }
-
-  /** A project's holds of one status, newest first; with `requestId`, that request's hold whatever its status. */
-  /**
-   * A project's holds of a status, newest first (or one request's, whatever its status), narrowed to UTC days;
-   * `before` (a request id) pages back from that hold.
-   */
-  async holds(projectId: string, status: HoldStatusName, limit: number, filter: HoldFilter = {}) {
-    await this.requireProject(projectId);
-    const after = filter.before
-      ? await this.prisma.hold.findFirst({ where: { projectId, requestId: filter.before }, select: { createdAt: true } })
-      : undefined;
-    if (filter.before && !after) throw invalidRequest(`before: no hold of this project has request id ${echo(filter.before)}`);
-    return this.prisma.hold.findMany({
-      where: {
-        projectId,
-        ...(filter.requestId ? { requestId: filter.requestId } : { status }),
-        ...dayRange(filter),
-        ...(after
-          ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, requestId: { lt: filter.before } }] }
-          : {}),
-      },
-      orderBy: [{ createdAt: "desc" }, { requestId: "desc" }],
-      take: limit,
-    });
-  }
-
-  /** Debits per UTC day (the day each hold was placed) and model: requests, tokens, cost; only one key's with `keyId`. */
-  async usage(projectId: string, from?: string, to?: string, keyId?: string): Promise<{ from: string; to: string; rows: UsageRow[] }> {
-    const onlyKey = keyId ?? null;
-    await this.requireProject(projectId);
-    const today = utcDay(this.clock.now());
-    const fromDay = from ?? `${today.slice(0, 8)}01`; // default: this month so far
-    const toDay = to ?? today;
-    const rows = await this.prisma.$queryRaw<
-      {
-        day: Date;
-        model: string | null;
-        requests: bigint;
-        input_tokens: bigint | null;
-        output_tokens: bigint | null;
-        cost: bigint | null;
-      }[]
-    >`
-      SELECT day, model, count(*) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, -sum(amount_nano) AS cost
-        FROM ledger_entries
-       WHERE project_id = ${projectId} AND kind = 'debit' AND day BETWEEN ${fromDay}::date AND ${toDay}::date
-         AND (${onlyKey}::text IS NULL OR key_id = ${onlyKey})
-       GROUP BY day, model
-       ORDER BY day, model`;
-    // The split, summed per day, model and component (debits written before it existed have none).
-    const parts = await this.prisma.$queryRaw<{ day: Date; model: string | null; component: string; units: bigint; cost: bigint }[]>`
-      SELECT day, model, part.key AS component, sum((part.value->>'units')::bigint)::bigint AS units,
-             sum((part.value->>'nano')::bigint)::bigint AS cost
-        FROM ledger_entries, jsonb_each(cost_parts) AS part
-       WHERE project_id = ${projectId} AND kind = 'debit' AND cost_parts IS NOT NULL
-         AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND (${onlyKey}::text IS NULL OR key_id = ${onlyKey})
-       GROUP BY day, model, part.key
-       ORDER BY day, model, part.key`;
-    const key = (day: Date, model: string | null) => `${utcDay(day)}\u0000${model ?? ""}`;
-    const split = new Map<string, UsageRow["components"]>();
-    for (const part of parts) {
-      const components = split.get(key(part.day, part.model)) ?? {};
-      components[part.component] = { units: Number(part.units), costNano: BigInt(part.cost) };
-      split.set(key(part.day, part.model), components);
-    }
-    const usage = rows.map((row) => ({
-      day: utcDay(row.day),
-      model: row.model ?? "",
-      requests: Number(row.requests),
-      inputTokens: Number(row.input_tokens ?? 0n),
-      outputTokens: Number(row.output_tokens ?? 0n),
-      costNano: BigInt(row.cost ?? 0n),
-      components: split.get(key(row.day, row.model)) ?? {},
-    }));
-    return { from: fromDay, to: toDay, rows: usage };
-  }
-
-  /** A project's entries, newest first, narrowed by the filter; `before` (an entry id) pages back. */
-  async ledger(projectId: string, limit: number, filter: LedgerFilter = {}): Promise<unknown[]> {
-    await this.requireProject(projectId);
-    return this.prisma.ledgerEntry.findMany({
-      where: {
-        projectId,
-        ...(filter.kind ? { kind: filter.kind } : {}),
-        ...(filter.requestId ? { requestId: filter.requestId } : {}),
-        ...(filter.keyId ? { keyId: filter.keyId } : {}),
-        ...dayRange(filter),
-        ...(filter.before ? { id: { lt: filter.before } } : {}),
-      },
-      orderBy: { id: "desc" },
-      take: limit,
-    });
-  }
-
-  private async requireProject(projectId: string) {
-    const project = await this.prisma.project.findUnique({ where: { id: projectId } });
-    if (!project) throw notFound(`project ${echo(projectId)}`);
-    return project;
   }
 }

@@ -102,8 +102,12 @@ export const COMMANDS: readonly CommandHelp[] = [
   },
 ];
 
-const CONNECTION =
-  "options: --url URL --token TOKEN (admin API; else GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, else the file `pnpm start` writes), --json (machine-readable output), --help";
+// A token on the command line is in every user's `ps` and in the shell's history: the environment is the way.
+const CONNECTION = [
+  "admin API: GATEWAY_ADMIN_URL and GATEWAY_ADMIN_TOKEN, else the file `pnpm start` writes (GATEWAY_LOCAL_DIR, default .data);",
+  "  --url URL and --token TOKEN (shown to every user by ps: prefer GATEWAY_ADMIN_TOKEN) override them",
+  "options: --json (machine-readable output), --help",
+].join("\n");
 
 /** The overview: every command with its synopsis and summary. */
 export function overview(): string {

@@ -1,0 +1,189 @@
+// What the ledger says, read for operators and metrics: a project's balance, holds, usage and entries,
+// and the totals of all projects. LedgerService (ledger-service.ts), the only writer, answers these too.
+import { echo } from "@gateway/proto";
+import { utcDay, type Clock } from "../clock";
+import type { Database } from "../database/connect";
+import { invalidRequest, notFound } from "../errors";
+import type { PrismaClient } from "../generated/prisma/client";
+
+export interface UsageRow {
+  day: string;
+  model: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  costNano: bigint;
+  /** The cost split by component (input, cached_input, cache_write_5m, output, reasoning, image...), from debits that carry it. */
+  components: Record<string, { units: number; costNano: bigint }>;
+}
+
+/** What a ledger listing keeps: entries of a kind, a request, a key, UTC days (inclusive), ids below `before`. */
+export interface LedgerFilter {
+  kind?: "topup" | "debit" | "adjustment";
+  requestId?: string;
+  keyId?: string;
+  from?: string;
+  to?: string;
+  before?: bigint;
+}
+
+export type HoldStatusName = "active" | "settled" | "released" | "expired" | "refused";
+
+/** What a holds listing keeps: one request's hold, UTC days (inclusive), holds older than the one of `before` (a request id). */
+export interface HoldFilter {
+  requestId?: string;
+  from?: string;
+  to?: string;
+  before?: string;
+}
+
+/** Entries or holds of UTC days `from` to `to` (inclusive; either may be open). */
+const dayRange = ({ from, to }: { from?: string; to?: string }) =>
+  from || to ? { day: { ...(from ? { gte: new Date(from) } : {}), ...(to ? { lte: new Date(to) } : {}) } } : {};
+
+export interface Balance {
+  projectId: string;
+  balanceNano: bigint;
+  heldNano: bigint;
+  availableNano: bigint;
+  dailyCapNano: bigint | null;
+  spentTodayNano: bigint;
+}
+
+export class LedgerQueries {
+  protected readonly prisma: PrismaClient;
+
+  constructor(
+    database: Pick<Database, "prisma" | "query">,
+    readonly clock: Clock,
+  ) {
+    this.prisma = database.prisma;
+  }
+
+  /** Every project's balance and holds added up: the ledger's totals (a balance is the sum of its ledger), read from the projects table. */
+  async totals(): Promise<{ balanceNano: bigint; heldNano: bigint }> {
+    const rows = await this.prisma.$queryRaw<{ balance: bigint | null; held: bigint | null }[]>`
+      SELECT sum(balance_nano)::bigint AS balance, sum(held_nano)::bigint AS held FROM projects`;
+    return { balanceNano: BigInt(rows[0]?.balance ?? 0), heldNano: BigInt(rows[0]?.held ?? 0) };
+  }
+
+  /** Active budget leases past their TTL at `at`: the sweeper voids them next (their journals are read first). */
+  async dueLeases(at: Date): Promise<{ leaseId: string; projectId: string }[]> {
+    const rows = await this.prisma.$queryRaw<{ request_id: string; project_id: string }[]>`
+      SELECT request_id, project_id FROM holds WHERE status = 'active' AND lease AND expires_at <= ${at.toISOString()}::timestamptz`;
+    return rows.map((row) => ({ leaseId: row.request_id, projectId: row.project_id }));
+  }
+
+  async balance(projectId: string): Promise<Balance> {
+    const project = await this.requireProject(projectId);
+    const today = utcDay(this.clock.now());
+    const spentToday = project.capDay && utcDay(project.capDay) === today ? project.capUsedNano : 0n;
+    return {
+      projectId,
+      balanceNano: project.balanceNano,
+      heldNano: project.heldNano,
+      availableNano: project.balanceNano - project.heldNano,
+      dailyCapNano: project.dailyCapNano,
+      spentTodayNano: spentToday,
+    };
+  }
+
+  /**
+   * A project's holds of a status, newest first (or one request's, whatever its status), narrowed to UTC days;
+   * `before` (a request id) pages back from that hold.
+   */
+  async holds(projectId: string, status: HoldStatusName, limit: number, filter: HoldFilter = {}) {
+    await this.requireProject(projectId);
+    const after = filter.before
+      ? await this.prisma.hold.findFirst({ where: { projectId, requestId: filter.before }, select: { createdAt: true } })
+      : undefined;
+    if (filter.before && !after) throw invalidRequest(`before: no hold of this project has request id ${echo(filter.before)}`);
+    return this.prisma.hold.findMany({
+      where: {
+        projectId,
+        ...(filter.requestId ? { requestId: filter.requestId } : { status }),
+        ...dayRange(filter),
+        ...(after
+          ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, requestId: { lt: filter.before } }] }
+          : {}),
+      },
+      orderBy: [{ createdAt: "desc" }, { requestId: "desc" }],
+      take: limit,
+    });
+  }
+
+  /** Debits per UTC day (the day each hold was placed) and model: requests, tokens, cost; only one key's with `keyId`. */
+  async usage(projectId: string, from?: string, to?: string, keyId?: string): Promise<{ from: string; to: string; rows: UsageRow[] }> {
+    const onlyKey = keyId ?? null;
+    await this.requireProject(projectId);
+    const today = utcDay(this.clock.now());
+    const fromDay = from ?? `${today.slice(0, 8)}01`; // default: this month so far
+    const toDay = to ?? today;
+    const rows = await this.prisma.$queryRaw<
+      {
+        day: Date;
+        model: string | null;
+        requests: bigint;
+        input_tokens: bigint | null;
+        output_tokens: bigint | null;
+        cost: bigint | null;
+      }[]
+    >`
+      SELECT day, model, count(*) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, -sum(amount_nano) AS cost
+        FROM ledger_entries
+       WHERE project_id = ${projectId} AND kind = 'debit' AND day BETWEEN ${fromDay}::date AND ${toDay}::date
+         AND (${onlyKey}::text IS NULL OR key_id = ${onlyKey})
+       GROUP BY day, model
+       ORDER BY day, model`;
+    // The split, summed per day, model and component (debits written before it existed have none).
+    const parts = await this.prisma.$queryRaw<{ day: Date; model: string | null; component: string; units: bigint; cost: bigint }[]>`
+      SELECT day, model, part.key AS component, sum((part.value->>'units')::bigint)::bigint AS units,
+             sum((part.value->>'nano')::bigint)::bigint AS cost
+        FROM ledger_entries, jsonb_each(cost_parts) AS part
+       WHERE project_id = ${projectId} AND kind = 'debit' AND cost_parts IS NOT NULL
+         AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND (${onlyKey}::text IS NULL OR key_id = ${onlyKey})
+       GROUP BY day, model, part.key
+       ORDER BY day, model, part.key`;
+    const key = (day: Date, model: string | null) => `${utcDay(day)}\u0000${model ?? ""}`;
+    const split = new Map<string, UsageRow["components"]>();
+    for (const part of parts) {
+      const components = split.get(key(part.day, part.model)) ?? {};
+      components[part.component] = { units: Number(part.units), costNano: BigInt(part.cost) };
+      split.set(key(part.day, part.model), components);
+    }
+    const usage = rows.map((row) => ({
+      day: utcDay(row.day),
+      model: row.model ?? "",
+      requests: Number(row.requests),
+      inputTokens: Number(row.input_tokens ?? 0n),
+      outputTokens: Number(row.output_tokens ?? 0n),
+      costNano: BigInt(row.cost ?? 0n),
+      components: split.get(key(row.day, row.model)) ?? {},
+    }));
+    return { from: fromDay, to: toDay, rows: usage };
+  }
+
+  /** A project's entries, newest first, narrowed by the filter; `before` (an entry id) pages back. */
+  async ledger(projectId: string, limit: number, filter: LedgerFilter = {}): Promise<unknown[]> {
+    await this.requireProject(projectId);
+    return this.prisma.ledgerEntry.findMany({
+      where: {
+        projectId,
+        ...(filter.kind ? { kind: filter.kind } : {}),
+        ...(filter.requestId ? { requestId: filter.requestId } : {}),
+        ...(filter.keyId ? { keyId: filter.keyId } : {}),
+        ...dayRange(filter),
+        ...(filter.before ? { id: { lt: filter.before } } : {}),
+      },
+      orderBy: { id: "desc" },
+      take: limit,
+    });
+  }
+
+  /** The project, or 404 not_found. */
+  protected async requireProject(projectId: string) {
+    const project = await this.prisma.project.findUnique({ where: { id: projectId } });
+    if (!project) throw notFound(`project ${echo(projectId)}`);
+    return project;
+  }
+}
