@@ -62,7 +62,11 @@ export function registerKeyRoutes(app: FastifyInstance, services: ControlPlaneSe
       schema: {
         summary: "Issue an API key, with its own limits if given (the answer is the only time it is shown)",
         params: projectParams,
-        body: { type: ["object", "null"], additionalProperties: false, properties: { name: { type: "string", maxLength: MAX_TEXT_LENGTH }, ...limitProperties } },
+        body: {
+          type: ["object", "null"],
+          additionalProperties: false,
+          properties: { name: { type: "string", maxLength: MAX_TEXT_LENGTH }, ...limitProperties },
+        },
         response: { 201: ref("IssuedKey"), ...errorResponses },
       },
     },

@@ -168,7 +168,9 @@ describe("admin API errors", () => {
     const long = "n".repeat(201);
     const tooLong = async (response: Response, where: string) => {
       expect(response.status, where).toBe(400);
-      expect(await response.json()).toMatchObject({ error: { code: "invalid_request", message: `${where} must NOT have more than 200 characters` } });
+      expect(await response.json()).toMatchObject({
+        error: { code: "invalid_request", message: `${where} must NOT have more than 200 characters` },
+      });
     };
     const before = await (await admin("GET", "/admin/projects")).json();
     await tooLong(await admin("POST", "/admin/projects", JSON.stringify({ name: long })), "body/name");

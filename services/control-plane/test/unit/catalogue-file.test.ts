@@ -405,9 +405,9 @@ describe("normalizeCatalogue: a path's credentials are its own provider's", () =
   };
 
   it("accepts <PROVIDER>_API_KEY, <PROVIDER>_<NAME>_API_KEY and no credentials", () => {
-    expect(
-      problems(withPaths(["v", "V_API_KEY"], ["v", "V_BATCH_API_KEY"], ["my-vendor", "MY_VENDOR_API_KEY"], ["v", undefined])),
-    ).toEqual([]);
+    expect(problems(withPaths(["v", "V_API_KEY"], ["v", "V_BATCH_API_KEY"], ["my-vendor", "MY_VENDOR_API_KEY"], ["v", undefined]))).toEqual(
+      [],
+    );
   });
 
   it("refuses another provider's key, naming its owner, and a variable that is no provider's", () => {
@@ -415,7 +415,8 @@ describe("normalizeCatalogue: a path's credentials are its own provider's", () =
       {
         pointer: "/models/4/paths/2/credentials",
         model: "v/keyed",
-        message: "v/keyed path 2: credentials OPENAI_API_KEY belong to provider openai, not mistral's (MISTRAL_API_KEY or MISTRAL_<NAME>_API_KEY)",
+        message:
+          "v/keyed path 2: credentials OPENAI_API_KEY belong to provider openai, not mistral's (MISTRAL_API_KEY or MISTRAL_<NAME>_API_KEY)",
       },
     ]);
     expect(problems(withPaths(["v", "ANTHROPIC_API_KEY"]))[0]?.message).toBe(
