@@ -1,5 +1,6 @@
 // Control-plane configuration, parsed and validated once at start-up.
 // Nothing else in the control plane reads process.env.
+import { weakTokenProblem } from "@gateway/proto/token-strength";
 import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import os from "node:os";
 import path from "node:path";
@@ -59,6 +60,23 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
+/** "true" or "false" (any case); unset or empty keeps the fallback. */
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = env[name]?.trim().toLowerCase();
+  if (!value) return fallback;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/** A required shared secret that cannot be guessed (token-strength.ts); short ones only with GATEWAY_ALLOW_WEAK_TOKENS=true. */
+function secret(env: NodeJS.ProcessEnv, name: string): string {
+  const value = required(env, name);
+  const problem = weakTokenProblem(name, value, flag(env, "GATEWAY_ALLOW_WEAK_TOKENS", false));
+  if (problem) throw new ConfigError(problem);
+  return value;
+}
+
 function parseTracing(env: NodeJS.ProcessEnv): TracingConfig {
   try {
     return parseTracingConfig(env, "gateway-control-plane");
@@ -75,8 +93,8 @@ export function parseControlPlaneConfig(env: NodeJS.ProcessEnv = process.env): C
     grpcPort: integer(env, "CONTROL_PLANE_GRPC_PORT", 50051),
     adminPort: integer(env, "CONTROL_PLANE_ADMIN_PORT", 8081),
     metricsPort: integer(env, "METRICS_PORT", 9465),
-    internalToken: required(env, "GATEWAY_INTERNAL_TOKEN"),
-    adminToken: required(env, "GATEWAY_ADMIN_TOKEN"),
+    internalToken: secret(env, "GATEWAY_INTERNAL_TOKEN"),
+    adminToken: secret(env, "GATEWAY_ADMIN_TOKEN"),
     holdTtlSeconds: integer(env, "HOLD_TTL_SECONDS", 900, 1),
     holdSweepIntervalMs: integer(env, "HOLD_SWEEP_INTERVAL_MS", 5000, 10),
     redisUrl: env.REDIS_URL || undefined,

@@ -1,6 +1,7 @@
 // Data-plane configuration, parsed and validated once at start-up. Nothing
 // else in the data plane reads process.env.
 
+import { weakTokenProblem } from "@gateway/proto/token-strength";
 import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import type { LeaseSettings } from "./billing/budget-leases";
 import type { ProviderConfig, ProviderProtocol } from "./providers/provider-config";
@@ -187,6 +188,9 @@ function parseCredentials(env: NodeJS.ProcessEnv): Map<string, string> {
 export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): DataPlaneConfig {
   const internalToken = env.GATEWAY_INTERNAL_TOKEN;
   if (!internalToken) throw new ConfigError("GATEWAY_INTERNAL_TOKEN is required");
+  // The same rule as the control plane's copy (token-strength.ts).
+  const weak = weakTokenProblem("GATEWAY_INTERNAL_TOKEN", internalToken, flag(env, "GATEWAY_ALLOW_WEAK_TOKENS", false));
+  if (weak) throw new ConfigError(weak);
   return {
     host: env.DATA_PLANE_HOST || "127.0.0.1",
     port: integer(env, "DATA_PLANE_PORT", 8080),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseDataPlaneConfig } from "../../src/config";
 
-const base = { GATEWAY_INTERNAL_TOKEN: "internal-secret" };
+// A short token, as in development: the strength rule has its own tests below.
+const base = { GATEWAY_INTERNAL_TOKEN: "internal-secret", GATEWAY_ALLOW_WEAK_TOKENS: "true" };
 const parse = (env: Record<string, string | undefined>) => parseDataPlaneConfig({ ...base, ...env });
 
 describe("parseDataPlaneConfig basics", () => {
@@ -11,6 +12,23 @@ describe("parseDataPlaneConfig basics", () => {
 
   it("rejects an empty GATEWAY_INTERNAL_TOKEN", () => {
     expect(() => parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: "" })).toThrow(ConfigError);
+  });
+
+  it("refuses a GATEWAY_INTERNAL_TOKEN under 32 characters unless GATEWAY_ALLOW_WEAK_TOKENS=true, and the placeholder always", () => {
+    const strong = "k".repeat(32);
+    expect(parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: strong }).internalToken).toBe(strong);
+    expect(() => parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: "x" })).toThrow(
+      new ConfigError(
+        "GATEWAY_INTERNAL_TOKEN is too short (1 of at least 32 characters). Make one with `openssl rand -base64 32 | tr '+/' '-_'`" +
+          " (a development setup may set GATEWAY_ALLOW_WEAK_TOKENS=true instead).",
+      ),
+    );
+    expect(parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: "x", GATEWAY_ALLOW_WEAK_TOKENS: "true" }).internalToken).toBe("x");
+    for (const allow of ["false", "true"])
+      expect(() =>
+        parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: `REPLACE_ME-internal-token-${strong}`, GATEWAY_ALLOW_WEAK_TOKENS: allow }),
+      ).toThrow(/GATEWAY_INTERNAL_TOKEN is still the deploy files' placeholder/);
+    expect(() => parse({ GATEWAY_ALLOW_WEAK_TOKENS: "yes" })).toThrow(/GATEWAY_ALLOW_WEAK_TOKENS must be true or false/);
   });
 
   // toMatchObject (exact values, but only these fields) because other fields are being added to the config.

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseControlPlaneConfig } from "../../src/config";
+
+const strong = (name: string) => `${name}-${"s".repeat(32)}`;
+const tokens = { GATEWAY_INTERNAL_TOKEN: strong("internal"), GATEWAY_ADMIN_TOKEN: strong("admin") };
+const parse = (env: Record<string, string | undefined>) => parseControlPlaneConfig({ ...tokens, ...env });
+
+describe("parseControlPlaneConfig: the shared secrets", () => {
+  it("takes tokens of 32 characters or more", () => {
+    const config = parse({ GATEWAY_INTERNAL_TOKEN: "i".repeat(32), GATEWAY_ADMIN_TOKEN: "a".repeat(32) });
+    expect([config.internalToken, config.adminToken]).toEqual(["i".repeat(32), "a".repeat(32)]);
+  });
+
+  it.each(["GATEWAY_ADMIN_TOKEN", "GATEWAY_INTERNAL_TOKEN"])("refuses a short %s, saying how to make one", (name) => {
+    expect(() => parse({ [name]: "x" })).toThrow(
+      new ConfigError(
+        `${name} is too short (1 of at least 32 characters). Make one with \`openssl rand -base64 32 | tr '+/' '-_'\`` +
+          " (a development setup may set GATEWAY_ALLOW_WEAK_TOKENS=true instead).",
+      ),
+    );
+    expect(() => parse({ [name]: "y".repeat(31) })).toThrow(ConfigError);
+  });
+
+  it.each(["GATEWAY_ADMIN_TOKEN", "GATEWAY_INTERNAL_TOKEN"])("refuses the deploy files' placeholder as %s, however long", (name) => {
+    for (const placeholder of ["REPLACE_ME-admin-token", "REPLACE_ME_internal_token", `replace_me-${"z".repeat(40)}`]) {
+      for (const allow of ["false", "true"])
+        expect(() => parse({ [name]: placeholder, GATEWAY_ALLOW_WEAK_TOKENS: allow })).toThrow(
+          new ConfigError(
+            `${name} is still the deploy files' placeholder (REPLACE_ME...). Make one with \`openssl rand -base64 32 | tr '+/' '-_'\`.`,
+          ),
+        );
+    }
+  });
+
+  it("takes short tokens in a development setup (GATEWAY_ALLOW_WEAK_TOKENS=true)", () => {
+    const config = parse({ GATEWAY_INTERNAL_TOKEN: "x", GATEWAY_ADMIN_TOKEN: "admin", GATEWAY_ALLOW_WEAK_TOKENS: "TRUE" });
+    expect([config.internalToken, config.adminToken]).toEqual(["x", "admin"]);
+    expect(() => parse({ GATEWAY_ADMIN_TOKEN: "x", GATEWAY_ALLOW_WEAK_TOKENS: "false" })).toThrow(ConfigError);
+    expect(() => parse({ GATEWAY_ALLOW_WEAK_TOKENS: "1" })).toThrow(
+      new ConfigError('GATEWAY_ALLOW_WEAK_TOKENS must be true or false, got "1"'),
+    );
+  });
+
+  it("still requires both", () => {
+    expect(() => parseControlPlaneConfig({ GATEWAY_ADMIN_TOKEN: tokens.GATEWAY_ADMIN_TOKEN })).toThrow(
+      new ConfigError("GATEWAY_INTERNAL_TOKEN is required"),
+    );
+    expect(() => parseControlPlaneConfig({ GATEWAY_INTERNAL_TOKEN: tokens.GATEWAY_INTERNAL_TOKEN })).toThrow(
+      new ConfigError("GATEWAY_ADMIN_TOKEN is required"),
+    );
+  });
+});
