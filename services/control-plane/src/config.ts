@@ -22,6 +22,8 @@ export interface ControlPlaneConfig {
   holdSweepIntervalMs: number;
   /** Redis holding the data planes' draw journal (docs/money.md, "A killed data plane"); unset = not read. */
   redisUrl: string | undefined;
+  /** Subscribe streams (one per data plane) this replica holds at once at most; beyond, a new one is refused as overloaded. */
+  maxSubscribers: number;
   /** On SIGTERM: how long gRPC calls in flight may finish before they are cut. */
   drainTimeoutMs: number;
   keyCacheTtlSeconds: number;
@@ -98,6 +100,7 @@ export function parseControlPlaneConfig(env: NodeJS.ProcessEnv = process.env): C
     holdTtlSeconds: integer(env, "HOLD_TTL_SECONDS", 900, 1),
     holdSweepIntervalMs: integer(env, "HOLD_SWEEP_INTERVAL_MS", 5000, 10),
     redisUrl: env.REDIS_URL || undefined,
+    maxSubscribers: integer(env, "CONTROL_PLANE_MAX_SUBSCRIBERS", 1000, 1),
     drainTimeoutMs: integer(env, "DRAIN_TIMEOUT_MS", 30_000, 0),
     keyCacheTtlSeconds: Math.min(integer(env, "KEY_CACHE_TTL_SECONDS", 30, 1), 30),
     changePollIntervalMs: integer(env, "CHANGE_POLL_INTERVAL_MS", 200, 10),

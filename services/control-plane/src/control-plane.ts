@@ -109,6 +109,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
       {
         internalToken: config.internalToken,
         keyCacheTtlSeconds: config.keyCacheTtlSeconds,
+        maxSubscribers: config.maxSubscribers,
         replicaId: config.replicaId,
         ...services,
         onError: logError,

@@ -50,3 +50,13 @@ describe("parseControlPlaneConfig: the shared secrets", () => {
     );
   });
 });
+
+describe("parseControlPlaneConfig: Subscribe streams", () => {
+  it("holds 1,000 Subscribe streams at most unless CONTROL_PLANE_MAX_SUBSCRIBERS says otherwise (at least 1)", () => {
+    expect(parse({}).maxSubscribers).toBe(1000);
+    expect(parse({ CONTROL_PLANE_MAX_SUBSCRIBERS: "50" }).maxSubscribers).toBe(50);
+    expect(() => parse({ CONTROL_PLANE_MAX_SUBSCRIBERS: "0" })).toThrow(
+      new ConfigError('CONTROL_PLANE_MAX_SUBSCRIBERS must be an integer >= 1, got "0"'),
+    );
+  });
+});
