@@ -41,6 +41,15 @@ export interface ControlPlaneConfig {
   clockOffsetMs: number;
   /** OpenTelemetry tracing from the standard OTEL_* variables; off unless asked for (docs/tracing.md). */
   tracing: TracingConfig;
+  /** The admin API: how long a request's headers, and the whole request, may take to arrive; then 408. */
+  adminHeadersTimeoutMs: number;
+  adminRequestTimeoutMs: number;
+  /** gRPC over TLS when set: the server's certificate and key, and with `clientCaFile` mutual TLS (data planes present a certificate). */
+  grpcTls: { certificateFile: string; privateKeyFile: string; clientCaFile: string | undefined } | undefined;
+  /** The admin API over HTTPS when set. */
+  adminTls: { certificateFile: string; privateKeyFile: string } | undefined;
+  /** How often the TLS files are read again (a rotated certificate is taken without a restart). */
+  tlsReloadIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +88,32 @@ function secret(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
+/** A certificate and its key from two variables: both or neither. */
+function certificatePair(env: NodeJS.ProcessEnv, prefix: string): { certificateFile: string; privateKeyFile: string } | undefined {
+  const certificate = env[`${prefix}_CERT_FILE`];
+  const key = env[`${prefix}_KEY_FILE`];
+  if (!certificate && !key) return undefined;
+  if (!certificate || !key) throw new ConfigError(`${prefix}_CERT_FILE and ${prefix}_KEY_FILE go together: set both or neither`);
+  return { certificateFile: path.resolve(certificate), privateKeyFile: path.resolve(key) };
+}
+
+function grpcTls(env: NodeJS.ProcessEnv): ControlPlaneConfig["grpcTls"] {
+  const pair = certificatePair(env, "CONTROL_PLANE_GRPC_TLS");
+  const clientCa = env.CONTROL_PLANE_GRPC_TLS_CLIENT_CA_FILE;
+  if (clientCa && !pair)
+    throw new ConfigError("CONTROL_PLANE_GRPC_TLS_CLIENT_CA_FILE needs CONTROL_PLANE_GRPC_TLS_CERT_FILE and _KEY_FILE");
+  return pair && { ...pair, clientCaFile: clientCa ? path.resolve(clientCa) : undefined };
+}
+
+/** The headers' timeout within the request's (Node refuses a longer one). */
+function timeouts(env: NodeJS.ProcessEnv): { headers: number; request: number } {
+  const headers = integer(env, "ADMIN_HEADERS_TIMEOUT_MS", 10_000, 1);
+  const request = integer(env, "ADMIN_REQUEST_TIMEOUT_MS", 60_000, 1);
+  if (headers > request)
+    throw new ConfigError(`ADMIN_HEADERS_TIMEOUT_MS (${headers}) must not exceed ADMIN_REQUEST_TIMEOUT_MS (${request})`);
+  return { headers, request };
+}
+
 function parseTracing(env: NodeJS.ProcessEnv): TracingConfig {
   try {
     return parseTracingConfig(env, "gateway-control-plane");
@@ -88,6 +123,7 @@ function parseTracing(env: NodeJS.ProcessEnv): TracingConfig {
 }
 
 export function parseControlPlaneConfig(env: NodeJS.ProcessEnv = process.env): ControlPlaneConfig {
+  const adminTimeouts = timeouts(env);
   return {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(repositoryRoot, env.GATEWAY_DATA_DIR || ".data/pglite"),
@@ -111,5 +147,10 @@ export function parseControlPlaneConfig(env: NodeJS.ProcessEnv = process.env): C
     reportRetentionMs: integer(env, "DATA_PLANE_REPORT_RETENTION_MS", 86_400_000, 1000),
     clockOffsetMs: integer(env, "GATEWAY_CLOCK_OFFSET_MS", 0, Number.MIN_SAFE_INTEGER),
     tracing: parseTracing(env),
+    adminHeadersTimeoutMs: adminTimeouts.headers,
+    adminRequestTimeoutMs: adminTimeouts.request,
+    grpcTls: grpcTls(env),
+    adminTls: certificatePair(env, "CONTROL_PLANE_ADMIN_TLS"),
+    tlsReloadIntervalMs: integer(env, "TLS_RELOAD_INTERVAL_MS", 60_000, 100),
   };
 }

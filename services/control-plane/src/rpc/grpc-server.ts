@@ -317,14 +317,18 @@ export interface RunningGrpcServer {
   shutdown(drainMs: number): Promise<void>;
 }
 
-export async function startGrpcServer(deps: RpcDependencies, host: string, port: number): Promise<RunningGrpcServer> {
+/** `credentials`: TLS (grpc-tls.ts) or, unless given, none. */
+export async function startGrpcServer(
+  deps: RpcDependencies,
+  host: string,
+  port: number,
+  credentials: grpc.ServerCredentials = grpc.ServerCredentials.createInsecure(),
+): Promise<RunningGrpcServer> {
   const server = new grpc.Server({ "grpc.keepalive_permit_without_calls": 1, "grpc.http2.min_ping_interval_without_data_ms": 5000 });
   const subscriptions: Subscriptions = new Set();
   server.addService(ControlPlaneService, buildHandlers(deps, subscriptions));
   const boundPort = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    ),
+    server.bindAsync(`${host}:${port}`, credentials, (error, bound) => (error ? reject(error) : resolve(bound))),
   );
   return {
     port: boundPort,

@@ -60,3 +60,54 @@ describe("parseControlPlaneConfig: Subscribe streams", () => {
     );
   });
 });
+
+describe("parseControlPlaneConfig: admin API timeouts", () => {
+  it("gives the headers 10 s and the whole request 60 s unless set", () => {
+    expect(parse({})).toMatchObject({ adminHeadersTimeoutMs: 10_000, adminRequestTimeoutMs: 60_000 });
+    expect(parse({ ADMIN_HEADERS_TIMEOUT_MS: "500", ADMIN_REQUEST_TIMEOUT_MS: "500" })).toMatchObject({
+      adminHeadersTimeoutMs: 500,
+      adminRequestTimeoutMs: 500,
+    });
+  });
+
+  it("refuses a headers timeout longer than the request's, and a timeout of 0", () => {
+    expect(() => parse({ ADMIN_HEADERS_TIMEOUT_MS: "70000" })).toThrow(
+      new ConfigError("ADMIN_HEADERS_TIMEOUT_MS (70000) must not exceed ADMIN_REQUEST_TIMEOUT_MS (60000)"),
+    );
+    expect(() => parse({ ADMIN_REQUEST_TIMEOUT_MS: "0" })).toThrow(
+      new ConfigError('ADMIN_REQUEST_TIMEOUT_MS must be an integer >= 1, got "0"'),
+    );
+  });
+});
+
+describe("parseControlPlaneConfig: TLS files", () => {
+  it("has no TLS unless certificate files are given; reads them again every minute", () => {
+    expect(parse({})).toMatchObject({ grpcTls: undefined, adminTls: undefined, tlsReloadIntervalMs: 60_000 });
+  });
+
+  it("takes a certificate and key for each listener, and a client CA for mutual TLS on gRPC", () => {
+    const config = parse({
+      CONTROL_PLANE_GRPC_TLS_CERT_FILE: "/tls/grpc.crt",
+      CONTROL_PLANE_GRPC_TLS_KEY_FILE: "/tls/grpc.key",
+      CONTROL_PLANE_GRPC_TLS_CLIENT_CA_FILE: "/tls/clients.crt",
+      CONTROL_PLANE_ADMIN_TLS_CERT_FILE: "/tls/admin.crt",
+      CONTROL_PLANE_ADMIN_TLS_KEY_FILE: "/tls/admin.key",
+      TLS_RELOAD_INTERVAL_MS: "5000",
+    });
+    expect(config).toMatchObject({
+      grpcTls: { certificateFile: "/tls/grpc.crt", privateKeyFile: "/tls/grpc.key", clientCaFile: "/tls/clients.crt" },
+      adminTls: { certificateFile: "/tls/admin.crt", privateKeyFile: "/tls/admin.key" },
+      tlsReloadIntervalMs: 5000,
+    });
+  });
+
+  it("refuses a certificate without its key, and a client CA without a server certificate", () => {
+    expect(() => parse({ CONTROL_PLANE_ADMIN_TLS_CERT_FILE: "/tls/admin.crt" })).toThrow(
+      new ConfigError("CONTROL_PLANE_ADMIN_TLS_CERT_FILE and CONTROL_PLANE_ADMIN_TLS_KEY_FILE go together: set both or neither"),
+    );
+    expect(() => parse({ CONTROL_PLANE_GRPC_TLS_KEY_FILE: "/tls/grpc.key" })).toThrow(ConfigError);
+    expect(() => parse({ CONTROL_PLANE_GRPC_TLS_CLIENT_CA_FILE: "/tls/clients.crt" })).toThrow(
+      new ConfigError("CONTROL_PLANE_GRPC_TLS_CLIENT_CA_FILE needs CONTROL_PLANE_GRPC_TLS_CERT_FILE and _KEY_FILE"),
+    );
+  });
+});

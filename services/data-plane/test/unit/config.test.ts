@@ -14,6 +14,27 @@ describe("parseDataPlaneConfig basics", () => {
     expect(() => parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: "" })).toThrow(ConfigError);
   });
 
+  it("connects to the control plane without TLS unless CONTROL_PLANE_TLS_CA_FILE is set; mutual TLS with a certificate and key", () => {
+    expect(parse({})).toMatchObject({ controlPlaneTls: undefined, tlsReloadIntervalMs: 60_000 });
+    expect(parse({ CONTROL_PLANE_TLS_CA_FILE: "/tls/ca.crt", TLS_RELOAD_INTERVAL_MS: "1000" })).toMatchObject({
+      controlPlaneTls: { caFile: "/tls/ca.crt", certificateFile: undefined, privateKeyFile: undefined },
+      tlsReloadIntervalMs: 1000,
+    });
+    expect(
+      parse({
+        CONTROL_PLANE_TLS_CA_FILE: "/tls/ca.crt",
+        CONTROL_PLANE_TLS_CERT_FILE: "/tls/dp.crt",
+        CONTROL_PLANE_TLS_KEY_FILE: "/tls/dp.key",
+      }).controlPlaneTls,
+    ).toEqual({ caFile: "/tls/ca.crt", certificateFile: "/tls/dp.crt", privateKeyFile: "/tls/dp.key" });
+    expect(() => parse({ CONTROL_PLANE_TLS_CA_FILE: "/tls/ca.crt", CONTROL_PLANE_TLS_CERT_FILE: "/tls/dp.crt" })).toThrow(
+      new ConfigError("CONTROL_PLANE_TLS_CERT_FILE and CONTROL_PLANE_TLS_KEY_FILE go together: set both or neither"),
+    );
+    expect(() => parse({ CONTROL_PLANE_TLS_CERT_FILE: "/tls/dp.crt", CONTROL_PLANE_TLS_KEY_FILE: "/tls/dp.key" })).toThrow(
+      new ConfigError("CONTROL_PLANE_TLS_CERT_FILE needs CONTROL_PLANE_TLS_CA_FILE (the CA of the control plane's certificate)"),
+    );
+  });
+
   it("refuses a GATEWAY_INTERNAL_TOKEN under 32 characters unless GATEWAY_ALLOW_WEAK_TOKENS=true, and the placeholder always", () => {
     const strong = "k".repeat(32);
     expect(parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: strong }).internalToken).toBe(strong);
