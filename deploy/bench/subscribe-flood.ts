@@ -5,7 +5,7 @@
 // /proc) grew from idle: at the end and at its sampled peak.
 // Before the fix they were never answered (`call.destroy` sends no status) and each one held memory.
 //
-//   tsx deploy/bench/subscribe-flood.ts
+//   pnpm bench:subscribe-flood   (tsx deploy/bench/subscribe-flood.ts)
 //   options: --streams 20000 --connections 20 --wait 60 --out <file>
 import * as grpc from "@grpc/grpc-js";
 import { type ControlPlaneClient, ControlPlaneClientConstructor } from "../../proto/src/index";
