@@ -32,7 +32,8 @@ const shownPath = (file: string) => (file.startsWith(`${repositoryRoot}${path.se
 function loadState(): LocalState {
   mkdirSync(dataDir, { recursive: true });
   if (existsSync(stateFile)) return JSON.parse(readFileSync(stateFile, "utf8")) as LocalState;
-  return { internalToken: randomBytes(24).toString("base64url"), adminToken: randomBytes(24).toString("base64url") };
+  // 43 characters each: the planes refuse tokens under 32 (proto/src/token-strength.ts).
+  return { internalToken: randomBytes(32).toString("base64url"), adminToken: randomBytes(32).toString("base64url") };
 }
 
 async function admin(

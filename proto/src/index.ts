@@ -60,3 +60,4 @@ export { protoField } from "./loader-options";
 export { API_KEY_PATTERN } from "./api-key";
 export { decodeJournalEntry, DRAW_JOURNAL_KEEP_MS, drawJournalKey, encodeJournalEntry, type JournalEntry } from "./draw-journal";
 export { type MetricsText, type RunningMetricsServer, startMetricsServer } from "./metrics-server";
+export { CertificateFiles, type CertificateFilesConfig, TlsFilesError } from "./tls-files";

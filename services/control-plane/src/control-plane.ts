@@ -1,7 +1,7 @@
 // Composition root of the control plane: database, services, gRPC server,
 // admin API, background work. `startControlPlane` listens; tests and the
 // local launcher call it with ports 0.
-import { startMetricsServer, type RunningMetricsServer } from "@gateway/proto";
+import { CertificateFiles, startMetricsServer, type RunningMetricsServer } from "@gateway/proto";
 import { startTracing } from "@gateway/proto/tracing";
 import type { FastifyInstance } from "fastify";
 import { buildAdminApp } from "./admin/admin-app";
@@ -23,6 +23,8 @@ import { KeyService } from "./keys/key-service";
 import { createMetrics } from "./metrics";
 import { ProjectService } from "./projects/project-service";
 import { startGrpcServer, type RunningGrpcServer } from "./rpc/grpc-server";
+import { grpcServerCredentials } from "./rpc/grpc-tls";
+import type { Server as TlsServer } from "node:tls";
 
 export interface RunningControlPlane {
   grpcAddress: string;
@@ -36,6 +38,12 @@ export interface RunningControlPlane {
 }
 
 export async function startControlPlane(config: ControlPlaneConfig): Promise<RunningControlPlane> {
+  // TLS files first: a missing or mismatched one stops the start before anything is opened.
+  const logTlsProblem = (message: string) => admin?.log.error({ tls: message }, "TLS files not reloaded");
+  const adminCertificates =
+    config.adminTls &&
+    new CertificateFiles({ ...config.adminTls, refreshIntervalMs: config.tlsReloadIntervalMs, onProblem: logTlsProblem });
+  const grpcCredentials = grpcServerCredentials(config, logTlsProblem);
   const tracing = await startTracing(config.tracing);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let ready = false;
@@ -85,7 +93,22 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
     services,
     isReady: () => ready,
     logLevel: config.logLevel,
+    timeouts: { headersMs: config.adminHeadersTimeoutMs, requestMs: config.adminRequestTimeoutMs },
+    tls: adminCertificates?.currentIdentity && {
+      cert: adminCertificates.currentIdentity.certificate,
+      key: adminCertificates.currentIdentity.privateKey,
+    },
   });
+  // A changed certificate serves the next connections (Node's setSecureContext); open ones keep theirs.
+  const adminServer = admin.server as unknown as TlsServer;
+  const reloadAdminCertificate = (update: { certificate: Buffer; privateKey: Buffer } | null) => {
+    if (update) adminServer.setSecureContext({ cert: update.certificate, key: update.privateKey });
+  };
+  adminCertificates?.addIdentityCertificateListener(reloadAdminCertificate);
+  const closeAdmin = async () => {
+    adminCertificates?.removeIdentityCertificateListener(reloadAdminCertificate);
+    await admin.close();
+  };
   // Each data-plane call: a latency sample, and a debug line carrying the data plane's request id
   // (the hold's id), so one request can be followed across both planes' logs.
   const onCall = (method: string, seconds: number, outcome: "ok" | "error", request: { requestId?: string; projectId?: string }) => {
@@ -101,7 +124,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
   try {
     metricsServer = await startMetricsServer(metrics.registry, config.host, config.metricsPort);
   } catch (error) {
-    await admin.close();
+    await closeAdmin();
     throw error;
   }
   try {
@@ -109,6 +132,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
       {
         internalToken: config.internalToken,
         keyCacheTtlSeconds: config.keyCacheTtlSeconds,
+        maxSubscribers: config.maxSubscribers,
         replicaId: config.replicaId,
         ...services,
         onError: logError,
@@ -117,9 +141,10 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
       },
       config.host,
       config.grpcPort,
+      grpcCredentials,
     );
   } catch (error) {
-    await admin.close();
+    await closeAdmin();
     await metricsServer.close();
     throw error;
   }
@@ -136,7 +161,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
       await grpcServer.shutdown(config.drainTimeoutMs);
       // Calls cut by a forced shutdown may have money batches still being written: let them commit.
       await Promise.race([services.ledger.batcher.idle(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
-      await admin.close();
+      await closeAdmin();
       await metricsServer.close();
       await services.sweeper.stop();
       services.reports.stop();

@@ -1,6 +1,8 @@
 // Data-plane configuration, parsed and validated once at start-up. Nothing
 // else in the data plane reads process.env.
 
+import { weakTokenProblem } from "@gateway/proto/token-strength";
+import path from "node:path";
 import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import type { LeaseSettings } from "./billing/budget-leases";
 import type { ProviderConfig, ProviderProtocol } from "./providers/provider-config";
@@ -15,6 +17,10 @@ export interface DataPlaneConfig {
   /** Spend series also by project and key (unbounded: one series per project, key and model). */
   metricsProjectLabels: boolean;
   controlPlaneAddress: string;
+  /** TLS to the control plane when set: the CA its certificate chains to and, for mutual TLS, this data plane's certificate and key. */
+  controlPlaneTls: { caFile: string; certificateFile: string | undefined; privateKeyFile: string | undefined } | undefined;
+  /** How often the TLS files are read again (a rotated certificate is taken without a restart). */
+  tlsReloadIntervalMs: number;
   internalToken: string;
   bodyLimitBytes: number;
   /** How long a key validation may be cached without a push (at most 30 s). */
@@ -176,6 +182,21 @@ function parseTracing(env: NodeJS.ProcessEnv): TracingConfig {
   }
 }
 
+function parseControlPlaneTls(env: NodeJS.ProcessEnv): DataPlaneConfig["controlPlaneTls"] {
+  const ca = env.CONTROL_PLANE_TLS_CA_FILE;
+  const certificate = env.CONTROL_PLANE_TLS_CERT_FILE;
+  const key = env.CONTROL_PLANE_TLS_KEY_FILE;
+  if (!certificate !== !key)
+    throw new ConfigError("CONTROL_PLANE_TLS_CERT_FILE and CONTROL_PLANE_TLS_KEY_FILE go together: set both or neither");
+  if (!ca) {
+    if (certificate)
+      throw new ConfigError("CONTROL_PLANE_TLS_CERT_FILE needs CONTROL_PLANE_TLS_CA_FILE (the CA of the control plane's certificate)");
+    return undefined;
+  }
+  const resolved = (file: string | undefined) => (file ? path.resolve(file) : undefined);
+  return { caFile: path.resolve(ca), certificateFile: resolved(certificate), privateKeyFile: resolved(key) };
+}
+
 function parseCredentials(env: NodeJS.ProcessEnv): Map<string, string> {
   const credentials = new Map<string, string>();
   for (const [variable, value] of Object.entries(env)) {
@@ -187,12 +208,17 @@ function parseCredentials(env: NodeJS.ProcessEnv): Map<string, string> {
 export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): DataPlaneConfig {
   const internalToken = env.GATEWAY_INTERNAL_TOKEN;
   if (!internalToken) throw new ConfigError("GATEWAY_INTERNAL_TOKEN is required");
+  // The same rule as the control plane's copy (token-strength.ts).
+  const weak = weakTokenProblem("GATEWAY_INTERNAL_TOKEN", internalToken, flag(env, "GATEWAY_ALLOW_WEAK_TOKENS", false));
+  if (weak) throw new ConfigError(weak);
   return {
     host: env.DATA_PLANE_HOST || "127.0.0.1",
     port: integer(env, "DATA_PLANE_PORT", 8080),
     metricsPort: integer(env, "METRICS_PORT", 9464),
     metricsProjectLabels: flag(env, "METRICS_PROJECT_LABELS", false),
     controlPlaneAddress: env.CONTROL_PLANE_ADDRESS || "127.0.0.1:50051",
+    controlPlaneTls: parseControlPlaneTls(env),
+    tlsReloadIntervalMs: integer(env, "TLS_RELOAD_INTERVAL_MS", 60_000, 100),
     internalToken,
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024),
     keyCacheTtlSeconds: Math.min(integer(env, "KEY_CACHE_TTL_SECONDS", 30, 1), 30),

@@ -10,6 +10,7 @@ import { RedisDrawJournal } from "./billing/draw-journal";
 import { RequestBilling } from "./billing/request-billing";
 import { buildSnapshot, type CatalogueSnapshot } from "./catalogue/catalogue-snapshot";
 import type { DataPlaneConfig } from "./config";
+import { controlPlaneCredentials } from "./control-plane/control-plane-tls";
 import { ControlPlaneClientWrapper } from "./control-plane/control-plane-client";
 import { Engine } from "./engine/engine";
 import type { HealthSources } from "./health/health-state";
@@ -42,7 +43,12 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     warn: (object: object, message: string) => app?.log.warn(object, message),
     error: (object: object, message: string) => app?.log.error(object, message),
   };
-  const controlPlane = new ControlPlaneClientWrapper(config.controlPlaneAddress, config.internalToken, config.controlPlaneDeadlineMs);
+  const controlPlane = new ControlPlaneClientWrapper(
+    config.controlPlaneAddress,
+    config.internalToken,
+    config.controlPlaneDeadlineMs,
+    controlPlaneCredentials(config, (message) => log.error({ tls: message }, "TLS files not reloaded")),
+  );
   const http = new UpstreamHttp(config.upstream);
   const providers = new Map([...config.providers.values()].map((provider) => [provider.name, new UpstreamProvider(provider, http)]));
   const keys = new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs);

@@ -4,6 +4,7 @@
 // /health and the console's static files (console-routes.ts) need none (/metrics is on METRICS_PORT). Builds the app, never listens.
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import { timingSafeEqual } from "node:crypto";
+import type { ServerOptions } from "node:http";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { answerClientError, discardBody, GatewayError, routingFailure, shuttingDown } from "@gateway/proto";
 import { unauthorized } from "../errors";
@@ -31,8 +32,24 @@ export function buildAdminApp(options: {
   logLevel: string;
   /** The console's build (services/console/dist unless given). */
   consoleDir?: string;
+  /** How long a request's headers, and the whole request, may take to arrive (408 then); none unless given. */
+  timeouts?: { headersMs: number; requestMs: number };
+  /** HTTPS with this certificate and key (control-plane.ts replaces them on the server when the files change). */
+  tls?: { cert: Buffer; key: Buffer };
 }): FastifyInstance {
+  // A slow client's request is cut and answered 408 (clientErrorHandler below); Node checks every connection
+  // this often, so the check comes at most a second after the timeout.
+  const server = options.timeouts && {
+    headersTimeout: options.timeouts.headersMs,
+    connectionsCheckingInterval: Math.min(1000, options.timeouts.headersMs),
+  };
+  // fastify types an HTTPS app apart (its own server type); its routes, hooks and replies are the same.
+  const serverOptions = (options.tls ? { https: { ...options.tls, ...server } } : { http: server ?? null }) as {
+    http: ServerOptions | null;
+  };
   const app = Fastify({
+    requestTimeout: options.timeouts?.requestMs ?? 0,
+    ...serverOptions,
     // Credentials and bodies are never logged, whatever a log call passes (the admin token, issued keys).
     logger: {
       level: options.logLevel,

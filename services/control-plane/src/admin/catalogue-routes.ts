@@ -7,6 +7,7 @@ import { checkCatalogue, normalizeCatalogue } from "../catalogue/normalize-catal
 import { brokenEntries, collectingValidator, schemaMessage, schemaProblems } from "../catalogue/schema-problems";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { invalidRequest } from "../errors";
+import { MAX_TEXT_LENGTH } from "../text-limits";
 import { operatorOf } from "./admin-params";
 import { errorResponses } from "./admin-schemas";
 import { presentCatalogueListing } from "./catalogue-presenters";
@@ -60,7 +61,7 @@ export function registerCatalogueRoutes(app: FastifyInstance, services: ControlP
         querystring: {
           type: "object",
           properties: {
-            source: { type: "string", description: "recorded with the revision; default `admin api`" },
+            source: { type: "string", maxLength: MAX_TEXT_LENGTH, description: "recorded with the revision; default `admin api`" },
             dry_run: { type: "boolean", description: "true: check the file and answer as a load would, loading nothing" },
           },
         },

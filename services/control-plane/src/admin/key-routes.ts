@@ -8,6 +8,7 @@ import { spendOf } from "../keys/key-service";
 import { errorResponses, listOf, ref } from "./admin-schemas";
 import { keyParams, MAX_RPM_LIMIT, operatorOf, optionalUsd, projectParams, usageQuerystring } from "./admin-params";
 import { presentKey, presentUsage } from "./presenters";
+import { MAX_TEXT_LENGTH } from "../text-limits";
 
 /** A rotation's grace period: a day unless given, at most 30 days. */
 const DEFAULT_GRACE_SECONDS = 86_400;
@@ -61,7 +62,11 @@ export function registerKeyRoutes(app: FastifyInstance, services: ControlPlaneSe
       schema: {
         summary: "Issue an API key, with its own limits if given (the answer is the only time it is shown)",
         params: projectParams,
-        body: { type: ["object", "null"], additionalProperties: false, properties: { name: { type: "string" }, ...limitProperties } },
+        body: {
+          type: ["object", "null"],
+          additionalProperties: false,
+          properties: { name: { type: "string", maxLength: MAX_TEXT_LENGTH }, ...limitProperties },
+        },
         response: { 201: ref("IssuedKey"), ...errorResponses },
       },
     },
@@ -118,7 +123,7 @@ export function registerKeyRoutes(app: FastifyInstance, services: ControlPlaneSe
         body: {
           type: "object",
           additionalProperties: false,
-          properties: { name: { type: ["string", "null"] }, ...limitProperties },
+          properties: { name: { type: ["string", "null"], maxLength: MAX_TEXT_LENGTH }, ...limitProperties },
         },
         response: { 200: ref("Key"), ...errorResponses },
       },

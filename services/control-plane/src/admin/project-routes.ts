@@ -5,6 +5,7 @@ import type { HoldStatusName } from "../billing/ledger-service";
 import type { ControlPlaneServices } from "../control-plane-services";
 import { errorResponses, HOLD_STATUSES, listOf, ref } from "./admin-schemas";
 import { MAX_RPM_LIMIT, operatorOf, projectParams, usageQuerystring, usdAmount } from "./admin-params";
+import { MAX_TEXT_LENGTH } from "../text-limits";
 import { presentBalance, presentHold, presentLedgerEntry, presentProject, presentUsage } from "./presenters";
 
 export function registerProjectRoutes(app: FastifyInstance, services: ControlPlaneServices): void {
@@ -17,7 +18,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
           type: "object",
           required: ["name"],
           additionalProperties: false,
-          properties: { id: { type: "string" }, name: { type: "string", minLength: 1 } },
+          properties: { id: { type: "string" }, name: { type: "string", minLength: 1, maxLength: MAX_TEXT_LENGTH } },
         },
         response: { 201: ref("Project"), ...errorResponses },
       },
@@ -86,7 +87,7 @@ export function registerProjectRoutes(app: FastifyInstance, services: ControlPla
           type: "object",
           required: ["amount_usd", "idempotency_key"],
           additionalProperties: false,
-          properties: { amount_usd: { type: "string" }, idempotency_key: { type: "string", minLength: 1, maxLength: 200 } },
+          properties: { amount_usd: { type: "string" }, idempotency_key: { type: "string", minLength: 1, maxLength: MAX_TEXT_LENGTH } },
         },
         // 201 credited; 200 the idempotency key had already credited it (replayed, nothing new).
         response: { 200: ref("TopUp"), 201: ref("TopUp"), ...errorResponses },

@@ -1,6 +1,7 @@
 // The catalogue file operators edit and load with `gatewayctl catalogue load`.
 // Prices are USD per million tokens as decimal strings ("0.15"), converted
 // exactly to integer nano-USD. See docs/catalogue.md for the format.
+import { MAX_SOURCE_LENGTH, MAX_TEXT_LENGTH } from "../text-limits";
 
 export const TIERS = ["economy", "balanced", "quality"] as const;
 
@@ -94,22 +95,24 @@ const priceSchema = {
     service_tiers: onlyProperties(Object.fromEntries(SERVICE_TIERS.map((tier) => [tier, tokenRatesSchema]))),
     verified: { type: "boolean" },
     verified_components: { type: "array", uniqueItems: true, items: { enum: [...PRICE_COMPONENTS] } },
-    source: { type: "string" },
+    source: { type: "string", maxLength: MAX_SOURCE_LENGTH },
   }),
   required: ["verified"],
 } as const;
 
-const stringArray = { type: "array", items: { type: "string", minLength: 1 } } as const;
+/** An id, name or word of the file: bounded as every stored text (text-limits.ts). */
+const text = { type: "string", maxLength: MAX_TEXT_LENGTH } as const;
+const stringArray = { type: "array", items: { ...text, minLength: 1 } } as const;
 
 const modelSchema = {
   type: "object",
   additionalProperties: false,
   required: ["id", "context_length", "max_output_tokens", "paths"],
   properties: {
-    id: { type: "string", pattern: "^[A-Za-z0-9._~:-]+/[A-Za-z0-9._~:/-]+$" },
+    id: { ...text, pattern: "^[A-Za-z0-9._~:-]+/[A-Za-z0-9._~:/-]+$" },
     tiers: { type: "array", items: { enum: [...TIERS] } },
     purposes: stringArray,
-    owned_by: { type: "string" },
+    owned_by: text,
     created: { type: "integer", minimum: 0 },
     context_length: { type: "integer", minimum: 1 },
     max_output_tokens: { type: "integer", minimum: 0 },
@@ -128,9 +131,9 @@ const modelSchema = {
         additionalProperties: false,
         required: ["provider", "upstream_model"],
         properties: {
-          provider: { type: "string", pattern: "^[a-z0-9][a-z0-9_-]*$" },
-          upstream_model: { type: "string", minLength: 1 },
-          credentials: { type: "string" },
+          provider: { ...text, pattern: "^[a-z0-9][a-z0-9_-]*$" },
+          upstream_model: { ...text, minLength: 1 },
+          credentials: text,
           price: priceSchema,
         },
       },
@@ -149,7 +152,7 @@ export const catalogueFileSchema = {
       type: "object",
       additionalProperties: false,
       required: ["embeddings"],
-      properties: { embeddings: { type: "string" } },
+      properties: { embeddings: text },
     },
     models: { type: "array", items: modelSchema },
     inventory: { type: "array", items: modelSchema },

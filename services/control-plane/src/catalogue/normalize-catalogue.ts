@@ -17,6 +17,7 @@ import {
   unitKey,
 } from "./catalogue-file";
 import { ProblemList } from "./catalogue-problems";
+import { credentialOwner, providerPrefix } from "./credential-owner";
 
 export interface NormalizedPath {
   provider: string;
@@ -128,7 +129,27 @@ function priceComponents(entry: CataloguePriceEntry | undefined, place: Place): 
   return components;
 }
 
-function normalizeModel(model: CatalogueModelEntry, curated: boolean, position: number, place: Place): NormalizedModel {
+/** A path's `credentials` must be its own provider's variable (credential-owner.ts): never another vendor's key. */
+function checkCredentials(path: CatalogueModelEntry["paths"][number], providers: ReadonlySet<string>, place: Place): void {
+  if (path.credentials === undefined) return;
+  const owner = credentialOwner(path.credentials, providers);
+  if (owner === path.provider) return;
+  const prefix = providerPrefix(path.provider);
+  place.problems.add(
+    place.pointer,
+    place.model,
+    `${place.where}: credentials ${path.credentials} ${owner ? `belong to provider ${owner}` : "name no provider's key"}, not ${path.provider}'s` +
+      ` (${prefix}_API_KEY or ${prefix}_<NAME>_API_KEY)`,
+  );
+}
+
+function normalizeModel(
+  model: CatalogueModelEntry,
+  curated: boolean,
+  position: number,
+  place: Place,
+  providers: ReadonlySet<string>,
+): NormalizedModel {
   return {
     id: model.id,
     curated,
@@ -147,6 +168,7 @@ function normalizeModel(model: CatalogueModelEntry, curated: boolean, position: 
     paths: model.paths.map((path, index) => {
       const at: Place = { ...place, where: `${model.id} path ${index}`, pointer: `${place.pointer}/paths/${index}/price` };
       const base = (key: string) => ({ ...at, pointer: `${at.pointer}/${key}` });
+      checkCredentials(path, providers, { ...at, pointer: `${place.pointer}/paths/${index}/credentials` });
       return {
         provider: path.provider,
         upstreamModel: path.upstream_model,
@@ -175,11 +197,17 @@ export function checkCatalogue(file: CatalogueFile, problems: ProblemList, skip:
     ...(file.inventory ?? []).map((model, index) => ({ model, curated: false, pointer: `/inventory/${index}` })),
   ];
   const models: NormalizedModel[] = [];
+  // Every provider the file names: a credential belongs to the one whose name it spells the longest.
+  const providers = new Set<string>();
+  for (const { model } of entries) {
+    // An entry the schema refused may have any shape.
+    for (const path of Array.isArray(model.paths) ? model.paths : []) if (typeof path?.provider === "string") providers.add(path.provider);
+  }
   entries.forEach(({ model, curated, pointer }, position) => {
     if (skip.has(pointer)) return;
     if (seen.has(model.id.toLowerCase())) problems.add(`${pointer}/id`, model.id, `model ${model.id} appears twice`);
     seen.add(model.id.toLowerCase());
-    models.push(normalizeModel(model, curated, position, { where: model.id, pointer, model: model.id, problems }));
+    models.push(normalizeModel(model, curated, position, { where: model.id, pointer, model: model.id, problems }, providers));
   });
   if (skip.size > 0) return models;
   // auto:<tier> chooses among the tier's curated chat models with a priced path: each tier needs one.

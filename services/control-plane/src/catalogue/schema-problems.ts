@@ -48,6 +48,8 @@ function described(error: ErrorObject): { pointer: string; words: string } | und
       return { pointer: at, words: `${field} needs at least ${String(params.limit)} entry` };
     case "minLength":
       return { pointer: at, words: `${field} must not be empty` };
+    case "maxLength":
+      return { pointer: at, words: `${field} must be at most ${String(params.limit)} characters` };
     default:
       return { pointer: at, words: `${field} ${error.message ?? "is not valid"}` };
   }

@@ -37,6 +37,8 @@ export interface RpcDependencies {
   /** The open Subscribe streams, by data-plane replica. */
   subscribers: Subscribers;
   heartbeatMs?: number;
+  /** Subscribe streams open at once at most (CONTROL_PLANE_MAX_SUBSCRIBERS); beyond, a new one is refused as overloaded. */
+  maxSubscribers?: number;
   onError: (error: unknown) => void;
   /** Sees every unary call: its duration, outcome and request (metrics; a debug log line with the data plane's request id). */
   onCall?: (method: string, seconds: number, outcome: "ok" | "error", request: { requestId?: string; projectId?: string }) => void;
@@ -93,6 +95,10 @@ function authorized(metadata: grpc.Metadata, token: string): boolean {
 }
 
 const invalidToken = () => toServiceError(unauthorized("invalid internal token"));
+
+/** A data plane's stream beyond the bound: retryable, it reconnects with backoff (or to another replica). */
+const tooManySubscribers = (open: number) =>
+  new GatewayError("overloaded", `this control plane already holds ${open} Subscribe streams (CONTROL_PLANE_MAX_SUBSCRIBERS)`);
 
 /** A money amount from the wire: never negative (a negative debit would be a credit). */
 function amount(value: string | undefined): bigint {
@@ -253,8 +259,13 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
       return {};
     }),
     Subscribe: (call) => {
+      // `emit("error")` ends the stream with that status (grpc-js); `destroy` sent none and kept the stream open.
       if (!authorized(call.metadata, deps.internalToken)) {
-        call.destroy(Object.assign(new Error("invalid internal token"), invalidToken()));
+        call.emit("error", invalidToken());
+        return;
+      }
+      if (subscriptions.size >= (deps.maxSubscribers ?? Number.POSITIVE_INFINITY)) {
+        call.emit("error", toServiceError(tooManySubscribers(subscriptions.size)));
         return;
       }
       // Events are written in order; a catalogue snapshot read is awaited in
@@ -306,14 +317,18 @@ export interface RunningGrpcServer {
   shutdown(drainMs: number): Promise<void>;
 }
 
-export async function startGrpcServer(deps: RpcDependencies, host: string, port: number): Promise<RunningGrpcServer> {
+/** `credentials`: TLS (grpc-tls.ts) or, unless given, none. */
+export async function startGrpcServer(
+  deps: RpcDependencies,
+  host: string,
+  port: number,
+  credentials: grpc.ServerCredentials = grpc.ServerCredentials.createInsecure(),
+): Promise<RunningGrpcServer> {
   const server = new grpc.Server({ "grpc.keepalive_permit_without_calls": 1, "grpc.http2.min_ping_interval_without_data_ms": 5000 });
   const subscriptions: Subscriptions = new Set();
   server.addService(ControlPlaneService, buildHandlers(deps, subscriptions));
   const boundPort = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    ),
+    server.bindAsync(`${host}:${port}`, credentials, (error, bound) => (error ? reject(error) : resolve(bound))),
   );
   return {
     port: boundPort,

@@ -17,6 +17,7 @@ export async function startEmbeddedControlPlane(adminToken: string, env: Record<
   const controlPlane = await startControlPlane(
     parseControlPlaneConfig({
       GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_ALLOW_WEAK_TOKENS: "true", // short test tokens
       GATEWAY_INTERNAL_TOKEN: "internal",
       GATEWAY_ADMIN_TOKEN: adminToken,
       CONTROL_PLANE_GRPC_PORT: "0",

@@ -164,6 +164,49 @@ describe("admin API errors", () => {
     expect(balance.balance.usd).toBe("5.00");
   });
 
+  it("refuses project and key names, idempotency keys and catalogue texts over 200 characters with 400, storing nothing", async () => {
+    const long = "n".repeat(201);
+    const tooLong = async (response: Response, where: string) => {
+      expect(response.status, where).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: { code: "invalid_request", message: `${where} must NOT have more than 200 characters` },
+      });
+    };
+    const before = await (await admin("GET", "/admin/projects")).json();
+    await tooLong(await admin("POST", "/admin/projects", JSON.stringify({ name: long })), "body/name");
+    await tooLong(await admin("POST", "/admin/projects/taken/keys", JSON.stringify({ name: long })), "body/name");
+    await tooLong(
+      await admin("POST", "/admin/projects/taken/topups", JSON.stringify({ amount_usd: "1.00", idempotency_key: long })),
+      "body/idempotency_key",
+    );
+    const keys = async () => (await (await admin("GET", "/admin/projects/taken/keys")).json()) as { data: { id: string; name: string }[] };
+    const issued = (await (await admin("POST", "/admin/projects/taken/keys", JSON.stringify({ name: "n".repeat(200) }))).json()) as {
+      id: string;
+      name: string;
+    };
+    expect(issued.name).toHaveLength(200);
+    await tooLong(await admin("PATCH", `/admin/keys/${issued.id}`, JSON.stringify({ name: long })), "body/name");
+    expect((await keys()).data.find((key) => key.id === issued.id)?.name).toHaveLength(200);
+    expect(await (await admin("GET", "/admin/projects")).json()).toEqual(before);
+
+    const file = JSON.parse(readFileSync(DEFAULT_CATALOGUE, "utf8")) as CatalogueFile;
+    file.models[0]!.paths[0]!.upstream_model = long;
+    const refused = await admin("PUT", "/admin/catalogue?dry_run=true", JSON.stringify(file));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error: {
+        code: "invalid_request",
+        problems: [
+          {
+            pointer: "/models/0/paths/0/upstream_model",
+            model: file.models[0]!.id,
+            message: `${file.models[0]!.id} paths[0].upstream_model must be at most 200 characters`,
+          },
+        ],
+      },
+    });
+  });
+
   it("refuses a per-minute limit beyond the column's integer with 400, not a 500 from the database", async () => {
     for (const rpm of [1e308, 2 ** 31]) {
       await expectError(

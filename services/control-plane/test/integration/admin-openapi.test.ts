@@ -23,6 +23,7 @@ describe("admin API OpenAPI document", () => {
     controlPlane = await startControlPlane(
       parseControlPlaneConfig({
         GATEWAY_DATA_DIR: dataDir,
+        GATEWAY_ALLOW_WEAK_TOKENS: "true", // short test tokens
         GATEWAY_INTERNAL_TOKEN: "internal",
         GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
         CONTROL_PLANE_GRPC_PORT: "0",

@@ -54,6 +54,7 @@ describe("control-plane gRPC contract", () => {
     controlPlane = await startControlPlane(
       parseControlPlaneConfig({
         GATEWAY_DATA_DIR: dataDir,
+        GATEWAY_ALLOW_WEAK_TOKENS: "true", // short test tokens
         GATEWAY_INTERNAL_TOKEN: TOKEN,
         GATEWAY_ADMIN_TOKEN: "admin",
         CONTROL_PLANE_GRPC_PORT: "0",

@@ -116,6 +116,7 @@ describe("gRPC errors from the table", () => {
 
 const config = (extra: Record<string, string>) =>
   parseControlPlaneConfig({
+    GATEWAY_ALLOW_WEAK_TOKENS: "true", // short test tokens
     GATEWAY_INTERNAL_TOKEN: TOKEN,
     GATEWAY_ADMIN_TOKEN: "admin",
     CONTROL_PLANE_GRPC_PORT: "0",

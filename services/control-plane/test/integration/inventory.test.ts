@@ -34,6 +34,7 @@ describe("inventory in the control plane", () => {
     controlPlane = await startControlPlane(
       parseControlPlaneConfig({
         GATEWAY_DATA_DIR: dataDir,
+        GATEWAY_ALLOW_WEAK_TOKENS: "true", // short test tokens
         GATEWAY_INTERNAL_TOKEN: "inventory-internal",
         GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
         CONTROL_PLANE_GRPC_PORT: "0",

@@ -24,6 +24,7 @@ describe("gatewayctl prices check on the loaded catalogue", () => {
     controlPlane = await startControlPlane(
       parseControlPlaneConfig({
         GATEWAY_DATA_DIR: path.join(dataDir, "database"),
+        GATEWAY_ALLOW_WEAK_TOKENS: "true", // short test tokens
         GATEWAY_INTERNAL_TOKEN: "prices-check-internal",
         GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
         CONTROL_PLANE_GRPC_PORT: "0",

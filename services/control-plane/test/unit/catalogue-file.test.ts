@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { TIERS, type CatalogueFile, type CatalogueModelEntry } from "../../src/catalogue/catalogue-file";
+import { readInventory, withInventory } from "../../src/catalogue/load-default-catalogue";
 import { normalizeCatalogue } from "../../src/catalogue/normalize-catalogue";
 import { GatewayError } from "@gateway/proto";
 
@@ -375,5 +376,66 @@ describe("normalizeCatalogue rejections", () => {
       status: 400,
       message: `v/bad path 1: "${text}" is not a USD amount`,
     });
+  });
+});
+
+describe("normalizeCatalogue: a path's credentials are its own provider's", () => {
+  /** The file with one more model whose paths are these (provider, credentials) pairs. */
+  const withPaths = (...paths: [string, string | undefined][]) =>
+    file({
+      models: [
+        ...file().models,
+        chatModel("v/keyed", {
+          paths: paths.map(([provider, credentials], index) => ({
+            provider,
+            upstream_model: `m${index}`,
+            ...(credentials === undefined ? {} : { credentials }),
+            price: { input_per_m: "1", output_per_m: "2", verified: true },
+          })),
+        }),
+      ],
+    });
+  const problems = (catalogue: CatalogueFile) => {
+    try {
+      normalizeCatalogue(catalogue);
+      return [];
+    } catch (error) {
+      return (error as { problems: { pointer: string; message: string }[] }).problems;
+    }
+  };
+
+  it("accepts <PROVIDER>_API_KEY, <PROVIDER>_<NAME>_API_KEY and no credentials", () => {
+    expect(problems(withPaths(["v", "V_API_KEY"], ["v", "V_BATCH_API_KEY"], ["my-vendor", "MY_VENDOR_API_KEY"], ["v", undefined]))).toEqual(
+      [],
+    );
+  });
+
+  it("refuses another provider's key, naming its owner, and a variable that is no provider's", () => {
+    expect(problems(withPaths(["v", "V_API_KEY"], ["openai", "OPENAI_API_KEY"], ["mistral", "OPENAI_API_KEY"]))).toEqual([
+      {
+        pointer: "/models/4/paths/2/credentials",
+        model: "v/keyed",
+        message:
+          "v/keyed path 2: credentials OPENAI_API_KEY belong to provider openai, not mistral's (MISTRAL_API_KEY or MISTRAL_<NAME>_API_KEY)",
+      },
+    ]);
+    expect(problems(withPaths(["v", "ANTHROPIC_API_KEY"]))[0]?.message).toBe(
+      "v/keyed path 0: credentials ANTHROPIC_API_KEY name no provider's key, not v's (V_API_KEY or V_<NAME>_API_KEY)",
+    );
+    for (const variable of ["v_api_key", "V_API_KEY_2", "V__API_KEY", "VX_API_KEY", "API_KEY"])
+      expect(problems(withPaths(["v", variable])), variable).toHaveLength(1);
+  });
+
+  it("gives a variable to the provider whose name it spells the longest", () => {
+    // OPENAI_EU_API_KEY is openai-eu's once the file has that provider; without it, a second key of openai's.
+    expect(problems(withPaths(["openai-eu", "OPENAI_EU_API_KEY"], ["openai", "OPENAI_API_KEY"]))).toEqual([]);
+    expect(problems(withPaths(["openai", "OPENAI_EU_API_KEY"]))).toEqual([]);
+    expect(problems(withPaths(["openai-eu", "OPENAI_EU_API_KEY"], ["openai", "OPENAI_EU_BATCH_API_KEY"]))).toMatchObject([
+      { pointer: "/models/4/paths/1/credentials", message: expect.stringContaining("belong to provider openai-eu, not openai's") },
+    ]);
+  });
+
+  it("holds for the default catalogue and its inventory", () => {
+    expect(problems(withInventory(loadDefault(), readInventory()))).toEqual([]);
   });
 });

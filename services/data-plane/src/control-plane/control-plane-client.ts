@@ -120,12 +120,14 @@ export class ControlPlaneClientWrapper {
   /** Open while calls run out their deadline: admission calls then fail at once (stall-circuit.ts). */
   readonly stall: StallCircuit;
 
+  /** `credentials`: TLS (control-plane-tls.ts) or, unless given, none. */
   constructor(
     address: string,
     token: string,
     private readonly deadlineMs: number,
+    credentials: grpc.ChannelCredentials = grpc.credentials.createInsecure(),
   ) {
-    this.client = new ControlPlaneClientConstructor(address, grpc.credentials.createInsecure(), {
+    this.client = new ControlPlaneClientConstructor(address, credentials, {
       "grpc.keepalive_time_ms": 10_000,
       "grpc.keepalive_timeout_ms": 5_000,
       "grpc.keepalive_permit_without_calls": 1,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseDataPlaneConfig } from "../../src/config";
 
-const base = { GATEWAY_INTERNAL_TOKEN: "internal-secret" };
+// A short token, as in development: the strength rule has its own tests below.
+const base = { GATEWAY_INTERNAL_TOKEN: "internal-secret", GATEWAY_ALLOW_WEAK_TOKENS: "true" };
 const parse = (env: Record<string, string | undefined>) => parseDataPlaneConfig({ ...base, ...env });
 
 describe("parseDataPlaneConfig basics", () => {
@@ -11,6 +12,44 @@ describe("parseDataPlaneConfig basics", () => {
 
   it("rejects an empty GATEWAY_INTERNAL_TOKEN", () => {
     expect(() => parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: "" })).toThrow(ConfigError);
+  });
+
+  it("connects to the control plane without TLS unless CONTROL_PLANE_TLS_CA_FILE is set; mutual TLS with a certificate and key", () => {
+    expect(parse({})).toMatchObject({ controlPlaneTls: undefined, tlsReloadIntervalMs: 60_000 });
+    expect(parse({ CONTROL_PLANE_TLS_CA_FILE: "/tls/ca.crt", TLS_RELOAD_INTERVAL_MS: "1000" })).toMatchObject({
+      controlPlaneTls: { caFile: "/tls/ca.crt", certificateFile: undefined, privateKeyFile: undefined },
+      tlsReloadIntervalMs: 1000,
+    });
+    expect(
+      parse({
+        CONTROL_PLANE_TLS_CA_FILE: "/tls/ca.crt",
+        CONTROL_PLANE_TLS_CERT_FILE: "/tls/dp.crt",
+        CONTROL_PLANE_TLS_KEY_FILE: "/tls/dp.key",
+      }).controlPlaneTls,
+    ).toEqual({ caFile: "/tls/ca.crt", certificateFile: "/tls/dp.crt", privateKeyFile: "/tls/dp.key" });
+    expect(() => parse({ CONTROL_PLANE_TLS_CA_FILE: "/tls/ca.crt", CONTROL_PLANE_TLS_CERT_FILE: "/tls/dp.crt" })).toThrow(
+      new ConfigError("CONTROL_PLANE_TLS_CERT_FILE and CONTROL_PLANE_TLS_KEY_FILE go together: set both or neither"),
+    );
+    expect(() => parse({ CONTROL_PLANE_TLS_CERT_FILE: "/tls/dp.crt", CONTROL_PLANE_TLS_KEY_FILE: "/tls/dp.key" })).toThrow(
+      new ConfigError("CONTROL_PLANE_TLS_CERT_FILE needs CONTROL_PLANE_TLS_CA_FILE (the CA of the control plane's certificate)"),
+    );
+  });
+
+  it("refuses a GATEWAY_INTERNAL_TOKEN under 32 characters unless GATEWAY_ALLOW_WEAK_TOKENS=true, and the placeholder always", () => {
+    const strong = "k".repeat(32);
+    expect(parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: strong }).internalToken).toBe(strong);
+    expect(() => parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: "x" })).toThrow(
+      new ConfigError(
+        "GATEWAY_INTERNAL_TOKEN is too short (1 of at least 32 characters). Make one with `openssl rand -base64 32 | tr '+/' '-_'`" +
+          " (a development setup may set GATEWAY_ALLOW_WEAK_TOKENS=true instead).",
+      ),
+    );
+    expect(parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: "x", GATEWAY_ALLOW_WEAK_TOKENS: "true" }).internalToken).toBe("x");
+    for (const allow of ["false", "true"])
+      expect(() =>
+        parseDataPlaneConfig({ GATEWAY_INTERNAL_TOKEN: `REPLACE_ME-internal-token-${strong}`, GATEWAY_ALLOW_WEAK_TOKENS: allow }),
+      ).toThrow(/GATEWAY_INTERNAL_TOKEN is still the deploy files' placeholder/);
+    expect(() => parse({ GATEWAY_ALLOW_WEAK_TOKENS: "yes" })).toThrow(/GATEWAY_ALLOW_WEAK_TOKENS must be true or false/);
   });
 
   // toMatchObject (exact values, but only these fields) because other fields are being added to the config.
