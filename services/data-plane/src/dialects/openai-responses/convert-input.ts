@@ -8,6 +8,7 @@
 // out.
 import { invalidRequest } from "../../errors";
 import { FUNCTION_TOOLS_ONLY } from "./convert-tools";
+import { echo } from "@gateway/proto";
 import { isObject } from "./is-object";
 
 type Item = Record<string, unknown>;
@@ -54,7 +55,7 @@ function addItem(messages: Message[], item: unknown, index: number): void {
       );
     default:
       throw unsupported(
-        `input[${index}] has type "${String(type)}": only message, function_call, function_call_output and reasoning items are accepted; ${FUNCTION_TOOLS_ONLY}`,
+        `input[${index}] has type "${echo(String(type))}": only message, function_call, function_call_output and reasoning items are accepted; ${FUNCTION_TOOLS_ONLY}`,
       );
   }
 }
@@ -98,7 +99,7 @@ function contentPart(part: unknown, where: string): Item {
       return filePart(part, where);
     default:
       throw unsupported(
-        `${where} has type "${String(part.type)}": only input_text, input_image (by image_url), input_file (by file_data) and output_text parts are supported.`,
+        `${where} has type "${echo(String(part.type))}": only input_text, input_image (by image_url), input_file (by file_data) and output_text parts are supported.`,
       );
   }
 }
