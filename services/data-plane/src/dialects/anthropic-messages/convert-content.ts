@@ -9,12 +9,14 @@
 //                                           its images follow in a user message (tool messages take text only)
 //   assistant text / tool_use            -> content / tool_calls (input as JSON text)
 //   thinking / redacted_thinking         -> dropped: their signatures only mean something to Anthropic
+// An image URL of a provider's storage (gs://, Gemini's Files API) is refused on every path (provider-storage.ts).
 // A block only an Anthropic model understands (a document by URL or with citations, server tool blocks, ...) is recorded
 // as native-only: the request can then go to Anthropic paths alone. A block naming a stored file
 // (file_id) is refused on every path (provider-resources.ts).
 // `cache_control` is left out of the translation (it stays in the original for native paths).
 import { echo } from "@gateway/proto";
 import { badField, isRecord, type JsonObject, requireRecord, requireString } from "./json-fields";
+import { requireClientMediaUrl } from "../provider-storage";
 import { refuseStoredFile } from "./provider-resources";
 
 export interface ConvertedContent {
@@ -122,7 +124,11 @@ function imagePart(block: JsonObject, at: string, nativeOnly: NativeOnly): JsonO
     const data = requireString(source.data, `${at}.source.data`);
     return { type: "image_url", image_url: { url: `data:${mediaType};base64,${data}` } };
   }
-  if (source.type === "url") return { type: "image_url", image_url: { url: requireString(source.url, `${at}.source.url`) } };
+  if (source.type === "url") {
+    const url = requireString(source.url, `${at}.source.url`);
+    requireClientMediaUrl(url, `${at}.source.url`);
+    return { type: "image_url", image_url: { url } };
+  }
   nativeOnly(`${at}.source: an image of source type ${echo(String(source.type))} can only be sent to an Anthropic model.`);
   return undefined;
 }

@@ -7,6 +7,7 @@
 // send back on every turn and a translated upstream cannot take: they are left
 // out.
 import { invalidRequest } from "../../errors";
+import { requireClientMediaUrl } from "../provider-storage";
 import { FUNCTION_TOOLS_ONLY } from "./convert-tools";
 import { echo } from "@gateway/proto";
 import { isObject } from "./is-object";
@@ -91,6 +92,7 @@ function contentPart(part: unknown, where: string): Item {
         );
       if (typeof part.image_url !== "string" || part.image_url === "")
         throw invalidRequest("invalid_body", `${where}.image_url must be an https or data: URL.`);
+      requireClientMediaUrl(part.image_url, `${where}.image_url`);
       return {
         type: "image_url",
         image_url: part.detail === undefined ? { url: part.image_url } : { url: part.image_url, detail: part.detail },
