@@ -8,9 +8,10 @@ import { type Actor, auditEventRow } from "../changes/audit-log";
 import { conflict, invalidRequest, notFound } from "../errors";
 import { formatUsd } from "./money";
 import type { Database } from "../database/connect";
-import { MoneyBatcher } from "./money-batcher";
+import { MoneyBatcher, type MoneyOperation, type MoneyResult } from "./money-batcher";
 import { OUT_OF_RANGE, sqlStateOf } from "../database/sql-state";
 import { echo } from "@gateway/proto";
+import { randomUUID } from "node:crypto";
 
 export type ReserveOutcome =
   | "reserved"
@@ -19,6 +20,15 @@ export type ReserveOutcome =
   | "unknown_project"
   | "key_budget_exceeded"
   | "key_spend_cap_exceeded";
+/** A Reserve's answer (and a CheckSpend's, which reserves nothing). */
+export interface ReserveAnswer {
+  outcome: ReserveOutcome;
+  availableNano: bigint;
+  reservedNano: bigint;
+  retryAfterSeconds: number;
+  ttlSeconds: number;
+}
+
 export type SettleOutcome = "settled" | "already_released" | "unknown_request";
 export type ReleaseOutcome = "released" | "already_settled" | "unknown_request" | "reduced";
 
@@ -123,7 +133,7 @@ export class LedgerService {
   private readonly prisma: PrismaClient;
 
   constructor(
-    database: Pick<Database, "prisma" | "query">,
+    private readonly database: Pick<Database, "prisma" | "query">,
     readonly clock: Clock,
     readonly holdTtlSeconds: number,
   ) {
@@ -144,11 +154,29 @@ export class LedgerService {
     this.stats.holds.set(key, (this.stats.holds.get(key) ?? 0) + 1);
   }
 
-  async reserve(
-    input: ReserveInput,
-  ): Promise<{ outcome: ReserveOutcome; availableNano: bigint; reservedNano: bigint; retryAfterSeconds: number; ttlSeconds: number }> {
+  async reserve(input: ReserveInput): Promise<ReserveAnswer> {
     const now = this.clock.now();
-    const result = await this.batcher.submit({
+    const result = await this.batcher.submit(this.reserveOperation(input, now));
+    this.count("reserve", result.outcome as string);
+    return { ...this.reserveAnswer(result, now), ttlSeconds: this.holdTtlSeconds };
+  }
+
+  /**
+   * What a Reserve of 1 nano-USD for this project (and key) would answer now, placing nothing: the
+   * reserve runs in a block that is always rolled back (gateway_check_spend, migration 0011), so its
+   * checks are the Reserve's own. For calls that are free but refused as the paid call would be.
+   */
+  async checkSpend(projectId: string, keyId?: string): Promise<ReserveAnswer> {
+    const now = this.clock.now();
+    const check = { requestId: `check:${randomUUID()}`, projectId, amountNano: 1n, model: "", accessPath: "", keyId };
+    const [row] = await this.database.query<{ result: MoneyResult }>("SELECT gateway_check_spend($1::jsonb) AS result", [
+      JSON.stringify(this.reserveOperation(check, now)),
+    ]);
+    return { ...this.reserveAnswer(row!.result, now), reservedNano: 0n, ttlSeconds: 0 };
+  }
+
+  private reserveOperation(input: ReserveInput, now: Date): MoneyOperation {
+    return {
       op: "reserve",
       request_id: input.requestId,
       project_id: input.projectId,
@@ -159,12 +187,13 @@ export class LedgerService {
       model: input.model,
       access_path: input.accessPath,
       ...(input.keyId ? { key_id: input.keyId } : {}),
-    });
+    };
+  }
+
+  private reserveAnswer(result: MoneyResult, now: Date): Omit<ReserveAnswer, "ttlSeconds"> {
     const outcome = result.outcome as ReserveOutcome;
-    this.count("reserve", outcome);
     return {
       outcome,
-      ttlSeconds: this.holdTtlSeconds,
       availableNano: BigInt(result.available ?? "0"),
       reservedNano: BigInt(result.reserved ?? "0"),
       retryAfterSeconds: outcome === "spend_cap_exceeded" || outcome === "key_spend_cap_exceeded" ? secondsToNextUtcMidnight(now) : 0,
