@@ -97,6 +97,22 @@ describe("chat completions", () => {
     });
   });
 
+  it("refuses a custom voice by id, and takes a built-in one", () => {
+    const ask = (voice: unknown) =>
+      openAiChat.parse({
+        model: "auto",
+        modalities: ["text", "audio"],
+        audio: { voice, format: "wav" },
+        messages: [{ role: "user", content: "hi" }],
+      });
+    expect(refusal(() => ask({ id: "voice_1234" }))).toMatchObject({
+      status: 400,
+      code: "unsupported_input",
+      message: expect.stringMatching(/^audio\.voice: a custom voice by id is not supported/),
+    });
+    expect(ask("alloy").body.audio).toEqual({ voice: "alloy", format: "wav" });
+  });
+
   it("takes inline files, https and data: images", () => {
     const content = [
       { type: "file", file: { filename: "a.pdf", file_data: "data:application/pdf;base64,JVBERi0x" } },

@@ -1,7 +1,8 @@
 // What a chat body may not name, on every path: a stored file (`file` parts by `file_id`), a media
 // URL of a provider's storage (provider-storage.ts), an earlier audio answer by id (an assistant's
-// `audio.id`, kept by OpenAI for multi-turn audio). Each is a resource of the operator's provider
-// account, which the gateway calls with its key: 400 unsupported_input naming the part.
+// `audio.id`, kept by OpenAI for multi-turn audio), a custom voice by id (`audio.voice: {id}`).
+// Each is a resource of the operator's provider account, which the gateway calls with its key:
+// 400 unsupported_input naming the part.
 import { invalidRequest } from "../../errors";
 import { requireClientMediaUrl, storedFileRefused } from "../provider-storage";
 
@@ -10,7 +11,12 @@ type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 const present = (value: unknown) => value !== undefined && value !== null;
 
-export function refuseProviderResources(messages: unknown[]): void {
+export function refuseProviderResources(body: JsonObject, messages: unknown[]): void {
+  if (isObject(body.audio) && isObject(body.audio.voice))
+    throw invalidRequest(
+      "unsupported_input",
+      "audio.voice: a custom voice by id is not supported. Custom voices belong to the provider account the gateway calls with, not to your key; name a built-in voice.",
+    );
   messages.forEach((message, index) => {
     if (!isObject(message)) return;
     if (isObject(message.audio) && present(message.audio.id))
