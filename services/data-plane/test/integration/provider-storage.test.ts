@@ -21,7 +21,7 @@ describe("provider storage is not the tenants'", () => {
   let project: TestProject;
 
   beforeAll(async () => {
-    stack = await startStack({ backend: "pglite", mockAsProviders: ["google"] });
+    stack = await startStack({ backend: "postgresql", mockAsProviders: ["google"] });
     await stack.loadCatalogue(CATALOGUE);
     project = await stack.createProject({ balanceUsd: "5.00" });
   });
