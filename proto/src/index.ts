@@ -53,7 +53,7 @@ export {
   isErrorCode,
 } from "./errors";
 export { discardBody } from "./discard-body";
-export { echo } from "./echo";
+export { echo, echoList } from "./echo";
 export { answerClientError, BAD_URL_MESSAGE, routingFailure, shuttingDown } from "./framework-errors";
 
 export { protoField } from "./loader-options";

@@ -4,6 +4,7 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { AccessPath as _gateway_v1_AccessPath, AccessPath__Output as _gateway_v1_AccessPath__Output } from './gateway/v1/AccessPath';
 import type { Catalogue as _gateway_v1_Catalogue, Catalogue__Output as _gateway_v1_Catalogue__Output } from './gateway/v1/Catalogue';
 import type { CatalogueDefaults as _gateway_v1_CatalogueDefaults, CatalogueDefaults__Output as _gateway_v1_CatalogueDefaults__Output } from './gateway/v1/CatalogueDefaults';
+import type { CheckSpendRequest as _gateway_v1_CheckSpendRequest, CheckSpendRequest__Output as _gateway_v1_CheckSpendRequest__Output } from './gateway/v1/CheckSpendRequest';
 import type { CircuitReport as _gateway_v1_CircuitReport, CircuitReport__Output as _gateway_v1_CircuitReport__Output } from './gateway/v1/CircuitReport';
 import type { ControlEvent as _gateway_v1_ControlEvent, ControlEvent__Output as _gateway_v1_ControlEvent__Output } from './gateway/v1/ControlEvent';
 import type { ControlPlaneClient as _gateway_v1_ControlPlaneClient, ControlPlaneDefinition as _gateway_v1_ControlPlaneDefinition } from './gateway/v1/ControlPlane';
@@ -50,6 +51,7 @@ export interface ProtoGrpcType {
       AccessPath: MessageTypeDefinition<_gateway_v1_AccessPath, _gateway_v1_AccessPath__Output>
       Catalogue: MessageTypeDefinition<_gateway_v1_Catalogue, _gateway_v1_Catalogue__Output>
       CatalogueDefaults: MessageTypeDefinition<_gateway_v1_CatalogueDefaults, _gateway_v1_CatalogueDefaults__Output>
+      CheckSpendRequest: MessageTypeDefinition<_gateway_v1_CheckSpendRequest, _gateway_v1_CheckSpendRequest__Output>
       CircuitReport: MessageTypeDefinition<_gateway_v1_CircuitReport, _gateway_v1_CircuitReport__Output>
       ControlEvent: MessageTypeDefinition<_gateway_v1_ControlEvent, _gateway_v1_ControlEvent__Output>
       ControlPlane: SubtypeConstructor<typeof grpc.Client, _gateway_v1_ControlPlaneClient> & { service: _gateway_v1_ControlPlaneDefinition }

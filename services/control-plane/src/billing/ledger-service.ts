@@ -4,18 +4,20 @@
 // request calls, go through the group-commit batcher (money-batcher.ts).
 // What it takes and answers: money-operations.ts; the reads it inherits: ledger-queries.ts.
 import { echo } from "@gateway/proto";
+import { randomUUID } from "node:crypto";
 import { type Actor, auditEventRow } from "../changes/audit-log";
 import { secondsToNextUtcMidnight, utcDay, type Clock } from "../clock";
 import type { Database } from "../database/connect";
 import { OUT_OF_RANGE, sqlStateOf } from "../database/sql-state";
 import { conflict } from "../errors";
 import { LedgerQueries } from "./ledger-queries";
-import { MoneyBatcher } from "./money-batcher";
+import { MoneyBatcher, type MoneyOperation, type MoneyResult } from "./money-batcher";
 import {
   type DrawInput,
   LEASE_SHARE,
   type LeaseInput,
   type ReleaseOutcome,
+  type ReserveAnswer,
   type ReserveInput,
   type ReserveOutcome,
   type SettleInput,
@@ -25,14 +27,14 @@ import { formatUsd } from "./money";
 
 // The types callers meet in the service's answers and arguments, from the service's own module.
 export type { Balance, HoldStatusName, UsageRow } from "./ledger-queries";
-export type { CostParts, DrawInput } from "./money-operations";
+export type { CostParts, DrawInput, ReserveAnswer } from "./money-operations";
 
 /** The writer; the ledger's reads (balance, holds, usage, entries, totals) come with it from LedgerQueries. */
 export class LedgerService extends LedgerQueries {
   readonly batcher: MoneyBatcher;
 
   constructor(
-    database: Pick<Database, "prisma" | "query">,
+    private readonly database: Pick<Database, "prisma" | "query">,
     clock: Clock,
     readonly holdTtlSeconds: number,
   ) {
@@ -53,11 +55,29 @@ export class LedgerService extends LedgerQueries {
     this.stats.holds.set(key, (this.stats.holds.get(key) ?? 0) + 1);
   }
 
-  async reserve(
-    input: ReserveInput,
-  ): Promise<{ outcome: ReserveOutcome; availableNano: bigint; reservedNano: bigint; retryAfterSeconds: number; ttlSeconds: number }> {
+  async reserve(input: ReserveInput): Promise<ReserveAnswer> {
     const now = this.clock.now();
-    const result = await this.batcher.submit({
+    const result = await this.batcher.submit(this.reserveOperation(input, now));
+    this.count("reserve", result.outcome as string);
+    return { ...this.reserveAnswer(result, now), ttlSeconds: this.holdTtlSeconds };
+  }
+
+  /**
+   * What a Reserve of 1 nano-USD for this project (and key) would answer now, placing nothing: the
+   * reserve runs in a block that is always rolled back (gateway_check_spend, migration 0011), so its
+   * checks are the Reserve's own. For calls that are free but refused as the paid call would be.
+   */
+  async checkSpend(projectId: string, keyId?: string): Promise<ReserveAnswer> {
+    const now = this.clock.now();
+    const check = { requestId: `check:${randomUUID()}`, projectId, amountNano: 1n, model: "", accessPath: "", keyId };
+    const [row] = await this.database.query<{ result: MoneyResult }>("SELECT gateway_check_spend($1::jsonb) AS result", [
+      JSON.stringify(this.reserveOperation(check, now)),
+    ]);
+    return { ...this.reserveAnswer(row!.result, now), reservedNano: 0n, ttlSeconds: 0 };
+  }
+
+  private reserveOperation(input: ReserveInput, now: Date): MoneyOperation {
+    return {
       op: "reserve",
       request_id: input.requestId,
       project_id: input.projectId,
@@ -68,12 +88,13 @@ export class LedgerService extends LedgerQueries {
       model: input.model,
       access_path: input.accessPath,
       ...(input.keyId ? { key_id: input.keyId } : {}),
-    });
+    };
+  }
+
+  private reserveAnswer(result: MoneyResult, now: Date): Omit<ReserveAnswer, "ttlSeconds"> {
     const outcome = result.outcome as ReserveOutcome;
-    this.count("reserve", outcome);
     return {
       outcome,
-      ttlSeconds: this.holdTtlSeconds,
       availableNano: BigInt(result.available ?? "0"),
       reservedNano: BigInt(result.reserved ?? "0"),
       retryAfterSeconds: outcome === "spend_cap_exceeded" || outcome === "key_spend_cap_exceeded" ? secondsToNextUtcMidnight(now) : 0,

@@ -7,6 +7,15 @@ export type ReserveOutcome =
   | "unknown_project"
   | "key_budget_exceeded"
   | "key_spend_cap_exceeded";
+/** A Reserve's answer (and a CheckSpend's, which reserves nothing). */
+export interface ReserveAnswer {
+  outcome: ReserveOutcome;
+  availableNano: bigint;
+  reservedNano: bigint;
+  retryAfterSeconds: number;
+  ttlSeconds: number;
+}
+
 export type SettleOutcome = "settled" | "already_released" | "unknown_request";
 export type ReleaseOutcome = "released" | "already_settled" | "unknown_request" | "reduced";
 

@@ -1,7 +1,7 @@
 // What is wrong with a catalogue file, entry by entry: each problem names the place (a JSON pointer
 // into the file as uploaded), the model of that entry and the fault in words, so an operator (or the
 // console) can put it next to the entry. A file with any problem is refused whole.
-import { echo } from "@gateway/proto/echo";
+import { echo, echoList } from "@gateway/proto/echo";
 import { GatewayError } from "@gateway/proto/errors";
 
 export interface CatalogueProblem {
@@ -45,11 +45,7 @@ export class InvalidCatalogueError extends GatewayError {
 }
 
 /** The first few items in one line, each cut to the echo limit, and how many more there are. */
-export function summary(items: string[], separator = "; "): string {
-  const listed = items.slice(0, LISTED_IN_MESSAGE).map((item) => echo(item));
-  const more = items.length - listed.length;
-  return more > 0 ? `${listed.join(separator)}${separator}and ${more} more` : listed.join(separator);
-}
+export const summary = (items: string[], separator = "; "): string => echoList(items, LISTED_IN_MESSAGE, separator);
 
 /** The model id of the entry a pointer is in (`/models/3/...`, `/inventory/12/...`), if it has one. */
 export function modelAt(file: unknown, pointer: string): string | null {

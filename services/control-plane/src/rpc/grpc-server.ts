@@ -194,6 +194,16 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
         ttlSeconds: result.ttlSeconds,
       };
     }),
+    CheckSpend: unary("CheckSpend", async (request) => {
+      const result = await deps.ledger.checkSpend(request.projectId, request.keyId || undefined);
+      return {
+        outcome: reserveOutcomes[result.outcome],
+        retryAfterSeconds: result.retryAfterSeconds,
+        availableNano: result.availableNano.toString(),
+        reservedNano: "0",
+        ttlSeconds: 0,
+      };
+    }),
     Settle: unary("Settle", async (request) => {
       const result = await deps.ledger.settle({
         requestId: request.requestId,

@@ -133,6 +133,55 @@ describe("control-plane gRPC contract", () => {
     await controlPlane.services.projects.setLimits(projectId, { dailyCapNano: null }, ADMIN_TOKEN);
   });
 
+  it("answers CheckSpend as a Reserve of 1 nano-USD would, and places nothing (issue 33, item 5)", async () => {
+    const check = (project: string) =>
+      call<object, { outcome: string; retryAfterSeconds: number; availableNano: string; reservedNano: string }>("checkSpend", {
+        projectId: project,
+      });
+    const { services } = controlPlane;
+    const broke = (await services.projects.create({ name: "broke" }, ADMIN_TOKEN)).id;
+    const holdsOf = async (project: string) =>
+      (await controlPlane.database.query("SELECT 1 FROM holds WHERE project_id = $1", [project])).length;
+
+    expect(await check(broke)).toMatchObject({ outcome: "INSUFFICIENT_CREDITS", reservedNano: "0" });
+    await services.ledger.topUp(broke, 100n, "seed", ADMIN_TOKEN);
+    expect(await check(broke)).toMatchObject({ outcome: "RESERVED", availableNano: "99", reservedNano: "0" });
+    expect(await check(broke)).toMatchObject({ outcome: "RESERVED" }); // again: nothing was set aside by the first
+    expect(await holdsOf(broke)).toBe(0);
+    expect((await services.ledger.balance(broke)).heldNano).toBe(0n);
+
+    // Everything held by a request in flight: nothing left to spend.
+    const held = await call<object, { outcome: string }>("reserve", {
+      requestId: "c1",
+      projectId: broke,
+      amountNano: "100",
+      model: "m",
+      accessPath: "p",
+    });
+    expect(held.outcome).toBe("RESERVED");
+    expect(await check(broke)).toMatchObject({ outcome: "INSUFFICIENT_CREDITS" });
+    await call("settle", {
+      requestId: "c1",
+      projectId: broke,
+      amountNano: "40",
+      model: "m",
+      accessPath: "p",
+      inputTokens: 1,
+      outputTokens: 1,
+    });
+
+    // The daily cap reached: 40 spent today of a 40 cap.
+    await services.projects.setLimits(broke, { dailyCapNano: 40n }, ADMIN_TOKEN);
+    const capped = await check(broke);
+    expect(capped.outcome).toBe("SPEND_CAP_EXCEEDED");
+    expect(capped.retryAfterSeconds).toBeGreaterThan(0);
+    await services.projects.setLimits(broke, { dailyCapNano: null }, ADMIN_TOKEN);
+    expect(await check(broke)).toMatchObject({ outcome: "RESERVED", availableNano: "59" });
+    expect(await holdsOf(broke)).toBe(1); // c1's, settled
+
+    expect(await check("no-such-project")).toMatchObject({ outcome: "UNKNOWN_PROJECT" });
+  });
+
   it("expires holds past their TTL, counts them, and still debits a late settle", async () => {
     expect((await reserve("r8", 5_000n)).outcome).toBe("RESERVED");
     await new Promise((resolve) => setTimeout(resolve, 1100)); // HOLD_TTL_SECONDS=1

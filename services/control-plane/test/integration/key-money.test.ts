@@ -157,6 +157,32 @@ describe("a key's own budget, daily cap, expiry and rotation in the ledger", () 
     expect(usage.rows.reduce((sum, row) => sum + row.costNano, 0n)).toBe(cents(55));
   });
 
+  it("answers a spend check as a 1 nano-USD reserve would, for the key's own budget and cap too, and places nothing (issue 33, item 5)", async () => {
+    await project("kcheck");
+    const { record: budgeted } = await keys.issue("kcheck", { name: "b", budgetNano: cents(10) }, ADMIN_TOKEN);
+    const { record: capped } = await keys.issue("kcheck", { name: "c", dailyCapNano: cents(10) }, ADMIN_TOKEN);
+    expect(await ledger.checkSpend("kcheck", budgeted.id)).toMatchObject({ outcome: "reserved", reservedNano: 0n });
+    expect(await counters(budgeted.id)).toEqual({ spent: 0n, held: 0n, capUsed: 0n });
+
+    expect((await reserve("kcheck", budgeted.id, "kc1", cents(10))).outcome).toBe("reserved");
+    expect((await ledger.checkSpend("kcheck", budgeted.id)).outcome).toBe("key_budget_exceeded");
+    await settle("kcheck", "kc1", cents(10));
+    expect((await ledger.checkSpend("kcheck", budgeted.id)).outcome).toBe("key_budget_exceeded");
+
+    expect((await reserve("kcheck", capped.id, "kc2", cents(10))).outcome).toBe("reserved");
+    await settle("kcheck", "kc2", cents(10));
+    const refused = await ledger.checkSpend("kcheck", capped.id);
+    expect(refused.outcome).toBe("key_spend_cap_exceeded");
+    expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+
+    // The project itself still has money: its other keys pass.
+    expect((await ledger.checkSpend("kcheck")).outcome).toBe("reserved");
+    expect(await counters(budgeted.id)).toEqual({ spent: cents(10), held: 0n, capUsed: cents(10) });
+    expect(await counters(capped.id)).toEqual({ spent: cents(10), held: 0n, capUsed: cents(10) });
+    const holds = await database.query("SELECT request_id FROM holds WHERE project_id = 'kcheck' ORDER BY request_id", []);
+    expect(holds.map((row) => row.request_id)).toEqual(["kc1", "kc2"]);
+  });
+
   it("refuses an expiry in the past, and a key past its expiry does not validate", async () => {
     await project("kexpiry");
     await expect(keys.issue("kexpiry", { expiresAt: new Date(now.getTime() - 1) }, ADMIN_TOKEN)).rejects.toMatchObject({

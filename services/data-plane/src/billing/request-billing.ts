@@ -29,7 +29,27 @@ export interface BillingLog {
 }
 
 /** The control-plane calls billing makes. */
-export type BillingCalls = Pick<ControlPlaneClientWrapper, "reserve" | "settle" | "release" | "lease" | "draw" | "renew">;
+export type BillingCalls = Pick<ControlPlaneClientWrapper, "reserve" | "checkSpend" | "settle" | "release" | "lease" | "draw" | "renew">;
+
+/** The caller-facing refusal of a Reserve's (or CheckSpend's) answer; undefined when it passed. */
+function refusalOf(answer: Awaited<ReturnType<ControlPlaneClientWrapper["reserve"]>>): GatewayError | undefined {
+  switch (answer.outcome) {
+    case "RESERVED":
+      return undefined;
+    case "INSUFFICIENT_CREDITS":
+      return insufficientCredits();
+    case "SPEND_CAP_EXCEEDED":
+      return spendCapExceeded(answer.retryAfterSeconds);
+    case "KEY_SPEND_CAP_EXCEEDED":
+      return spendCapExceeded(answer.retryAfterSeconds, "key");
+    case "KEY_BUDGET_EXCEEDED":
+      return keyBudgetExceeded();
+    case "UNKNOWN_PROJECT":
+      return invalidApiKey();
+    default:
+      return controlPlaneUnavailable("The control plane gave an unexpected answer.");
+  }
+}
 
 const RETRY_DELAYS_MS = [50, 200, 1000];
 const BACKGROUND_RETRY_MS = 5000;
@@ -136,24 +156,33 @@ export class RequestBilling {
       this.open.delete(hold.requestId); // unreachable: the hold, if any, expires
       throw error;
     }
-    if (answer.outcome !== "RESERVED") this.open.delete(hold.requestId);
     span.set("gateway.money.outcome", answer.outcome);
-    switch (answer.outcome) {
-      case "RESERVED":
-        this.renewal.track(hold.requestId, hold.projectId, answer.ttlSeconds);
-        return BigInt(answer.reservedNano);
-      case "INSUFFICIENT_CREDITS":
-        throw insufficientCredits();
-      case "SPEND_CAP_EXCEEDED":
-        throw spendCapExceeded(answer.retryAfterSeconds);
-      case "KEY_SPEND_CAP_EXCEEDED":
-        throw spendCapExceeded(answer.retryAfterSeconds, "key");
-      case "KEY_BUDGET_EXCEEDED":
-        throw keyBudgetExceeded();
-      case "UNKNOWN_PROJECT":
-        throw invalidApiKey();
-      default:
-        throw controlPlaneUnavailable("The control plane gave an unexpected answer.");
+    const refusal = refusalOf(answer);
+    if (refusal) {
+      this.open.delete(hold.requestId);
+      throw refusal;
+    }
+    this.renewal.track(hold.requestId, hold.projectId, answer.ttlSeconds);
+    return BigInt(answer.reservedNano);
+  }
+
+  /**
+   * Throws what a reserve for this project and key would throw now (402 without balance or budget,
+   * 429 at a daily cap, 401, 503), placing no hold: for a free call that the paid call's refusals
+   * apply to (POST /v1/messages/count_tokens). The control plane runs the Reserve's own checks.
+   */
+  async checkSpend(projectId: string, keyId: string, parent: TraceSpan = NO_SPAN): Promise<void> {
+    const span = parent.child("check_spend", undefined, "client");
+    try {
+      const answer = await this.controlPlane.checkSpend(projectId, keyId, span);
+      span.set("gateway.money.outcome", answer.outcome);
+      const refusal = refusalOf(answer);
+      if (refusal) throw refusal;
+    } catch (error) {
+      span.fail(error instanceof GatewayError ? error.kind : "internal_error");
+      throw error;
+    } finally {
+      span.end();
     }
   }
 

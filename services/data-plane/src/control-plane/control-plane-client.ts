@@ -204,6 +204,11 @@ export class ControlPlaneClientWrapper {
     );
   }
 
+  /** What a Reserve for this project and key would answer, placing nothing (a free call the paid one's refusals apply to). */
+  checkSpend(projectId: string, keyId: string, span?: TraceSpan): Promise<ReserveResponse__Output> {
+    return this.unary("admits", "CheckSpend", this.client.checkSpend, { projectId, keyId }, span);
+  }
+
   settle(call: SettleCall, span?: TraceSpan): Promise<SettleResponse__Output> {
     return this.unary(
       "background",

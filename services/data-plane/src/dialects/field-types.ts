@@ -38,6 +38,14 @@ export function integerFrom(min: number, max: number): FieldType {
   return { check: integer(min, max), expected: `an integer from ${min} to ${max}` };
 }
 
+/** A string, or a list of at most `max` strings: a list whose maximum the API documents (chat's `stop`: 4). */
+export function stringOrStrings(max: number): FieldType {
+  return {
+    check: (value) => isString(value) || (isArray(value) && (value as unknown[]).length <= max && (value as unknown[]).every(isString)),
+    expected: `a string or an array of at most ${max} strings`,
+  };
+}
+
 export function oneOf(...values: string[]): FieldType {
   return { check: (value) => values.includes(value as string), expected: `one of ${values.map((v) => `"${v}"`).join(", ")}` };
 }

@@ -13,6 +13,8 @@ import type { MeteredTokens } from "./usage-meter";
 export interface CallBilling {
   /** Places a hold and returns its amount, or throws the caller-facing refusal. */
   reserve(hold: ReserveCall & { keyMoneyLimits?: boolean }, parent?: TraceSpan): Promise<bigint>;
+  /** Throws the refusal a reserve for this project and key would get now, placing nothing. */
+  checkSpend(projectId: string, keyId: string, parent?: TraceSpan): Promise<void>;
   /** Debits the actual cost; returns the amount on the ledger. */
   settle(call: SettleCall, parent?: TraceSpan): Promise<bigint>;
   release(requestId: string, projectId: string, parent?: TraceSpan): Promise<void>;

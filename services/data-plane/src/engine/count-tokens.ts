@@ -1,6 +1,7 @@
 // Counting a request's input tokens without calling the model (Anthropic's
-// POST /v1/messages/count_tokens). Routed and targeted like a call (call-plan.ts planTargets);
-// when the first access path's upstream speaks the client's dialect and has a
+// POST /v1/messages/count_tokens). Routed and targeted like a call (call-plan.ts planTargets),
+// then refused as the call would be for money (`admit`: no balance, budget or cap room; no hold is
+// placed); when the first access path's upstream speaks the client's dialect and has a
 // counting endpoint, the count is its answer, otherwise the gateway's own
 // estimate from the translated upstream body. Never held, never billed, one
 // attempt, no fallback.
@@ -26,13 +27,19 @@ export interface TokenCount {
 /** Bounds a count, which the upstream answers at once: no stream, no long generation. */
 const COUNT_TIMEOUT_MS = 30_000;
 
+/**
+ * @param admit throws the refusal the call itself would get for money (402, 429), before anything
+ * is counted or sent upstream: the upstream count is made with the operator's key.
+ */
 export async function countTokens(
   context: CountContext,
   catalogue: CatalogueSnapshot,
   dialectName: string,
   request: ClientRequest,
+  admit: () => Promise<void>,
 ): Promise<TokenCount> {
   const target = planTargets(context, catalogue, dialectName, request).targets[0]!;
+  await admit();
   const count = target.native?.countTokens?.(request.original, target.context);
   if (!count) {
     const inputTokens = estimateInputTokens(request.body, (body) => target.provider.adapter.request("chat", body, target.context).body);

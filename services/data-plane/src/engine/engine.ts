@@ -85,11 +85,15 @@ export class Engine {
     return new Call(plan, incoming.readAt, incoming.span);
   }
 
-  /** A request's input tokens, counted upstream where the dialect's own upstream can, else estimated; not billed. */
-  countTokens(dialectName: string, request: ClientRequest): Promise<TokenCount> {
+  /**
+   * A request's input tokens, counted upstream where the dialect's own upstream can, else estimated;
+   * not billed, but refused for money as the call would be (no balance, budget or cap room).
+   */
+  countTokens(dialectName: string, request: ClientRequest, identity: KeyIdentity, span?: TraceSpan): Promise<TokenCount> {
     const catalogue = this.deps.catalogue();
     if (!catalogue) throw controlPlaneUnavailable();
-    return countTokens(this.deps, catalogue, dialectName, request);
+    const admit = () => this.deps.billing.checkSpend(identity.projectId, identity.keyId, span);
+    return countTokens(this.deps, catalogue, dialectName, request, admit);
   }
 
   /** Serves a prepared call: a whole answer is sent, a stream written; failures before anything was sent are thrown. */

@@ -2,6 +2,7 @@
 // (for fallbacks), with the reasons some were left out (docs/routing.md).
 import { canPrice } from "../billing/pricing";
 import type { AccessPath, CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
+import { ECHO_LIMIT, echo, echoList, LISTED_LIMIT } from "@gateway/proto/echo";
 import { GatewayError, invalidRequest } from "../errors";
 import { PathHealth } from "./path-health";
 import { requestNeeds } from "./request-needs";
@@ -60,7 +61,7 @@ function usablePaths(context: RoutingContext, model: ModelEntry, endpoint: Endpo
   if (paths.length === 0 && model.paths.some(priced))
     throw invalidRequest(
       "no_eligible_model",
-      `Model ${model.id} has no access path whose price covers service_tier ${String(serviceTier)}.`,
+      `Model ${model.id} has no access path whose price covers service_tier ${echo(String(serviceTier))}.`,
     );
   if (paths.length === 0) {
     const keys = missingKeys(context, model);
@@ -72,18 +73,22 @@ function usablePaths(context: RoutingContext, model: ModelEntry, endpoint: Endpo
   return orderPaths(paths, pathHealth(context));
 }
 
-/** An explicit `service.route` list, resolved; unknown entries are excluded, not fatal. */
+/**
+ * An explicit `service.route` list, resolved; unknown entries are excluded (their id as an error
+ * message would quote it), not fatal. Two entries naming one model (a bare name and its full id) make
+ * one candidate.
+ */
 function routeListPool(list: string[], catalogue: CatalogueSnapshot): { pool: ModelEntry[]; excluded: Route["excluded"] } {
-  const pool: ModelEntry[] = [];
+  const pool = new Set<ModelEntry>();
   const excluded: Route["excluded"] = [];
   for (const id of list) {
     try {
-      pool.push(resolveConcrete(id, catalogue));
+      pool.add(resolveConcrete(id, catalogue));
     } catch (error) {
-      excluded.push({ model: id, why: error instanceof GatewayError ? String(error.code) : "unknown" });
+      excluded.push({ model: echo(id), why: error instanceof GatewayError ? String(error.code) : "unknown" });
     }
   }
-  return { pool, excluded };
+  return { pool: [...pool], excluded };
 }
 
 /**
@@ -117,7 +122,13 @@ export function routeRequest(
     const excluded = [...listed.excluded, ...selection.excluded];
     const first = selection.candidates[0];
     if (!first) {
-      const reasons = excluded.map((entry) => `${entry.model}: ${entry.why}`).join("; ");
+      // Each entry: an id (a route entry's already cut to ECHO_LIMIT) and a reason the gateway wrote.
+      const reasons = echoList(
+        excluded.map((entry) => `${entry.model}: ${entry.why}`),
+        LISTED_LIMIT,
+        "; ",
+        2 * ECHO_LIMIT,
+      );
       throw invalidRequest("no_eligible_model", `No model can serve this request${reasons ? ` (${reasons})` : ""}.`);
     }
     return {

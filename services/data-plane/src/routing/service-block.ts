@@ -10,7 +10,34 @@ export interface ServiceBlock {
   route: "fallback" | "pinned" | string[];
 }
 
+/**
+ * Distinct entries `service.route` and `service.allow` may each hold: routing looks every one up per
+ * request, so a caller's list is bounded (100,000 entries took seconds of the event loop).
+ */
+export const SERVICE_LIST_LIMIT = 32;
+
 const invalid = (message: string) => invalidRequest("invalid_service", message);
+
+const ROUTE_SHAPE = 'service.route must be "fallback", "pinned" or a non-empty array of model ids.';
+const ALLOW_SHAPE = "service.allow must be an array of non-empty strings.";
+
+/**
+ * A list of non-empty strings, duplicates removed (the first spelling kept; `key` says which are the
+ * same), or the refusal: not such a list, or more than SERVICE_LIST_LIMIT distinct entries. Stops at
+ * the first fault, so a long list costs no more than reading it.
+ */
+function distinctStrings(value: unknown, field: string, shape: string, key: (item: string) => string): string[] {
+  if (!Array.isArray(value)) throw invalid(shape);
+  const seen = new Map<string, string>();
+  for (const item of value) {
+    if (typeof item !== "string" || item.length === 0) throw invalid(shape);
+    const same = key(item);
+    if (seen.has(same)) continue;
+    if (seen.size === SERVICE_LIST_LIMIT) throw invalid(`${field} may hold at most ${SERVICE_LIST_LIMIT} distinct entries.`);
+    seen.set(same, item);
+  }
+  return [...seen.values()];
+}
 
 export function parseServiceBlock(value: unknown): ServiceBlock | undefined {
   if (value === undefined || value === null) return undefined;
@@ -20,26 +47,15 @@ export function parseServiceBlock(value: unknown): ServiceBlock | undefined {
     throw invalid("service.tier must be one of economy, balanced, quality.");
   }
   if (block.purpose !== undefined && typeof block.purpose !== "string") throw invalid("service.purpose must be a string.");
-  if (
-    block.allow !== undefined &&
-    (!Array.isArray(block.allow) || !block.allow.every((item) => typeof item === "string" && item.length > 0))
-  ) {
-    throw invalid("service.allow must be an array of non-empty strings.");
-  }
+  // Patterns match case-insensitively (select-candidates.ts allowedBy), so `OpenAI` and `openai` are one entry.
+  const allow =
+    block.allow === undefined ? undefined : distinctStrings(block.allow, "service.allow", ALLOW_SHAPE, (item) => item.toLowerCase());
   const route = block.route ?? "fallback";
-  if (
-    !(
-      route === "fallback" ||
-      route === "pinned" ||
-      (Array.isArray(route) && route.length > 0 && route.every((item) => typeof item === "string" && item.length > 0))
-    )
-  ) {
-    throw invalid('service.route must be "fallback", "pinned" or a non-empty array of model ids.');
-  }
+  if (route !== "fallback" && route !== "pinned" && (!Array.isArray(route) || route.length === 0)) throw invalid(ROUTE_SHAPE);
   return {
     tier: block.tier as Tier | undefined,
     purpose: block.purpose as string | undefined,
-    allow: block.allow as string[] | undefined,
-    route: route as ServiceBlock["route"],
+    allow,
+    route: Array.isArray(route) ? distinctStrings(route, "service.route", ROUTE_SHAPE, (item) => item) : route,
   };
 }

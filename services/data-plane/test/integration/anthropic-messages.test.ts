@@ -304,6 +304,104 @@ describe("the official @anthropic-ai/sdk client through the gateway", () => {
     });
   });
 
+  describe("countTokens refused as messages.create would be (issue 33, item 5)", () => {
+    /** A count for the Anthropic path (forwarded with the operator's key) and for an estimated one. */
+    const counts = (owner: TestProject, tag: string) =>
+      ["anthropic/claude-sonnet-4", "openai/gpt-4.1-mini"].map((model) =>
+        stack.post("/v1/messages/count_tokens", owner.key, { model, messages: [{ role: "user", content: `Count me ${tag}` }] }),
+      );
+
+    it("an empty balance: 402 billing_error, like the call; nothing sent upstream, nothing held", async () => {
+      const broke = await stack.createProject();
+      const tag = marker();
+      const created = await stack.post("/v1/messages", broke.key, {
+        model: "anthropic/claude-sonnet-4",
+        max_tokens: 16,
+        messages: [{ role: "user", content: `Count me ${tag}` }],
+      });
+      expect(created.status).toBe(402);
+      for (const response of await Promise.all(counts(broke, tag))) {
+        expect(response.status).toBe(402);
+        expect(await response.json()).toMatchObject({ type: "error", error: { type: "billing_error", code: "insufficient_credits" } });
+      }
+      expect(await stack.mockRequestsWith(tag)).toEqual([]);
+      expect(await stack.holds(broke.projectId, "refused")).toHaveLength(1); // the call's own refusal; the counts placed none
+    });
+
+    /** USD text for an amount of nano-USD, all nine decimals. */
+    const usd = (nano: bigint) => `${nano / 1_000_000_000n}.${(nano % 1_000_000_000n).toString().padStart(9, "0")}`;
+
+    /** A call of `key`'s that is answered, and what it debited. */
+    async function spend(owner: TestProject, key: string): Promise<bigint> {
+      const response = await stack.post("/v1/messages", key, {
+        model: "openai/gpt-4.1-mini",
+        max_tokens: 16,
+        messages: [{ role: "user", content: marker() }],
+      });
+      expect(response.status).toBe(200);
+      const entries = await stack.ledger(owner.projectId);
+      return -BigInt(entries.find((entry) => entry.request_id === response.headers.get("x-request-id"))!.amount.nano);
+    }
+
+    it("the daily cap reached: 429 with Retry-After, like the call; nothing sent upstream", async () => {
+      const capped = await stack.createProject({ balanceUsd: "1.00" });
+      const spentToday = await spend(capped, capped.key);
+      // The cap set to what was spent today: reached.
+      expect((await stack.admin("PATCH", `/admin/projects/${capped.projectId}/limits`, { daily_cap_usd: usd(spentToday) })).status).toBe(
+        200,
+      );
+      const tag = marker();
+      const call = await stack.post("/v1/messages", capped.key, {
+        model: "auto",
+        max_tokens: 16,
+        messages: [{ role: "user", content: tag }],
+      });
+      expect(call.status).toBe(429);
+      for (const response of await Promise.all(counts(capped, tag))) {
+        expect(response.status).toBe(429);
+        expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(await response.json()).toMatchObject({ error: { type: "rate_limit_error", code: "spend_cap_exceeded" } });
+      }
+      expect(await stack.mockRequestsWith(tag)).toEqual([]);
+    });
+
+    it("a key whose budget is spent: 402 key_budget_exceeded, while the project's other keys still count", async () => {
+      const owner = await stack.createProject({ balanceUsd: "1.00" });
+      const spender = await stack.issueKey(owner.projectId, { name: "spender" });
+      const spent = await spend(owner, spender.key);
+      // Its budget set to what it has spent: nothing left (a limit set later starts from the ledger).
+      expect((await stack.admin("PATCH", `/admin/keys/${spender.keyId}`, { budget_usd: usd(spent) })).status).toBe(200);
+      const tag = marker();
+      const call = await stack.post("/v1/messages", spender.key, {
+        model: "auto",
+        max_tokens: 16,
+        messages: [{ role: "user", content: tag }],
+      });
+      expect(call.status).toBe(402);
+      for (const response of await Promise.all(counts({ ...owner, key: spender.key }, tag))) {
+        expect(response.status).toBe(402);
+        expect(await response.json()).toMatchObject({ error: { code: "key_budget_exceeded" } });
+      }
+      expect(await stack.mockRequestsWith(tag)).toEqual([]);
+      for (const response of await Promise.all(counts(owner, marker()))) expect(response.status).toBe(200);
+    });
+
+    it("the per-minute limit: counts take from it as calls do, and are refused past it", async () => {
+      const limited = await stack.createProject({ balanceUsd: "1.00" });
+      await stack.admin("PATCH", `/admin/projects/${limited.projectId}/limits`, { rpm_limit: 1 });
+      const count = () =>
+        stack.post("/v1/messages/count_tokens", limited.key, { model: "openai/gpt-4.1-mini", messages: [{ role: "user", content: "x" }] });
+      // The limit reaches the data plane with the project-changed event: ask until it is enforced.
+      let refused: Response | undefined;
+      for (let attempt = 0; attempt < 20 && !refused; attempt++) {
+        const response = await count();
+        if (response.status === 429) refused = response;
+      }
+      expect(refused).toBeDefined();
+      expect(await refused!.json()).toMatchObject({ error: { type: "rate_limit_error", code: "rate_limit_exceeded" } });
+    });
+  });
+
   describe("errors as the SDK's own classes", () => {
     it("a bad key: AuthenticationError (401, authentication_error)", async () => {
       const bad = new Anthropic({ apiKey: "sk-not-a-key", baseURL: stack.url, maxRetries: 0 });

@@ -257,6 +257,17 @@ describe.each(titled)("%s", (_title, { dialect, model, direct }) => {
     expect(dialect.errorType(body)).toBe("rate_limit_error");
   });
 
+  it("refuses a service.route or service.allow of more than 32 distinct entries with a short 400, before routing or money (issue 33, item 2)", async () => {
+    const broke = await stack.createProject(); // any key: the list is refused before the balance is asked
+    const ids = Array.from({ length: 2_000 }, (_, index) => `vendor${index}/model-${index}`);
+    for (const list of ["route", "allow"]) {
+      const tag = marker();
+      const response = await post(broke.key, { ...dialect.body("auto", tag, false), service: { [list]: ids } });
+      const body = (await expectRefused(response, 400, broke, tag)) as { error: { code: string; message: string } };
+      expect(body.error).toMatchObject({ code: "invalid_service", message: `service.${list} may hold at most 32 distinct entries.` });
+    }
+  });
+
   it("refuses a body over the limit with 413 in its own shape", async () => {
     const tag = `${marker()} ${"x".repeat(70_000)}`;
     await expectRefused(await post(project.key, dialect.body(model, tag, false)), 413, project, tag);

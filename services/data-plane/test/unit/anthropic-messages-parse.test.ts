@@ -205,6 +205,11 @@ describe("anthropicMessages.parse", () => {
       { messages: [{ role: "assistant", content: [{ type: "server_tool_use", id: "s" }] }] },
       "a server_tool_use block",
     ],
+    [
+      "a block whose type is 1 MB long, quoted cut (issue 33, item 2)",
+      { messages: [{ role: "user", content: [{ type: "y".repeat(1 << 20) }] }] },
+      `messages.0.content.0: a ${"y".repeat(200)}... (${(1 << 20) - 200} more characters) block can only be sent to an Anthropic model.`,
+    ],
   ])("marks %s as native-only, with a clear 400 for translated paths", (_case, fields, message) => {
     const request = anthropicMessages.parse({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "hi" }], ...fields });
     expect(request.nativeOnly).toMatchObject({ status: 400, code: "unsupported_input" });

@@ -11,6 +11,7 @@ import { anthropicMessages } from "../../src/dialects/anthropic-messages/anthrop
 import { parseCountTokensRequest } from "../../src/dialects/anthropic-messages/parse-request";
 import { type PlanContext, planCall } from "../../src/engine/call-plan";
 import { countTokens } from "../../src/engine/count-tokens";
+import { insufficientCredits } from "../../src/errors";
 import type { ProviderConfig } from "../../src/providers/provider-config";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
@@ -132,8 +133,15 @@ describe("planning an Anthropic Messages request", () => {
 });
 
 describe("countTokens", () => {
-  const count = (body: Record<string, unknown>, headers = {}) =>
-    countTokens(context(), buildSnapshot(catalogue), anthropicMessages.name, parseCountTokensRequest({ messages, ...body }, headers));
+  const admitted = async () => {};
+  const count = (body: Record<string, unknown>, headers = {}, admit = admitted) =>
+    countTokens(
+      context(),
+      buildSnapshot(catalogue),
+      anthropicMessages.name,
+      parseCountTokensRequest({ messages, ...body }, headers),
+      admit,
+    );
 
   it("forwards to Anthropic's /messages/count_tokens for a model answered there, with the client's anthropic-beta", async () => {
     sent.length = 0;
@@ -163,6 +171,19 @@ describe("countTokens", () => {
     expect(result.inputTokens - textOnly.inputTokens).toBeLessThanOrEqual(TOKENS_PER_IMAGE_ALLOWANCE + 10);
   });
 
+  it("refuses it as the call would be refused for money (issue 33, item 5), before any upstream count or estimate", async () => {
+    sent.length = 0;
+    const broke = async () => {
+      throw insufficientCredits();
+    };
+    for (const model of ["anthropic/claude", "openai/gpt"]) {
+      await expect(count({ model }, {}, broke)).rejects.toMatchObject({ status: 402, code: "insufficient_credits" });
+    }
+    expect(sent).toHaveLength(0);
+    // Routing's own refusals come first, as for a call: an unknown model is 400 whatever the balance.
+    await expect(count({ model: "nope/nope" }, {}, broke)).rejects.toMatchObject({ status: 400, code: "model_unknown" });
+  });
+
   it("refuses a native-only request for a model without an Anthropic path, as a call would", async () => {
     await expect(count({ model: "openai/gpt", messages: PDF_BY_URL })).rejects.toMatchObject({ status: 400, code: "unsupported_input" });
   });
@@ -176,6 +197,7 @@ describe("countTokens", () => {
       buildSnapshot(catalogue),
       anthropicMessages.name,
       parseCountTokensRequest({ model: "anthropic/claude", messages }),
+      admitted,
     ).catch((error: unknown) => error);
     expect(failure).toMatchObject({ status: 529, code: 529, kind: "upstream_failed" });
   });
@@ -187,6 +209,7 @@ describe("countTokens", () => {
       buildSnapshot(catalogue),
       anthropicMessages.name,
       parseCountTokensRequest({ model: "anthropic/claude", messages }),
+      admitted,
     ).catch((error: unknown) => error);
     expect(failure).toMatchObject({ status: 502, code: 502, type: "upstream_error" });
   });

@@ -21,6 +21,7 @@ function settleAgainst(holdNano: bigint) {
   const unbilled = new UsdCounterFamily(new Registry(), "unbilled", "unbilled", ["model", "access_path"]);
   const billing: CallBilling = {
     reserve: async () => holdNano,
+    checkSpend: async () => {},
     settle: async ({ amountNano }) => (amountNano < holdNano ? amountNano : holdNano),
     release: async () => {},
   };

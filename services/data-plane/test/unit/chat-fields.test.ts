@@ -17,7 +17,15 @@ describe("chat completions field types", () => {
     ["max_completion_tokens fractional", { max_completion_tokens: 1.5 }, "max_completion_tokens must be an integer from 1 to 100000000."],
     ["temperature as a string", { temperature: "hot" }, "temperature must be a number."],
     ["tools as an object", { tools: {} }, "tools must be an array."],
-    ["stop as a number", { stop: 3 }, "stop must be a string or an array."],
+    ["stop as a number", { stop: 3 }, "stop must be a string or an array of at most 4 strings."],
+    // OpenAI's documented maximum (issue 33, item 2): the translations to Anthropic and Gemini walk the list.
+    ["stop with 5 sequences", { stop: ["a", "b", "c", "d", "e"] }, "stop must be a string or an array of at most 4 strings."],
+    [
+      "stop with 100,000 sequences",
+      { stop: Array.from({ length: 100_000 }, String) },
+      "stop must be a string or an array of at most 4 strings.",
+    ],
+    ["stop holding a number", { stop: ["a", 1] }, "stop must be a string or an array of at most 4 strings."],
     ["top_logprobs too many", { top_logprobs: 50 }, "top_logprobs must be an integer from 0 to 20."],
   ])("refuses %s", (_case, fields, message) => {
     const error = thrown(() => openAiChat.parse({ model: "auto", messages, ...fields }));
@@ -33,7 +41,7 @@ describe("chat completions field types", () => {
       n: 2,
       max_completion_tokens: 256,
       temperature: 0.2,
-      stop: ["\n"],
+      stop: ["\n", "a", "b", "c"],
       tool_choice: "auto",
       seed: null,
       something_new: { kept: true },

@@ -74,24 +74,20 @@ describe("Messages field types", () => {
   });
 });
 
+const INPUT_EXPECTED =
+  "input must be a string, an array of token ids, or a non-empty array of strings or of token id arrays (2048 items at most in each array).";
+
 describe("embeddings field types", () => {
   it.each<[string, Record<string, unknown>, string]>([
     ["model as a number", { model: 5 }, "model must be a string."],
-    [
-      "input as an object",
-      { input: { text: "x" } },
-      "input must be a string, an array of token ids, or a non-empty array of strings or of token id arrays.",
-    ],
-    [
-      "input as an empty list",
-      { input: [] },
-      "input must be a string, an array of token ids, or a non-empty array of strings or of token id arrays.",
-    ],
-    [
-      "input mixing texts and numbers",
-      { input: ["a", 1] },
-      "input must be a string, an array of token ids, or a non-empty array of strings or of token id arrays.",
-    ],
+    ["input as an object", { input: { text: "x" } }, INPUT_EXPECTED],
+    ["input as an empty list", { input: [] }, INPUT_EXPECTED],
+    ["input mixing texts and numbers", { input: ["a", 1] }, INPUT_EXPECTED],
+    // OpenAI's documented maximum, 2048 items in any array of `input` (issue 33, item 2).
+    ["input of 2049 texts", { input: Array.from({ length: 2049 }, () => "a") }, INPUT_EXPECTED],
+    ["input of 2049 token ids", { input: Array.from({ length: 2049 }, () => 1) }, INPUT_EXPECTED],
+    ["input of 2049 token id lists", { input: Array.from({ length: 2049 }, () => [1]) }, INPUT_EXPECTED],
+    ["input holding a list of 2049 token ids", { input: [[1], Array.from({ length: 2049 }, () => 1)] }, INPUT_EXPECTED],
     ["dimensions beyond any bound", { dimensions: 1e308 }, "dimensions must be an integer from 1 to 65536."],
     ["dimensions as a string", { dimensions: "256" }, "dimensions must be an integer from 1 to 65536."],
     ["an unknown encoding_format", { encoding_format: "hex" }, 'encoding_format must be one of "float", "base64".'],
@@ -105,7 +101,8 @@ describe("embeddings field types", () => {
   });
 
   it("takes text, token ids and lists of either, and unknown fields as they are", () => {
-    for (const input of ["Hi", ["a", "b"], [1, 2, 3], [[1, 2], [3]]]) {
+    const most = (item: unknown) => Array.from({ length: 2048 }, () => item);
+    for (const input of ["Hi", ["a", "b"], [1, 2, 3], [[1, 2], [3]], most("a"), most(1), most(most(1))]) {
       const body = { model: "auto", input, dimensions: 256, encoding_format: "base64", extra: true };
       expect(openAiEmbeddings.parse(body, {}).body).toBe(body);
     }

@@ -235,6 +235,12 @@ describe("openAiResponses.parse: refusals", () => {
       `input[0] has type "web_search_call": only message, function_call, function_call_output and reasoning items are accepted; the gateway serves function tools only, because hosted tools are priced per call and use the provider account's stored resources.`,
     ],
     [
+      "an item whose type is 1 MB long, quoted cut (issue 33, item 2)",
+      { input: [{ type: "x".repeat(1 << 20) }] },
+      "unsupported_input",
+      `input[0] has type "${"x".repeat(200)}... (${(1 << 20) - 200} more characters)": only message, function_call, function_call_output and reasoning items are accepted; the gateway serves function tools only, because hosted tools are priced per call and use the provider account's stored resources.`,
+    ],
+    [
       "a bad role",
       { input: [{ role: "tool", content: "x" }] },
       "invalid_body",

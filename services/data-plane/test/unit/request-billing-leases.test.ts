@@ -37,6 +37,15 @@ function controlPlane(options: { leaseAnswer?: () => Promise<LeaseResponse__Outp
         ttlSeconds: 900,
       }),
     ),
+    checkSpend: vi.fn(
+      async (): Promise<ReserveResponse__Output> => ({
+        outcome: "RESERVED",
+        reservedNano: "0",
+        availableNano: "0",
+        retryAfterSeconds: 0,
+        ttlSeconds: 0,
+      }),
+    ),
     settle: vi.fn(async (): Promise<SettleResponse__Output> => ({ outcome: "SETTLED", debitedNano: "0" })),
     renew: vi.fn(async (holds: unknown[]) => {
       if (options.renewFails) throw controlPlaneUnavailable();

@@ -368,6 +368,22 @@ describe("routeRequest", () => {
     expect(chosen.excluded).toContainEqual({ model: "nope/nope", why: "model_unknown" });
   });
 
+  it("makes one candidate of two route entries naming one model (a bare name and its full id)", () => {
+    const chosen = route({ model: "auto", service: { route: ["gpt-4.1-nano", "openai/gpt-4.1-nano", "openai/gpt-4o-mini"] } });
+    expect(chosen.candidates.map((candidate) => candidate.model.id)).toEqual(["openai/gpt-4.1-nano", "openai/gpt-4o-mini"]);
+  });
+
+  it("names at most 10 exclusions in a no_eligible_model message, each id cut as echo cuts it (issue 33, item 2)", () => {
+    const long = `nope/${"x".repeat(5_000)}`;
+    const unknown = [long, ...Array.from({ length: 31 }, (_, index) => `nope/model-${index}`)];
+    const error = thrown(() => route({ model: "auto", service: { route: unknown } }));
+    expect([error.status, error.code]).toEqual([400, "no_eligible_model"]);
+    expect(error.message).toContain(`nope/${"x".repeat(195)}... (4805 more characters): model_unknown; nope/model-0: model_unknown`);
+    expect(error.message).toContain("nope/model-8: model_unknown; and 22 more).");
+    expect(error.message).not.toContain("nope/model-9:");
+    expect(error.message.length).toBeLessThan(1_000);
+  });
+
   it("answers 400 no_eligible_model when nothing fits, naming why", () => {
     const error = thrown(() => route({ model: "auto:economy", service: { allow: ["nobody"] } }));
     expect([error.status, error.code]).toEqual([400, "no_eligible_model"]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { thrown } from "../support/thrown";
-import { parseServiceBlock } from "../../src/routing/service-block";
+import { parseServiceBlock, SERVICE_LIST_LIMIT } from "../../src/routing/service-block";
 
 describe("parseServiceBlock", () => {
   it.each([undefined, null])("returns undefined for %s", (value) => {
@@ -36,6 +36,31 @@ describe("parseServiceBlock", () => {
     ],
   ])("parses %s", (_name, value, expected) => {
     expect(parseServiceBlock(value)).toEqual(expected);
+  });
+
+  it("removes duplicates from route (exact) and allow (case-insensitive), keeping the first spelling in order", () => {
+    const route = Array.from({ length: 1_000 }, (_, index) => (index % 2 === 0 ? "openai/gpt-4.1" : "gpt-4.1-mini"));
+    const allow = ["OpenAI", "openai", "anthropic/*", "ANTHROPIC/*", "google"];
+    expect(parseServiceBlock({ route, allow })).toMatchObject({
+      route: ["openai/gpt-4.1", "gpt-4.1-mini"],
+      allow: ["OpenAI", "anthropic/*", "google"],
+    });
+  });
+
+  it(`takes ${SERVICE_LIST_LIMIT} distinct entries in route and allow`, () => {
+    const ids = Array.from({ length: SERVICE_LIST_LIMIT }, (_, index) => `vendor/model-${index}`);
+    expect(parseServiceBlock({ route: [...ids, ...ids], allow: ids })).toMatchObject({ route: ids, allow: ids });
+  });
+
+  it.each(["route", "allow"])("refuses a %s list of more distinct entries than the limit with 400 invalid_service", (list) => {
+    const ids = Array.from({ length: 100_000 }, (_, index) => `vendor/model-${index}`);
+    const error = thrown(() => parseServiceBlock({ [list]: ids }));
+    expect(error).toMatchObject({
+      status: 400,
+      code: "invalid_service",
+      message: `service.${list} may hold at most ${SERVICE_LIST_LIMIT} distinct entries.`,
+    });
+    expect(thrown(() => parseServiceBlock({ [list]: ids.slice(0, SERVICE_LIST_LIMIT + 1) }))).toMatchObject({ code: "invalid_service" });
   });
 
   it("does not copy unknown keys into the result", () => {

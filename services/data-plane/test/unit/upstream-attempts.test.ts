@@ -87,6 +87,7 @@ function harness(answers: Answer[], options: { maxAttempts?: number; budgetMs?: 
       money.push("reserve");
       return hold.amountNano;
     },
+    checkSpend: async () => {},
     settle: async () => {
       money.push("settle");
       return 1n;

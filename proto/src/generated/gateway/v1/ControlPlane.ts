@@ -3,6 +3,7 @@
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { Catalogue as _gateway_v1_Catalogue, Catalogue__Output as _gateway_v1_Catalogue__Output } from '../../gateway/v1/Catalogue';
+import type { CheckSpendRequest as _gateway_v1_CheckSpendRequest, CheckSpendRequest__Output as _gateway_v1_CheckSpendRequest__Output } from '../../gateway/v1/CheckSpendRequest';
 import type { ControlEvent as _gateway_v1_ControlEvent, ControlEvent__Output as _gateway_v1_ControlEvent__Output } from '../../gateway/v1/ControlEvent';
 import type { DataPlaneReport as _gateway_v1_DataPlaneReport, DataPlaneReport__Output as _gateway_v1_DataPlaneReport__Output } from '../../gateway/v1/DataPlaneReport';
 import type { DrawRequest as _gateway_v1_DrawRequest, DrawRequest__Output as _gateway_v1_DrawRequest__Output } from '../../gateway/v1/DrawRequest';
@@ -24,6 +25,15 @@ import type { ValidateKeyRequest as _gateway_v1_ValidateKeyRequest, ValidateKeyR
 import type { ValidateKeyResponse as _gateway_v1_ValidateKeyResponse, ValidateKeyResponse__Output as _gateway_v1_ValidateKeyResponse__Output } from '../../gateway/v1/ValidateKeyResponse';
 
 export interface ControlPlaneClient extends grpc.Client {
+  CheckSpend(argument: _gateway_v1_CheckSpendRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  CheckSpend(argument: _gateway_v1_CheckSpendRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  CheckSpend(argument: _gateway_v1_CheckSpendRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  CheckSpend(argument: _gateway_v1_CheckSpendRequest, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  checkSpend(argument: _gateway_v1_CheckSpendRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  checkSpend(argument: _gateway_v1_CheckSpendRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  checkSpend(argument: _gateway_v1_CheckSpendRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  checkSpend(argument: _gateway_v1_CheckSpendRequest, callback: grpc.requestCallback<_gateway_v1_ReserveResponse__Output>): grpc.ClientUnaryCall;
+  
   Draw(argument: _gateway_v1_DrawRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_DrawResponse__Output>): grpc.ClientUnaryCall;
   Draw(argument: _gateway_v1_DrawRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_v1_DrawResponse__Output>): grpc.ClientUnaryCall;
   Draw(argument: _gateway_v1_DrawRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_v1_DrawResponse__Output>): grpc.ClientUnaryCall;
@@ -113,6 +123,8 @@ export interface ControlPlaneClient extends grpc.Client {
 }
 
 export interface ControlPlaneHandlers extends grpc.UntypedServiceImplementation {
+  CheckSpend: grpc.handleUnaryCall<_gateway_v1_CheckSpendRequest__Output, _gateway_v1_ReserveResponse>;
+  
   Draw: grpc.handleUnaryCall<_gateway_v1_DrawRequest__Output, _gateway_v1_DrawResponse>;
   
   GetCatalogue: grpc.handleUnaryCall<_gateway_v1_GetCatalogueRequest__Output, _gateway_v1_Catalogue>;
@@ -136,6 +148,7 @@ export interface ControlPlaneHandlers extends grpc.UntypedServiceImplementation 
 }
 
 export interface ControlPlaneDefinition extends grpc.ServiceDefinition {
+  CheckSpend: MethodDefinition<_gateway_v1_CheckSpendRequest, _gateway_v1_ReserveResponse, _gateway_v1_CheckSpendRequest__Output, _gateway_v1_ReserveResponse__Output>
   Draw: MethodDefinition<_gateway_v1_DrawRequest, _gateway_v1_DrawResponse, _gateway_v1_DrawRequest__Output, _gateway_v1_DrawResponse__Output>
   GetCatalogue: MethodDefinition<_gateway_v1_GetCatalogueRequest, _gateway_v1_Catalogue, _gateway_v1_GetCatalogueRequest__Output, _gateway_v1_Catalogue__Output>
   Lease: MethodDefinition<_gateway_v1_LeaseRequest, _gateway_v1_LeaseResponse, _gateway_v1_LeaseRequest__Output, _gateway_v1_LeaseResponse__Output>

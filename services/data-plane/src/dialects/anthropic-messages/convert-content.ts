@@ -9,11 +9,14 @@
 //                                           its images follow in a user message (tool messages take text only)
 //   assistant text / tool_use            -> content / tool_calls (input as JSON text)
 //   thinking / redacted_thinking         -> dropped: their signatures only mean something to Anthropic
+// An image URL of a provider's storage (gs://, Gemini's Files API) is refused on every path (provider-storage.ts).
 // A block only an Anthropic model understands (a document by URL or with citations, server tool blocks, ...) is recorded
 // as native-only: the request can then go to Anthropic paths alone. A block naming a stored file
 // (file_id) is refused on every path (provider-resources.ts).
 // `cache_control` is left out of the translation (it stays in the original for native paths).
+import { echo } from "@gateway/proto";
 import { badField, isRecord, type JsonObject, requireRecord, requireString } from "./json-fields";
+import { requireClientMediaUrl } from "../provider-storage";
 import { refuseStoredFile } from "./provider-resources";
 
 export interface ConvertedContent {
@@ -109,7 +112,7 @@ function userPart(block: JsonObject, at: string, nativeOnly: NativeOnly): JsonOb
     case "redacted_thinking":
       return undefined;
     default:
-      nativeOnly(`${at}: a ${String(block.type)} block can only be sent to an Anthropic model.`);
+      nativeOnly(`${at}: a ${echo(String(block.type))} block can only be sent to an Anthropic model.`);
       return undefined;
   }
 }
@@ -121,8 +124,12 @@ function imagePart(block: JsonObject, at: string, nativeOnly: NativeOnly): JsonO
     const data = requireString(source.data, `${at}.source.data`);
     return { type: "image_url", image_url: { url: `data:${mediaType};base64,${data}` } };
   }
-  if (source.type === "url") return { type: "image_url", image_url: { url: requireString(source.url, `${at}.source.url`) } };
-  nativeOnly(`${at}.source: an image of source type ${String(source.type)} can only be sent to an Anthropic model.`);
+  if (source.type === "url") {
+    const url = requireString(source.url, `${at}.source.url`);
+    requireClientMediaUrl(url, `${at}.source.url`);
+    return { type: "image_url", image_url: { url } };
+  }
+  nativeOnly(`${at}.source: an image of source type ${echo(String(source.type))} can only be sent to an Anthropic model.`);
   return undefined;
 }
 
@@ -138,7 +145,7 @@ function documentPart(block: JsonObject, at: string, nativeOnly: NativeOnly): Js
   }
   if (source.type === "text") return { type: "text", text: requireString(source.data, `${at}.source.data`) };
   nativeOnly(
-    `${at}.source: a document of source type ${String(source.type)} can only be sent to an Anthropic model (a base64 PDF or plain text is translated).`,
+    `${at}.source: a document of source type ${echo(String(source.type))} can only be sent to an Anthropic model (a base64 PDF or plain text is translated).`,
   );
   return undefined;
 }
@@ -173,7 +180,7 @@ function assistantMessage(blocks: JsonObject[], path: string, nativeOnly: Native
         function: { name: requireString(block.name, `${at}.name`), arguments: JSON.stringify(input) },
       });
     } else if (block.type !== "thinking" && block.type !== "redacted_thinking") {
-      nativeOnly(`${at}: a ${String(block.type)} block can only be sent to an Anthropic model.`);
+      nativeOnly(`${at}: a ${echo(String(block.type))} block can only be sent to an Anthropic model.`);
     }
   });
   // null content is for a turn of tool calls only: a turn left empty (thinking only) says "".

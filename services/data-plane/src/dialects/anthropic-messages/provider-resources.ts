@@ -2,9 +2,10 @@
 // files. Both run under the operator's provider key, not the client's: server
 // tools (web search, web fetch, code execution, MCP connectors, containers)
 // carry per-call fees the gateway does not bill, and a `file_id` names a file
-// of the operator's provider account. Anthropic-defined client tools (bash,
+// of the operator's provider account (provider-storage.ts). Anthropic-defined client tools (bash,
 // text editor, computer use, memory: the client runs them) stay native-only.
 import { invalidRequest } from "../../errors";
+import { storedFileRefused } from "../provider-storage";
 import { isRecord, type JsonObject } from "./json-fields";
 
 /** Tool type prefixes of the tools Anthropic defines but the client executes (every other non-custom type is a server tool). */
@@ -17,12 +18,6 @@ const SERVER_TOOLS_REASON =
 
 export const serverToolRefused = (path: string, what: string) =>
   invalidRequest("unsupported_input", `${path}: ${what} is not supported. ${SERVER_TOOLS_REASON}`);
-
-export const storedFileRefused = (path: string) =>
-  invalidRequest(
-    "unsupported_input",
-    `${path}: a file_id is not supported. Files are stored resources of the provider account the gateway calls with, not of your key. Send the content inline (base64) or by URL.`,
-  );
 
 /** `mcp_servers` and `container` at the top level: MCP connectors and code execution containers, both server-side. */
 export function refuseServerFields(body: JsonObject): void {

@@ -7,7 +7,9 @@
 // send back on every turn and a translated upstream cannot take: they are left
 // out.
 import { invalidRequest } from "../../errors";
+import { requireClientMediaUrl } from "../provider-storage";
 import { FUNCTION_TOOLS_ONLY } from "./convert-tools";
+import { echo } from "@gateway/proto";
 import { isObject } from "./is-object";
 
 type Item = Record<string, unknown>;
@@ -54,7 +56,7 @@ function addItem(messages: Message[], item: unknown, index: number): void {
       );
     default:
       throw unsupported(
-        `input[${index}] has type "${String(type)}": only message, function_call, function_call_output and reasoning items are accepted; ${FUNCTION_TOOLS_ONLY}`,
+        `input[${index}] has type "${echo(String(type))}": only message, function_call, function_call_output and reasoning items are accepted; ${FUNCTION_TOOLS_ONLY}`,
       );
   }
 }
@@ -90,6 +92,7 @@ function contentPart(part: unknown, where: string): Item {
         );
       if (typeof part.image_url !== "string" || part.image_url === "")
         throw invalidRequest("invalid_body", `${where}.image_url must be an https or data: URL.`);
+      requireClientMediaUrl(part.image_url, `${where}.image_url`);
       return {
         type: "image_url",
         image_url: part.detail === undefined ? { url: part.image_url } : { url: part.image_url, detail: part.detail },
@@ -98,7 +101,7 @@ function contentPart(part: unknown, where: string): Item {
       return filePart(part, where);
     default:
       throw unsupported(
-        `${where} has type "${String(part.type)}": only input_text, input_image (by image_url), input_file (by file_data) and output_text parts are supported.`,
+        `${where} has type "${echo(String(part.type))}": only input_text, input_image (by image_url), input_file (by file_data) and output_text parts are supported.`,
       );
   }
 }

@@ -10,8 +10,8 @@ import {
   NUMBER,
   OBJECT,
   STRING,
-  STRING_OR_ARRAY,
   STRING_OR_OBJECT,
+  stringOrStrings,
   TOKEN_COUNT,
 } from "../field-types";
 
@@ -35,7 +35,8 @@ const FIELDS: Record<string, FieldType> = {
   tools: ARRAY,
   tool_choice: STRING_OR_OBJECT,
   response_format: OBJECT,
-  stop: STRING_OR_ARRAY,
+  // OpenAI's documented maximum (StopConfiguration); the translations to Anthropic and Gemini walk the list.
+  stop: stringOrStrings(4),
   modalities: ARRAY,
   metadata: OBJECT,
   user: STRING,

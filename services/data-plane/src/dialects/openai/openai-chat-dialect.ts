@@ -6,6 +6,7 @@ import type { AnswerContext, ClientDialect, ClientRequest } from "../client-dial
 import { checkChatFields } from "./chat-fields";
 import { ChatStreamRenderer } from "./chat-stream-renderer";
 import { openAiErrorBody, openAiErrorFrame } from "./openai-errors";
+import { refuseProviderResources } from "./provider-resources";
 import { requireObjectBody } from "./request-body";
 import { usageWithCost } from "./usage-with-cost";
 
@@ -20,6 +21,7 @@ export const openAiChat: ClientDialect = {
     const service = parseServiceBlock(body.service);
     if (!Array.isArray(body.messages) || body.messages.length === 0)
       throw invalidRequest("invalid_body", "messages must be a non-empty array.");
+    refuseProviderResources(body, body.messages);
     return { operation: "chat", body, original: body, stream: body.stream === true, service };
   },
 

@@ -21,7 +21,7 @@ export function convertMessages(messages: unknown): ConvertedMessages {
   const callNames = new Map<string, string>();
   let previousWasTool = false;
 
-  for (const message of Array.isArray(messages) ? messages : []) {
+  for (const [index, message] of (Array.isArray(messages) ? messages : []).entries()) {
     if (!isObject(message)) continue;
     const isTool = message.role === "tool";
     switch (message.role) {
@@ -30,7 +30,7 @@ export function convertMessages(messages: unknown): ConvertedMessages {
         systemParts.push(...textParts(message.content));
         break;
       case "user":
-        push(contents, "user", userParts(message.content));
+        push(contents, "user", userParts(message.content, index));
         break;
       case "assistant":
         push(contents, "model", assistantParts(message, callNames));
@@ -69,17 +69,17 @@ function textParts(content: unknown): GeminiPart[] {
   return parts;
 }
 
-function userParts(content: unknown): GeminiPart[] {
+function userParts(content: unknown, index: number): GeminiPart[] {
   if (!Array.isArray(content)) return textParts(content);
   const parts: GeminiPart[] = [];
-  for (const part of content) {
+  for (const [partIndex, part] of content.entries()) {
     if (!isObject(part)) continue;
     if (part.type === "text") {
       parts.push(...textParts([part]));
     } else if (part.type === "image_url") {
       // `image_url` is {url, detail?}; some clients send the URL string itself.
       const url = isObject(part.image_url) ? part.image_url.url : part.image_url;
-      if (typeof url === "string" && url !== "") parts.push(mediaPartFromUrl(url));
+      if (typeof url === "string" && url !== "") parts.push(mediaPartFromUrl(url, `messages[${index}].content[${partIndex}].image_url`));
     } else if (part.type === "input_audio" && isObject(part.input_audio) && typeof part.input_audio.data === "string") {
       parts.push(audioPart(part.input_audio.data, typeof part.input_audio.format === "string" ? part.input_audio.format : ""));
     } else if (part.type === "file" && isObject(part.file) && typeof part.file.file_data === "string") {

@@ -2,6 +2,7 @@
 // Gemini takes bytes inline (`inlineData`, base64) or a reference it fetches
 // itself (`fileData.fileUri`); a data: URL is always sent inline, anything else
 // by reference, so the upstream, not the gateway, reads remote media.
+import { requireClientMediaUrl } from "../../dialects/provider-storage";
 import type { GeminiPart } from "./wire-types";
 
 /** File extensions of media Gemini accepts by reference, for the optional `fileData.mimeType`. */
@@ -43,13 +44,16 @@ function percentDecode(text: string): string {
 /**
  * An `image_url` as a Gemini part: inline for data: URLs, else a reference
  * that always says it is an image (the type guessed from the extension, else
- * image/jpeg). Never another type: Gemini would fetch and process a video or
+ * image/jpeg); a provider-storage URI is refused (400). Never another type: Gemini would fetch and process a video or
  * a YouTube link behind an "image" URL, at a cost far beyond the hold's
  * allowance per image, which the gateway would absorb.
  */
-export function mediaPartFromUrl(url: string): GeminiPart {
+export function mediaPartFromUrl(url: string, path: string): GeminiPart {
   const inline = inlinePartFromDataUrl(url);
   if (inline) return inline;
+  // Gemini resolves a Files API or gs:// URI in the operator's account: never one a client sent.
+  // The dialects refuse them first; this keeps the codec safe on its own.
+  requireClientMediaUrl(url, path);
   const guessed = guessMimeType(url);
   return { fileData: { fileUri: url, mimeType: guessed?.startsWith("image/") ? guessed : "image/jpeg" } };
 }

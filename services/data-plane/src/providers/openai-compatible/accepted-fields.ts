@@ -2,6 +2,12 @@
 // a caller's body is dropped silently, never an error. The lists are the
 // properties of CreateChatCompletionRequest / CreateEmbeddingRequest in
 // OpenAI's OpenAPI description (API 2.3.0).
+
+/**
+ * CreateChatCompletionRequest's properties, less `metadata`: it only tags completions stored in the
+ * provider account, and the gateway has none stored there (`store` is always sent false,
+ * openai-compatible-adapter.ts); OpenAI refuses `metadata` without `store: true`.
+ */
 export const OPENAI_CHAT_FIELDS: ReadonlySet<string> = new Set([
   "audio",
   "frequency_penalty",
@@ -12,7 +18,6 @@ export const OPENAI_CHAT_FIELDS: ReadonlySet<string> = new Set([
   "max_completion_tokens",
   "max_tokens",
   "messages",
-  "metadata",
   "modalities",
   "model",
   "moderation",

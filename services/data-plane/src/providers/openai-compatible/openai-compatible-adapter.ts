@@ -66,10 +66,16 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     return { path: "/chat/completions", headers, body: this.chatBody(body, context.upstreamModel) };
   }
 
-  /** The upstream chat body: accepted fields only, the upstream's model id, and usage always requested on streams. */
+  /**
+   * The upstream chat body: accepted fields only, the upstream's model id, usage always requested on
+   * streams, and `store: false` whenever the client sent `store`: a tenant must not make the
+   * operator's provider account keep completions (OpenAI's default is false; the field is not added
+   * when absent, since not every OpenAI-compatible vendor knows it).
+   */
   chatBody(body: Record<string, unknown>, upstreamModel: string): string {
     const upstream = pickFields(body, this.chatFields);
     upstream.model = upstreamModel;
+    if (upstream.store !== undefined) upstream.store = false;
     if (upstream.stream === true) {
       const options = typeof body.stream_options === "object" && body.stream_options !== null ? body.stream_options : {};
       upstream.stream_options = { ...options, include_usage: true };
