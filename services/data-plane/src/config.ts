@@ -5,6 +5,7 @@ import { weakTokenProblem } from "@gateway/proto/token-strength";
 import path from "node:path";
 import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import type { LeaseSettings } from "./billing/budget-leases";
+import type { ControlPlaneTlsFiles } from "./control-plane/control-plane-tls";
 import type { ProviderConfig, ProviderProtocol } from "./providers/provider-config";
 
 export type { ProviderConfig, ProviderProtocol };
@@ -18,7 +19,7 @@ export interface DataPlaneConfig {
   metricsProjectLabels: boolean;
   controlPlaneAddress: string;
   /** TLS to the control plane when set: the CA its certificate chains to and, for mutual TLS, this data plane's certificate and key. */
-  controlPlaneTls: { caFile: string; certificateFile: string | undefined; privateKeyFile: string | undefined } | undefined;
+  controlPlaneTls: ControlPlaneTlsFiles | undefined;
   /** How often the TLS files are read again (a rotated certificate is taken without a restart). */
   tlsReloadIntervalMs: number;
   internalToken: string;

@@ -3,9 +3,18 @@
 // are read again as they change (grpc-js's certificate-provider credentials; new connections take them).
 import * as grpc from "@grpc/grpc-js";
 import { CertificateFiles } from "@gateway/proto";
-import type { DataPlaneConfig } from "../config";
 
-export function controlPlaneCredentials(config: DataPlaneConfig, onProblem: (message: string) => void): grpc.ChannelCredentials {
+/** The link's TLS files (config.ts reads them from the environment); no CA file: no TLS. */
+export interface ControlPlaneTlsFiles {
+  caFile: string;
+  certificateFile: string | undefined;
+  privateKeyFile: string | undefined;
+}
+
+export function controlPlaneCredentials(
+  config: { controlPlaneTls: ControlPlaneTlsFiles | undefined; tlsReloadIntervalMs: number },
+  onProblem: (message: string) => void,
+): grpc.ChannelCredentials {
   const tls = config.controlPlaneTls;
   if (!tls) return grpc.credentials.createInsecure();
   const files = new CertificateFiles({
