@@ -80,7 +80,11 @@ try {
 
   // The operator console's static files, served by the control plane at /console (docs/console.md).
   // The gateway runs without them: a failed build is said, not fatal.
-  await buildConsole().catch((error: unknown) => console.error(`console not built: ${error instanceof Error ? error.message : error}`));
+  // GATEWAY_CONSOLE_DIR: built there instead of services/console/dist (the control plane, given the same variable, serves it).
+  const consoleDir = env.GATEWAY_CONSOLE_DIR ? path.resolve(env.GATEWAY_CONSOLE_DIR) : undefined;
+  await buildConsole(consoleDir).catch((error: unknown) =>
+    console.error(`console not built: ${error instanceof Error ? error.message : error}`),
+  );
 
   const controlPlane = await startService(
     "control-plane",

@@ -28,7 +28,8 @@ const running: LocalGateway[] = [];
 /** Runs `pnpm start`'s script with the given ports and its own directory; resolves once it printed its key. */
 async function startLocal(ports: Record<string, number>, extra: Record<string, string>): Promise<LocalGateway> {
   const directory = mkdtempSync(path.join(os.tmpdir(), "gateway-local-"));
-  const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_LOCAL_DIR: directory };
+  // The console built in its own folder too: the browser tests' builds are never emptied under them.
+  const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_LOCAL_DIR: directory, GATEWAY_CONSOLE_DIR: path.join(directory, "console") };
   // No Redis, the mock provider as every upstream; PGlite unless `extra` names a database.
   for (const name of ["DATABASE_URL", "REDIS_URL", "OPENAI_API_KEY", "GATEWAY_DATA_DIR"]) delete env[name];
   Object.assign(env, extra);
@@ -124,6 +125,10 @@ describe("pnpm start, twice on one machine", () => {
       expect(answer.status).toBe(200);
       const state = JSON.parse(readFileSync(path.join(gateway.directory, "local-gateway.json"), "utf8")) as Record<string, string>;
       expect(state.adminUrl).toBe(printed.admin);
+      // Its console, built into its own GATEWAY_CONSOLE_DIR and served from there.
+      const consolePage = await fetch(`${printed.admin}/console/`);
+      expect(consolePage.status).toBe(200);
+      expect(await consolePage.text()).toBe(readFileSync(path.join(gateway.directory, "console", "index.html"), "utf8"));
     }
     // The first is still up once the second runs.
     expect((await fetch(`${first.printed.admin}/health`)).status).toBe(200);

@@ -10,7 +10,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayStack, startStack } from "../../data-plane/test/harness/gateway-stack";
 import type { components } from "../src/generated/admin-api";
-import { buildConsole } from "../scripts/build-console";
+import { consoleBuildOfItsOwn } from "./console-build";
 import { launchChromium } from "./browser";
 import { pageScreenshots } from "./page-screenshots";
 
@@ -39,8 +39,8 @@ describe("operator console: catalogue", () => {
   let files: string;
 
   beforeAll(async () => {
-    await buildConsole();
-    [stack, browser] = await Promise.all([startStack({ backend: "postgresql" }), launchChromium()]);
+    const controlPlaneEnv = await consoleBuildOfItsOwn();
+    [stack, browser] = await Promise.all([startStack({ backend: "postgresql", controlPlaneEnv }), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(10_000);
     files = mkdtempSync(path.join(os.tmpdir(), "console-catalogue-"));

@@ -7,7 +7,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayStack, marker, startStack, type TestProject } from "../../data-plane/test/harness/gateway-stack";
 import type { components } from "../src/generated/admin-api";
-import { buildConsole } from "../scripts/build-console";
+import { consoleBuildOfItsOwn } from "./console-build";
 import { launchChromium } from "./browser";
 import { pageScreenshots } from "./page-screenshots";
 
@@ -24,10 +24,11 @@ describe("operator console: health and audit log", () => {
   let project: TestProject;
 
   beforeAll(async () => {
-    await buildConsole();
+    const controlPlaneEnv = await consoleBuildOfItsOwn();
     [stack, browser] = await Promise.all([
       startStack({
         backend: "postgresql",
+        controlPlaneEnv,
         dataPlanes: 2,
         // Three failures open a path's circuit for everyone, and it stays open through the test.
         dataPlaneEnv: {

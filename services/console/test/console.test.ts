@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayStack, startStack } from "../../data-plane/test/harness/gateway-stack";
 import { launchChromium } from "./browser";
-import { buildConsole } from "../scripts/build-console";
+import { consoleBuildOfItsOwn } from "./console-build";
 import { pageScreenshots } from "./page-screenshots";
 
 interface Money {
@@ -50,8 +50,8 @@ describe("operator console", () => {
   const projectId = `console${randomBytes(4).toString("hex")}`;
 
   beforeAll(async () => {
-    await buildConsole();
-    [stack, browser] = await Promise.all([startStack({ backend: "postgresql" }), launchChromium()]);
+    const controlPlaneEnv = await consoleBuildOfItsOwn();
+    [stack, browser] = await Promise.all([startStack({ backend: "postgresql", controlPlaneEnv }), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(10_000);
   });

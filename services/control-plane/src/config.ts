@@ -30,6 +30,8 @@ export interface ControlPlaneConfig {
   changePollIntervalMs: number;
   /** Catalogue loaded at start when the database has none yet. */
   defaultCatalogueFile: string;
+  /** The console's build served at /console (GATEWAY_CONSOLE_DIR); unset = services/console/dist, where `pnpm build:console` writes. */
+  consoleDir: string | undefined;
   logLevel: string;
   /** Names this replica in GET /admin/health and on the reports it receives (CONTROL_PLANE_REPLICA_ID; host name and pid unset). */
   replicaId: string;
@@ -141,6 +143,7 @@ export function parseControlPlaneConfig(env: NodeJS.ProcessEnv = process.env): C
     keyCacheTtlSeconds: Math.min(integer(env, "KEY_CACHE_TTL_SECONDS", 30, 1), 30),
     changePollIntervalMs: integer(env, "CHANGE_POLL_INTERVAL_MS", 200, 10),
     defaultCatalogueFile: path.resolve(env.GATEWAY_DEFAULT_CATALOGUE || path.join(import.meta.dirname, "catalogue/default-catalogue.json")),
+    consoleDir: env.GATEWAY_CONSOLE_DIR ? path.resolve(env.GATEWAY_CONSOLE_DIR) : undefined,
     logLevel: env.LOG_LEVEL || "info",
     replicaId: env.CONTROL_PLANE_REPLICA_ID || `control-plane-${os.hostname()}-${process.pid}`,
     version: env.GATEWAY_VERSION || "dev",

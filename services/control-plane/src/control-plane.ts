@@ -93,6 +93,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
     services,
     isReady: () => ready,
     logLevel: config.logLevel,
+    consoleDir: config.consoleDir,
     timeouts: { headersMs: config.adminHeadersTimeoutMs, requestMs: config.adminRequestTimeoutMs },
     tls: adminCertificates?.currentIdentity && {
       cert: adminCertificates.currentIdentity.certificate,

@@ -111,3 +111,10 @@ describe("parseControlPlaneConfig: TLS files", () => {
     );
   });
 });
+
+describe("parseControlPlaneConfig: the console's build", () => {
+  it("serves services/console/dist unless GATEWAY_CONSOLE_DIR names another folder", () => {
+    expect(parse({}).consoleDir).toBeUndefined();
+    expect(parse({ GATEWAY_CONSOLE_DIR: "/tmp/console-build" }).consoleDir).toBe("/tmp/console-build");
+  });
+});
