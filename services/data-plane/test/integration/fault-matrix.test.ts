@@ -421,7 +421,7 @@ describe("fault matrix", () => {
       // The headers went out during the first attempt and say so; the error event says how it ended.
       expect(result.seen.headers.get("x-service-reason")).toMatch(/, 1 attempt so far$/);
       expect(JSON.parse(result.events[0]!)).toEqual({
-        error: { type: "upstream_error", code: 503, message: expect.any(String) },
+        error: { type: "upstream_error", code: 503, message: expect.any(String), param: null },
         service: { "x-service-model": GEMINI, "x-service-reason": `auto -> ${GEMINI} via openrouter, 4 attempts` },
       });
       expect(await mockSaw(tag)).toHaveLength(4);
