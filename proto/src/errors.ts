@@ -76,7 +76,8 @@ export const ERROR_TABLE = {
 export type ErrorCode = keyof typeof ERROR_TABLE;
 
 export interface ErrorBody {
-  error: { type: string; code: string | number; message: string };
+  /** `param`: the request field at fault, or null; OpenAI's errors always carry it (docs/errors.md). */
+  error: { type: string; code: string | number; message: string; param: string | null };
 }
 
 /** A failure with a code from the table. `status` may differ from the table's only where the wire code is the status. */
@@ -87,11 +88,13 @@ export class GatewayError extends Error {
   /** The code on the wire: the table's name, or the status for upstream failures. */
   readonly code: string | number;
   readonly headers: Record<string, string>;
+  /** The request field the error is about, where the gateway knows it (OpenAI's `param`), else null. */
+  readonly param: string | null;
 
   constructor(
     readonly kind: ErrorCode,
     message: string,
-    options: { status?: number; headers?: Record<string, string>; cause?: unknown } = {},
+    options: { status?: number; headers?: Record<string, string>; cause?: unknown; param?: string } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     const row: ErrorKind = ERROR_TABLE[kind];
@@ -100,6 +103,7 @@ export class GatewayError extends Error {
     this.retryable = row.retryable;
     this.code = row.wireCode === "status" ? this.status : kind;
     this.headers = options.headers ?? {};
+    this.param = options.param ?? null;
   }
 
   get grpcStatus(): grpcStatus {
@@ -107,7 +111,7 @@ export class GatewayError extends Error {
   }
 
   toBody(): ErrorBody {
-    return { error: { type: this.type, code: this.code, message: this.message } };
+    return { error: { type: this.type, code: this.code, message: this.message, param: this.param } };
   }
 
   /** The answer's headers: its own (Retry-After) and whether sending it again may help (x-should-retry, which OpenAI's SDKs read). */

@@ -35,7 +35,9 @@ describe("the error table", () => {
       false,
       grpcStatus.FAILED_PRECONDITION,
     ]);
-    expect(credits.toBody()).toEqual({ error: { type: "billing_error", code: "insufficient_credits", message: "no money" } });
+    // OpenAI's errors always carry `param`: null when no request field is at fault.
+    expect(credits.toBody()).toEqual({ error: { type: "billing_error", code: "insufficient_credits", message: "no money", param: null } });
+    expect(new GatewayError("invalid_body", "bad", { param: "messages" }).toBody().error.param).toBe("messages");
     const upstream = new GatewayError("upstream_failed", "failed", { status: 503 });
     expect([upstream.status, upstream.code, upstream.retryable]).toEqual([503, 503, true]);
   });

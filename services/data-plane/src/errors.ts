@@ -15,7 +15,9 @@ export type InvalidRequestCode =
   | "invalid_service"
   | "unsupported_input";
 
-export const invalidRequest = (code: InvalidRequestCode, message: string) => new GatewayError(code, message);
+/** `param`: the request field at fault, when there is one (OpenAI's `error.param`). */
+export const invalidRequest = (code: InvalidRequestCode, message: string, param?: string) =>
+  new GatewayError(code, message, param === undefined ? {} : { param });
 export const invalidApiKey = () => new GatewayError("invalid_api_key", "Missing, malformed, unknown, expired or revoked API key.");
 export const insufficientCredits = () =>
   new GatewayError("insufficient_credits", "The project's prepaid balance cannot cover this request. Top up the balance.");

@@ -1824,6 +1824,8 @@ export interface components {
                 /** @description the error table's code (docs/errors.md), e.g. not_found */
                 code: string;
                 message: string;
+                /** @description the request field at fault, as OpenAI's errors name it; null when none applies */
+                param: string | null;
                 /** @description a refused catalogue file: every problem found, against its entry (docs/errors.md) */
                 problems?: {
                     message: string;

@@ -20,12 +20,13 @@ export const errorSchema = {
   properties: {
     error: {
       type: "object",
-      required: ["type", "code", "message"],
+      required: ["type", "code", "message", "param"],
       additionalProperties: false,
       properties: {
         type: { type: "string", description: "OpenAI-style error type, e.g. invalid_request_error" },
         code: { type: "string", description: "the error table's code (docs/errors.md), e.g. not_found" },
         message: { type: "string" },
+        param: { type: ["string", "null"], description: "the request field at fault, as OpenAI's errors name it; null when none applies" },
         problems: {
           type: "array",
           description: "a refused catalogue file: every problem found, against its entry (docs/errors.md)",

@@ -1,4 +1,4 @@
-// Admin API errors, rendered from the error table: `{"error":{"type","code","message"}}`, the row's
+// Admin API errors, rendered from the error table: `{"error":{"type","code","message","param"}}`, the row's
 // status, and `x-should-retry` from its retryable flag (the header OpenAI's SDKs honour).
 import { GatewayError } from "@gateway/proto";
 import type { FastifyReply } from "fastify";

@@ -21,7 +21,7 @@ export function registerOpenApi(app: FastifyInstance): void {
         title: "Model gateway admin API",
         version: "1",
         description:
-          'Projects, keys, limits, balances and the catalogue. Errors are `{"error":{"type","code","message"}}` from the error table (docs/errors.md), with `x-should-retry`; a refused catalogue file\'s error also lists its `problems`, each with its JSON `pointer`, `model` and `message`.',
+          'Projects, keys, limits, balances and the catalogue. Errors are `{"error":{"type","code","message","param"}}` from the error table (docs/errors.md), with `x-should-retry`; a refused catalogue file\'s error also lists its `problems`, each with its JSON `pointer`, `model` and `message`.',
       },
       components: { securitySchemes: { adminToken: { type: "http", scheme: "bearer", description: "GATEWAY_ADMIN_TOKEN" } } },
       security: [{ adminToken: [] }],

@@ -1,4 +1,4 @@
-// Every admin API error is `{"error":{"type","code","message"}}` from the error table, with
+// Every admin API error is `{"error":{"type","code","message","param"}}` from the error table, with
 // `x-should-retry` from its retryable flag: the services' own failures and fastify's (validation,
 // unreadable or oversized bodies, unknown routes, the admin token), on a real control plane (PGlite).
 import { type Catalogue__Output, GatewayError } from "@gateway/proto";
@@ -30,7 +30,7 @@ async function expectError(
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
   expect(response.headers.get("x-should-retry")).toBe(String(retry));
   expect(await response.json()).toEqual({
-    error: { type, code, message: message ?? expect.any(String), ...(problems === undefined ? {} : { problems }) },
+    error: { type, code, message: message ?? expect.any(String), param: null, ...(problems === undefined ? {} : { problems }) },
   });
 }
 
@@ -457,6 +457,7 @@ describe("admin API errors", () => {
         type: "service_unavailable",
         code: "shutting_down",
         message: "This replica is shutting down. Send the request again: another replica will take it.",
+        param: null,
       },
     });
   });

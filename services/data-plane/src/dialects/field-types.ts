@@ -52,7 +52,7 @@ export function oneOf(...values: string[]): FieldType {
 
 /** How each dialect words the refusal: OpenAI's `stream must be a boolean.`, Anthropic's `stream: must be a boolean.` */
 export type Refusal = (field: string, expected: string) => GatewayError;
-const openAiRefusal: Refusal = (field, expected) => invalidRequest("invalid_body", `${field} must be ${expected}.`);
+const openAiRefusal: Refusal = (field, expected) => invalidRequest("invalid_body", `${field} must be ${expected}.`, field);
 
 /** Throws invalid_body naming the first listed field whose value is set and not of its type. */
 export function checkFieldTypes(body: Record<string, unknown>, fields: Record<string, FieldType>, refuse = openAiRefusal): void {

@@ -63,7 +63,9 @@ describe("2,000 concurrent requests against $1.00 through two data planes", () =
     expect(served.length).toBeGreaterThan(100);
     expect(refused.length).toBeGreaterThan(100);
     for (const outcome of refused) {
-      expect(outcome.body).toEqual({ error: { type: "billing_error", code: "insufficient_credits", message: expect.any(String) } });
+      expect(outcome.body).toEqual({
+        error: { type: "billing_error", code: "insufficient_credits", message: expect.any(String), param: null },
+      });
     }
 
     const ledger = await stack.ledger(project.projectId);

@@ -43,7 +43,7 @@ const CHAT: Dialect = {
   body: (model, tag, stream) => ({ model, stream, messages: [{ role: "user", content: tag }] }),
   wholeCost: (answer) => (answer.usage as { cost: number }).cost,
   errorType(body) {
-    expect(body).toEqual({ error: { type: expect.any(String), code: expect.anything(), message: expect.any(String) } });
+    expect(body).toEqual({ error: { type: expect.any(String), code: expect.anything(), message: expect.any(String), param: null } });
     return (body as { error: { type: string } }).error.type;
   },
   streamCost: (events) => {

@@ -89,7 +89,7 @@ describe("fault matrix", () => {
 
   function expectError(seen: Seen, status: number, type: string): void {
     expect(seen.status).toBe(status);
-    expect(JSON.parse(seen.text)).toEqual({ error: { type, code: status, message: expect.any(String) } });
+    expect(JSON.parse(seen.text)).toEqual({ error: { type, code: status, message: expect.any(String), param: null } });
   }
 
   beforeAll(async () => {
@@ -318,7 +318,7 @@ describe("fault matrix", () => {
     async function expectCutAfterContent(result: Streamed, tag: string): Promise<void> {
       expect(result.seen.status).toBe(200);
       expect(result.events).not.toContain("[DONE]");
-      expect(parse(result.events.at(-1)!).error).toEqual({ type: "upstream_error", code: 502, message: expect.any(String) });
+      expect(parse(result.events.at(-1)!).error).toEqual({ type: "upstream_error", code: 502, message: expect.any(String), param: null });
       const chunks = result.events.slice(0, -1).map(parse);
       expect(chunks.some((chunk) => (chunk.choices?.[0]?.delta?.content ?? "").length > 0)).toBe(true);
       const billed = BigInt(Math.round(chunks.at(-1)!.usage!.cost * 1e9)); // the usage chunk before the error event
@@ -421,7 +421,7 @@ describe("fault matrix", () => {
       // The headers went out during the first attempt and say so; the error event says how it ended.
       expect(result.seen.headers.get("x-service-reason")).toMatch(/, 1 attempt so far$/);
       expect(JSON.parse(result.events[0]!)).toEqual({
-        error: { type: "upstream_error", code: 503, message: expect.any(String) },
+        error: { type: "upstream_error", code: 503, message: expect.any(String), param: null },
         service: { "x-service-model": GEMINI, "x-service-reason": `auto -> ${GEMINI} via openrouter, 4 attempts` },
       });
       expect(await mockSaw(tag)).toHaveLength(4);

@@ -10,11 +10,13 @@ import { costToNano, marker, startStack, type Backend, type GatewayStack, type T
 import { TEST_REDIS_URL } from "../../../../deploy/test/test-services";
 
 interface ErrorBody {
-  error: { type: string; code: string | number; message: string };
+  error: { type: string; code: string | number; message: string; param: string | null };
 }
 
 function expectErrorShape(body: unknown, type: string, code: string | number): void {
-  expect(body).toEqual({ error: { type, code, message: expect.any(String) } });
+  // `param`: the field at fault where the gateway knows it, else null (docs/errors.md).
+  const param = (body as ErrorBody).error?.param;
+  expect(body).toEqual({ error: { type, code, message: expect.any(String), param: typeof param === "string" ? param : null } });
   expect((body as ErrorBody).error.message.length).toBeGreaterThan(10);
 }
 

@@ -156,7 +156,7 @@ describe("a 200 MiB upstream answer through the production data plane", () => {
     const sent = asked.filter((seen) => seen.tag === tag);
     expect(sent).toHaveLength(1); // not retried: any target would answer as large
     expect(sent[0]!.written).toBeLessThan(READ_NEAR_CAP); // the gateway stopped reading near its cap
-    expect(await answer.json()).toEqual({ error: { type: "upstream_error", code: 502, message: expect.any(String) } });
+    expect(await answer.json()).toEqual({ error: { type: "upstream_error", code: 502, message: expect.any(String), param: null } });
     await expectReleased(answer.headers.get("x-request-id")!);
     await expectStillServing();
   });
@@ -182,7 +182,7 @@ describe("a 200 MiB upstream answer through the production data plane", () => {
     const sent = asked.filter((seen) => seen.tag === "huge-error");
     expect(sent).toHaveLength(2); // a 500: retried once, as any
     for (const { written } of sent) expect(written).toBeLessThan(READ_NEAR_CAP); // read no further than its cap
-    expect(await answer.json()).toEqual({ error: { type: "upstream_error", code: 500, message: expect.any(String) } });
+    expect(await answer.json()).toEqual({ error: { type: "upstream_error", code: 500, message: expect.any(String), param: null } });
     await expectReleased(answer.headers.get("x-request-id")!);
     await expectStillServing();
   });

@@ -52,7 +52,7 @@ interface Chunk {
   error?: unknown;
 }
 
-const errorShape = (type: string, code: string | number) => ({ error: { type, code, message: expect.any(String) } });
+const errorShape = (type: string, code: string | number) => ({ error: { type, code, message: expect.any(String), param: null } });
 
 /** Checks an answer's shape and returns it with its kind and the cost the client was told. */
 function inspect(answer: Answer): Answer {

@@ -1,5 +1,5 @@
 // What an error answer must look like (docs/errors.md): JSON, `x-should-retry`, and the table's
-// shape, OpenAI's `{"error":{"type","code","message"}}` or, on /v1/messages and its count_tokens,
+// shape, OpenAI's `{"error":{"type","code","message","param"}}` or, on /v1/messages and its count_tokens,
 // Anthropic's `{"type":"error","error":{"type","message","code"}}`. Returns what is wrong, if anything.
 import type { RawAnswer } from "./raw-http";
 
@@ -25,7 +25,10 @@ export function errorShapeProblem(answer: RawAnswer, dialect: "openai" | "anthro
   if (typeof error !== "object" || error === null) return "error is not an object";
   // A refused catalogue file's error alone adds its problems (docs/errors.md, "A refused catalogue file").
   const keys = Object.keys(error).filter((key) => key !== "problems" || dialect === "anthropic");
-  if (keys.sort().join() !== "code,message,type") return `error keys ${Object.keys(error).join(",")}`;
+  // OpenAI's errors always carry `param` (null, or the field at fault); Anthropic's have none.
+  const expectedKeys = dialect === "anthropic" ? "code,message,type" : "code,message,param,type";
+  if (keys.sort().join() !== expectedKeys) return `error keys ${Object.keys(error).join(",")}`;
+  if (dialect === "openai" && error.param !== null && !isText(error.param)) return "param neither null nor a field name";
   if ("problems" in error) {
     const problems = error.problems;
     if (!Array.isArray(problems) || problems.length === 0) return "problems is not a list of problems";

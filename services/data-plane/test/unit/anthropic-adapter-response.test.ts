@@ -34,12 +34,20 @@ describe("AnthropicAdapter.response on recorded messages", () => {
       choices: [
         {
           index: 0,
-          message: { role: "assistant", content: '{"product_name": "Green Tea", "price": 5.50, "quantity": 2}', refusal: null },
+          message: {
+            role: "assistant",
+            content: '{"product_name": "Green Tea", "price": 5.50, "quantity": 2}',
+            refusal: null,
+            annotations: [],
+          },
           logprobs: null,
           finish_reason: "stop",
         },
       ],
       usage: { prompt_tokens: 249, completion_tokens: 26, total_tokens: 275, prompt_tokens_details: { cached_tokens: 0 } },
+      // What OpenAI's live answers always carry (providers/openai-answer-fields.ts).
+      service_tier: "default",
+      system_fingerprint: expect.stringMatching(/^fp_[0-9a-f]{12}$/),
     });
   });
 
@@ -52,6 +60,7 @@ describe("AnthropicAdapter.response on recorded messages", () => {
         role: "assistant",
         content: 'I\'ll use the test_tool with the value "test" as requested, then provide a final response.',
         refusal: null,
+        annotations: [],
         tool_calls: [
           { id: "toolu_011LF2VkWpAfJnTKJcmh1PNf", type: "function", function: { name: "test_tool", arguments: '{"value":"test"}' } },
         ],
@@ -108,7 +117,13 @@ describe("AnthropicAdapter.response", () => {
         usage: { input_tokens: 30, output_tokens: 80, output_tokens_details: { thinking_tokens: 60 } },
       }),
     ) as any;
-    expect(completion.choices[0].message).toEqual({ role: "assistant", content: "Four.", refusal: null, reasoning: "Let me think." });
+    expect(completion.choices[0].message).toEqual({
+      role: "assistant",
+      content: "Four.",
+      refusal: null,
+      annotations: [],
+      reasoning: "Let me think.",
+    });
     expect(completion.usage.completion_tokens_details).toEqual({ reasoning_tokens: 60 });
   });
 
@@ -121,7 +136,12 @@ describe("AnthropicAdapter.response", () => {
       }),
     ) as any;
     expect(completion.choices[0].finish_reason).toBe("content_filter");
-    expect(completion.choices[0].message).toEqual({ role: "assistant", content: null, refusal: "This request was refused due to policy." });
+    expect(completion.choices[0].message).toEqual({
+      role: "assistant",
+      content: null,
+      refusal: "This request was refused due to policy.",
+      annotations: [],
+    });
   });
 
   it("a refusal without explanation still has a refusal text, and keeps what was written before it", () => {

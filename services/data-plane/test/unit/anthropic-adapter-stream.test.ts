@@ -95,11 +95,17 @@ function accumulateAnthropicMessage(events: SseEvent[]) {
 /** Every chunk has the OpenAI chunk shape; only the finish chunk has a finish_reason; usage chunks have no choices. */
 function expectChunkShapes(items: StreamItem[], id: string, model: string) {
   for (const chunk of chunks(items)) {
-    expect(chunk).toMatchObject({ id, object: "chat.completion.chunk", created: context.created, model });
+    expect(chunk).toMatchObject({ id, object: "chat.completion.chunk", created: context.created, model, service_tier: "default" });
+    expect(chunk.system_fingerprint).toMatch(/^fp_[0-9a-f]{12}$/);
     if (chunk.usage) expect(chunk.choices).toEqual([]);
     else {
       expect(chunk.choices).toHaveLength(1);
-      expect(chunk.choices[0]).toEqual({ index: 0, delta: expect.any(Object), finish_reason: chunk.choices[0].finish_reason });
+      expect(chunk.choices[0]).toEqual({
+        index: 0,
+        delta: expect.any(Object),
+        logprobs: null,
+        finish_reason: chunk.choices[0].finish_reason,
+      });
     }
   }
   const withFinish = chunks(items).filter((chunk) => chunk.choices[0]?.finish_reason != null);
@@ -122,13 +128,16 @@ describe("AnthropicAdapter.stream on recorded streams", () => {
       object: "chat.completion.chunk",
       created: context.created,
       model: "claude-3-opus-latest",
+      // What OpenAI's live chunks always carry (providers/openai-answer-fields.ts).
+      service_tier: "default",
+      system_fingerprint: expect.stringMatching(/^fp_[0-9a-f]{12}$/),
     };
     const choice = (delta: unknown, finish_reason: string | null = null) => ({
       kind: "chunk",
-      chunk: { ...base, choices: [{ index: 0, delta, finish_reason }] },
+      chunk: { ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason }] },
     });
     expect(items).toEqual([
-      choice({ role: "assistant", content: "Hello" }),
+      choice({ role: "assistant", content: "Hello", refusal: null }),
       choice({ content: " there" }),
       choice({ content: "!" }),
       choice({}, "stop"),
@@ -204,7 +213,8 @@ describe("AnthropicAdapter.stream on recorded streams", () => {
     // Nothing came before the refusal, so the role rides on it.
     expect(finish.choices[0]).toEqual({
       index: 0,
-      delta: { role: "assistant", refusal: "This request was refused due to policy." },
+      delta: { role: "assistant", content: null, refusal: "This request was refused due to policy." },
+      logprobs: null,
       finish_reason: "content_filter",
     });
     expect(accumulateChunks(items).usage).toEqual({
@@ -373,7 +383,7 @@ describe("AnthropicAdapter.stream", () => {
     expect(
       items.map((item) => (item.kind === "chunk" ? Object.keys((item.chunk as any).choices[0]?.delta ?? { usage: 1 }).join() : item.kind)),
     ).toEqual([
-      "role", // message_start's role, carried by the finish chunk (nothing else came)
+      "role,content,refusal", // message_start's role (with OpenAI's opening content and refusal), carried by the finish chunk (nothing else came)
       "usage",
       "done",
     ]);

@@ -29,6 +29,16 @@ describe("Responses field types", () => {
       code: "invalid_body",
       status: 400,
       message,
+      // OpenAI's error.param: the field at fault.
+      param: message.slice(0, message.indexOf(" ")),
+    });
+  });
+
+  it.each(["previous_response_id", "conversation", "background"])("names %s as the param of its refusal", (field) => {
+    const value = field === "background" ? true : "x";
+    expect(thrown(() => openAiResponses.parse({ model: "auto", input: "Hi", [field]: value }, {}))).toMatchObject({
+      code: "invalid_request",
+      param: field,
     });
   });
 

@@ -28,7 +28,7 @@ describe("upstreamFailure", () => {
 
   it("renders the OpenAI-style error body with the numeric code", () => {
     expect(upstreamFailure(502).toBody()).toEqual({
-      error: { type: "upstream_error", code: 502, message: "The upstream provider failed to answer." },
+      error: { type: "upstream_error", code: 502, message: "The upstream provider failed to answer.", param: null },
     });
   });
 

@@ -51,7 +51,9 @@ function accumulate(chunks: OpenAiChunk[]): Accumulated {
       if (choice.index !== 0) continue;
       const { delta } = choice;
       if (typeof delta.role === "string") message.role = delta.role;
-      for (const key of ["content", "reasoning"])
+      // OpenAI's opening delta says `refusal: null`; a refusal's text would come in pieces like content.
+      if (delta.refusal === null) message.refusal ??= null;
+      for (const key of ["content", "reasoning", "refusal"])
         if (typeof delta[key] === "string") message[key] = ((message[key] as string | undefined) ?? "") + (delta[key] as string);
       for (const call of (delta.tool_calls as { index: number }[] | undefined) ?? []) {
         const { index, ...rest } = call;
@@ -86,7 +88,7 @@ function mergeEvents(events: SseEvent[]): Record<string, unknown> {
   };
 }
 
-/** The whole-answer translation in the same terms as `accumulate`. */
+/** The whole-answer translation in the same terms as `accumulate` (chunks carry no empty `annotations`, as OpenAI's do not). */
 function wholeAnswer(json: unknown): Accumulated {
   const completion = adapter.response("chat", json, context) as {
     id: unknown;
@@ -97,7 +99,7 @@ function wholeAnswer(json: unknown): Accumulated {
   return {
     id: completion.id,
     model: completion.model,
-    message: completion.choices[0]!.message,
+    message: Object.fromEntries(Object.entries(completion.choices[0]!.message).filter(([key]) => key !== "annotations")),
     finish_reason: completion.choices[0]!.finish_reason,
     usage: completion.usage,
   };
@@ -114,7 +116,10 @@ describe("GeminiAdapter streams from recorded SSE bodies", () => {
       object: "chat.completion.chunk",
       created: context.created,
       model: "gemini-2.0-flash",
-      choices: [{ index: 0, delta: { role: "assistant", content: "The" }, finish_reason: null, logprobs: null }],
+      // What OpenAI's live chunks always carry (providers/openai-answer-fields.ts).
+      service_tier: "default",
+      system_fingerprint: expect.stringMatching(/^fp_[0-9a-f]{12}$/),
+      choices: [{ index: 0, delta: { role: "assistant", content: "The", refusal: null }, finish_reason: null, logprobs: null }],
     });
     expect(chunks[1]!.choices).toEqual([{ index: 0, delta: { content: " sky is blue" }, finish_reason: null, logprobs: null }]);
     expect((chunks[10]!.choices as { finish_reason: unknown }[])[0]!.finish_reason).toBe("stop");
@@ -123,6 +128,8 @@ describe("GeminiAdapter streams from recorded SSE bodies", () => {
       object: "chat.completion.chunk",
       created: context.created,
       model: "gemini-2.0-flash",
+      service_tier: "default",
+      system_fingerprint: chunks[0]!.system_fingerprint,
       choices: [],
       usage: { prompt_tokens: 6, completion_tokens: 377, total_tokens: 383 },
     });
@@ -141,11 +148,15 @@ describe("GeminiAdapter streams from recorded SSE bodies", () => {
           object: "chat.completion.chunk",
           created: context.created,
           model: "gemini-2.0-flash",
+          service_tier: "default",
+          system_fingerprint: expect.stringMatching(/^fp_[0-9a-f]{12}$/),
           choices: [
             {
               index: 0,
               delta: {
                 role: "assistant",
+                content: null,
+                refusal: null,
                 tool_calls: [
                   {
                     index: 0,
@@ -168,6 +179,8 @@ describe("GeminiAdapter streams from recorded SSE bodies", () => {
           object: "chat.completion.chunk",
           created: context.created,
           model: "gemini-2.0-flash",
+          service_tier: "default",
+          system_fingerprint: expect.stringMatching(/^fp_[0-9a-f]{12}$/),
           choices: [],
           usage: { prompt_tokens: 21, completion_tokens: 6, total_tokens: 27 },
         },
@@ -185,7 +198,7 @@ describe("GeminiAdapter streams from recorded SSE bodies", () => {
     expect(items.at(-1)).toEqual({ kind: "done" });
     const choices = chunks.map((chunk) => (chunk.choices as { delta: Record<string, unknown>; finish_reason: unknown }[])[0]);
     expect(choices.map((choice) => (choice ? Object.keys(choice.delta) : "usage"))).toEqual([
-      ["role", "content"],
+      ["role", "content", "refusal"],
       ["content"],
       ["content"],
       ["images"],
@@ -302,6 +315,8 @@ describe("GeminiAdapter streams (constructed)", () => {
           object: "chat.completion.chunk",
           created: context.created,
           model: context.model,
+          service_tier: "default",
+          system_fingerprint: expect.stringMatching(/^fp_[0-9a-f]{12}$/),
           choices: [],
           usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, completion_tokens_details: { reasoning_tokens: 4 } },
         },
@@ -319,7 +334,7 @@ describe("GeminiAdapter streams (constructed)", () => {
       ]),
     );
     expect(chunks.map((chunk) => chunk.id)).toEqual(["chatcmpl-r1", "chatcmpl-r1"]);
-    expect(accumulate(chunks).message).toEqual({ role: "assistant", reasoning: "hmm", content: "42" });
+    expect(accumulate(chunks).message).toEqual({ role: "assistant", refusal: null, reasoning: "hmm", content: "42" });
   });
 
   it("a blocked prompt streams one content_filter choice and completes", () => {
@@ -328,7 +343,7 @@ describe("GeminiAdapter streams (constructed)", () => {
     ]);
     expect(items.map((item) => item.kind)).toEqual(["chunk", "chunk", "done"]);
     expect(chunksOf(items)[0]!.choices).toEqual([
-      { index: 0, delta: { role: "assistant", content: null }, finish_reason: "content_filter", logprobs: null },
+      { index: 0, delta: { role: "assistant", content: null, refusal: null }, finish_reason: "content_filter", logprobs: null },
     ]);
     expect(accumulate(chunksOf(items))).toEqual(
       wholeAnswer({ promptFeedback: { blockReason: "SAFETY" }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }),

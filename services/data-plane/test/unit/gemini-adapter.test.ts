@@ -450,19 +450,22 @@ describe("GeminiAdapter whole answers from recorded Gemini responses", () => {
       choices: [
         {
           index: 0,
-          message: { role: "assistant", content: recorded.candidates[0]!.content.parts[0]!.text },
+          message: { role: "assistant", content: recorded.candidates[0]!.content.parts[0]!.text, refusal: null, annotations: [] },
           finish_reason: "length",
           logprobs: null,
         },
       ],
       usage: { prompt_tokens: 7, completion_tokens: 197, total_tokens: 204, completion_tokens_details: { reasoning_tokens: 48 } },
+      // What OpenAI's live answers always carry (providers/openai-answer-fields.ts).
+      service_tier: "default",
+      system_fingerprint: expect.stringMatching(/^fp_[0-9a-f]{12}$/),
     });
   });
 
   it("system instruction answer (gemini.generateContent.system_instruction.response.json)", () => {
     const completion = translate("gemini.generateContent.system_instruction.response.json");
     expect(completion.choices).toEqual([
-      { index: 0, message: { role: "assistant", content: "low" }, finish_reason: "stop", logprobs: null },
+      { index: 0, message: { role: "assistant", content: "low", refusal: null, annotations: [] }, finish_reason: "stop", logprobs: null },
     ]);
     expect(completion.usage).toEqual({
       prompt_tokens: 9,
@@ -507,6 +510,8 @@ describe("GeminiAdapter whole answers from recorded Gemini responses", () => {
         message: {
           role: "assistant",
           content: null,
+          refusal: null,
+          annotations: [],
           tool_calls: [
             {
               id: "call_CTCtaLDkH4qH-8YP1_DmmQ0_0",
@@ -538,8 +543,17 @@ describe("GeminiAdapter whole answers (constructed)", () => {
       object: "chat.completion",
       created: responseContext.created,
       model: "gemini-2.5-flash",
-      choices: [{ index: 0, message: { role: "assistant", content: null }, finish_reason: "content_filter", logprobs: null }],
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: null, refusal: null, annotations: [] },
+          finish_reason: "content_filter",
+          logprobs: null,
+        },
+      ],
       usage: { prompt_tokens: 8, completion_tokens: 0, total_tokens: 8 },
+      service_tier: "default",
+      system_fingerprint: expect.stringMatching(/^fp_[0-9a-f]{12}$/),
     });
   });
 
@@ -572,6 +586,8 @@ describe("GeminiAdapter whole answers (constructed)", () => {
       message: {
         role: "assistant",
         content: "Here:",
+        refusal: null,
+        annotations: [],
         images: [{ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0=" }, index: 0 }],
       },
       finish_reason: "stop",

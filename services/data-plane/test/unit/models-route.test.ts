@@ -96,7 +96,12 @@ describe("GET /v1/models/{id}", () => {
       const response = await instance.inject({ url: `/v1/models/${id}` });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({
-        error: { type: "invalid_request_error", code: "model_not_found", message: expect.stringContaining(decodeURIComponent(id)) },
+        error: {
+          type: "invalid_request_error",
+          code: "model_not_found",
+          message: expect.stringContaining(decodeURIComponent(id)),
+          param: null,
+        },
       });
     }
   });

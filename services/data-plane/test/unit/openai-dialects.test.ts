@@ -110,14 +110,14 @@ describe("openAiChat stream renderer", () => {
   it("ends a failed stream with its usage and one error event, no [DONE]", () => {
     const end = openAiChat.streamRenderer(renderContext(false)).finish(context(), streamFailed());
     expect(end).toMatch(
-      /\n\ndata: \{"error":\{"type":"upstream_error","code":502,"message":"The upstream provider failed during the stream\."\}\}\n\n$/,
+      /\n\ndata: \{"error":\{"type":"upstream_error","code":502,"message":"The upstream provider failed during the stream\.","param":null\}\}\n\n$/,
     );
     expect(end).not.toContain("[DONE]");
   });
 
   it("writes an error as one data event in the OpenAI shape", () => {
     expect(openAiChat.errorFrame(upstreamUnreachable())).toBe(
-      'data: {"error":{"type":"upstream_error","code":504,"message":"The upstream provider could not be reached."}}\n\n',
+      'data: {"error":{"type":"upstream_error","code":504,"message":"The upstream provider could not be reached.","param":null}}\n\n',
     );
   });
 });

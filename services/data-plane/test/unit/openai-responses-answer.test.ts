@@ -74,12 +74,16 @@ describe("openAiResponses.answer, translated", () => {
       ],
       parallel_tool_calls: true,
       previous_response_id: null,
+      prompt_cache_key: null,
       reasoning: { effort: null, summary: null },
+      safety_identifier: null,
+      service_tier: "default",
       store: false,
       temperature: 0.5,
       text: { format: { type: "text" } },
       tool_choice: "auto",
       tools: [],
+      top_logprobs: 0,
       top_p: null,
       truncation: "disabled",
       usage: USAGE,
@@ -87,6 +91,14 @@ describe("openAiResponses.answer, translated", () => {
       metadata: { a: "1" },
     });
     expect(Object.keys(response).slice(0, 4)).toEqual(["id", "object", "created_at", "status"]);
+  });
+
+  it("echoes each function tool as OpenAI does: every field there, null where the request gave none", () => {
+    const tools = [{ type: "function", name: "get_weather", parameters: { type: "object" } }];
+    const response = openAiResponses.answer(completion({ content: "Hi" }), context({ model: "auto", input: "hi", tools }));
+    expect(response.tools).toEqual([
+      { type: "function", description: null, name: "get_weather", parameters: { type: "object" }, strict: null },
+    ]);
   });
 
   it("writes reasoning as a summary item, then text, then each tool call as a function_call item", () => {
@@ -164,7 +176,7 @@ describe("openAiResponses.answer, native", () => {
 describe("openAiResponses errors", () => {
   it("writes a JSON error body in OpenAI's shape", () => {
     expect(openAiResponses.errorBody(upstreamUnreachable())).toEqual({
-      error: { type: "upstream_error", code: 504, message: "The upstream provider could not be reached." },
+      error: { type: "upstream_error", code: 504, message: "The upstream provider could not be reached.", param: null },
     });
   });
 

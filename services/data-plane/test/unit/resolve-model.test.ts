@@ -142,7 +142,13 @@ describe("resolveModel failures", () => {
     ["array", ["openai/gpt-4.1"], "model_required"],
   ])("%s -> 400 %s", (_name, requested, code) => {
     const error = thrown(() => resolveModel(requested, catalogue(), chat));
-    expect({ status: error.status, type: error.type, code: error.code }).toEqual({ status: 400, type: "invalid_request_error", code });
+    // param: the request field at fault, as OpenAI's errors name it.
+    expect({ status: error.status, type: error.type, code: error.code, param: error.param }).toEqual({
+      status: 400,
+      type: "invalid_request_error",
+      code,
+      param: "model",
+    });
   });
 
   it("lists every candidate id in the ambiguity message", () => {

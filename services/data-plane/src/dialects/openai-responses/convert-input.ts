@@ -24,13 +24,13 @@ export function inputAsMessages(input: unknown, instructions: unknown): Message[
   const messages: Message[] = [];
   if (typeof instructions === "string" && instructions !== "") messages.push({ role: "system", content: instructions });
   else if (instructions !== undefined && instructions !== null && typeof instructions !== "string")
-    throw invalidRequest("invalid_body", "instructions must be a string.");
+    throw invalidRequest("invalid_body", "instructions must be a string.", "instructions");
   if (typeof input === "string") {
     messages.push({ role: "user", content: input });
     return messages;
   }
   if (!Array.isArray(input) || input.length === 0)
-    throw invalidRequest("invalid_body", "input must be a string or a non-empty array of input items.");
+    throw invalidRequest("invalid_body", "input must be a string or a non-empty array of input items.", "input");
   for (const [index, item] of input.entries()) addItem(messages, item, index);
   return messages;
 }

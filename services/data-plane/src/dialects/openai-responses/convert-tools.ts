@@ -19,7 +19,7 @@ export const FUNCTION_TOOLS_ONLY =
 export function convertTools(tools: unknown, toolChoice: unknown): ChatTools {
   const converted: ChatTools = {};
   if (tools !== undefined && tools !== null) {
-    if (!Array.isArray(tools)) throw invalidRequest("invalid_body", "tools must be an array.");
+    if (!Array.isArray(tools)) throw invalidRequest("invalid_body", "tools must be an array.", "tools");
     const functions: Record<string, unknown>[] = [];
     tools.forEach((tool, index) => {
       if (!isObject(tool) || typeof tool.type !== "string")
@@ -45,5 +45,5 @@ function convertChoice(choice: unknown): unknown {
     return { type: "function", function: { name: choice.name } };
   if (isObject(choice) && typeof choice.type === "string")
     throw invalidRequest("unsupported_input", `tool_choice of type ${echo(String(choice.type))} is not supported: ${FUNCTION_TOOLS_ONLY}`);
-  throw invalidRequest("invalid_body", 'tool_choice must be "auto", "none", "required" or {"type":"function","name":...}.');
+  throw invalidRequest("invalid_body", 'tool_choice must be "auto", "none", "required" or {"type":"function","name":...}.', "tool_choice");
 }

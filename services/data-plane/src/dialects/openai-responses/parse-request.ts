@@ -50,33 +50,39 @@ export function parseResponsesRequest(raw: unknown): ClientRequest {
 
 /** `previous_response_id`, `conversation` and `background` need responses kept between requests; `prompt` is stored at the provider. */
 function refuseStoredState(body: Record<string, unknown>): void {
-  if (present(body.previous_response_id)) throw invalidRequest("invalid_request", `previous_response_id is not supported. ${NO_STORAGE}`);
-  if (present(body.conversation)) throw invalidRequest("invalid_request", `conversation is not supported. ${NO_STORAGE}`);
+  if (present(body.previous_response_id))
+    throw invalidRequest("invalid_request", `previous_response_id is not supported. ${NO_STORAGE}`, "previous_response_id");
+  if (present(body.conversation)) throw invalidRequest("invalid_request", `conversation is not supported. ${NO_STORAGE}`, "conversation");
   // A stored prompt is one of the provider account's resources, not the client's.
-  if (present(body.prompt)) throw invalidRequest("unsupported_input", `prompt (a stored prompt) is not supported: ${FUNCTION_TOOLS_ONLY}`);
+  if (present(body.prompt))
+    throw invalidRequest("unsupported_input", `prompt (a stored prompt) is not supported: ${FUNCTION_TOOLS_ONLY}`, "prompt");
   if (body.background === true)
-    throw invalidRequest("invalid_request", "background is not supported: the gateway stores no responses to poll. Stream instead.");
+    throw invalidRequest(
+      "invalid_request",
+      "background is not supported: the gateway stores no responses to poll. Stream instead.",
+      "background",
+    );
 }
 
 /** `text.format` as `response_format`, `text.verbosity` as `verbosity`. */
 function textSettings(text: unknown): Record<string, unknown> {
   if (!present(text)) return {};
-  if (!isObject(text)) throw invalidRequest("invalid_body", "text must be an object.");
+  if (!isObject(text)) throw invalidRequest("invalid_body", "text must be an object.", "text");
   const settings: Record<string, unknown> = {};
   if (present(text.verbosity)) settings.verbosity = text.verbosity;
   const format = text.format;
   if (!present(format)) return settings;
-  if (!isObject(format)) throw invalidRequest("invalid_body", "text.format must be an object.");
+  if (!isObject(format)) throw invalidRequest("invalid_body", "text.format must be an object.", "text.format");
   if (format.type === "json_object") settings.response_format = { type: "json_object" };
   else if (format.type === "json_schema") {
     if (typeof format.name !== "string" || !isObject(format.schema))
-      throw invalidRequest("invalid_body", "text.format of type json_schema needs a name and a schema.");
+      throw invalidRequest("invalid_body", "text.format of type json_schema needs a name and a schema.", "text.format");
     const schema: Record<string, unknown> = { name: format.name };
     if (present(format.description)) schema.description = format.description;
     schema.schema = format.schema;
     if (present(format.strict)) schema.strict = format.strict;
     settings.response_format = { type: "json_schema", json_schema: schema };
   } else if (format.type !== "text")
-    throw invalidRequest("invalid_body", 'text.format.type must be "text", "json_object" or "json_schema".');
+    throw invalidRequest("invalid_body", 'text.format.type must be "text", "json_object" or "json_schema".', "text.format.type");
   return settings;
 }

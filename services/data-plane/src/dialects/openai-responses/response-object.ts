@@ -37,7 +37,22 @@ export class ResponseIds {
 
 const orNull = (value: unknown) => (value === undefined ? null : value);
 
-/** A response with the request's settings echoed, as OpenAI answers; output and usage are filled in by the caller. */
+/** A function tool of the request as OpenAI echoes it: every field there, null where the request gave none. */
+const echoedTool = (tool: unknown) => {
+  const given = (typeof tool === "object" && tool !== null ? tool : {}) as Record<string, unknown>;
+  return {
+    type: "function",
+    description: orNull(given.description),
+    name: given.name,
+    parameters: orNull(given.parameters),
+    strict: orNull(given.strict),
+  };
+};
+
+/**
+ * A response with the request's settings echoed, as OpenAI answers, with every field OpenAI's live
+ * responses carry (docs/dialects/openai-responses.md); output and usage are filled in by the caller.
+ */
 export function responseShell(
   request: ClientRequest,
   fields: { id: string; createdAt: number; status: ResponseStatus; model: unknown; output: unknown[]; usage: unknown },
@@ -63,12 +78,17 @@ export function responseShell(
     output: fields.output,
     parallel_tool_calls: original.parallel_tool_calls ?? true,
     previous_response_id: null,
+    prompt_cache_key: orNull(original.prompt_cache_key),
     reasoning: { effort: orNull(reasoning.effort), summary: orNull(reasoning.summary) },
+    safety_identifier: orNull(original.safety_identifier),
+    // The vendor's standard tier, as a translated chat answer says (providers/openai-answer-fields.ts).
+    service_tier: "default",
     store: false,
     temperature: orNull(original.temperature),
     text: { format: text.format ?? { type: "text" } },
     tool_choice: original.tool_choice ?? "auto",
-    tools: original.tools ?? [],
+    tools: Array.isArray(original.tools) ? original.tools.map(echoedTool) : [],
+    top_logprobs: original.top_logprobs ?? 0,
     top_p: orNull(original.top_p),
     truncation: "disabled",
     usage: fields.usage,

@@ -10,9 +10,10 @@ export const responsesErrorBody = openAiErrorBody;
 
 /** The two closing events of a failed stream, numbered from `sequenceNumber`; `response` is the response so far. */
 export function failureFrames(error: GatewayError, sequenceNumber: number, response: Record<string, unknown>): string {
-  const { type, code, message } = error.toBody().error;
+  const body = error.toBody().error;
+  const { code, message } = body;
   return (
-    responsesFrame("error", sequenceNumber, { error: { type, code, message, param: null } }) +
+    responsesFrame("error", sequenceNumber, { error: body }) +
     responsesFrame("response.failed", sequenceNumber + 1, {
       response: { ...response, status: "failed", error: { code: String(code), message } },
     })

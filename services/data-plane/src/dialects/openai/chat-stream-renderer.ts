@@ -16,6 +16,8 @@ interface ChunkShape {
   object?: unknown;
   created?: unknown;
   model?: unknown;
+  service_tier?: unknown;
+  system_fingerprint?: unknown;
   choices?: unknown;
   usage?: unknown;
 }
@@ -47,6 +49,9 @@ export class ChatStreamRenderer implements StreamRenderer {
       object: "chat.completion.chunk",
       created: this.lastChunk?.created ?? Math.floor(Date.now() / 1000),
       model: this.lastChunk?.model ?? context.upstreamModel,
+      // The answer's own, as every chunk before carried them.
+      ...(this.lastChunk?.service_tier === undefined ? {} : { service_tier: this.lastChunk.service_tier }),
+      ...(this.lastChunk?.system_fingerprint === undefined ? {} : { system_fingerprint: this.lastChunk.system_fingerprint }),
       choices: [],
     };
     final.usage = usageWithCost(context.usage, context.tokens, context.debitedNano);

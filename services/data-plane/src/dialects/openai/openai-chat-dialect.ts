@@ -20,7 +20,7 @@ export const openAiChat: ClientDialect = {
     checkChatFields(body);
     const service = parseServiceBlock(body.service);
     if (!Array.isArray(body.messages) || body.messages.length === 0)
-      throw invalidRequest("invalid_body", "messages must be a non-empty array.");
+      throw invalidRequest("invalid_body", "messages must be a non-empty array.", "messages");
     refuseProviderResources(body, body.messages);
     return { operation: "chat", body, original: body, stream: body.stream === true, service };
   },

@@ -14,7 +14,7 @@ export const openAiEmbeddings: ClientDialect = {
 
   parse(raw: unknown): ClientRequest {
     const body = requireObjectBody(raw);
-    if (body.input === undefined) throw invalidRequest("invalid_body", "input is required.");
+    if (body.input === undefined) throw invalidRequest("invalid_body", "input is required.", "input");
     checkEmbeddingsFields(body);
     return { operation: "embeddings", body, original: body, stream: false, service: undefined };
   },

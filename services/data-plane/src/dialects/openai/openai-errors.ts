@@ -1,4 +1,4 @@
-// Errors in the OpenAI dialects: {"error":{"type","code","message"}}, as a
+// Errors in the OpenAI dialects: {"error":{"type","code","message","param"}}, as a
 // JSON body or as one SSE `data:` event.
 import type { ErrorBody, GatewayError } from "@gateway/proto";
 

@@ -28,6 +28,7 @@ import { isRecord, nonEmptyString, type JsonObject } from "./json-values";
 import { mapAnthropicStopReason, type OpenAiFinishReason } from "./map-anthropic-stop-reason";
 import { refusalText } from "./refusal-text";
 import { malformedEvent } from "../malformed-event";
+import { answerFields } from "../openai-answer-fields";
 
 type BlockState = { kind: "tool"; toolIndex: number; argumentText: string; startInput: string } | { kind: "other" };
 
@@ -154,7 +155,7 @@ export class AnthropicStreamTranslator implements StreamTranslator {
     if (!this.finishSent) items.push(this.finishChunk({}, "stop"));
     const usage = readAnthropicUsage(this.usage);
     if (usage) {
-      const chunk = { id: this.id, object: "chat.completion.chunk", created: this.context.created, model: this.model, choices: [] };
+      const chunk = { ...this.envelope(), choices: [] };
       items.push({ kind: "chunk", chunk: { ...chunk, usage: chatUsage(usage) }, usage });
     }
     items.push({ kind: "done" });
@@ -175,17 +176,20 @@ export class AnthropicStreamTranslator implements StreamTranslator {
   private chunk(delta: JsonObject, finishReason: OpenAiFinishReason | null = null): StreamItem {
     if (this.rolePending) {
       this.rolePending = false;
-      delta = { role: "assistant", ...delta };
+      // The first delta opens the message as OpenAI's does: role, content (null until text comes), no refusal.
+      delta = { role: "assistant", content: null, refusal: null, ...delta };
     }
+    return { kind: "chunk", chunk: { ...this.envelope(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] } };
+  }
+
+  /** What every chunk carries before its choices, as OpenAI's chunks do. */
+  private envelope(): JsonObject {
     return {
-      kind: "chunk",
-      chunk: {
-        id: this.id,
-        object: "chat.completion.chunk",
-        created: this.context.created,
-        model: this.model,
-        choices: [{ index: 0, delta, finish_reason: finishReason }],
-      },
+      id: this.id,
+      object: "chat.completion.chunk",
+      created: this.context.created,
+      model: this.model,
+      ...answerFields("anthropic", this.model),
     };
   }
 }

@@ -5,6 +5,7 @@
 //   stop_reason      -> finish_reason (map-anthropic-stop-reason.ts); "refusal" also sets message.refusal
 // Other blocks (redacted thinking, server tool calls and their results) have
 // no OpenAI counterpart and are left out.
+import { answerFields, messageFields } from "../openai-answer-fields";
 import type { ResponseContext } from "../provider-adapter";
 import { convertAnthropicUsage } from "./convert-anthropic-usage";
 import { isRecord, nonEmptyString, type JsonObject } from "./json-values";
@@ -32,21 +33,22 @@ export function convertAnthropicMessage(json: unknown, context: ResponseContext)
   const message: JsonObject = {
     role: "assistant",
     content: content.length > 0 ? content : null,
-    refusal: json.stop_reason === "refusal" ? refusalText(json.stop_details) : null,
+    ...messageFields(json.stop_reason === "refusal" ? refusalText(json.stop_details) : null),
   };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   const reasoning = thinking.join("");
   if (reasoning.length > 0) message.reasoning = reasoning;
 
+  const model = nonEmptyString(json.model) ?? context.model;
   const completion: JsonObject = {
     // Anthropic's msg_ id is kept: it is what the provider's logs and support know the answer by.
     id: nonEmptyString(json.id) ?? context.id,
     object: "chat.completion",
     created: context.created,
-    model: nonEmptyString(json.model) ?? context.model,
+    model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: mapAnthropicStopReason(json.stop_reason) }],
   };
   const usage = convertAnthropicUsage(json.usage);
   if (usage) completion.usage = usage;
-  return completion;
+  return { ...completion, ...answerFields("anthropic", model) };
 }

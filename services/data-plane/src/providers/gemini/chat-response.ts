@@ -1,4 +1,5 @@
 // A Gemini GenerateContentResponse as an OpenAI `chat.completion`.
+import { answerFields, messageFields } from "../openai-answer-fields";
 import type { ResponseContext } from "../provider-adapter";
 import { answerIds, imageEntry, readCandidateParts } from "./candidate-output";
 import { mapFinishReason } from "./finish-reason";
@@ -11,7 +12,7 @@ export function chatCompletion(json: unknown, context: ResponseContext): JsonObj
   const candidates = Array.isArray(json.candidates) ? json.candidates.filter(isObject) : [];
   const choices = candidates.map((candidate, position) => {
     const output = readCandidateParts(candidate.content, callIdBase);
-    const message: JsonObject = { role: "assistant", content: output.content };
+    const message: JsonObject = { role: "assistant", content: output.content, ...messageFields(null) };
     if (output.reasoning !== null) message.reasoning = output.reasoning; // OpenRouter's field for thinking text
     if (output.toolCalls.length > 0) {
       message.tool_calls = output.toolCalls.map((call) => ({
@@ -34,16 +35,16 @@ export function chatCompletion(json: unknown, context: ResponseContext): JsonObj
     if (!isObject(json.promptFeedback) || typeof json.promptFeedback.blockReason !== "string") {
       throw new Error("gemini: the answer has neither candidates nor a prompt block reason");
     }
-    choices.push({ index: 0, message: { role: "assistant", content: null }, finish_reason: "content_filter", logprobs: null });
+    choices.push({
+      index: 0,
+      message: { role: "assistant", content: null, ...messageFields(null) },
+      finish_reason: "content_filter",
+      logprobs: null,
+    });
   }
-  const completion: JsonObject = {
-    id,
-    object: "chat.completion",
-    created: context.created,
-    model: typeof json.modelVersion === "string" && json.modelVersion !== "" ? json.modelVersion : context.model,
-    choices,
-  };
+  const model = typeof json.modelVersion === "string" && json.modelVersion !== "" ? json.modelVersion : context.model;
+  const completion: JsonObject = { id, object: "chat.completion", created: context.created, model, choices };
   const usage = openAiUsage(json.usageMetadata);
   if (usage) completion.usage = usage;
-  return completion;
+  return { ...completion, ...answerFields("gemini", model) };
 }

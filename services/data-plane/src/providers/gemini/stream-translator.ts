@@ -13,6 +13,7 @@ import { chatUsage } from "../chat-usage";
 import { readGeminiUsage } from "./usage";
 import { isObject, type JsonObject } from "./wire-types";
 import { malformedEvent } from "../malformed-event";
+import { answerFields } from "../openai-answer-fields";
 
 interface CandidateState {
   toolCalls: number;
@@ -61,7 +62,9 @@ export class GeminiStreamTranslator implements StreamTranslator {
       this.finished = true;
       items.push({
         kind: "chunk",
-        chunk: this.chunk([{ index: 0, delta: { role: "assistant", content: null }, finish_reason: "content_filter", logprobs: null }]),
+        chunk: this.chunk([
+          { index: 0, delta: { role: "assistant", content: null, refusal: null }, finish_reason: "content_filter", logprobs: null },
+        ]),
       });
     }
     return items;
@@ -83,7 +86,10 @@ export class GeminiStreamTranslator implements StreamTranslator {
     if (!state) {
       state = { toolCalls: 0, images: 0 };
       this.candidates.set(index, state);
+      // The first delta opens the message as OpenAI's does: role, content (null until text comes), no refusal.
       delta.role = "assistant";
+      delta.content = null;
+      delta.refusal = null;
     }
     const output = readCandidateParts(candidate.content, this.ids?.callIdBase ?? this.context.id, state.toolCalls);
     if (output.content !== null) delta.content = output.content;
@@ -116,6 +122,7 @@ export class GeminiStreamTranslator implements StreamTranslator {
       object: "chat.completion.chunk",
       created: this.context.created,
       model: this.model,
+      ...answerFields("gemini", this.model),
       choices,
     };
   }

@@ -43,7 +43,7 @@ describe("bodyParser", () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
-      error: { type: "invalid_request_error", code: "invalid_body", message: "The request body is not valid JSON." },
+      error: { type: "invalid_request_error", code: "invalid_body", message: "The request body is not valid JSON.", param: null },
     });
   });
 

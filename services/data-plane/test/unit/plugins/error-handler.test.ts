@@ -68,6 +68,7 @@ describe("errorHandler", () => {
       type: "server_error",
       code: "internal_error",
       message: "The gateway failed to handle the request.",
+      param: null,
     });
     expect(response.headers["x-should-retry"]).toBe("false");
     expect(logged).toMatchObject([{ msg: "unexpected error", err: { message: "a bug" } }]);
@@ -104,6 +105,11 @@ describe("errorHandler", () => {
   it("answers an unknown route with 404 in the OpenAI shape", async () => {
     const response = await (await app()).inject({ url: "/nowhere?x=1" });
     expect(response.statusCode).toBe(404);
-    expect(error(response.body)).toEqual({ type: "invalid_request_error", code: "not_found", message: "No route for GET /nowhere." });
+    expect(error(response.body)).toEqual({
+      type: "invalid_request_error",
+      code: "not_found",
+      message: "No route for GET /nowhere.",
+      param: null,
+    });
   });
 });
