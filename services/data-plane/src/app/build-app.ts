@@ -16,7 +16,7 @@ import { registerModelCallRoutes } from "../routes/model-calls";
 import { registerStoredResponseRoutes } from "../routes/stored-responses";
 import { registerModelsRoute } from "../routes/models";
 import { auth, type KeyValidation } from "./plugins/auth";
-import { bodyParser } from "./plugins/body-parser";
+import { bodyParser, bodyUnread } from "./plugins/body-parser";
 import { errorHandler } from "./plugins/error-handler";
 import { inFlightLimit } from "./plugins/in-flight-limit";
 import { rateLimit, type RateLimitOptions } from "./plugins/rate-limit";
@@ -70,7 +70,8 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
     return503OnClosing: false,
   });
   void app.register(requestRecord, { metrics: deps.metrics });
-  void app.register(bodyParser);
+  // Outside the model calls a body is never parsed (an unknown route, /health): plugins/body-parser.ts.
+  void app.register(bodyUnread);
   void app.register(errorHandler, { bodyLimitBytes: deps.bodyLimitBytes });
   void app.register(shutdownRefusal);
   void app.register(async (root) => registerHealthRoute(root, deps.health));
@@ -84,9 +85,13 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
     await v1.register(auth, { keys: deps.keys });
     await v1.register(rateLimit, { ...deps.limits, rejections: deps.metrics.rateLimitRejections });
     registerModelsRoute(v1, deps.catalogue);
-    registerModelCallRoutes(v1, deps.engine);
     registerStoredResponseRoutes(v1);
-    registerCountTokensRoute(v1, deps.engine);
+    // The routes that take a body parse it in their own scope, so after the hooks above (auth first).
+    await v1.register(async (calls) => {
+      await calls.register(bodyParser);
+      registerModelCallRoutes(calls, deps.engine);
+      registerCountTokensRoute(calls, deps.engine);
+    });
   });
   return app;
 }
