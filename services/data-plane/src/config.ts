@@ -17,6 +17,11 @@ export interface DataPlaneConfig {
   controlPlaneAddress: string;
   internalToken: string;
   bodyLimitBytes: number;
+  /**
+   * How long a client may take to send a request: its headers, and all of it, body included (0: no
+   * limit). Over it: 408 request_timeout. Receiving only: an answer, a stream's included, is never cut by them.
+   */
+  requestTimeouts: { headersMs: number; requestMs: number };
   /** How long a key validation may be cached without a push (at most 30 s). */
   keyCacheTtlSeconds: number;
   /** How long the data plane keeps serving from cached state once the control plane is unreachable. */
@@ -184,6 +189,21 @@ function parseCredentials(env: NodeJS.ProcessEnv): Map<string, string> {
   return credentials;
 }
 
+/**
+ * 30 s for the headers (an edge proxy's usual 10-60 s: HAProxy's `timeout http-request`, nginx's
+ * `client_header_timeout`); 300 s for the whole request (Node's own default: a 10 MiB body over a
+ * 300 kbit/s link). Node refuses a headers timeout above a request timeout that is on.
+ */
+function parseRequestTimeouts(env: NodeJS.ProcessEnv): DataPlaneConfig["requestTimeouts"] {
+  const headersMs = integer(env, "DATA_PLANE_HEADERS_TIMEOUT_MS", 30_000, 1);
+  const requestMs = integer(env, "DATA_PLANE_REQUEST_TIMEOUT_MS", 300_000, 0);
+  if (requestMs > 0 && headersMs > requestMs)
+    throw new ConfigError(
+      `DATA_PLANE_HEADERS_TIMEOUT_MS (${headersMs}) must not exceed DATA_PLANE_REQUEST_TIMEOUT_MS (${requestMs}): the request includes its headers`,
+    );
+  return { headersMs, requestMs };
+}
+
 export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): DataPlaneConfig {
   const internalToken = env.GATEWAY_INTERNAL_TOKEN;
   if (!internalToken) throw new ConfigError("GATEWAY_INTERNAL_TOKEN is required");
@@ -195,6 +215,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     controlPlaneAddress: env.CONTROL_PLANE_ADDRESS || "127.0.0.1:50051",
     internalToken,
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024),
+    requestTimeouts: parseRequestTimeouts(env),
     keyCacheTtlSeconds: Math.min(integer(env, "KEY_CACHE_TTL_SECONDS", 30, 1), 30),
     controlPlaneGraceMs: integer(env, "CONTROL_PLANE_GRACE_MS", 300_000, 0),
     controlPlaneDeadlineMs: integer(env, "CONTROL_PLANE_DEADLINE_MS", 5000, 10),

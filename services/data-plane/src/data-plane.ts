@@ -86,6 +86,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   const running = buildDataPlaneApp({
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
+    requestTimeouts: config.requestTimeouts,
     maxInFlight: config.maxInFlight,
     metrics,
     keys,

@@ -38,9 +38,14 @@ export const LOG_REDACT_PATHS = [
   "body.prompt",
 ];
 
+/** How often Node looks for requests past their timeouts: a timeout fires up to this late. */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1000;
+
 export interface AppDependencies {
   logLevel: string;
   bodyLimitBytes: number;
+  /** DATA_PLANE_HEADERS_TIMEOUT_MS and DATA_PLANE_REQUEST_TIMEOUT_MS. */
+  requestTimeouts: { headersMs: number; requestMs: number };
   /** DATA_PLANE_MAX_IN_FLIGHT (0: no limit). */
   maxInFlight: number;
   metrics: DataPlaneMetrics;
@@ -57,6 +62,15 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
     logger: { level: deps.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: "[redacted]" }, stream: logDestination() },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimitBytes,
+    // A client that trickles its headers or body is answered 408 request_timeout (clientErrorHandler below) and
+    // cut. They cover receiving the request only: Node stops watching a connection once its request is in, so
+    // answers and streams of any length are not cut. Checked every second (Node's default: every 30 s).
+    requestTimeout: deps.requestTimeouts.requestMs,
+    http: {
+      requestTimeout: deps.requestTimeouts.requestMs,
+      headersTimeout: deps.requestTimeouts.headersMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    },
     // One id per request, unique across replicas: the hold's id, the rate-limit entry, x-request-id.
     genReqId: () => randomUUID(),
     // A path fastify cannot decode or a path parameter over its limit never reaches a route or the error handler.
