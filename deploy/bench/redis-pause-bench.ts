@@ -37,7 +37,8 @@ const stack = new BenchStack({
 
 /** What the data plane's /health says of the limit: "redis" or "local fallback (...)". */
 async function rateLimitMode(): Promise<string> {
-  const health = (await (await fetch(`${stack.dataPlane.ready.url}/health`)).json()) as { detail: { rate_limit: string } };
+  // The details are on the metrics port's /health; the public one says only whether it serves.
+  const health = (await (await fetch(`${stack.dataPlane.ready.metrics}/health`)).json()) as { detail: { rate_limit: string } };
   return health.detail.rate_limit;
 }
 

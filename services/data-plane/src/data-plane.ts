@@ -12,7 +12,7 @@ import { buildSnapshot, type CatalogueSnapshot } from "./catalogue/catalogue-sna
 import type { DataPlaneConfig } from "./config";
 import { ControlPlaneClientWrapper } from "./control-plane/control-plane-client";
 import { Engine } from "./engine/engine";
-import type { HealthSources } from "./health/health-state";
+import { healthAnswer, type HealthSources } from "./health/health-state";
 import { StateReporter } from "./health/state-reporter";
 import { LocalRateLimiter } from "./limits/local-rate-limiter";
 import type { RateLimiter } from "./limits/rate-limiter";
@@ -20,6 +20,7 @@ import { RedisRateLimiter } from "./limits/redis-rate-limiter";
 import { createMetrics } from "./metrics";
 import { UpstreamProvider } from "./providers/upstream-provider";
 import { PathHealth } from "./routing/path-health";
+import { unsetCredentials } from "./routing/route-request";
 import { UpstreamHttp } from "./upstream/upstream-http";
 
 export interface RunningDataPlane {
@@ -107,6 +108,13 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     (event) => {
       if (event.catalogue) {
         catalogue = buildSnapshot(event.catalogue);
+        // Tenants are told only that a model "has no configured access path"; which variable is missing is the operator's.
+        const unset = unsetCredentials({ providers, credentials: config.credentials }, catalogue);
+        if (unset.length > 0)
+          log.warn(
+            { revision: catalogue.revision, unset_credentials: unset },
+            "catalogue paths name credentials not set on this data plane: their models answer 'no configured access path'",
+          );
         resolveFirstCatalogue();
       } else if (event.keyRevoked) {
         keys.revokeKey(event.keyRevoked.keyId);
@@ -128,7 +136,10 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   );
 
   const url = await running.listen({ host: config.host, port: config.port });
-  const metricsServer = await startMetricsServer(metrics.registry, config.host, config.metricsPort).catch(async (error: unknown) => {
+  // GET /health there carries the details the public /health keeps from anonymous callers.
+  const metricsServer = await startMetricsServer(metrics.registry, config.host, config.metricsPort, () =>
+    healthAnswer(healthSources, true),
+  ).catch(async (error: unknown) => {
     await running.close();
     throw error;
   });
