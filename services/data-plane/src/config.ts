@@ -1,6 +1,7 @@
 // Data-plane configuration, parsed and validated once at start-up. Nothing
 // else in the data plane reads process.env.
 
+import ipaddr from "ipaddr.js";
 import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import type { LeaseSettings } from "./billing/budget-leases";
 import type { ProviderConfig, ProviderProtocol } from "./providers/provider-config";
@@ -22,6 +23,14 @@ export interface DataPlaneConfig {
    * limit). Over it: 408 request_timeout. Receiving only: an answer, a stream's included, is never cut by them.
    */
   requestTimeouts: { headersMs: number; requestMs: number };
+  /** Keys found not valid per client address and minute, also the burst allowed (0: no limit); past it, 429 unasked. */
+  authFailuresPerMinute: number;
+  /**
+   * Proxies whose X-Forwarded-For names the client: addresses or CIDR ranges (or proxy-addr's `loopback`,
+   * `linklocal`, `uniquelocal`); empty: the client is the socket's peer. Not a hop count: fastify trusts
+   * none that way, since the peer itself would go unchecked.
+   */
+  trustedProxies: string[];
   /** How long a key validation may be cached without a push (at most 30 s). */
   keyCacheTtlSeconds: number;
   /** How long the data plane keeps serving from cached state once the control plane is unreachable. */
@@ -204,6 +213,26 @@ function parseRequestTimeouts(env: NodeJS.ProcessEnv): DataPlaneConfig["requestT
   return { headersMs, requestMs };
 }
 
+const PROXY_RANGE_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+/** An IPv4 address in four parts (not ipaddr.js's lenient "1" for 0.0.0.1) or an IPv6 one, with or without a /prefix. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix] = entry.split("/");
+  const valid = ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address);
+  return valid && (prefix === undefined || ipaddr.isValidCIDR(entry));
+}
+
+function parseTrustedProxies(env: NodeJS.ProcessEnv): string[] {
+  const entries = (env.TRUSTED_PROXIES ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries)
+    if (!PROXY_RANGE_NAMES.includes(entry) && !isAddressOrRange(entry))
+      throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(", ")}`);
+  return entries;
+}
+
 export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): DataPlaneConfig {
   const internalToken = env.GATEWAY_INTERNAL_TOKEN;
   if (!internalToken) throw new ConfigError("GATEWAY_INTERNAL_TOKEN is required");
@@ -216,6 +245,8 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     internalToken,
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024),
     requestTimeouts: parseRequestTimeouts(env),
+    authFailuresPerMinute: integer(env, "AUTH_FAILURES_PER_MINUTE", 60, 0),
+    trustedProxies: parseTrustedProxies(env),
     keyCacheTtlSeconds: Math.min(integer(env, "KEY_CACHE_TTL_SECONDS", 30, 1), 30),
     controlPlaneGraceMs: integer(env, "CONTROL_PLANE_GRACE_MS", 300_000, 0),
     controlPlaneDeadlineMs: integer(env, "CONTROL_PLANE_DEADLINE_MS", 5000, 10),

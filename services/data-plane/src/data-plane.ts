@@ -46,7 +46,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   const controlPlane = new ControlPlaneClientWrapper(config.controlPlaneAddress, config.internalToken, config.controlPlaneDeadlineMs);
   const http = new UpstreamHttp(config.upstream);
   const providers = new Map([...config.providers.values()].map((provider) => [provider.name, new UpstreamProvider(provider, http)]));
-  const keys = new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs);
+  const keys = new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs, config.authFailuresPerMinute);
   // With Redis, an answered leased debit is kept there before its answer leaves (docs/money.md, "A killed data plane").
   const journal = config.redisUrl ? new RedisDrawJournal(config.redisUrl) : undefined;
   const billing = new RequestBilling(controlPlane, log, { ...config.leases, replicaId: config.replicaId }, journal);
@@ -59,6 +59,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   const metrics = createMetrics({ rateLimiter, billing, health, controlPlane }, { projectLabels: config.metricsProjectLabels });
   controlPlane.observe = (method, seconds, outcome) => metrics.controlPlaneCalls.series(method, outcome).observe(seconds);
   keys.onLookup = (result) => metrics.keyCacheLookups.series(result).inc();
+  keys.onFailure = (outcome) => metrics.authFailures.series(outcome).inc();
 
   let catalogue: CatalogueSnapshot | undefined;
   let draining = false;
@@ -88,6 +89,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
     requestTimeouts: config.requestTimeouts,
+    trustedProxies: config.trustedProxies,
     maxInFlight: config.maxInFlight,
     metrics,
     keys,

@@ -46,6 +46,8 @@ export interface AppDependencies {
   bodyLimitBytes: number;
   /** DATA_PLANE_HEADERS_TIMEOUT_MS and DATA_PLANE_REQUEST_TIMEOUT_MS. */
   requestTimeouts: { headersMs: number; requestMs: number };
+  /** TRUSTED_PROXIES: whose X-Forwarded-For gives the client's address (request.ip); none: the socket's peer. */
+  trustedProxies: string[];
   /** DATA_PLANE_MAX_IN_FLIGHT (0: no limit). */
   maxInFlight: number;
   metrics: DataPlaneMetrics;
@@ -71,6 +73,8 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
       headersTimeout: deps.requestTimeouts.headersMs,
       connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
     },
+    // request.ip: the address whose failed key validations are limited (app/plugins/auth.ts).
+    trustProxy: deps.trustedProxies.length > 0 ? deps.trustedProxies : false,
     // One id per request, unique across replicas: the hold's id, the rate-limit entry, x-request-id.
     genReqId: () => randomUUID(),
     // A path fastify cannot decode or a path parameter over its limit never reaches a route or the error handler.

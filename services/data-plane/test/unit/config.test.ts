@@ -211,6 +211,20 @@ describe("integers", () => {
     expect(() => parse({ DATA_PLANE_REQUEST_TIMEOUT_MS: "-1" })).toThrow(ConfigError);
   });
 
+  it("reads the failed-validation limit and the trusted proxies", () => {
+    expect(parse({})).toMatchObject({ authFailuresPerMinute: 60, trustedProxies: [] });
+    expect(parse({ AUTH_FAILURES_PER_MINUTE: "0" }).authFailuresPerMinute).toBe(0);
+    expect(parse({ TRUSTED_PROXIES: "10.0.0.1, 10.1.0.0/16,loopback,fd00::/8" }).trustedProxies).toEqual([
+      "10.0.0.1",
+      "10.1.0.0/16",
+      "loopback",
+      "fd00::/8",
+    ]);
+    expect(() => parse({ TRUSTED_PROXIES: "1" })).toThrow('TRUSTED_PROXIES: "1" is not an address');
+    expect(() => parse({ TRUSTED_PROXIES: "proxy.local" })).toThrow(ConfigError);
+    expect(() => parse({ AUTH_FAILURES_PER_MINUTE: "-1" })).toThrow(ConfigError);
+  });
+
   it("keeps project and key labels off the metrics unless METRICS_PROJECT_LABELS=true (they are unbounded)", () => {
     expect(parse({}).metricsProjectLabels).toBe(false);
     expect(parse({ METRICS_PROJECT_LABELS: "true" }).metricsProjectLabels).toBe(true);
