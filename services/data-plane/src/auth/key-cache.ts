@@ -46,8 +46,9 @@ export const MAX_INVALID_ENTRIES = 10_000;
 const expired = (identity: KeyIdentity, now: number) => identity.key.expiresAtMs > 0 && identity.key.expiresAtMs <= now;
 
 export class KeyCache {
-  private readonly entries: LruMap<string, Entry>;
-  private readonly invalid: LruMap<string, Entry>;
+  private readonly entries = new LruMap<string, Entry>(MAX_VALID_ENTRIES);
+  private readonly invalid = new LruMap<string, Entry>(MAX_INVALID_ENTRIES);
+  private readonly failures: FailedValidationLimit;
   private readonly inflight = new Map<string, Promise<KeyIdentity | undefined>>();
   /** Keys revoked lately: a validation that was in flight when the push came must not revive them. */
   private readonly revoked = new Map<string, number>();
@@ -60,14 +61,9 @@ export class KeyCache {
     private readonly graceMs: number,
     /** Failed validations per client and minute (AUTH_FAILURES_PER_MINUTE; 0: no limit). */
     failuresPerMinute = 0,
-    bounds: { valid: number; invalid: number } = { valid: MAX_VALID_ENTRIES, invalid: MAX_INVALID_ENTRIES },
   ) {
-    this.entries = new LruMap(bounds.valid);
-    this.invalid = new LruMap(bounds.invalid);
     this.failures = new FailedValidationLimit(failuresPerMinute);
   }
-
-  private readonly failures: FailedValidationLimit;
 
   /** Sees every lookup's result (metrics): hit, miss (asked the control plane), stale (the control plane was away). */
   onLookup: (result: "hit" | "miss" | "stale") => void = () => {};
