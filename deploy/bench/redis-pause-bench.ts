@@ -43,9 +43,10 @@ const stack = new BenchStack({
 
 /** What the data plane's /health says of the limit ("redis" or "local fallback (...)") and of the journal ("redis" or "bypassed (...)"). */
 async function modes(): Promise<{ rateLimit: string; journal: string | undefined }> {
-  const health = (await (await fetch(`${stack.dataPlane.ready.url}/health`)).json()) as {
-    detail: { rate_limit: string; draw_journal?: string };
-  };
+  // The details are on the metrics port's /health (issue 33); a data plane older than that has them on its public one.
+  const details = await fetch(`${stack.dataPlane.ready.metrics}/health`).catch(() => undefined);
+  const answer = details?.ok ? details : await fetch(`${stack.dataPlane.ready.url}/health`);
+  const health = (await answer.json()) as { detail: { rate_limit: string; draw_journal?: string } };
   // A data plane older than the journal's circuit (issue 33) says nothing of the journal.
   return { rateLimit: health.detail.rate_limit, journal: health.detail.draw_journal };
 }

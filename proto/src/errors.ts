@@ -53,6 +53,8 @@ export const ERROR_TABLE = {
   // The key's own total budget is spent: an operator raises it (docs/keys.md); the project may have money left.
   key_budget_exceeded: kind(402, "billing_error", false, FAILED_PRECONDITION),
   rate_limit_exceeded: kind(429, "rate_limit_error", true, RESOURCE_EXHAUSTED),
+  // Too many keys found not valid from one client address: a valid key is admitted again after Retry-After.
+  auth_failures_exceeded: kind(429, "rate_limit_error", true, RESOURCE_EXHAUSTED),
   // Retrying helps only after 00:00 UTC: not worth a client's automatic retry.
   spend_cap_exceeded: kind(429, "billing_error", false, RESOURCE_EXHAUSTED),
   // The gateway itself.

@@ -59,5 +59,5 @@ export { answerClientError, BAD_URL_MESSAGE, routingFailure, shuttingDown } from
 export { protoField } from "./loader-options";
 export { API_KEY_PATTERN } from "./api-key";
 export { decodeJournalEntry, DRAW_JOURNAL_KEEP_MS, drawJournalKey, encodeJournalEntry, type JournalEntry } from "./draw-journal";
-export { type MetricsText, type RunningMetricsServer, startMetricsServer } from "./metrics-server";
+export { type HealthDetails, type MetricsText, type RunningMetricsServer, startMetricsServer } from "./metrics-server";
 export { CertificateFiles, type CertificateFilesConfig, TlsFilesError } from "./tls-files";

@@ -1,9 +1,11 @@
 // The Prometheus scrape listener both planes run on their own port
 // (METRICS_PORT), off the public data-plane port and the admin port: metrics
 // name models, providers and access paths that clients and admin callers need
-// not see, and a scrape must not queue behind their traffic. GET /metrics is
-// the only route; anything else is 404. Plain node:http: a scrape needs no
-// framework, and prom-client stays the services' own dependency.
+// not see, and a scrape must not queue behind their traffic. GET /metrics, and
+// GET /health with the details a plane keeps from its public /health (the data
+// plane's: it knows no admin token to show them to); anything else is 404.
+// Plain node:http: a scrape needs no framework, and prom-client stays the
+// services' own dependency.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -13,16 +15,30 @@ export interface MetricsText {
   metrics(): Promise<string>;
 }
 
+/** A plane's state with its details, for operators: the status to answer with and the JSON body. */
+export type HealthDetails = () => { status: number; body: unknown };
+
 export interface RunningMetricsServer {
   /** Base URL; the scrape path is `${url}/metrics`. */
   url: string;
   close(): Promise<void>;
 }
 
-export async function startMetricsServer(registry: MetricsText, host: string, port: number): Promise<RunningMetricsServer> {
+export async function startMetricsServer(
+  registry: MetricsText,
+  host: string,
+  port: number,
+  health?: HealthDetails,
+): Promise<RunningMetricsServer> {
   const server = http.createServer((request, response) => {
     const path = (request.url ?? "").split("?")[0];
-    if (path !== "/metrics" || (request.method !== "GET" && request.method !== "HEAD")) {
+    const readable = request.method === "GET" || request.method === "HEAD";
+    if (path === "/health" && health && readable) {
+      const { status, body } = health();
+      response.writeHead(status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
+      return;
+    }
+    if (path !== "/metrics" || !readable) {
       response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
       return;
     }

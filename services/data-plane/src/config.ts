@@ -2,6 +2,7 @@
 // else in the data plane reads process.env.
 
 import { weakTokenProblem } from "@gateway/proto/token-strength";
+import ipaddr from "ipaddr.js";
 import path from "node:path";
 import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import type { LeaseSettings } from "./billing/budget-leases";
@@ -24,6 +25,19 @@ export interface DataPlaneConfig {
   tlsReloadIntervalMs: number;
   internalToken: string;
   bodyLimitBytes: number;
+  /**
+   * How long a client may take to send a request: its headers, and all of it, body included (0: no
+   * limit). Over it: 408 request_timeout. Receiving only: an answer, a stream's included, is never cut by them.
+   */
+  requestTimeouts: { headersMs: number; requestMs: number };
+  /** Keys found not valid per client address and minute, also the burst allowed (0: no limit); past it, 429 unasked. */
+  authFailuresPerMinute: number;
+  /**
+   * Proxies whose X-Forwarded-For names the client: addresses or CIDR ranges (or proxy-addr's `loopback`,
+   * `linklocal`, `uniquelocal`); empty: the client is the socket's peer. Not a hop count: fastify trusts
+   * none that way, since the peer itself would go unchecked.
+   */
+  trustedProxies: string[];
   /** How long a key validation may be cached without a push (at most 30 s). */
   keyCacheTtlSeconds: number;
   /** How long the data plane keeps serving from cached state once the control plane is unreachable. */
@@ -206,6 +220,41 @@ function parseCredentials(env: NodeJS.ProcessEnv): Map<string, string> {
   return credentials;
 }
 
+/**
+ * 30 s for the headers (an edge proxy's usual 10-60 s: HAProxy's `timeout http-request`, nginx's
+ * `client_header_timeout`); 300 s for the whole request (Node's own default: a 10 MiB body over a
+ * 300 kbit/s link). Node refuses a headers timeout above a request timeout that is on.
+ */
+function parseRequestTimeouts(env: NodeJS.ProcessEnv): DataPlaneConfig["requestTimeouts"] {
+  const headersMs = integer(env, "DATA_PLANE_HEADERS_TIMEOUT_MS", 30_000, 1);
+  const requestMs = integer(env, "DATA_PLANE_REQUEST_TIMEOUT_MS", 300_000, 0);
+  if (requestMs > 0 && headersMs > requestMs)
+    throw new ConfigError(
+      `DATA_PLANE_HEADERS_TIMEOUT_MS (${headersMs}) must not exceed DATA_PLANE_REQUEST_TIMEOUT_MS (${requestMs}): the request includes its headers`,
+    );
+  return { headersMs, requestMs };
+}
+
+const PROXY_RANGE_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+/** An IPv4 address in four parts (not ipaddr.js's lenient "1" for 0.0.0.1) or an IPv6 one, with or without a /prefix. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix] = entry.split("/");
+  const valid = ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address);
+  return valid && (prefix === undefined || ipaddr.isValidCIDR(entry));
+}
+
+function parseTrustedProxies(env: NodeJS.ProcessEnv): string[] {
+  const entries = (env.TRUSTED_PROXIES ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries)
+    if (!PROXY_RANGE_NAMES.includes(entry) && !isAddressOrRange(entry))
+      throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(", ")}`);
+  return entries;
+}
+
 export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): DataPlaneConfig {
   const internalToken = env.GATEWAY_INTERNAL_TOKEN;
   if (!internalToken) throw new ConfigError("GATEWAY_INTERNAL_TOKEN is required");
@@ -222,6 +271,9 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     tlsReloadIntervalMs: integer(env, "TLS_RELOAD_INTERVAL_MS", 60_000, 100),
     internalToken,
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024),
+    requestTimeouts: parseRequestTimeouts(env),
+    authFailuresPerMinute: integer(env, "AUTH_FAILURES_PER_MINUTE", 60, 0),
+    trustedProxies: parseTrustedProxies(env),
     keyCacheTtlSeconds: Math.min(integer(env, "KEY_CACHE_TTL_SECONDS", 30, 1), 30),
     controlPlaneGraceMs: integer(env, "CONTROL_PLANE_GRACE_MS", 300_000, 0),
     controlPlaneDeadlineMs: integer(env, "CONTROL_PLANE_DEADLINE_MS", 5000, 10),

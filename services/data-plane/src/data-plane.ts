@@ -13,7 +13,7 @@ import type { DataPlaneConfig } from "./config";
 import { controlPlaneCredentials } from "./control-plane/control-plane-tls";
 import { ControlPlaneClientWrapper } from "./control-plane/control-plane-client";
 import { Engine } from "./engine/engine";
-import type { HealthSources } from "./health/health-state";
+import { healthAnswer, type HealthSources } from "./health/health-state";
 import { StateReporter } from "./health/state-reporter";
 import { LocalRateLimiter } from "./limits/local-rate-limiter";
 import type { RateLimiter } from "./limits/rate-limiter";
@@ -21,6 +21,7 @@ import { RedisRateLimiter } from "./limits/redis-rate-limiter";
 import { createMetrics } from "./metrics";
 import { UpstreamProvider } from "./providers/upstream-provider";
 import { PathHealth } from "./routing/path-health";
+import { unsetCredentials } from "./routing/route-request";
 import { UpstreamHttp } from "./upstream/upstream-http";
 
 export interface RunningDataPlane {
@@ -51,7 +52,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   );
   const http = new UpstreamHttp(config.upstream);
   const providers = new Map([...config.providers.values()].map((provider) => [provider.name, new UpstreamProvider(provider, http)]));
-  const keys = new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs);
+  const keys = new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs, config.authFailuresPerMinute);
   // With Redis, an answered leased debit is kept there before its answer leaves (docs/money.md, "A killed data plane").
   const journal = config.redisUrl
     ? new RedisDrawJournal(config.redisUrl, (open) =>
@@ -71,6 +72,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   const metrics = createMetrics({ rateLimiter, billing, health, controlPlane }, { projectLabels: config.metricsProjectLabels });
   controlPlane.observe = (method, seconds, outcome) => metrics.controlPlaneCalls.series(method, outcome).observe(seconds);
   keys.onLookup = (result) => metrics.keyCacheLookups.series(result).inc();
+  keys.onFailure = (outcome) => metrics.authFailures.series(outcome).inc();
 
   let catalogue: CatalogueSnapshot | undefined;
   let draining = false;
@@ -104,6 +106,8 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   const running = buildDataPlaneApp({
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
+    requestTimeouts: config.requestTimeouts,
+    trustedProxies: config.trustedProxies,
     maxInFlight: config.maxInFlight,
     metrics,
     keys,
@@ -124,6 +128,13 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     (event) => {
       if (event.catalogue) {
         catalogue = buildSnapshot(event.catalogue);
+        // Tenants are told only that a model "has no configured access path"; which variable is missing is the operator's.
+        const unset = unsetCredentials({ providers, credentials: config.credentials }, catalogue);
+        if (unset.length > 0)
+          log.warn(
+            { revision: catalogue.revision, unset_credentials: unset },
+            "catalogue paths name credentials not set on this data plane: their models answer 'no configured access path'",
+          );
         resolveFirstCatalogue();
       } else if (event.keyRevoked) {
         keys.revokeKey(event.keyRevoked.keyId);
@@ -145,7 +156,10 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   );
 
   const url = await running.listen({ host: config.host, port: config.port });
-  const metricsServer = await startMetricsServer(metrics.registry, config.host, config.metricsPort).catch(async (error: unknown) => {
+  // GET /health there carries the details the public /health keeps from anonymous callers.
+  const metricsServer = await startMetricsServer(metrics.registry, config.host, config.metricsPort, () =>
+    healthAnswer(healthSources, true),
+  ).catch(async (error: unknown) => {
     await running.close();
     throw error;
   });

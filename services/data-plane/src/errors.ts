@@ -33,6 +33,11 @@ export const rateLimitExceeded = (retryAfterSeconds: number, scope: LimitScope =
   new GatewayError("rate_limit_exceeded", `Too many requests for ${scopeWords[scope]} in the last minute.`, {
     headers: { "retry-after": String(Math.max(1, retryAfterSeconds)) },
   });
+/** Too many keys from one client address found not valid (AUTH_FAILURES_PER_MINUTE): refused without asking the control plane. */
+export const authFailuresExceeded = (retryAfterSeconds: number) =>
+  new GatewayError("auth_failures_exceeded", "Too many requests with keys that are not valid came from this address. Retry later.", {
+    headers: { "retry-after": String(Math.max(1, retryAfterSeconds)) },
+  });
 export const spendCapExceeded = (retryAfterSeconds: number, scope: LimitScope = "project") =>
   new GatewayError("spend_cap_exceeded", `The daily spend cap of ${scopeWords[scope]} is reached; it resets at 00:00 UTC.`, {
     headers: { "retry-after": String(retryAfterSeconds) },

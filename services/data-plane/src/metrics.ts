@@ -36,6 +36,8 @@ export interface DataPlaneMetrics {
   fallbacks: CounterFamily;
   /** By result. */
   keyCacheLookups: CounterFamily;
+  /** Keys the control plane found not valid (invalid), and keys refused unasked, their client past AUTH_FAILURES_PER_MINUTE (throttled). */
+  authFailures: CounterFamily;
   /** By method and outcome. */
   controlPlaneCalls: HistogramFamily;
   /** Answers whose aggregator reported its own cost (OpenRouter): the gateway's charge over it, by model. */
@@ -263,6 +265,12 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
       "gateway_key_cache_lookups_total",
       "API key validations: hit (cached), miss (asked the control plane), stale (served from a stale entry while the control plane is away).",
       ["result"],
+    ),
+    authFailures: new CounterFamily(
+      registry,
+      "gateway_auth_failures_total",
+      "API keys that failed: invalid (the control plane found them not valid), throttled (refused with 429 auth_failures_exceeded without asking: their client address had AUTH_FAILURES_PER_MINUTE fail).",
+      ["outcome"],
     ),
     controlPlaneCalls: histogram("gateway_control_plane_call_seconds", "gRPC calls to the control plane by method and outcome.", [
       "method",

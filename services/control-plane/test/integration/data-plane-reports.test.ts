@@ -91,10 +91,8 @@ describe("data-plane state reports", () => {
       report_interval_ms: INTERVAL_MS,
     });
     expect(dataPlane1!.control_plane_replica).toBe(second.control_plane.replica_id);
-    // The same state its own /health computes.
-    const own = (await (await fetch(`${stack.dataPlanes[1]!.ready.url}/health`)).json()) as {
-      detail: { rate_limit: string; catalogue_revision: string };
-    };
+    // The same state its own /health computes (its details: on its metrics port).
+    const own = await stack.dataPlaneHealth<{ rate_limit: string; catalogue_revision: string }>(1);
     expect(dataPlane1).toMatchObject({ rate_limit: own.detail.rate_limit, catalogue_revision: own.detail.catalogue_revision });
     expect(dataPlane0!.age_ms).toBeLessThan(3 * INTERVAL_MS);
   });

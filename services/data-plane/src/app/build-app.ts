@@ -16,7 +16,7 @@ import { registerModelCallRoutes } from "../routes/model-calls";
 import { registerStoredResponseRoutes } from "../routes/stored-responses";
 import { registerModelsRoute } from "../routes/models";
 import { auth, type KeyValidation } from "./plugins/auth";
-import { bodyParser } from "./plugins/body-parser";
+import { bodyParser, bodyUnread } from "./plugins/body-parser";
 import { errorHandler } from "./plugins/error-handler";
 import { inFlightLimit } from "./plugins/in-flight-limit";
 import { rateLimit, type RateLimitOptions } from "./plugins/rate-limit";
@@ -38,9 +38,16 @@ export const LOG_REDACT_PATHS = [
   "body.prompt",
 ];
 
+/** How often Node looks for requests past their timeouts: a timeout fires up to this late. */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1000;
+
 export interface AppDependencies {
   logLevel: string;
   bodyLimitBytes: number;
+  /** DATA_PLANE_HEADERS_TIMEOUT_MS and DATA_PLANE_REQUEST_TIMEOUT_MS. */
+  requestTimeouts: { headersMs: number; requestMs: number };
+  /** TRUSTED_PROXIES: whose X-Forwarded-For gives the client's address (request.ip); none: the socket's peer. */
+  trustedProxies: string[];
   /** DATA_PLANE_MAX_IN_FLIGHT (0: no limit). */
   maxInFlight: number;
   metrics: DataPlaneMetrics;
@@ -57,6 +64,17 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
     logger: { level: deps.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: "[redacted]" }, stream: logDestination() },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimitBytes,
+    // A client that trickles its headers or body is answered 408 request_timeout (clientErrorHandler below) and
+    // cut. They cover receiving the request only: Node stops watching a connection once its request is in, so
+    // answers and streams of any length are not cut. Checked every second (Node's default: every 30 s).
+    requestTimeout: deps.requestTimeouts.requestMs,
+    http: {
+      requestTimeout: deps.requestTimeouts.requestMs,
+      headersTimeout: deps.requestTimeouts.headersMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    },
+    // request.ip: the address whose failed key validations are limited (app/plugins/auth.ts).
+    trustProxy: deps.trustedProxies.length > 0 ? deps.trustedProxies : false,
     // One id per request, unique across replicas: the hold's id, the rate-limit entry, x-request-id.
     genReqId: () => randomUUID(),
     // A path fastify cannot decode or a path parameter over its limit never reaches a route or the error handler.
@@ -70,7 +88,8 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
     return503OnClosing: false,
   });
   void app.register(requestRecord, { metrics: deps.metrics });
-  void app.register(bodyParser);
+  // Outside the model calls a body is never parsed (an unknown route, /health): plugins/body-parser.ts.
+  void app.register(bodyUnread);
   void app.register(errorHandler, { bodyLimitBytes: deps.bodyLimitBytes });
   void app.register(shutdownRefusal);
   void app.register(async (root) => registerHealthRoute(root, deps.health));
@@ -84,9 +103,13 @@ export function buildDataPlaneApp(deps: AppDependencies): FastifyInstance {
     await v1.register(auth, { keys: deps.keys });
     await v1.register(rateLimit, { ...deps.limits, rejections: deps.metrics.rateLimitRejections });
     registerModelsRoute(v1, deps.catalogue);
-    registerModelCallRoutes(v1, deps.engine);
     registerStoredResponseRoutes(v1);
-    registerCountTokensRoute(v1, deps.engine);
+    // The routes that take a body parse it in their own scope, so after the hooks above (auth first).
+    await v1.register(async (calls) => {
+      await calls.register(bodyParser);
+      registerModelCallRoutes(calls, deps.engine);
+      registerCountTokensRoute(calls, deps.engine);
+    });
   });
   return app;
 }

@@ -2,10 +2,16 @@
 // for at most the TTL it returns (<= 30 s); revocations are pushed and drop
 // entries at once. While the control plane is unreachable, entries already
 // known valid keep working for the grace period; nothing new can be admitted.
+// Valid keys and keys found not valid are kept apart, each bounded and least
+// recently used out first: a flood of made-up keys evicts only other made-up
+// keys, and what it may ask the control plane is bounded per client
+// (failed-validations.ts).
 import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import { hash as digest } from "node:crypto";
 import type { ControlPlaneClientWrapper } from "../control-plane/control-plane-client";
-import { controlPlaneUnavailable, GatewayError, isOutage } from "../errors";
+import { authFailuresExceeded, controlPlaneUnavailable, GatewayError, isOutage } from "../errors";
+import { FailedValidationLimit } from "./failed-validations";
+import { LruMap } from "./lru-map";
 
 export interface KeyIdentity {
   projectId: string;
@@ -31,13 +37,18 @@ interface Entry {
   validatedAtMs: number;
 }
 
-const MAX_ENTRIES = 100_000;
+/** Valid keys kept at most (each about 1 KB with its identity). */
+export const MAX_VALID_ENTRIES = 100_000;
+/** Keys found not valid kept at most: enough for the clients still sending a revoked or mistyped key. */
+export const MAX_INVALID_ENTRIES = 10_000;
 
 /** A key past its expiry is refused at once, without waiting for the sweeper's revocation to arrive. */
 const expired = (identity: KeyIdentity, now: number) => identity.key.expiresAtMs > 0 && identity.key.expiresAtMs <= now;
 
 export class KeyCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new LruMap<string, Entry>(MAX_VALID_ENTRIES);
+  private readonly invalid = new LruMap<string, Entry>(MAX_INVALID_ENTRIES);
+  private readonly failures: FailedValidationLimit;
   private readonly inflight = new Map<string, Promise<KeyIdentity | undefined>>();
   /** Keys revoked lately: a validation that was in flight when the push came must not revive them. */
   private readonly revoked = new Map<string, number>();
@@ -48,19 +59,26 @@ export class KeyCache {
     private readonly controlPlane: Pick<ControlPlaneClientWrapper, "validateKey">,
     private readonly maxTtlSeconds: number,
     private readonly graceMs: number,
-  ) {}
+    /** Failed validations per client and minute (AUTH_FAILURES_PER_MINUTE; 0: no limit). */
+    failuresPerMinute = 0,
+  ) {
+    this.failures = new FailedValidationLimit(failuresPerMinute);
+  }
 
   /** Sees every lookup's result (metrics): hit, miss (asked the control plane), stale (the control plane was away). */
   onLookup: (result: "hit" | "miss" | "stale") => void = () => {};
+  /** Sees each key the control plane found not valid (invalid), and each refused unasked because its client had too many (throttled). */
+  onFailure: (outcome: "invalid" | "throttled") => void = () => {};
 
   /**
    * The key's identity, or undefined when the key is not valid: at once from the cache (no promise on the
-   * request path for a known key), else once the control plane answered.
+   * request path for a known key), else once the control plane answered. `client`: the caller's address,
+   * whose failed validations are limited; throws 429 auth_failures_exceeded, unasked, past its limit.
    */
-  validate(key: string, span: TraceSpan = NO_SPAN): KeyIdentity | undefined | Promise<KeyIdentity | undefined> {
+  validate(key: string, span: TraceSpan = NO_SPAN, client?: string): KeyIdentity | undefined | Promise<KeyIdentity | undefined> {
     const hash = digest("sha256", key, "base64"); // one-shot: no Hash object per request
     const now = Date.now();
-    const entry = this.entries.get(hash);
+    const entry = this.entries.get(hash) ?? this.invalid.get(hash);
     if (entry && entry.expiresAtMs > now) {
       this.onLookup("hit");
       span.set("gateway.key_cache", "hit");
@@ -70,16 +88,31 @@ export class KeyCache {
     if (pending)
       span.set("gateway.key_cache", "shared"); // another request's lookup answers this one
     else {
-      pending = this.fetch(hash, key, entry, span).finally(() => this.inflight.delete(hash));
+      // A key known valid a moment ago is refreshed, not guessed: it takes nothing from its client's failures.
+      const retryAfterSeconds = client === undefined || entry?.identity ? 0 : this.failures.take(client);
+      if (retryAfterSeconds > 0) {
+        this.onFailure("throttled");
+        throw authFailuresExceeded(retryAfterSeconds);
+      }
+      pending = this.fetch(hash, key, entry, span, entry?.identity ? undefined : client).finally(() => this.inflight.delete(hash));
       this.inflight.set(hash, pending);
     }
     return pending;
   }
 
-  private async fetch(hash: string, key: string, stale: Entry | undefined, span: TraceSpan): Promise<KeyIdentity | undefined> {
+  private async fetch(
+    hash: string,
+    key: string,
+    stale: Entry | undefined,
+    span: TraceSpan,
+    client: string | undefined,
+  ): Promise<KeyIdentity | undefined> {
     const askedAt = performance.now();
     try {
-      const answer = await this.controlPlane.validateKey(key, span);
+      const answer = await this.controlPlane.validateKey(key, span).catch((error: unknown) => {
+        if (client !== undefined) this.failures.refund(client); // the control plane could not say: not the client's failure
+        throw error;
+      });
       this.onLookup("miss"); // answered by the control plane (a stale answer counts as "stale" instead)
       span.set("gateway.key_cache", "miss");
       const identity =
@@ -96,10 +129,19 @@ export class KeyCache {
               },
             }
           : undefined;
+      if (identity) {
+        if (client !== undefined) this.failures.refund(client);
+      } else this.onFailure("invalid");
       const ttlSeconds = Math.min(answer.cacheTtlSeconds || this.maxTtlSeconds, this.maxTtlSeconds);
       if ((this.changed.get(answer.keyId) ?? Number.NEGATIVE_INFINITY) >= askedAt) return identity;
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(hash, { identity, expiresAtMs: Date.now() + ttlSeconds * 1000, validatedAtMs: Date.now() });
+      const fresh = { identity, expiresAtMs: Date.now() + ttlSeconds * 1000, validatedAtMs: Date.now() };
+      if (identity) {
+        this.invalid.delete(hash);
+        this.entries.set(hash, fresh);
+      } else {
+        this.entries.delete(hash); // a key no longer valid (expired, revoked while this replica missed the push)
+        this.invalid.set(hash, fresh);
+      }
       return identity;
     } catch (error) {
       // Only an outage is ridden out with what was known: a control plane that answers with a failure is not away.
@@ -129,6 +171,6 @@ export class KeyCache {
   }
 
   projectChanged(projectId: string, rpmLimit: number | null): void {
-    for (const entry of this.entries.values()) if (entry.identity?.projectId === projectId) entry.identity.rpmLimit = rpmLimit;
+    for (const [, entry] of this.entries) if (entry.identity?.projectId === projectId) entry.identity.rpmLimit = rpmLimit;
   }
 }

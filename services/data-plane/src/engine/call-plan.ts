@@ -139,13 +139,13 @@ export function planTargets(
   return { route, targets };
 }
 
-/** The candidates' paths routing left out because the key they name is not set: in the trace as skipped. */
+/** The candidates' paths routing left out because the key they name is not set: in the trace (the tenant's to read) as skipped, the variable unnamed. */
 function unkeyedPaths(context: TargetContext, candidates: ReturnType<typeof routeRequest>["candidates"]): RouteTrace["attempts"] {
   return candidates.flatMap(({ model }) =>
     unkeyed(context, model.paths).map((path) => ({
       model: model.id,
       path: path.provider,
-      outcome: `skipped: ${path.credentialsRef} not set`,
+      outcome: "skipped: access path not configured",
       ms: 0,
     })),
   );

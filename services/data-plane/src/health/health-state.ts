@@ -1,5 +1,7 @@
 // A data plane's state, computed once for GET /health and for the reports to the control plane
 // (state-reporter.ts): whether it can serve, its link to the control plane, rate limiting, circuits.
+// The public GET /health says only whether it serves and why not; the details (access paths, the
+// catalogue revision) are for operators: GET /health on the metrics port, and the reports.
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
 import type { CircuitView } from "../routing/circuit-breaker";
 
@@ -45,4 +47,11 @@ export function healthDetail(sources: HealthSources): HealthDetail {
     draw_journal: sources.drawJournal.mode,
     circuits: sources.circuitViews().filter((view) => view.state !== "closed" || (view.projects_open ?? 0) > 0),
   };
+}
+
+/** GET /health's answer: status and reason for anyone; with `detail` on the metrics port, for operators. */
+export function healthAnswer(sources: HealthSources, withDetail: boolean): { status: number; body: Record<string, unknown> } {
+  const reason = unavailableReason(sources);
+  const detail = withDetail ? { detail: healthDetail(sources) } : {};
+  return reason ? { status: 503, body: { status: "unavailable", reason, ...detail } } : { status: 200, body: { status: "ok", ...detail } };
 }

@@ -39,7 +39,7 @@ const pathHealth = (context: RoutingContext) => (path: AccessPath) =>
  * names is set (an upstream called without one only refuses: a wasted attempt, or a 403 for the caller).
  */
 /** Paths on a provider this data plane has whose key is not set. */
-export const unkeyed = (context: RoutingContext, paths: readonly AccessPath[]): AccessPath[] =>
+export const unkeyed = (context: Pick<RoutingContext, "providers" | "credentials">, paths: readonly AccessPath[]): AccessPath[] =>
   paths.filter(
     (path) => path.credentialsRef !== "" && context.providers.has(path.provider) && !context.credentials.has(path.credentialsRef),
   );
@@ -48,10 +48,17 @@ const reachable = (context: RoutingContext, path: AccessPath, endpoint: Endpoint
   context.providers.get(path.provider)?.adapter.supports(endpoint) === true &&
   (path.credentialsRef === "" || context.credentials.has(path.credentialsRef));
 
-/** Why none of a model's paths can be called, when a missing key is the reason (on a provider this data plane has). */
-function missingKeys(context: RoutingContext, model: ModelEntry): string | undefined {
-  const missing = unkeyed(context, model.paths);
-  return missing.length > 0 ? `${[...new Set(missing.map((path) => path.credentialsRef))].join(", ")} not set` : undefined;
+/**
+ * What a tenant is told when a missing key is why a model's paths cannot be called (on a provider this
+ * data plane has). Never the variable: that is the operator's, logged when the catalogue arrives (unsetCredentials).
+ */
+export const NO_CONFIGURED_PATH = "this model has no configured access path";
+const missingKeys = (context: RoutingContext, model: ModelEntry): string | undefined =>
+  unkeyed(context, model.paths).length > 0 ? NO_CONFIGURED_PATH : undefined;
+
+/** The `*_API_KEY` variables the catalogue's paths name, on providers this data plane has, that are not set here. */
+export function unsetCredentials(context: Pick<RoutingContext, "providers" | "credentials">, catalogue: CatalogueSnapshot): string[] {
+  return [...new Set(catalogue.models.flatMap((model) => unkeyed(context, model.paths).map((path) => path.credentialsRef)))].sort();
 }
 
 /** A concrete model's paths this gateway can reach and price, in the order to try them. */
@@ -64,10 +71,10 @@ function usablePaths(context: RoutingContext, model: ModelEntry, endpoint: Endpo
       `Model ${model.id} has no access path whose price covers service_tier ${echo(String(serviceTier))}.`,
     );
   if (paths.length === 0) {
-    const keys = missingKeys(context, model);
+    const unconfigured = missingKeys(context, model);
     throw invalidRequest(
       "model_unknown",
-      `Model ${model.id} has no access path this gateway can reach and price${keys ? ` (${keys})` : ""}.`,
+      unconfigured ? `Model ${model.id}: ${unconfigured}.` : `Model ${model.id} has no access path this gateway can reach and price.`,
     );
   }
   return orderPaths(paths, pathHealth(context));

@@ -29,7 +29,7 @@ export interface SelectionInput {
   purpose: string | undefined;
   allow: string[] | undefined;
   reachable: (path: AccessPath) => boolean;
-  /** Why a model's paths cannot be called when a missing key is the reason ("GEMINI_API_KEY not set"). */
+  /** Why a model's paths cannot be called when a missing key is the reason, in words for the tenant (never the variable). */
   missingKeys?: (model: ModelEntry) => string | undefined;
   health: (path: AccessPath) => PathHealthView;
 }

@@ -131,6 +131,13 @@ export class GatewayStack {
   get metricsUrl(): string {
     return this.dataPlanes[0]!.ready.metrics!;
   }
+  /**
+   * A data plane's state with its details (link, calls, catalogue revision, rate limiting, circuits):
+   * GET /health on its metrics port. The public /health says only whether it serves, and why not.
+   */
+  async dataPlaneHealth<Detail = Record<string, unknown>>(dataPlane = 0): Promise<{ status: string; reason?: string; detail: Detail }> {
+    return (await (await fetch(`${this.dataPlanes[dataPlane]!.ready.metrics}/health`)).json()) as never;
+  }
   /** The first control plane's scrape listener (METRICS_PORT), base URL. */
   get controlPlaneMetricsUrl(): string {
     return this.controlPlane.ready.metrics!;
@@ -272,9 +279,9 @@ export class GatewayStack {
     const loaded = await this.admin<{ revision: string }>("PUT", "/admin/catalogue?source=test", file);
     if (loaded.status !== 200) throw new Error(`catalogue rejected: ${JSON.stringify(loaded.json)}`);
     const deadline = Date.now() + 10_000;
-    for (const dataPlane of this.dataPlanes) {
+    for (const [index, dataPlane] of this.dataPlanes.entries()) {
       for (;;) {
-        const health = (await (await fetch(`${dataPlane.ready.url}/health`)).json()) as { detail?: { catalogue_revision?: string } };
+        const health = await this.dataPlaneHealth<{ catalogue_revision?: string }>(index);
         if (health.detail?.catalogue_revision === loaded.json.revision) break;
         if (Date.now() > deadline) throw new Error(`${dataPlane.name} did not receive catalogue revision ${loaded.json.revision}`);
         await new Promise((resolve) => setTimeout(resolve, 50));

@@ -38,7 +38,7 @@ describe("control plane outage", () => {
 
     const during = await models();
     expect(during).toEqual(before);
-    const health = (await (await fetch(`${stack.url}/health`)).json()) as { status: string; detail: { control_plane: string } };
+    const health = await stack.dataPlaneHealth();
     expect(health).toMatchObject({ status: "ok", detail: { control_plane: "reconnecting" } });
     const tag = marker();
     const refused = await chat(tag);
@@ -56,7 +56,7 @@ describe("control plane outage", () => {
     // The subscription resubscribes on its own (every 0.5 s): the push path is back too.
     let subscription = "";
     for (let attempt = 0; attempt < 25 && subscription !== "connected"; attempt++) {
-      subscription = ((await (await fetch(`${stack.url}/health`)).json()) as { detail: { control_plane: string } }).detail.control_plane;
+      subscription = (await stack.dataPlaneHealth<{ control_plane: string }>()).detail.control_plane;
       if (subscription !== "connected") await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(subscription).toBe("connected");
@@ -90,8 +90,7 @@ describe("a stalled database under the control plane", () => {
     const body = (await response.json()) as { error?: { code: string } };
     return { status: response.status, code: body.error?.code, ms: performance.now() - started };
   };
-  const health = async () =>
-    ((await (await fetch(`${stack.url}/health`)).json()) as { detail: { control_plane_calls: string } }).detail.control_plane_calls;
+  const health = async () => (await stack.dataPlaneHealth<{ control_plane_calls: string }>()).detail.control_plane_calls;
   const metric = async (pattern: RegExp) => {
     const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     return [...text.matchAll(pattern)].reduce((sum, match) => sum + Number(match[1]), 0);

@@ -477,8 +477,7 @@ describe("circuit breaker per access path", () => {
   const nanoCalls = async () => (await stack.mockRequests()).filter((request) => request.body.model === "gpt-4.1-nano").length;
 
   async function circuits(): Promise<{ path: string; state: string; consecutive_failures: number; opens: number }[]> {
-    const health = (await (await fetch(`${stack.url}/health`)).json()) as { detail: { circuits: never[] } };
-    return health.detail.circuits;
+    return (await stack.dataPlaneHealth<{ circuits: never[] }>()).detail.circuits;
   }
 
   async function circuitMetric(): Promise<string | undefined> {
@@ -540,8 +539,7 @@ describe("circuit breaker: one project's failures do not close a path to the oth
   const nanoCalls = async () => (await stack.mockRequests()).filter((request) => request.body.model === "gpt-4.1-nano").length;
 
   async function circuits(): Promise<{ path: string; state: string; projects_open: number }[]> {
-    const health = (await (await fetch(`${stack.url}/health`)).json()) as { detail: { circuits: never[] } };
-    return health.detail.circuits;
+    return (await stack.dataPlaneHealth<{ circuits: never[] }>()).detail.circuits;
   }
 
   async function metric(name: string): Promise<string | undefined> {

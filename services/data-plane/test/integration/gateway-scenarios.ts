@@ -129,7 +129,7 @@ export function defineGatewayScenarios(backend: Backend): void {
       await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
       expect((await stack.post("/v1/chat/completions", limited.key, body)).status).toBe(200);
 
-      const health = (await (await fetch(`${stack.url}/health`)).json()) as { detail: { rate_limit: string } };
+      const health = await stack.dataPlaneHealth<{ rate_limit: string }>();
       expect(health.detail.rate_limit).toBe(backend === "postgresql" ? "redis" : "local");
     });
 

@@ -77,7 +77,7 @@ describe("requests per minute across two data planes on one Redis", () => {
     expect(during.filter((status) => status === 200).length).toBeLessThanOrEqual(600);
     expect(during.filter((status) => status === 200).length).toBeGreaterThan(0);
     for (const dataPlane of stack.dataPlanes) {
-      const health = await fetch(`${dataPlane.ready.url}/health`);
+      const health = await fetch(`${dataPlane.ready.metrics}/health`);
       expect(health.status).toBe(200);
       const detail = ((await health.json()) as { detail: { rate_limit: string } }).detail;
       expect(detail.rate_limit).toMatch(/^local fallback/);
@@ -95,7 +95,7 @@ describe("requests per minute across two data planes on one Redis", () => {
     let mode = "";
     for (let attempt = 0; attempt < 50 && mode !== "redis"; attempt++) {
       await fire(stack, fresh.key, 2, 1);
-      mode = ((await (await fetch(`${stack.url}/health`)).json()) as { detail: { rate_limit: string } }).detail.rate_limit;
+      mode = (await stack.dataPlaneHealth<{ rate_limit: string }>()).detail.rate_limit;
       if (mode !== "redis") await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(mode).toBe("redis");

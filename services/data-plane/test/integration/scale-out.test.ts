@@ -119,7 +119,7 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     // Wait until every data plane has its catalogue, the same one.
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const revisions = await Promise.all(stack.dataPlanes.map(async (dataPlane) => catalogueRevision(dataPlane.ready.url!)));
+      const revisions = await Promise.all(stack.dataPlanes.map(async (dataPlane) => catalogueRevision(dataPlane.ready.metrics!)));
       if (revisions.every((revision) => revision !== undefined && revision === revisions[0])) break;
       if (Date.now() > deadline) throw new Error(`data planes disagree on the catalogue: ${revisions.join(", ")}`);
       await sleep(50);
@@ -131,8 +131,9 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     await stack?.stop();
   });
 
-  async function catalogueRevision(url: string): Promise<string | undefined> {
-    const response = await fetch(`${url}/health`).catch(() => undefined);
+  /** The catalogue a data plane serves: its details are on its metrics port's /health. */
+  async function catalogueRevision(metricsUrl: string): Promise<string | undefined> {
+    const response = await fetch(`${metricsUrl}/health`).catch(() => undefined);
     if (response?.status !== 200) return undefined;
     return ((await response.json()) as { detail?: { catalogue_revision?: string } }).detail?.catalogue_revision;
   }
@@ -417,7 +418,7 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     const changed = file.models.find((model) => model.id === "openai/gpt-4.1-nano")!;
     const CONTEXT_LENGTH = 1_000_003;
     changed.context_length = CONTEXT_LENGTH;
-    const before = await catalogueRevision(stack.dataPlanes[0]!.ready.url!);
+    const before = await catalogueRevision(stack.dataPlanes[0]!.ready.metrics!);
 
     // The change exists once the load has committed (the PUT's answer): writing ~370 models takes time of its own.
     const sent = performance.now();
@@ -429,7 +430,7 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     const servedAfterMs = await Promise.all(
       stack.dataPlanes.map(async (dataPlane) => {
         for (;;) {
-          const revision = await catalogueRevision(dataPlane.ready.url!);
+          const revision = await catalogueRevision(dataPlane.ready.metrics!);
           const elapsed = performance.now() - committed;
           if (revision === loaded.json.revision || elapsed > 3 * PROPAGATION_BOUND_MS) return Math.round(elapsed);
           await sleep(10);
@@ -467,7 +468,7 @@ describe("scale-out: two control planes, three data planes, one PostgreSQL, one 
     const latest = String(Math.max(...loads.map((load) => Number(load.json.revision))));
     const deadline = Date.now() + 3_000;
     for (const dataPlane of stack.dataPlanes) {
-      while ((await catalogueRevision(dataPlane.ready.url!)) !== latest) {
+      while ((await catalogueRevision(dataPlane.ready.metrics!)) !== latest) {
         expect(Date.now()).toBeLessThan(deadline);
         await sleep(20);
       }

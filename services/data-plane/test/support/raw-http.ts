@@ -85,3 +85,59 @@ function splitAnswers(text: string): SocketAnswer[] {
   }
   return answers;
 }
+
+/**
+ * A request whose body is written at `bytesPerSecond` (as over a network link; loopback delivers many
+ * gigabytes a second), in 64 KiB pieces; writing stops once the answer has arrived, as a client's does.
+ */
+export function pacedRequest(
+  baseUrl: string,
+  request: RawRequest & { body: Buffer },
+  bytesPerSecond: number,
+  agent: http.Agent,
+  timeoutMs = 60_000,
+): Promise<RawAnswer> {
+  const { hostname, port } = new URL(baseUrl);
+  const piece = 64 * 1024;
+  const headers = { ...request.headers, "content-length": String(request.body.length) };
+  return new Promise((resolve) => {
+    let answered = false;
+    const finish = (answer: RawAnswer) => {
+      if (answered) return;
+      answered = true;
+      resolve(answer);
+      outgoing.destroy();
+    };
+    const outgoing = http.request(
+      { host: hostname, port, method: request.method, path: request.path, headers, agent, timeout: timeoutMs },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          finish({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        response.on("error", (error) => finish({ status: 0, headers: {}, text: "", networkError: error.message }));
+      },
+    );
+    outgoing.on("timeout", () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    outgoing.on("error", (error) => finish({ status: 0, headers: {}, text: "", networkError: error.message }));
+    const started = performance.now();
+    let sent = 0;
+    const writeMore = () => {
+      if (answered || outgoing.destroyed) return;
+      // Ahead of the schedule: wait for it; behind it (a busy machine): one piece at a time, never a burst.
+      const due = Math.min(request.body.length, Math.floor(((performance.now() - started) / 1000) * bytesPerSecond));
+      if (sent < due || sent === 0) {
+        const end = Math.min(sent + piece, request.body.length);
+        const last = end === request.body.length;
+        const chunk = request.body.subarray(sent, end);
+        sent = end;
+        if (last) return void outgoing.end(chunk);
+        if (!outgoing.write(chunk)) return void outgoing.once("drain", writeMore);
+        return void setImmediate(writeMore);
+      }
+      setTimeout(writeMore, Math.max(1, ((sent - due) / bytesPerSecond) * 1000));
+    };
+    writeMore();
+  });
+}

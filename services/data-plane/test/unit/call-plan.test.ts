@@ -99,7 +99,7 @@ const prepare = (body: Record<string, unknown>) => planFor(body);
 const plan = (call: ReturnType<typeof prepare>) => call.targets.map((target) => `${target.model.id} via ${target.path.provider}`);
 
 describe("planCall: a path whose key is not set", () => {
-  it("is never a target, and the trace says it was skipped and why", () => {
+  it("is never a target, and the trace says it was skipped, without naming the operator's variable", () => {
     const context = { ...planContext(4), credentials: new Map([["OPENROUTER_API_KEY", "sk-or"]]) };
     const call = planCall(
       context,
@@ -110,7 +110,7 @@ describe("planCall: a path whose key is not set", () => {
       openAiChat.parse({ model: "openai/cheap", messages: [{ role: "user", content: "hello" }] }),
     );
     expect(plan(call)).toEqual(["openai/cheap via openrouter"]);
-    expect(call.trace.attempts).toEqual([{ model: "openai/cheap", path: "openai", outcome: "skipped: OPENAI_API_KEY not set", ms: 0 }]);
+    expect(call.trace.attempts).toEqual([{ model: "openai/cheap", path: "openai", outcome: "skipped: access path not configured", ms: 0 }]);
   });
 });
 

@@ -61,6 +61,7 @@ describe("parseDataPlaneConfig basics", () => {
       controlPlaneAddress: "127.0.0.1:50051",
       internalToken: "internal-secret",
       bodyLimitBytes: 10 * 1024 * 1024,
+      requestTimeouts: { headersMs: 30_000, requestMs: 300_000 },
       keyCacheTtlSeconds: 30,
       controlPlaneGraceMs: 300_000,
       controlPlaneDeadlineMs: 5000,
@@ -234,6 +235,33 @@ describe("integers", () => {
     ["METRICS_PORT", "0", (config) => config.metricsPort, 0],
   ])("%s=%j is read", (name, raw, read, expected) => {
     expect(read(parse({ [name]: raw }))).toBe(expected);
+  });
+
+  it("reads the request timeouts: 0 turns the whole-request one off; the headers' may not exceed it", () => {
+    expect(parse({ DATA_PLANE_HEADERS_TIMEOUT_MS: "2000", DATA_PLANE_REQUEST_TIMEOUT_MS: "3000" }).requestTimeouts).toEqual({
+      headersMs: 2000,
+      requestMs: 3000,
+    });
+    expect(parse({ DATA_PLANE_REQUEST_TIMEOUT_MS: "0" }).requestTimeouts).toEqual({ headersMs: 30_000, requestMs: 0 });
+    expect(() => parse({ DATA_PLANE_REQUEST_TIMEOUT_MS: "20000" })).toThrow(
+      "DATA_PLANE_HEADERS_TIMEOUT_MS (30000) must not exceed DATA_PLANE_REQUEST_TIMEOUT_MS (20000)",
+    );
+    expect(() => parse({ DATA_PLANE_HEADERS_TIMEOUT_MS: "0" })).toThrow(ConfigError);
+    expect(() => parse({ DATA_PLANE_REQUEST_TIMEOUT_MS: "-1" })).toThrow(ConfigError);
+  });
+
+  it("reads the failed-validation limit and the trusted proxies", () => {
+    expect(parse({})).toMatchObject({ authFailuresPerMinute: 60, trustedProxies: [] });
+    expect(parse({ AUTH_FAILURES_PER_MINUTE: "0" }).authFailuresPerMinute).toBe(0);
+    expect(parse({ TRUSTED_PROXIES: "10.0.0.1, 10.1.0.0/16,loopback,fd00::/8" }).trustedProxies).toEqual([
+      "10.0.0.1",
+      "10.1.0.0/16",
+      "loopback",
+      "fd00::/8",
+    ]);
+    expect(() => parse({ TRUSTED_PROXIES: "1" })).toThrow('TRUSTED_PROXIES: "1" is not an address');
+    expect(() => parse({ TRUSTED_PROXIES: "proxy.local" })).toThrow(ConfigError);
+    expect(() => parse({ AUTH_FAILURES_PER_MINUTE: "-1" })).toThrow(ConfigError);
   });
 
   it("keeps project and key labels off the metrics unless METRICS_PROJECT_LABELS=true (they are unbounded)", () => {

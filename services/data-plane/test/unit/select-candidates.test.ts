@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildSnapshot, type AccessPath, type CatalogueSnapshot } from "../../src/catalogue/catalogue-snapshot";
 import { PathHealth } from "../../src/routing/path-health";
 import { requestNeeds, type RequestNeeds } from "../../src/routing/request-needs";
-import { type RoutingContext, routeRequest } from "../../src/routing/route-request";
+import { type RoutingContext, routeRequest, unsetCredentials } from "../../src/routing/route-request";
 import { allowedBy, selectCandidates, tierPool } from "../../src/routing/select-candidates";
 import { parseServiceBlock } from "../../src/routing/service-block";
 import { thrown } from "../support/thrown";
@@ -320,7 +320,7 @@ describe("routeRequest", () => {
   const route = (body: Record<string, unknown>) =>
     routeRequest(context, catalogue(), { messages: [{ role: "user", content: "hi" }], ...body }, parseServiceBlock(body.service), "chat");
 
-  it("never calls a path whose key is not set: the next path serves, and with none the answer says which key", () => {
+  it("never calls a path whose key is not set: the next path serves; with none the tenant is told of no configured access path, not the variable", () => {
     const keyed = (provider: string, upstreamModel: string, credentialsRef: string) => ({
       provider,
       upstreamModel,
@@ -343,13 +343,18 @@ describe("routeRequest", () => {
     expect(served.candidates[0]!.paths.map((path) => path.provider)).toEqual(["openrouter"]);
     expect(thrown(() => routeRequest(context, snapshot, { ...body, model: "google/gemini-only" }, undefined, "chat"))).toMatchObject({
       code: "model_unknown",
-      message: "Model google/gemini-only has no access path this gateway can reach and price (GEMINI_API_KEY not set).",
+      message: "Model google/gemini-only: this model has no configured access path.",
     });
     const auto = thrown(() =>
       routeRequest(context, snapshot, { ...body, model: "auto" }, parseServiceBlock({ route: ["google/gemini-only"] }), "chat"),
     );
     expect(auto).toMatchObject({ code: "no_eligible_model" });
-    expect((auto as Error).message).toContain("google/gemini-only: no reachable access path with a price (GEMINI_API_KEY not set)");
+    expect((auto as Error).message).toContain(
+      "google/gemini-only: no reachable access path with a price (this model has no configured access path)",
+    );
+    expect((auto as Error).message).not.toContain("GEMINI_API_KEY");
+    // The operator's log names it (data-plane.ts, when the catalogue arrives).
+    expect(unsetCredentials(context, snapshot)).toEqual(["GEMINI_API_KEY"]);
   });
 
   it("chooses within the tier of auto and lists the other candidates", () => {

@@ -3,7 +3,10 @@
 // gateway's: the hold's and the ledger entry's id), and a request
 // must present a valid key: `Authorization: Bearer <key>` (OpenAI's clients),
 // or `x-api-key: <key>` (Anthropic's) when it has no Authorization header. A key
-// not in the issued format is refused at once, without asking the control plane.
+// not in the issued format is refused at once, without asking the control plane;
+// a client address whose keys keep failing is refused with 429 before it asks
+// (auth/failed-validations.ts). The address is the socket's, or with
+// TRUSTED_PROXIES the client's as the trusted proxies forwarded it (fastify's request.ip).
 import { API_KEY_PATTERN } from "@gateway/proto";
 import type { TraceSpan } from "@gateway/proto/tracing";
 import type { KeyIdentity } from "../../auth/key-cache";
@@ -18,9 +21,9 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export interface KeyValidation {
   /**
    * The key's identity, or undefined when it is not valid: at once when known, else a promise; fails when it
-   * cannot be checked. `span`: the lookup's, for its trace.
+   * cannot be checked, or when `client` (the caller's address) had too many keys fail. `span`: the lookup's, for its trace.
    */
-  validate(key: string, span?: TraceSpan): KeyIdentity | undefined | Promise<KeyIdentity | undefined>;
+  validate(key: string, span?: TraceSpan, client?: string): KeyIdentity | undefined | Promise<KeyIdentity | undefined>;
 }
 
 export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) => {
@@ -36,14 +39,14 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
       done();
     };
     if (request.span) {
-      tracedIdentity(request.span, request.headers, keys).then(admit, failWith(done));
+      tracedIdentity(request.span, request.headers, request.ip, keys).then(admit, failWith(done));
       return;
     }
     const key = presentedKey(request.headers);
     if (!key || !API_KEY_PATTERN.test(key)) return done(invalidApiKey());
     let identity: ReturnType<KeyValidation["validate"]>;
     try {
-      identity = keys.validate(key);
+      identity = keys.validate(key, undefined, request.ip);
     } catch (error) {
       return failWith(done)(error);
     }
@@ -55,12 +58,12 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
 type KeyHeaders = { authorization?: string; "x-api-key"?: string | string[] };
 
 /** The same check under an `auth` span (a ValidateKey call it makes is the span's child at the control plane). */
-async function tracedIdentity(parent: TraceSpan, headers: KeyHeaders, keys: KeyValidation): Promise<KeyIdentity> {
+async function tracedIdentity(parent: TraceSpan, headers: KeyHeaders, client: string, keys: KeyValidation): Promise<KeyIdentity> {
   const span = parent.child("auth");
   try {
     const key = presentedKey(headers);
     if (!key || !API_KEY_PATTERN.test(key)) throw invalidApiKey();
-    const identity = await keys.validate(key, span);
+    const identity = await keys.validate(key, span, client);
     if (!identity) throw invalidApiKey();
     span.set("gateway.key_id", identity.keyId);
     return identity;

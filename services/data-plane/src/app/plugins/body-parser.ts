@@ -1,5 +1,8 @@
-// Bodies are JSON whatever the declared type; a body that is not JSON, or nests
-// deeper than any API's body does, is a 400 in the route's dialect.
+// Bodies are read and parsed only where a route takes one (the model calls, after their auth): there,
+// JSON whatever the declared type, and a body that is not JSON, or nests deeper than any API's body
+// does, is a 400 in the route's dialect. Everywhere else (an unknown route, /health, a route that takes
+// no body) the answer goes out without the body being parsed: parsing a 10 MiB body nobody asked for
+// held the event loop for seconds (issue 33).
 import { invalidRequest } from "../../errors";
 import { globalPlugin } from "./global-plugin";
 import { nestsDeeperThan } from "./nesting-depth";
@@ -7,6 +10,7 @@ import { nestsDeeperThan } from "./nesting-depth";
 /** Deeper than any OpenAI or Anthropic body needs (a JSON schema in a tool nests a few tens of levels at most). */
 export const MAX_BODY_DEPTH = 64;
 
+/** For the scope of the routes that take a body. */
 export const bodyParser = globalPlugin(async (app) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
@@ -21,4 +25,15 @@ export const bodyParser = globalPlugin(async (app) => {
       return done(invalidRequest("invalid_body", `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`), undefined);
     done(null, parsed);
   });
+});
+
+/**
+ * For every other route (the app's root, and so its 404s): the body is left unread, and the answer goes
+ * out at once. Node's server then reads what is left off the wire and drops it (its "dump": no stream
+ * event per chunk), so the connection stays usable and a client still sending gets the answer, not a
+ * reset; a body that never ends is cut by the request timeout (DATA_PLANE_REQUEST_TIMEOUT_MS).
+ */
+export const bodyUnread = globalPlugin(async (app) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
 });
