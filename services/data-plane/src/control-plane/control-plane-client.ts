@@ -75,9 +75,13 @@ export interface DrawCall {
   keyId?: string;
 }
 
-/** gRPC statuses of a call that carried no error code (it never reached the control plane, or was cut): an outage. */
+/**
+ * gRPC statuses of a call that carried no error code (it never reached the control plane, or was cut): an outage.
+ * UNIMPLEMENTED too: an older control plane during a rolling upgrade (CheckSpend), a 503 to retry, not a bug.
+ */
 const OUTAGE_STATUSES: ReadonlySet<number> = new Set([
   grpc.status.UNAVAILABLE,
+  grpc.status.UNIMPLEMENTED,
   grpc.status.DEADLINE_EXCEEDED,
   grpc.status.CANCELLED,
   grpc.status.RESOURCE_EXHAUSTED,

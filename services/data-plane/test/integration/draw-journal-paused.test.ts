@@ -48,10 +48,8 @@ describe("the draw journal's Redis paused", () => {
     const line = new RegExp(`^${name}${labels.replaceAll(/[{}]/g, "\\$&")} (\\S+)$`, "m").exec(text);
     return Number(line?.[1] ?? 0);
   };
-  const journalMode = async () => {
-    const health = (await (await fetch(`${stack.url}/health`)).json()) as { detail: { draw_journal: string } };
-    return health.detail.draw_journal;
-  };
+  // The details are on the metrics port's /health (the public one says only whether it serves).
+  const journalMode = async () => (await stack.dataPlaneHealth<{ draw_journal: string }>()).detail.draw_journal;
   const waitFor = async (done: () => boolean | Promise<boolean>, what: string) => {
     const deadline = Date.now() + 30_000;
     while (!(await done())) {

@@ -63,6 +63,13 @@ describe("a failed control-plane call", () => {
     client.close();
   });
 
+  it("is an older control plane's UNIMPLEMENTED (CheckSpend during a rolling upgrade): 503 to retry, not a bug", async () => {
+    const client = new ControlPlaneClientWrapper(address, "token", 2_000);
+    const error = await rejection(client.checkSpend("p", "k")); // this server has no CheckSpend handler
+    expect([error.kind, error.status]).toEqual(["control_plane_unavailable", 503]);
+    client.close();
+  });
+
   it("keeps a validated key working through an outage, but not through the control plane's failure", async () => {
     const client = new ControlPlaneClientWrapper(address, "token", 2_000);
     const keys = new KeyCache(client, 0.05, 60_000); // entries go stale at once; a minute of grace
