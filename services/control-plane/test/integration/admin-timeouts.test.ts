@@ -1,10 +1,13 @@
 // A client that sends its request a byte at a time cannot hold an admin API connection for ever:
 // the headers must arrive within ADMIN_HEADERS_TIMEOUT_MS and the whole request within
 // ADMIN_REQUEST_TIMEOUT_MS, else 408 request_timeout in the error table's shape and the connection
-// closes (fastify's default was no request timeout at all).
+// closes (fastify's default was no request timeout at all). Over HTTPS too (the server fastify builds then
+// is another one).
 import net from "node:net";
+import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedControlPlane, startEmbeddedControlPlane } from "../harness/embedded-control-plane";
+import { CertificateFolder, signedBy, testCa } from "../harness/test-certificates";
 
 const ADMIN_TOKEN = "admin-timeouts-token";
 
@@ -16,7 +19,9 @@ function slowClient(url: string, head: string, trickle: string, everyMs: number,
   const { hostname, port } = new URL(url);
   return new Promise<{ received: string; closedAfterMs: number | undefined }>((resolve) => {
     const started = performance.now();
-    const socket = net.connect(Number(port), hostname);
+    const socket = url.startsWith("https:")
+      ? tls.connect({ port: Number(port), host: hostname, rejectUnauthorized: false })
+      : net.connect(Number(port), hostname);
     let received = "";
     let next = 0;
     const timer = setInterval(() => {
@@ -29,7 +34,7 @@ function slowClient(url: string, head: string, trickle: string, everyMs: number,
       resolve({ received, closedAfterMs });
     };
     const giveUp = setTimeout(() => finish(undefined), giveUpMs);
-    socket.on("connect", () => socket.write(head));
+    socket.on(url.startsWith("https:") ? "secureConnect" : "connect", () => socket.write(head));
     socket.on("data", (chunk) => {
       received += chunk.toString("latin1");
     });
@@ -76,5 +81,44 @@ describe("admin API request timeouts", () => {
   it("still answers a request that arrives in time", async () => {
     const response = await fetch(`${embedded.controlPlane.adminUrl}/health`);
     expect(response.status).toBe(200);
+  });
+});
+
+describe("admin API request timeouts over HTTPS", () => {
+  const folder = new CertificateFolder();
+  let embedded: EmbeddedControlPlane;
+
+  beforeAll(async () => {
+    const server = await signedBy(await testCa("admin CA"), "server");
+    embedded = await startEmbeddedControlPlane(ADMIN_TOKEN, {
+      ADMIN_HEADERS_TIMEOUT_MS: "1000",
+      ADMIN_REQUEST_TIMEOUT_MS: "2000",
+      CONTROL_PLANE_ADMIN_TLS_CERT_FILE: folder.write("admin.crt", server.cert),
+      CONTROL_PLANE_ADMIN_TLS_KEY_FILE: folder.write("admin.key", server.key),
+    });
+  });
+
+  afterAll(async () => {
+    await embedded?.stop();
+    folder.remove();
+  });
+
+  it("answers a body sent a byte at a time with 408 once the request timeout is over, and closes", async () => {
+    expect(embedded.controlPlane.adminUrl).toMatch(/^https:/);
+    const body = JSON.stringify({ name: "slow".repeat(40) });
+    const head = `POST /admin/projects HTTP/1.1\r\nhost: localhost\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
+    const result = await slowClient(embedded.controlPlane.adminUrl, head, body, 250, 15_000);
+    expect(result.received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(bodyOf(result.received)).toMatchObject({ error: { code: "request_timeout" } });
+    expect(result.closedAfterMs).toBeGreaterThanOrEqual(2000);
+    expect(result.closedAfterMs).toBeLessThan(15_000);
+  });
+
+  it("answers headers sent a byte at a time with 408 once the headers timeout is over", async () => {
+    const headers = `x-slow: ${"z".repeat(200)}\r\n\r\n`;
+    const result = await slowClient(embedded.controlPlane.adminUrl, "GET /health HTTP/1.1\r\nhost: localhost\r\n", headers, 100, 15_000);
+    expect(result.received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(result.closedAfterMs).toBeGreaterThanOrEqual(1000);
+    expect(result.closedAfterMs).toBeLessThan(15_000);
   });
 });
