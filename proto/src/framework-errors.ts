@@ -43,24 +43,47 @@ export function rawErrorResponse(failure: GatewayError, head = false): string {
   return `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\n${lines.join("\r\n")}\r\n\r\n${head ? "" : body}`;
 }
 
+/** After a refused request's answer, how long what the client still sends is read and dropped before its socket is closed. */
+export const LINGER_MS = 2_000;
+/** Sockets answered and lingering: the parser refuses each further chunk too, and one answer is all there is. */
+const lingering = new WeakSet<object>();
+
+interface ClientSocket {
+  destroyed: boolean;
+  writable: boolean;
+  _httpMessage?: { headersSent?: boolean } | null;
+  write(text: string): unknown;
+  end(): unknown;
+  resume(): unknown;
+  on(event: "close", listener: () => void): unknown;
+  destroy(error?: Error): void;
+}
+
 /**
  * fastify's `clientErrorHandler` for both planes: the answer in the table's shape, then the socket is
  * closed (its stream is unreadable). A reset connection has nobody left to answer; one whose answer
  * already began cannot take a second.
  */
-export function answerClientError(
-  error: { code?: string; rawPacket?: unknown },
-  socket: {
-    destroyed: boolean;
-    writable: boolean;
-    _httpMessage?: { headersSent?: boolean } | null;
-    write(text: string): unknown;
-    destroy(error?: Error): void;
-  },
-): void {
-  if (error.code === "ECONNRESET" || socket.destroyed) return;
+export function answerClientError(error: { code?: string; rawPacket?: unknown }, socket: ClientSocket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed || lingering.has(socket)) return;
+  if (!socket.writable || socket._httpMessage?.headersSent) return socket.destroy(error as Error);
   // The parser's bytes tell a HEAD, whose answer has no body: a client reads one after it as garbage.
   const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString("latin1") === "HEAD ";
-  if (socket.writable && !socket._httpMessage?.headersSent) socket.write(rawErrorResponse(clientErrorFailure(error), head));
-  socket.destroy(error as Error);
+  socket.write(rawErrorResponse(clientErrorFailure(error), head));
+  lingerThenClose(socket);
+}
+
+/**
+ * Closing a socket with unread bytes (the rest of a body sent after oversized headers) makes the kernel
+ * reset the connection, and a reset can overtake the answer: the client sees ECONNRESET instead of the
+ * 431. So the answer is followed by a FIN, what still arrives is read and dropped, and the socket is
+ * closed once the client closes its side or LINGER_MS passed, whichever is first.
+ */
+function lingerThenClose(socket: ClientSocket): void {
+  lingering.add(socket);
+  socket.end();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.on("close", () => clearTimeout(timer));
+  socket.resume();
 }

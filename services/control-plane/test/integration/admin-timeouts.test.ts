@@ -45,17 +45,31 @@ function slowClient(url: string, head: string, trickle: string, everyMs: number,
 
 const bodyOf = (response: string) => JSON.parse(response.slice(response.indexOf("\r\n\r\n") + 4)) as unknown;
 
-describe("admin API request timeouts", () => {
-  let embedded: EmbeddedControlPlane;
+const TIMEOUTS = { ADMIN_HEADERS_TIMEOUT_MS: "1000", ADMIN_REQUEST_TIMEOUT_MS: "2000" };
+const folder = new CertificateFolder();
+/** The admin API over HTTP and, with a certificate, over HTTPS (fastify builds another server then): started together. */
+let embedded: EmbeddedControlPlane;
+let overHttps: EmbeddedControlPlane;
 
-  beforeAll(async () => {
-    embedded = await startEmbeddedControlPlane(ADMIN_TOKEN, { ADMIN_HEADERS_TIMEOUT_MS: "1000", ADMIN_REQUEST_TIMEOUT_MS: "2000" });
-  });
+beforeAll(async () => {
+  const server = await signedBy(await testCa("admin CA"), "server");
+  [embedded, overHttps] = await Promise.all([
+    startEmbeddedControlPlane(ADMIN_TOKEN, TIMEOUTS),
+    startEmbeddedControlPlane(ADMIN_TOKEN, {
+      ...TIMEOUTS,
+      CONTROL_PLANE_ADMIN_TLS_CERT_FILE: folder.write("admin.crt", server.cert),
+      CONTROL_PLANE_ADMIN_TLS_KEY_FILE: folder.write("admin.key", server.key),
+    }),
+  ]);
+});
 
-  afterAll(async () => {
-    await embedded?.stop();
-  });
+afterAll(async () => {
+  await Promise.all([embedded?.stop(), overHttps?.stop()]);
+  folder.remove();
+});
 
+// Concurrent: each test mostly waits for a timeout.
+describe.concurrent("admin API request timeouts", () => {
   it("answers a body sent a byte at a time with 408 request_timeout once the request timeout is over, and closes", async () => {
     const body = JSON.stringify({ name: "slow".repeat(40) });
     const head = `POST /admin/projects HTTP/1.1\r\nhost: localhost\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
@@ -84,30 +98,12 @@ describe("admin API request timeouts", () => {
   });
 });
 
-describe("admin API request timeouts over HTTPS", () => {
-  const folder = new CertificateFolder();
-  let embedded: EmbeddedControlPlane;
-
-  beforeAll(async () => {
-    const server = await signedBy(await testCa("admin CA"), "server");
-    embedded = await startEmbeddedControlPlane(ADMIN_TOKEN, {
-      ADMIN_HEADERS_TIMEOUT_MS: "1000",
-      ADMIN_REQUEST_TIMEOUT_MS: "2000",
-      CONTROL_PLANE_ADMIN_TLS_CERT_FILE: folder.write("admin.crt", server.cert),
-      CONTROL_PLANE_ADMIN_TLS_KEY_FILE: folder.write("admin.key", server.key),
-    });
-  });
-
-  afterAll(async () => {
-    await embedded?.stop();
-    folder.remove();
-  });
-
+describe.concurrent("admin API request timeouts over HTTPS", () => {
   it("answers a body sent a byte at a time with 408 once the request timeout is over, and closes", async () => {
-    expect(embedded.controlPlane.adminUrl).toMatch(/^https:/);
+    expect(overHttps.controlPlane.adminUrl).toMatch(/^https:/);
     const body = JSON.stringify({ name: "slow".repeat(40) });
     const head = `POST /admin/projects HTTP/1.1\r\nhost: localhost\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
-    const result = await slowClient(embedded.controlPlane.adminUrl, head, body, 250, 15_000);
+    const result = await slowClient(overHttps.controlPlane.adminUrl, head, body, 250, 15_000);
     expect(result.received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(bodyOf(result.received)).toMatchObject({ error: { code: "request_timeout" } });
     expect(result.closedAfterMs).toBeGreaterThanOrEqual(2000);
@@ -116,7 +112,7 @@ describe("admin API request timeouts over HTTPS", () => {
 
   it("answers headers sent a byte at a time with 408 once the headers timeout is over", async () => {
     const headers = `x-slow: ${"z".repeat(200)}\r\n\r\n`;
-    const result = await slowClient(embedded.controlPlane.adminUrl, "GET /health HTTP/1.1\r\nhost: localhost\r\n", headers, 100, 15_000);
+    const result = await slowClient(overHttps.controlPlane.adminUrl, "GET /health HTTP/1.1\r\nhost: localhost\r\n", headers, 100, 15_000);
     expect(result.received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(result.closedAfterMs).toBeGreaterThanOrEqual(1000);
     expect(result.closedAfterMs).toBeLessThan(15_000);
