@@ -66,7 +66,10 @@ interface ClientSocket {
  */
 export function answerClientError(error: { code?: string; rawPacket?: unknown }, socket: ClientSocket): void {
   if (error.code === "ECONNRESET" || socket.destroyed || lingering.has(socket)) return;
-  if (!socket.writable || socket._httpMessage?.headersSent) return socket.destroy(error as Error);
+  if (!socket.writable || socket._httpMessage?.headersSent) {
+    socket.destroy(error as Error);
+    return;
+  }
   // The parser's bytes tell a HEAD, whose answer has no body: a client reads one after it as garbage.
   const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString("latin1") === "HEAD ";
   socket.write(rawErrorResponse(clientErrorFailure(error), head));
