@@ -1,8 +1,7 @@
 // A control plane on the embedded PGlite in a scratch folder, on free ports, silent: what the tests
 // of the admin API start (their own environment variables added).
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
+import { scratchPgliteDir } from "../../../../deploy/test/pglite-template";
 import { parseControlPlaneConfig } from "../../src/config";
 import { type RunningControlPlane, startControlPlane } from "../../src/control-plane";
 
@@ -13,7 +12,7 @@ export interface EmbeddedControlPlane {
 }
 
 export async function startEmbeddedControlPlane(adminToken: string, env: Record<string, string> = {}): Promise<EmbeddedControlPlane> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "control-plane-"));
+  const dataDir = scratchPgliteDir("control-plane-");
   const controlPlane = await startControlPlane(
     parseControlPlaneConfig({
       GATEWAY_DATA_DIR: dataDir,

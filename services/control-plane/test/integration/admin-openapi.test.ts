@@ -2,10 +2,9 @@
 // (checked by a real validator), holding every route fastify registers, served with its reference
 // page without the admin token; on a real control plane (PGlite).
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchPgliteDir } from "../../../../deploy/test/pglite-template";
 import { buildAdminApp } from "../../src/admin/admin-app";
 import type { OpenApiDocument } from "../../src/admin/openapi-operations";
 import { parseControlPlaneConfig } from "../../src/config";
@@ -19,7 +18,7 @@ describe("admin API OpenAPI document", () => {
   let document: OpenApiDocument;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), "admin-openapi-"));
+    dataDir = scratchPgliteDir("admin-openapi-");
     controlPlane = await startControlPlane(
       parseControlPlaneConfig({
         GATEWAY_DATA_DIR: dataDir,

@@ -2,10 +2,9 @@
 // server on a free port, the generated client, PGlite in a fresh directory.
 import * as grpc from "@grpc/grpc-js";
 import { AUTH_METADATA_KEY, bearer, ControlPlaneClientConstructor, ERROR_CODE_METADATA_KEY, type ControlPlaneClient } from "@gateway/proto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchPgliteDir } from "../../../../deploy/test/pglite-template";
 import { parseControlPlaneConfig } from "../../src/config";
 import { startControlPlane, type RunningControlPlane } from "../../src/control-plane";
 import { ADMIN_TOKEN } from "../../src/changes/audit-log";
@@ -50,7 +49,7 @@ describe("control-plane gRPC contract", () => {
   const release = (requestId: string) => call<object, { outcome: string }>("release", { requestId, projectId });
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), "contract-"));
+    dataDir = scratchPgliteDir("contract-");
     controlPlane = await startControlPlane(
       parseControlPlaneConfig({
         GATEWAY_DATA_DIR: dataDir,

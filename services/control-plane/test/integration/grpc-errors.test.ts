@@ -8,6 +8,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchPgliteDir } from "../../../../deploy/test/pglite-template";
 import { parseControlPlaneConfig } from "../../src/config";
 import { startControlPlane, type RunningControlPlane } from "../../src/control-plane";
 import { notFound } from "../../src/errors";
@@ -176,7 +177,7 @@ describe("gRPC errors when the database goes away", { timeout: 180_000 }, () => 
   });
 
   it("PGlite: answers UNAVAILABLE control_plane_unavailable once the database is closed", async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "grpc-errors-"));
+    const dataDir = scratchPgliteDir("grpc-errors-");
     const controlPlane = await startControlPlane(config({ GATEWAY_DATA_DIR: dataDir }));
     try {
       const projectId = (await controlPlane.services.projects.create({ name: "closed" }, ADMIN_TOKEN)).id;

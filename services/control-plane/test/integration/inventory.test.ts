@@ -4,11 +4,11 @@
 // passes when the generator's input (DATA_DIR, kept outside the repository) is there, and says
 // plainly that it did not run when it is not. The generator's own logic: unit/inventory-generator.test.ts.
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchPgliteDir } from "../../../../deploy/test/pglite-template";
 import { checkInventory, DATA_DIR } from "../../scripts/generate-inventory";
 import type { CatalogueFile, CatalogueModelEntry } from "../../src/catalogue/catalogue-file";
 import { withInventory } from "../../src/catalogue/load-default-catalogue";
@@ -30,7 +30,7 @@ describe("inventory in the control plane", () => {
   let controlPlane: RunningControlPlane;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), "inventory-"));
+    dataDir = scratchPgliteDir("inventory-");
     controlPlane = await startControlPlane(
       parseControlPlaneConfig({
         GATEWAY_DATA_DIR: dataDir,

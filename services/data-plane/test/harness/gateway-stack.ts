@@ -4,11 +4,10 @@
 // planes, spread round-robin over the control planes' gRPC addresses. Tests
 // talk to it over HTTP like any client and operator would.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import pg from "pg";
 import { productionBundle, type ServiceProcess, type ServiceRuntime, startService } from "../../../../deploy/local/service-process";
+import { scratchPgliteDir } from "../../../../deploy/test/pglite-template";
 import { TEST_POSTGRES_URL } from "../../../../deploy/test/test-services";
 
 export type Backend = "postgresql" | "pglite";
@@ -155,30 +154,16 @@ export class GatewayStack {
       await withPostgres((client) => client.query(`CREATE DATABASE ${this.databaseName}`));
       databaseEnv.DATABASE_URL = this.databaseUrl;
     } else {
-      this.dataDir = mkdtempSync(path.join(os.tmpdir(), "gateway-pglite-"));
+      this.dataDir = scratchPgliteDir("gateway-pglite-");
       databaseEnv.GATEWAY_DATA_DIR = this.dataDir;
       databaseEnv.DATABASE_URL = "";
     }
-    this.mock = await startService("mock-provider", { PORT: "0", MOCK_PROVIDER_API_KEY: "upstream-secret-key" });
-    this.controlPlaneEnv = {
-      ...databaseEnv,
-      GATEWAY_INTERNAL_TOKEN: this.internalToken,
-      GATEWAY_ADMIN_TOKEN: this.adminToken,
-      CONTROL_PLANE_GRPC_PORT: "0",
-      CONTROL_PLANE_ADMIN_PORT: "0",
-      METRICS_PORT: "0",
-      LOG_LEVEL: "warn",
-      ...this.options.controlPlaneEnv,
-    };
-    const controlPlaneCount = this.options.controlPlanes ?? 1;
-    if (controlPlaneCount > 1 && this.options.backend !== "postgresql")
-      throw new Error("several control planes need the postgresql backend");
-    const startControlPlane = (index: number) =>
-      startService("control-plane", this.controlPlaneEnv, controlPlaneCount > 1 ? { label: `control-plane-${index}` } : {});
-    if (this.options.startControlPlanesTogether) {
-      this.controlPlanes = await startAll(Array.from({ length: controlPlaneCount }, (_, index) => startControlPlane(index)));
-    } else {
-      for (let index = 0; index < controlPlaneCount; index++) this.controlPlanes.push(await startControlPlane(index));
+    // The mock starts beside the control planes (nothing of one needs the other); the data planes need both.
+    const mockStarting = startService("mock-provider", { PORT: "0", MOCK_PROVIDER_API_KEY: "upstream-secret-key" });
+    try {
+      await this.startControlPlanes(databaseEnv);
+    } finally {
+      this.mock = await mockStarting;
     }
     const count = this.options.dataPlanes ?? 1;
     const runtime = this.options.productionDataPlane ? await productionBundle() : undefined;
@@ -208,6 +193,29 @@ export class GatewayStack {
     }));
     this.dataPlanes = await startAll(this.dataPlaneStarts.map(({ env, label }) => startService("data-plane", env, { label, runtime })));
     return this;
+  }
+
+  private async startControlPlanes(databaseEnv: Record<string, string>): Promise<void> {
+    this.controlPlaneEnv = {
+      ...databaseEnv,
+      GATEWAY_INTERNAL_TOKEN: this.internalToken,
+      GATEWAY_ADMIN_TOKEN: this.adminToken,
+      CONTROL_PLANE_GRPC_PORT: "0",
+      CONTROL_PLANE_ADMIN_PORT: "0",
+      METRICS_PORT: "0",
+      LOG_LEVEL: "warn",
+      ...this.options.controlPlaneEnv,
+    };
+    const controlPlaneCount = this.options.controlPlanes ?? 1;
+    if (controlPlaneCount > 1 && this.options.backend !== "postgresql")
+      throw new Error("several control planes need the postgresql backend");
+    const startControlPlane = (index: number) =>
+      startService("control-plane", this.controlPlaneEnv, controlPlaneCount > 1 ? { label: `control-plane-${index}` } : {});
+    if (this.options.startControlPlanesTogether) {
+      this.controlPlanes = await startAll(Array.from({ length: controlPlaneCount }, (_, index) => startControlPlane(index)));
+    } else {
+      for (let index = 0; index < controlPlaneCount; index++) this.controlPlanes.push(await startControlPlane(index));
+    }
   }
 
   /** Starts data plane `index` again, as it was first started (same replica id; new ports), after it stopped or was killed. */

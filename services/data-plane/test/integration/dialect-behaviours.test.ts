@@ -159,30 +159,35 @@ function events(text: string): SseEvent[] {
 
 const titled = ROWS.map((row) => [`${row.dialect.name} to ${row.model} (${row.how})`, row] as const);
 
+// One stack for every row: the rows differ only in what they send, and each test uses markers and projects of its own.
+let stack: GatewayStack;
+
+beforeAll(async () => {
+  stack = await startStack({
+    backend: "pglite",
+    mockAsProviders: ["openrouter", "anthropic"],
+    dataPlaneEnv: {
+      STREAM_IDLE_TIMEOUT_MS: "1000",
+      UPSTREAM_RETRY_BACKOFF_MS: "20",
+      SSE_KEEPALIVE_MS: "200",
+      BODY_LIMIT_BYTES: "65536",
+      CLIENT_DISCONNECT_DRAIN_MS: "300",
+      PATH_HEALTH_HALF_LIFE_MS: "1",
+      CIRCUIT_FAILURE_THRESHOLD: "1000",
+    },
+  });
+  await stack.loadCatalogue(CATALOGUE);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
 describe.each(titled)("%s", (_title, { dialect, model, direct }) => {
-  let stack: GatewayStack;
   let project: TestProject;
 
   beforeAll(async () => {
-    stack = await startStack({
-      backend: "pglite",
-      mockAsProviders: ["openrouter", "anthropic"],
-      dataPlaneEnv: {
-        STREAM_IDLE_TIMEOUT_MS: "1000",
-        UPSTREAM_RETRY_BACKOFF_MS: "20",
-        SSE_KEEPALIVE_MS: "200",
-        BODY_LIMIT_BYTES: "65536",
-        CLIENT_DISCONNECT_DRAIN_MS: "300",
-        PATH_HEALTH_HALF_LIFE_MS: "1",
-        CIRCUIT_FAILURE_THRESHOLD: "1000",
-      },
-    });
-    await stack.loadCatalogue(CATALOGUE);
     project = await stack.createProject({ balanceUsd: "5.00" });
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
   });
 
   const post = (key: string, body: unknown, signal?: AbortSignal) => stack.post(dialect.url, key, body, 0, signal);

@@ -83,17 +83,22 @@ const dataOf = (frame: string) =>
     .map((line) => line.slice(6))
     .join("\n");
 
+// One stack for every row: each row has its own project, each call its own marker.
+let stack: GatewayStack;
+
+beforeAll(async () => {
+  stack = await startStack({ backend: "pglite", mockAsProviders: ["anthropic"] });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
 describe.each(ROWS.map((row) => [row.name, row] as const))("%s", (_name, row) => {
-  let stack: GatewayStack;
   let project: TestProject;
 
   beforeAll(async () => {
-    stack = await startStack({ backend: "pglite", mockAsProviders: ["anthropic"] });
     project = await stack.createProject({ balanceUsd: "5.00" });
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
   });
 
   async function call(tag: string, stream: boolean, tools: boolean) {
