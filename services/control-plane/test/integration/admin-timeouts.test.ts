@@ -24,9 +24,7 @@ function slowClient(url: string, head: string, trickle: string, everyMs: number,
       : net.connect(Number(port), hostname);
     let received = "";
     let next = 0;
-    const timer = setInterval(() => {
-      if (next < trickle.length && socket.writable) socket.write(trickle[next++]!);
-    }, everyMs);
+    let timer: NodeJS.Timeout | undefined;
     const finish = (closedAfterMs: number | undefined) => {
       clearInterval(timer);
       clearTimeout(giveUp);
@@ -34,7 +32,13 @@ function slowClient(url: string, head: string, trickle: string, everyMs: number,
       resolve({ received, closedAfterMs });
     };
     const giveUp = setTimeout(() => finish(undefined), giveUpMs);
-    socket.on(url.startsWith("https:") ? "secureConnect" : "connect", () => socket.write(head));
+    // The trickle starts once the head is written: over TLS the handshake may take longer than one tick.
+    socket.on(url.startsWith("https:") ? "secureConnect" : "connect", () => {
+      socket.write(head);
+      timer = setInterval(() => {
+        if (next < trickle.length && socket.writable) socket.write(trickle[next++]!);
+      }, everyMs);
+    });
     socket.on("data", (chunk) => {
       received += chunk.toString("latin1");
     });
