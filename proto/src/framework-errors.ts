@@ -43,6 +43,9 @@ export function rawErrorResponse(failure: GatewayError, head = false): string {
   return `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\n${lines.join("\r\n")}\r\n\r\n${head ? "" : body}`;
 }
 
+/** How often both planes' HTTP servers check for requests past their timeouts (Node's default: every 30 s). */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1000;
+
 /** After a refused request's answer, how long what the client still sends is read and dropped before its socket is closed. */
 export const LINGER_MS = 2_000;
 /** Sockets answered and lingering: the parser refuses each further chunk too, and one answer is all there is. */

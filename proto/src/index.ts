@@ -54,7 +54,7 @@ export {
 } from "./errors";
 export { discardBody } from "./discard-body";
 export { echo, echoList } from "./echo";
-export { answerClientError, BAD_URL_MESSAGE, routingFailure, shuttingDown } from "./framework-errors";
+export { answerClientError, BAD_URL_MESSAGE, routingFailure, shuttingDown, TIMEOUT_CHECK_INTERVAL_MS } from "./framework-errors";
 
 export { protoField } from "./loader-options";
 export { API_KEY_PATTERN } from "./api-key";

@@ -88,6 +88,7 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
   services.reports.start();
 
   const metrics = createMetrics(services);
+  const initialIdentity = adminCertificates?.currentIdentity;
   admin = buildAdminApp({
     adminToken: config.adminToken,
     services,
@@ -95,15 +96,13 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
     logLevel: config.logLevel,
     consoleDir: config.consoleDir,
     timeouts: { headersMs: config.adminHeadersTimeoutMs, requestMs: config.adminRequestTimeoutMs },
-    tls: adminCertificates?.currentIdentity && {
-      cert: adminCertificates.currentIdentity.certificate,
-      key: adminCertificates.currentIdentity.privateKey,
-    },
+    tls: initialIdentity && tlsIdentity(initialIdentity),
   });
   // A changed certificate serves the next connections (Node's setSecureContext); open ones keep theirs.
+  // The provider tells its current pair at once too: the server was built with that one.
   const adminServer = admin.server as unknown as TlsServer;
-  const reloadAdminCertificate = (update: { certificate: Buffer; privateKey: Buffer } | null) => {
-    if (update) adminServer.setSecureContext({ cert: update.certificate, key: update.privateKey });
+  const reloadAdminCertificate = (update: CertificatePair | null) => {
+    if (update && update !== initialIdentity) adminServer.setSecureContext(tlsIdentity(update));
   };
   adminCertificates?.addIdentityCertificateListener(reloadAdminCertificate);
   const closeAdmin = async () => {
@@ -172,3 +171,8 @@ export async function startControlPlane(config: ControlPlaneConfig): Promise<Run
     },
   };
 }
+
+type CertificatePair = { certificate: Buffer; privateKey: Buffer };
+
+/** A certificate pair as Node's TLS options name it. */
+const tlsIdentity = (pair: CertificatePair) => ({ cert: pair.certificate, key: pair.privateKey });

@@ -1,6 +1,7 @@
 // Data-plane configuration, parsed and validated once at start-up. Nothing
 // else in the data plane reads process.env.
 
+import { providerEnvPrefix } from "@gateway/proto/provider-env";
 import { weakTokenProblem } from "@gateway/proto/token-strength";
 import ipaddr from "ipaddr.js";
 import path from "node:path";
@@ -135,21 +136,19 @@ const WELL_KNOWN: Record<
 
 const PROTOCOLS: readonly ProviderProtocol[] = ["openai-compatible", "anthropic", "gemini"];
 
-const envPrefix = (name: string) => name.toUpperCase().replaceAll("-", "_");
-
 /**
  * Providers come from <NAME>_BASE_URL variables (OPENAI_BASE_URL -> "openai", MY_VENDOR_BASE_URL ->
  * "my-vendor"), plus the well-known ones; <NAME>_PROTOCOL, <NAME>_EXTRA_FIELDS and <NAME>_RESPONSES_API adjust each.
  */
 function parseProviders(env: NodeJS.ProcessEnv): Map<string, ProviderConfig> {
-  const names = new Set(Object.keys(WELL_KNOWN).filter((name) => WELL_KNOWN[name]!.always || env[`${envPrefix(name)}_API_KEY`]));
+  const names = new Set(Object.keys(WELL_KNOWN).filter((name) => WELL_KNOWN[name]!.always || env[`${providerEnvPrefix(name)}_API_KEY`]));
   for (const variable of Object.keys(env)) {
     const match = /^([A-Z0-9_]+)_BASE_URL$/.exec(variable);
     if (match && env[variable]) names.add(match[1]!.toLowerCase().replaceAll("_", "-"));
   }
   const providers = new Map<string, ProviderConfig>();
   for (const name of names) {
-    const prefix = envPrefix(name);
+    const prefix = providerEnvPrefix(name);
     const known = WELL_KNOWN[name];
     const configured = env[`${prefix}_BASE_URL`];
     if (configured) {

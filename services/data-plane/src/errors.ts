@@ -16,8 +16,7 @@ export type InvalidRequestCode =
   | "unsupported_input";
 
 /** `param`: the request field at fault, when there is one (OpenAI's `error.param`). */
-export const invalidRequest = (code: InvalidRequestCode, message: string, param?: string) =>
-  new GatewayError(code, message, param === undefined ? {} : { param });
+export const invalidRequest = (code: InvalidRequestCode, message: string, param?: string) => new GatewayError(code, message, { param });
 export const invalidApiKey = () => new GatewayError("invalid_api_key", "Missing, malformed, unknown, expired or revoked API key.");
 export const insufficientCredits = () =>
   new GatewayError("insufficient_credits", "The project's prepaid balance cannot cover this request. Top up the balance.");
@@ -36,7 +35,7 @@ export const rateLimitExceeded = (retryAfterSeconds: number, scope: LimitScope =
 /** Too many keys from one client address found not valid (AUTH_FAILURES_PER_MINUTE): refused without asking the control plane. */
 export const authFailuresExceeded = (retryAfterSeconds: number) =>
   new GatewayError("auth_failures_exceeded", "Too many requests with keys that are not valid came from this address. Retry later.", {
-    headers: { "retry-after": String(Math.max(1, retryAfterSeconds)) },
+    headers: { "retry-after": String(retryAfterSeconds) }, // at least 1: FailedValidationLimit.take
   });
 export const spendCapExceeded = (retryAfterSeconds: number, scope: LimitScope = "project") =>
   new GatewayError("spend_cap_exceeded", `The daily spend cap of ${scopeWords[scope]} is reached; it resets at 00:00 UTC.`, {

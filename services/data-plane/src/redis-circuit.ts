@@ -18,11 +18,9 @@ export interface CircuitHooks {
 export class RedisCircuit {
   private isOpen = false;
   /** When it last opened (Date.now()). */
-  openedAt = 0;
+  private openedAt = 0;
   /** Probes sent (a test's view of what a part with its circuit open still asks Redis). */
   probes = 0;
-  /** Times it opened. */
-  opens = 0;
   private probe: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -40,7 +38,6 @@ export class RedisCircuit {
     if (this.isOpen || this.stopped) return;
     this.isOpen = true;
     this.openedAt = Date.now();
-    this.opens++;
     this.scheduleProbe();
     this.hooks.onChange?.(true);
   }

@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyInstance } from "fastify";
 import { timingSafeEqual } from "node:crypto";
 import type { ServerOptions } from "node:http";
 import type { ControlPlaneServices } from "../control-plane-services";
-import { answerClientError, discardBody, GatewayError, routingFailure, shuttingDown } from "@gateway/proto";
+import { answerClientError, discardBody, GatewayError, routingFailure, shuttingDown, TIMEOUT_CHECK_INTERVAL_MS } from "@gateway/proto";
 import { unauthorized } from "../errors";
 import { registerCatalogueRoutes } from "./catalogue-routes";
 import { adminError, sendError } from "./error-reply";
@@ -41,7 +41,7 @@ export function buildAdminApp(options: {
   // this often, so the check comes at most a second after the timeout.
   const server = options.timeouts && {
     headersTimeout: options.timeouts.headersMs,
-    connectionsCheckingInterval: Math.min(1000, options.timeouts.headersMs),
+    connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS, options.timeouts.headersMs),
   };
   // fastify types an HTTPS app apart (its own server type); its routes, hooks and replies are the same.
   const serverOptions = (options.tls ? { https: { ...options.tls, ...server } } : { http: server ?? null }) as {

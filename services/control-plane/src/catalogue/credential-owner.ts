@@ -1,14 +1,12 @@
 // Which provider a credential variable belongs to, so that a catalogue path can only name its own
 // provider's key: a typo must not send one vendor's key to another (docs/catalogue.md, "Credentials").
-
-/** A provider's environment prefix, as the data plane derives it (`my-vendor` -> `MY_VENDOR`, `MY_VENDOR_BASE_URL`). */
-export const providerPrefix = (provider: string): string => provider.toUpperCase().replaceAll("-", "_");
+import { providerEnvPrefix } from "@gateway/proto/provider-env";
 
 const SUFFIX = "_API_KEY";
 
 /** `<PREFIX>_API_KEY`, or `<PREFIX>_<NAME>_API_KEY` (a second key of the same provider, e.g. `OPENAI_BATCH_API_KEY`). */
 function namedFor(variable: string, provider: string): boolean {
-  const prefix = providerPrefix(provider);
+  const prefix = providerEnvPrefix(provider);
   if (variable === `${prefix}${SUFFIX}`) return true;
   return variable.startsWith(`${prefix}_`) && variable.endsWith(SUFFIX) && variable.length > prefix.length + 1 + SUFFIX.length;
 }
@@ -20,7 +18,7 @@ function namedFor(variable: string, provider: string): boolean {
 export function credentialOwner(variable: string, providers: Iterable<string>): string | undefined {
   let owner: string | undefined;
   for (const provider of providers) {
-    if (namedFor(variable, provider) && (owner === undefined || providerPrefix(provider).length > providerPrefix(owner).length))
+    if (namedFor(variable, provider) && (owner === undefined || providerEnvPrefix(provider).length > providerEnvPrefix(owner).length))
       owner = provider;
   }
   return owner;

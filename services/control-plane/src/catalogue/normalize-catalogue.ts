@@ -1,5 +1,6 @@
 // A catalogue file checked beyond its JSON schema and turned into database rows: prices to nano-USD,
 // every problem found written against its entry (catalogue-problems.ts).
+import { providerEnvPrefix } from "@gateway/proto/provider-env";
 import { parseUsd } from "../billing/money";
 import {
   type CatalogueFile,
@@ -17,7 +18,7 @@ import {
   unitKey,
 } from "./catalogue-file";
 import { ProblemList } from "./catalogue-problems";
-import { credentialOwner, providerPrefix } from "./credential-owner";
+import { credentialOwner } from "./credential-owner";
 
 export interface NormalizedPath {
   provider: string;
@@ -134,7 +135,7 @@ function checkCredentials(path: CatalogueModelEntry["paths"][number], providers:
   if (path.credentials === undefined) return;
   const owner = credentialOwner(path.credentials, providers);
   if (owner === path.provider) return;
-  const prefix = providerPrefix(path.provider);
+  const prefix = providerEnvPrefix(path.provider);
   place.problems.add(
     place.pointer,
     place.model,

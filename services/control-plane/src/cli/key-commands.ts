@@ -4,7 +4,7 @@ import { call } from "./admin-connection";
 import type { Command } from "./cli-command";
 import { CliError } from "./cli-error";
 import { commandHelp } from "./command-help";
-import { listing, money, type Row } from "./output-format";
+import { dataOf, listing, money, type Row } from "./output-format";
 
 const keyStatus = (key: Row) =>
   key.status === "active" && key.expires_at
@@ -110,7 +110,7 @@ export const KEY_COMMANDS: Record<string, Command> = {
   },
   "keys list": {
     run: ({ target, project }) => call(target(), "GET", `/admin/projects/${project()}/keys`),
-    human: (result) => keyTable((result as { data?: Row[] }).data ?? []),
+    human: (result) => keyTable(dataOf(result)),
   },
   "keys revoke": {
     run: ({ target, key }) => call(target(), "POST", `/admin/keys/${key()}/revoke`),

@@ -2,7 +2,7 @@
 // holds: `ledger`, `holds`, `usage` (docs/money.md).
 import { apiQuery, call } from "./admin-connection";
 import { type Command, need } from "./cli-command";
-import { listing, money, type Row } from "./output-format";
+import { dataOf, listing, money, type Row } from "./output-format";
 import { table } from "./table";
 
 /** A usage row's cost by component, indented on the next line: "input 1,000 $0.0004 · cached_input 9,000 $0.0009 ...". */
@@ -11,8 +11,6 @@ function costSplit(split: unknown): string {
   if (parts.length === 0) return "";
   return `\n\t${parts.map(([component, part]) => `${component} ${part.units.toLocaleString("en-US")} ${money(part.cost)}`).join(" · ")}`;
 }
-
-const dataOf = (result: unknown) => (result as { data?: Row[] }).data ?? [];
 
 export const MONEY_COMMANDS: Record<string, Command> = {
   "balance topup": {

@@ -4,6 +4,9 @@ import { table } from "./table";
 /** An answer's object, field by field as the admin API names them. */
 export type Row = Record<string, unknown>;
 
+/** The rows of a listing answer (`{ data: [...] }`). */
+export const dataOf = (result: unknown) => (result as { data?: Row[] }).data ?? [];
+
 /** An amount as `$1.25`, or `none` when the API gives null (no cap, no budget). */
 export const money = (value: unknown) => (value && typeof value === "object" ? `$${(value as { usd: string }).usd}` : "none");
 

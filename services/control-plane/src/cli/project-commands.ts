@@ -3,7 +3,7 @@ import { call } from "./admin-connection";
 import { type Command, need } from "./cli-command";
 import { CliError } from "./cli-error";
 import { keyTable } from "./key-commands";
-import { listing, money, type Row } from "./output-format";
+import { dataOf, listing, money, type Row } from "./output-format";
 
 /** A project and its limits, one line (`projects create`, `limits set`). */
 const projectLine = (result: unknown) => {
@@ -26,7 +26,7 @@ export const PROJECT_COMMANDS: Record<string, Command> = {
       listing(
         "no projects",
         ["ID", "NAME", "RPM", "DAILY CAP"],
-        ((result as { data?: Row[] }).data ?? []).map((project) => [
+        dataOf(result).map((project) => [
           String(project.id),
           String(project.name),
           String(project.rpm_limit ?? "default"),
@@ -46,7 +46,7 @@ export const PROJECT_COMMANDS: Record<string, Command> = {
     human: (result) => {
       const { project, balance, keys } = result as { project: Row; balance: Row; keys: Row[] };
       return [
-        `project ${project.id} (${project.name}): rpm ${project.rpm_limit ?? "default"}, daily cap ${money(project.daily_cap)}`,
+        projectLine(project),
         `balance ${money(balance.balance)}, held ${money(balance.held)}, available ${money(balance.available)}, spent today ${money(balance.spent_today)}`,
         "",
         keyTable(keys),

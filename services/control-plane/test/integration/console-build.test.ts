@@ -14,7 +14,7 @@ describe("the console's production build", () => {
   const files = () => readdirSync(outDir, { recursive: true, encoding: "utf8" });
 
   beforeAll(async () => {
-    await buildConsole(outDir); // a folder of its own: the browser tests use services/console/dist
+    await buildConsole(outDir); // a folder of its own, as each browser test builds (console/test/console-build.ts)
   }, 180_000);
 
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));

@@ -314,8 +314,7 @@ describe("gatewayctl", () => {
   });
 
   it("runs as one bundled file outside the checkout (pnpm build:gatewayctl)", async () => {
-    const elsewhere = mkdtempSync(path.join(os.tmpdir(), "gatewayctl-"));
-    const bundle = await bundleGatewayctl(path.join(elsewhere, "gatewayctl.mjs"));
+    const elsewhere = bundleDir; // the bundle every command here runs, built outside the checkout
     await ctlJson("projects", "create", "--name", "Bundled", "--id", "bundled");
     // Run from that directory: nothing of the repository (its node_modules, its .proto files) is reachable from there.
     const env = { ...process.env, GATEWAY_ADMIN_URL: stack.adminUrl, GATEWAY_ADMIN_TOKEN: stack.adminToken };

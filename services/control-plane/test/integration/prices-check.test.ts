@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchPgliteDir } from "../../../../deploy/test/pglite-template";
 import { parseControlPlaneConfig } from "../../src/config";
 import { startControlPlane, type RunningControlPlane } from "../../src/control-plane";
 import { writeSources } from "../harness/price-lists-folder";
@@ -17,13 +18,15 @@ const run = promisify(execFile);
 
 describe("gatewayctl prices check on the loaded catalogue", () => {
   let dataDir: string;
+  let databaseDir: string;
   let controlPlane: RunningControlPlane;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), "prices-check-"));
+    databaseDir = scratchPgliteDir("prices-check-database-");
     controlPlane = await startControlPlane(
       parseControlPlaneConfig({
-        GATEWAY_DATA_DIR: path.join(dataDir, "database"),
+        GATEWAY_DATA_DIR: databaseDir,
         GATEWAY_ALLOW_WEAK_TOKENS: "true", // short test tokens
         GATEWAY_INTERNAL_TOKEN: "prices-check-internal",
         GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
@@ -38,6 +41,7 @@ describe("gatewayctl prices check on the loaded catalogue", () => {
   afterAll(async () => {
     await controlPlane?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (databaseDir) rmSync(databaseDir, { recursive: true, force: true });
   });
 
   async function check(sources: string): Promise<{ code: number; stdout: string; stderr: string }> {

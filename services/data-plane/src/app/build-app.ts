@@ -1,7 +1,7 @@
 // Builds the data plane's HTTP app from one plugin per concern (never
 // listens; data-plane.ts does). Every failure leaves through the one error
 // handler, in the dialect of its route.
-import { answerClientError, routingFailure } from "@gateway/proto";
+import { answerClientError, routingFailure, TIMEOUT_CHECK_INTERVAL_MS } from "@gateway/proto";
 import type { Tracing } from "@gateway/proto/tracing";
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from "fastify";
@@ -37,9 +37,6 @@ export const LOG_REDACT_PATHS = [
   "body.input",
   "body.prompt",
 ];
-
-/** How often Node looks for requests past their timeouts: a timeout fires up to this late. */
-export const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
 export interface AppDependencies {
   logLevel: string;

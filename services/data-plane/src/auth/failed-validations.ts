@@ -61,8 +61,12 @@ export class FailedValidationLimit {
 
 /** The address a client's failures are counted under: IPv4 as is, IPv6 by its /64. */
 export function clientGroup(address: string): string {
-  if (!ipaddr.isValid(address)) return address;
-  const parsed = ipaddr.process(address); // an IPv4-mapped IPv6 address becomes its IPv4 one
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.process(address); // an IPv4-mapped IPv6 address becomes its IPv4 one
+  } catch {
+    return address; // not an IP address (a test's name, a socket path): counted as it is
+  }
   if (parsed.kind() === "ipv4") return parsed.toString();
   return `${(parsed as ipaddr.IPv6).parts
     .slice(0, 4)

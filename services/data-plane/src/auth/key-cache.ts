@@ -75,7 +75,7 @@ export class KeyCache {
    * request path for a known key), else once the control plane answered. `client`: the caller's address,
    * whose failed validations are limited; throws 429 auth_failures_exceeded, unasked, past its limit.
    */
-  validate(key: string, span: TraceSpan = NO_SPAN, client?: string): KeyIdentity | undefined | Promise<KeyIdentity | undefined> {
+  validate(key: string, span: TraceSpan = NO_SPAN, client?: () => string): KeyIdentity | undefined | Promise<KeyIdentity | undefined> {
     const hash = digest("sha256", key, "base64"); // one-shot: no Hash object per request
     const now = Date.now();
     const entry = this.entries.get(hash) ?? this.invalid.get(hash);
@@ -89,12 +89,13 @@ export class KeyCache {
       span.set("gateway.key_cache", "shared"); // another request's lookup answers this one
     else {
       // A key known valid a moment ago is refreshed, not guessed: it takes nothing from its client's failures.
-      const retryAfterSeconds = client === undefined || entry?.identity ? 0 : this.failures.take(client);
+      const address = entry?.identity ? undefined : client?.();
+      const retryAfterSeconds = address === undefined ? 0 : this.failures.take(address);
       if (retryAfterSeconds > 0) {
         this.onFailure("throttled");
         throw authFailuresExceeded(retryAfterSeconds);
       }
-      pending = this.fetch(hash, key, entry, span, entry?.identity ? undefined : client).finally(() => this.inflight.delete(hash));
+      pending = this.fetch(hash, key, entry, span, address).finally(() => this.inflight.delete(hash));
       this.inflight.set(hash, pending);
     }
     return pending;

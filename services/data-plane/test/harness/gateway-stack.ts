@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import pg from "pg";
+import { providerEnvPrefix } from "@gateway/proto/provider-env";
 import { productionBundle, type ServiceProcess, type ServiceRuntime, startService } from "../../../../deploy/local/service-process";
 import { scratchPgliteDir } from "../../../../deploy/test/pglite-template";
 import { TEST_POSTGRES_URL } from "../../../../deploy/test/test-services";
@@ -178,7 +179,7 @@ export class GatewayStack {
         OPENAI_API_KEY: "upstream-secret-key",
         ...Object.fromEntries(
           (this.options.mockAsProviders ?? []).flatMap((name) => {
-            const prefix = name.toUpperCase().replaceAll("-", "_");
+            const prefix = providerEnvPrefix(name);
             return [
               [`${prefix}_BASE_URL`, `${this.mock.ready.url}${MOCK_BASE_PATHS[name] ?? "/v1"}`],
               [`${prefix}_API_KEY`, "upstream-secret-key"],

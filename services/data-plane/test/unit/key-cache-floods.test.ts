@@ -68,14 +68,14 @@ describe("KeyCache: failed validations per client address", () => {
   it("asks at most 60 made-up keys of one address a minute, then answers 429 unasked", async () => {
     const source = controlPlane();
     const cache = new KeyCache(source as never, 30, 60_000, 60);
-    for (let index = 0; index < 60; index++) expect(await cache.validate(randomKey(), undefined, "203.0.113.7")).toBeUndefined();
+    for (let index = 0; index < 60; index++) expect(await cache.validate(randomKey(), undefined, () => "203.0.113.7")).toBeUndefined();
     expect(source.calls).toBe(60);
-    const refused = thrown(() => cache.validate(randomKey(), undefined, "203.0.113.7"));
+    const refused = thrown(() => cache.validate(randomKey(), undefined, () => "203.0.113.7"));
     expect(refused).toMatchObject({ kind: "auth_failures_exceeded", status: 429, type: "rate_limit_error", retryable: true });
     expect(Number((refused as GatewayError).headers["retry-after"])).toBeGreaterThanOrEqual(1);
     expect(source.calls).toBe(60);
     // Another address is asked as before.
-    expect(await cache.validate(randomKey(), undefined, "203.0.113.8")).toBeUndefined();
+    expect(await cache.validate(randomKey(), undefined, () => "203.0.113.8")).toBeUndefined();
     expect(source.calls).toBe(61);
   });
 
@@ -84,16 +84,16 @@ describe("KeyCache: failed validations per client address", () => {
     const cache = new KeyCache(source as never, 30, 60_000, 60);
     const address = "198.51.100.1";
     // 100 valid keys from one address: each given back once found valid.
-    for (let index = 0; index < 100; index++) expect(await cache.validate(validKey(index), undefined, address)).toBeDefined();
+    for (let index = 0; index < 100; index++) expect(await cache.validate(validKey(index), undefined, () => address)).toBeDefined();
     // Calls the control plane could not answer are given back too.
     source.down = true;
-    for (let index = 0; index < 100; index++) await expect(cache.validate(randomKey(), undefined, address)).rejects.toThrow();
+    for (let index = 0; index < 100; index++) await expect(cache.validate(randomKey(), undefined, () => address)).rejects.toThrow();
     source.down = false;
-    for (let index = 0; index < 60; index++) await cache.validate(randomKey(), undefined, address);
-    expect(thrown(() => cache.validate(randomKey(), undefined, address))).toMatchObject({ kind: "auth_failures_exceeded" });
-    expect(cache.validate(validKey(5), undefined, address)).toMatchObject({ projectId: "acme" }); // cached: served
+    for (let index = 0; index < 60; index++) await cache.validate(randomKey(), undefined, () => address);
+    expect(thrown(() => cache.validate(randomKey(), undefined, () => address))).toMatchObject({ kind: "auth_failures_exceeded" });
+    expect(cache.validate(validKey(5), undefined, () => address)).toMatchObject({ projectId: "acme" }); // cached: served
     // A valid key it does not know is refused too until the budget refills (one a second).
-    expect(thrown(() => cache.validate(validKey("new"), undefined, address))).toMatchObject({ kind: "auth_failures_exceeded" });
+    expect(thrown(() => cache.validate(validKey("new"), undefined, () => address))).toMatchObject({ kind: "auth_failures_exceeded" });
   });
 
   it("counts an IPv6 client by its /64 and an IPv4-mapped address as the IPv4 one", () => {

@@ -23,7 +23,7 @@ export interface KeyValidation {
    * The key's identity, or undefined when it is not valid: at once when known, else a promise; fails when it
    * cannot be checked, or when `client` (the caller's address) had too many keys fail. `span`: the lookup's, for its trace.
    */
-  validate(key: string, span?: TraceSpan, client?: string): KeyIdentity | undefined | Promise<KeyIdentity | undefined>;
+  validate(key: string, span?: TraceSpan, client?: () => string): KeyIdentity | undefined | Promise<KeyIdentity | undefined>;
 }
 
 export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) => {
@@ -39,14 +39,14 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
       done();
     };
     if (request.span) {
-      tracedIdentity(request.span, request.headers, request.ip, keys).then(admit, failWith(done));
+      tracedIdentity(request.span, request.headers, clientAddress(request), keys).then(admit, failWith(done));
       return;
     }
     const key = presentedKey(request.headers);
     if (!key || !API_KEY_PATTERN.test(key)) return done(invalidApiKey());
     let identity: ReturnType<KeyValidation["validate"]>;
     try {
-      identity = keys.validate(key, undefined, request.ip);
+      identity = keys.validate(key, undefined, clientAddress(request));
     } catch (error) {
       return failWith(done)(error);
     }
@@ -58,7 +58,7 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
 type KeyHeaders = { authorization?: string; "x-api-key"?: string | string[] };
 
 /** The same check under an `auth` span (a ValidateKey call it makes is the span's child at the control plane). */
-async function tracedIdentity(parent: TraceSpan, headers: KeyHeaders, client: string, keys: KeyValidation): Promise<KeyIdentity> {
+async function tracedIdentity(parent: TraceSpan, headers: KeyHeaders, client: () => string, keys: KeyValidation): Promise<KeyIdentity> {
   const span = parent.child("auth");
   try {
     const key = presentedKey(headers);
@@ -74,6 +74,9 @@ async function tracedIdentity(parent: TraceSpan, headers: KeyHeaders, client: st
     span.end();
   }
 }
+
+/** The caller's address, worked out only when a key is not cached (with TRUSTED_PROXIES, reading it parses X-Forwarded-For). */
+const clientAddress = (request: { ip: string }) => () => request.ip;
 
 function presentedKey(headers: KeyHeaders): string | undefined {
   if (headers.authorization !== undefined) return BEARER.exec(headers.authorization)?.[1];

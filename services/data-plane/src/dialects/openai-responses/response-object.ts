@@ -2,6 +2,7 @@
 // items, built from a chat answer in the shared representation: the whole
 // answer of a translated request, and the snapshots a translated stream sends.
 import type { ClientRequest } from "../client-dialect";
+import { SERVICE_TIER } from "../../providers/openai-answer-fields";
 import { reasoningText } from "../reasoning-text";
 
 export type ResponseStatus = "in_progress" | "completed" | "incomplete" | "failed";
@@ -82,7 +83,7 @@ export function responseShell(
     reasoning: { effort: orNull(reasoning.effort), summary: orNull(reasoning.summary) },
     safety_identifier: orNull(original.safety_identifier),
     // The vendor's standard tier, as a translated chat answer says (providers/openai-answer-fields.ts).
-    service_tier: "default",
+    service_tier: SERVICE_TIER,
     store: false,
     temperature: orNull(original.temperature),
     text: { format: text.format ?? { type: "text" } },

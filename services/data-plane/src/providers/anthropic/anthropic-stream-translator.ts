@@ -28,7 +28,7 @@ import { isRecord, nonEmptyString, type JsonObject } from "./json-values";
 import { mapAnthropicStopReason, type OpenAiFinishReason } from "./map-anthropic-stop-reason";
 import { refusalText } from "./refusal-text";
 import { malformedEvent } from "../malformed-event";
-import { answerFields } from "../openai-answer-fields";
+import { answerFields, openingDelta } from "../openai-answer-fields";
 
 type BlockState = { kind: "tool"; toolIndex: number; argumentText: string; startInput: string } | { kind: "other" };
 
@@ -176,8 +176,7 @@ export class AnthropicStreamTranslator implements StreamTranslator {
   private chunk(delta: JsonObject, finishReason: OpenAiFinishReason | null = null): StreamItem {
     if (this.rolePending) {
       this.rolePending = false;
-      // The first delta opens the message as OpenAI's does: role, content (null until text comes), no refusal.
-      delta = { role: "assistant", content: null, refusal: null, ...delta };
+      delta = { ...openingDelta(), ...delta };
     }
     return { kind: "chunk", chunk: { ...this.envelope(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] } };
   }

@@ -13,7 +13,7 @@ import { chatUsage } from "../chat-usage";
 import { readGeminiUsage } from "./usage";
 import { isObject, type JsonObject } from "./wire-types";
 import { malformedEvent } from "../malformed-event";
-import { answerFields } from "../openai-answer-fields";
+import { answerFields, openingDelta } from "../openai-answer-fields";
 
 interface CandidateState {
   toolCalls: number;
@@ -62,9 +62,7 @@ export class GeminiStreamTranslator implements StreamTranslator {
       this.finished = true;
       items.push({
         kind: "chunk",
-        chunk: this.chunk([
-          { index: 0, delta: { role: "assistant", content: null, refusal: null }, finish_reason: "content_filter", logprobs: null },
-        ]),
+        chunk: this.chunk([{ index: 0, delta: openingDelta(), finish_reason: "content_filter", logprobs: null }]),
       });
     }
     return items;
@@ -82,14 +80,10 @@ export class GeminiStreamTranslator implements StreamTranslator {
 
   private candidateChunk(index: number, candidate: JsonObject): JsonObject | undefined {
     let state = this.candidates.get(index);
-    const delta: JsonObject = {};
+    const delta: JsonObject = state ? {} : openingDelta();
     if (!state) {
       state = { toolCalls: 0, images: 0 };
       this.candidates.set(index, state);
-      // The first delta opens the message as OpenAI's does: role, content (null until text comes), no refusal.
-      delta.role = "assistant";
-      delta.content = null;
-      delta.refusal = null;
     }
     const output = readCandidateParts(candidate.content, this.ids?.callIdBase ?? this.context.id, state.toolCalls);
     if (output.content !== null) delta.content = output.content;
