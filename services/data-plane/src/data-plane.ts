@@ -96,11 +96,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     controlPlane,
     controlPlaneGraceMs: config.controlPlaneGraceMs,
     rateLimiter,
-    drawJournal: {
-      get mode() {
-        return billing.journalMode;
-      },
-    },
+    drawJournal: journal ?? { mode: "none" },
     circuitViews: () => health.circuitViews(),
   };
   const running = buildDataPlaneApp({

@@ -64,7 +64,7 @@ export interface MetricSources {
     readonly drawsUnderWayCount: number;
     readonly leases: { readonly openCount: number; readonly stats: { granted: number; refused: number; leasedRequests: number } };
     readonly journalStats: DrawJournalStats | undefined;
-    readonly journalMode: string;
+    readonly journalCircuitOpen: boolean;
   };
   health: { circuitViews(): CircuitView[] };
   controlPlane: { readonly stall: { readonly stalled: boolean; readonly fastFailures: number } };
@@ -142,7 +142,7 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
     help: "1 while the draw journal's Redis failed or was late and a probe has not seen it answer since (leased answers wait for their draws), else 0.",
     registers: [registry],
     collect() {
-      this.set(sources.billing.journalMode.startsWith("bypassed") ? 1 : 0);
+      this.set(sources.billing.journalCircuitOpen ? 1 : 0);
     },
   });
   new Gauge({

@@ -30,6 +30,8 @@ export interface DrawJournal {
   readonly stats: DrawJournalStats;
   /** For /health detail: "redis", or "bypassed (...)" while the circuit is open. */
   readonly mode: string;
+  /** Open while Redis failed or was late and no probe has seen it answer since. */
+  readonly circuit: { readonly open: boolean };
 }
 
 const MAX_TRACKED_LEASES = 100_000;

@@ -317,9 +317,9 @@ export class RequestBilling {
     return this.journal?.stats;
   }
 
-  /** For /health detail: "redis", "bypassed (...)" while its circuit is open, or "none" without Redis (no journal). */
-  get journalMode(): string {
-    return this.journal?.mode ?? "none";
+  /** The journal's circuit is open: leased answers wait for their draws (metrics); false without a journal. */
+  get journalCircuitOpen(): boolean {
+    return this.journal?.circuit.open ?? false;
   }
 
   /** Requests whose settle or release has not reached the control plane yet. */

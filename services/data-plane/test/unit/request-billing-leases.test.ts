@@ -181,6 +181,7 @@ describe("request billing under budget leases", () => {
     const journal = {
       stats: { kept: 0, failed: 0, bypassed: 0 },
       mode: "redis",
+      circuit: { open: false },
       append: (draw: DrawCall) => {
         appended.push(draw.requestId);
         return journalUp ? new Promise<boolean>((resolve) => (finishAppend = resolve)) : Promise.resolve(false);
@@ -218,6 +219,7 @@ describe("request billing under budget leases", () => {
     const journal = {
       stats: { kept: 0, failed: 0, bypassed: 0 },
       mode: "bypassed",
+      circuit: { open: true },
       append: async () => false, // as while the journal's circuit is open
       forget: () => {},
       close: async () => {},
