@@ -16,6 +16,7 @@
 import http from "node:http";
 import os from "node:os";
 import { parseArgs } from "node:util";
+import { readMetric } from "../../services/data-plane/test/support/metrics";
 import { BENCH_POSTGRES_URL, BENCH_REDIS_URL, BenchStack } from "./bench-stack";
 import { percentiles } from "./load";
 import { pin, tasksetAvailable } from "./process-stats";
@@ -144,13 +145,8 @@ async function bodies() {
   return { quiet: before, during, flood_seconds: floodSeconds, answers: [...new Set(answers)] };
 }
 
-const validateKeyCalls = async () => {
-  const text = await (await fetch(`${stack.dataPlane.ready.metrics}/metrics`)).text();
-  return [...text.matchAll(/^gateway_control_plane_call_seconds_count\{method="ValidateKey",[^}]*\} (\d+)$/gm)].reduce(
-    (sum, match) => sum + Number(match[1]),
-    0,
-  );
-};
+const validateKeyCalls = () =>
+  readMetric(stack.dataPlane.ready.metrics!, "gateway_control_plane_call_seconds_count", { method: "ValidateKey" });
 
 async function keys() {
   const before = await quiet();

@@ -4,6 +4,7 @@
 // the control plane being asked, and a valid key it holds is served from the cache as before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorShapeProblem } from "../support/error-shape";
+import { readMetric } from "../support/metrics";
 import { startStack, type GatewayStack, type TestProject } from "../harness/gateway-stack";
 
 const FLOOD = 10_000;
@@ -28,13 +29,7 @@ describe("a flood of made-up keys from one address", () => {
     await stack?.stop();
   });
 
-  const validateKeyCalls = async () => {
-    const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
-    return [...text.matchAll(/^gateway_control_plane_call_seconds_count\{method="ValidateKey",[^}]*\} (\d+)$/gm)].reduce(
-      (sum, match) => sum + Number(match[1]),
-      0,
-    );
-  };
+  const validateKeyCalls = () => readMetric(stack.metricsUrl, "gateway_control_plane_call_seconds_count", { method: "ValidateKey" });
 
   /** A valid key's request to one data plane: its latency in ms and its status. */
   const keyed = async (dataPlane: number) => {
@@ -87,8 +82,7 @@ describe("a flood of made-up keys from one address", () => {
     const shown = pairs.map((pair) => `${pair.flooded.toFixed(0)}/${pair.idle.toFixed(0)}`).join(" ");
     expect(delay, `valid key ms on the flooded / the idle data plane: ${shown}`).toBeLessThan(50);
 
-    const metrics = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
-    expect(Number(/^gateway_auth_failures_total\{outcome="throttled"\} (\d+)$/m.exec(metrics)?.[1])).toBe(statuses.get(429));
+    expect(await readMetric(stack.metricsUrl, "gateway_auth_failures_total", { outcome: "throttled" })).toBe(statuses.get(429));
   });
 
   it("answers the throttled address in its route's dialect, with Retry-After", async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAnswerLoad } from "../harness/answer-load";
 import { type GatewayStack, startStack } from "../harness/gateway-stack";
 import { type OwnRedis, startOwnRedis } from "../harness/redis-server";
+import { metricValue } from "../support/metrics";
 
 const HOLD_TTL_SECONDS = 5;
 
@@ -32,8 +33,7 @@ describe("the draw journal's Redis down", () => {
   /** Answers whose debit the journal did not keep: sent and failed or late, or not sent (its circuit open). */
   const journalFailures = async () => {
     const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
-    const count = (outcome: string) =>
-      Number(new RegExp(`^gateway_draw_journal_appends_total\\{outcome="${outcome}"\\} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
+    const count = (outcome: string) => metricValue(text, "gateway_draw_journal_appends_total", { outcome });
     return count("failed") + count("bypassed");
   };
 
