@@ -8,7 +8,7 @@ import path from "node:path";
 import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import type { LeaseSettings } from "./billing/budget-leases";
 import type { ControlPlaneTlsFiles } from "./control-plane/control-plane-tls";
-import type { ProviderConfig, ProviderProtocol } from "./providers/provider-config";
+import type { CloudSettings, ProviderConfig, ProviderProtocol } from "./providers/provider-config";
 
 export type { ProviderConfig, ProviderProtocol };
 
@@ -118,7 +118,16 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0
  */
 const WELL_KNOWN: Record<
   string,
-  { protocol: ProviderProtocol; baseUrl: string; extraFields?: string[]; always?: boolean; responsesApi?: boolean }
+  {
+    protocol: ProviderProtocol;
+    /** Empty for a cloud: derived from its region, project or resource (cloudSettings). */
+    baseUrl: string;
+    extraFields?: string[];
+    always?: boolean;
+    responsesApi?: boolean;
+    /** The variable whose presence registers it (default <NAME>_API_KEY). */
+    registeredBy?: string;
+  }
 > = {
   // OpenAI serves the Responses API itself; every other OpenAI-compatible vendor gets Responses clients translated.
   openai: { protocol: "openai-compatible", baseUrl: "https://api.openai.com/v1", always: true, responsesApi: true },
@@ -132,19 +141,32 @@ const WELL_KNOWN: Record<
     // model or paid plugins, while the caller is charged the catalogue price of the model routed to.
     extraFields: ["top_k", "min_p", "top_a", "repetition_penalty", "reasoning", "provider", "transforms", "usage"],
   },
+  // The clouds (docs/providers.md): another region, project or resource is another provider name
+  // with <NAME>_PROTOCOL set (BEDROCK_EU_PROTOCOL=bedrock, BEDROCK_EU_REGION=eu-central-1).
+  bedrock: { protocol: "bedrock", baseUrl: "", registeredBy: "BEDROCK_REGION" },
+  vertex: { protocol: "vertex", baseUrl: "", registeredBy: "VERTEX_PROJECT" },
+  azure: { protocol: "azure", baseUrl: "", registeredBy: "AZURE_RESOURCE" },
 };
 
-const PROTOCOLS: readonly ProviderProtocol[] = ["openai-compatible", "anthropic", "gemini"];
+const PROTOCOLS: readonly ProviderProtocol[] = ["openai-compatible", "anthropic", "gemini", "bedrock", "vertex", "azure"];
+const CLOUDS: ReadonlySet<ProviderProtocol> = new Set(["bedrock", "vertex", "azure"]);
 
 /**
  * Providers come from <NAME>_BASE_URL variables (OPENAI_BASE_URL -> "openai", MY_VENDOR_BASE_URL ->
- * "my-vendor"), plus the well-known ones; <NAME>_PROTOCOL, <NAME>_EXTRA_FIELDS and <NAME>_RESPONSES_API adjust each.
+ * "my-vendor") and <NAME>_PROTOCOL naming a cloud (BEDROCK_EU_PROTOCOL=bedrock), plus the well-known ones; <NAME>_PROTOCOL, <NAME>_EXTRA_FIELDS and
+ * <NAME>_RESPONSES_API adjust each, and a cloud's own variables place it (cloudSettings).
  */
 function parseProviders(env: NodeJS.ProcessEnv): Map<string, ProviderConfig> {
-  const names = new Set(Object.keys(WELL_KNOWN).filter((name) => WELL_KNOWN[name]!.always || env[`${providerEnvPrefix(name)}_API_KEY`]));
-  for (const variable of Object.keys(env)) {
-    const match = /^([A-Z0-9_]+)_BASE_URL$/.exec(variable);
-    if (match && env[variable]) names.add(match[1]!.toLowerCase().replaceAll("_", "-"));
+  const names = new Set(
+    Object.entries(WELL_KNOWN)
+      .filter(([name, known]) => known.always || env[known.registeredBy ?? `${providerEnvPrefix(name)}_API_KEY`])
+      .map(([name]) => name),
+  );
+  for (const [variable, value] of Object.entries(env)) {
+    const match = /^([A-Z0-9_]+)_(BASE_URL|PROTOCOL)$/.exec(variable);
+    // <NAME>_PROTOCOL alone names a cloud only (OTEL_EXPORTER_OTLP_PROTOCOL is no provider).
+    if (match && value && (match[2] === "BASE_URL" || CLOUDS.has(value as ProviderProtocol)))
+      names.add(match[1]!.toLowerCase().replaceAll("_", "-"));
   }
   const providers = new Map<string, ProviderConfig>();
   for (const name of names) {
@@ -162,9 +184,12 @@ function parseProviders(env: NodeJS.ProcessEnv): Map<string, ProviderConfig> {
     if (!PROTOCOLS.includes(protocol))
       throw new ConfigError(`${prefix}_PROTOCOL must be one of ${PROTOCOLS.join(", ")}, got "${protocol}"`);
     const extra = env[`${prefix}_EXTRA_FIELDS`];
+    const cloud = CLOUDS.has(protocol) ? cloudSettings(protocol, prefix, env) : undefined;
+    const baseUrl = configured || (cloud ? cloudBaseUrl(protocol, prefix, cloud, env) : known?.baseUrl);
+    if (!baseUrl) throw new ConfigError(`${prefix}_BASE_URL is not set (provider "${name}", protocol ${protocol})`);
     providers.set(name, {
       name,
-      baseUrl: (configured || known!.baseUrl).replace(/\/+$/, ""),
+      baseUrl: baseUrl.replace(/\/+$/, ""),
       protocol,
       extraFields:
         extra === undefined
@@ -174,9 +199,49 @@ function parseProviders(env: NodeJS.ProcessEnv): Map<string, ProviderConfig> {
               .map((field) => field.trim())
               .filter(Boolean),
       responsesApi: flag(env, `${prefix}_RESPONSES_API`, known?.responsesApi ?? false),
+      ...(cloud ? { cloud } : {}),
     });
   }
   return providers;
+}
+
+/** A cloud's place and static credential (docs/providers.md has each variable). */
+function cloudSettings(protocol: ProviderProtocol, prefix: string, env: NodeJS.ProcessEnv): CloudSettings {
+  const value = (name: string) => env[`${prefix}_${name}`]?.trim() || undefined;
+  switch (protocol) {
+    case "bedrock": {
+      // AWS's own variable for a Bedrock API key applies to every Bedrock provider, as in the AWS SDKs.
+      const apiKey = value("BEARER_TOKEN") ?? (env.AWS_BEARER_TOKEN_BEDROCK?.trim() || undefined);
+      return { region: value("REGION") ?? (env.AWS_REGION?.trim() || "us-east-1"), ...(apiKey ? { apiKey } : {}) };
+    }
+    case "vertex": {
+      const project = value("PROJECT");
+      if (!project) throw new ConfigError(`${prefix}_PROJECT is not set (the Google Cloud project of a Vertex AI provider)`);
+      const credentialsFile = value("CREDENTIALS_FILE");
+      return {
+        region: value("LOCATION") ?? "global",
+        project,
+        ...(credentialsFile ? { credentialsFile: path.resolve(credentialsFile) } : {}),
+      };
+    }
+    default: {
+      const apiForm = value("API_FORM") ?? "deployments";
+      if (apiForm !== "deployments" && apiForm !== "v1")
+        throw new ConfigError(`${prefix}_API_FORM must be deployments or v1, got "${apiForm}"`);
+      const apiKey = value("API_KEY");
+      return { region: value("REGION") ?? "", apiForm, apiVersion: value("API_VERSION") ?? "2024-10-21", ...(apiKey ? { apiKey } : {}) };
+    }
+  }
+}
+
+/** A cloud's endpoint when <NAME>_BASE_URL does not name one. */
+function cloudBaseUrl(protocol: ProviderProtocol, prefix: string, cloud: CloudSettings, env: NodeJS.ProcessEnv): string {
+  if (protocol === "bedrock") return `https://bedrock-runtime.${cloud.region}.amazonaws.com`;
+  if (protocol === "vertex")
+    return cloud.region === "global" ? "https://aiplatform.googleapis.com/v1" : `https://${cloud.region}-aiplatform.googleapis.com/v1`;
+  const resource = env[`${prefix}_RESOURCE`]?.trim();
+  if (!resource) throw new ConfigError(`${prefix}_RESOURCE or ${prefix}_BASE_URL is not set (the Azure OpenAI resource)`);
+  return `https://${resource}.openai.azure.com/openai`;
 }
 
 /** "true" or "false" (any case); unset or empty keeps the fallback. */

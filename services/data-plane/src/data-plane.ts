@@ -51,7 +51,12 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     controlPlaneCredentials(config, (message) => log.error({ tls: message }, "TLS files not reloaded")),
   );
   const http = new UpstreamHttp(config.upstream);
-  const providers = new Map([...config.providers.values()].map((provider) => [provider.name, new UpstreamProvider(provider, http)]));
+  const providers = new Map(
+    [...config.providers.values()].map((provider) => [
+      provider.name,
+      new UpstreamProvider(provider, http, (fields, message) => log.warn(fields, message)),
+    ]),
+  );
   const keys = new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs, config.authFailuresPerMinute);
   // With Redis, an answered leased debit is kept there before its answer leaves (docs/money.md, "A killed data plane").
   const journal = config.redisUrl
@@ -187,6 +192,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       await billing.flush(config.drainTimeoutMs + config.clientDisconnectDrainMs);
       reporter.stop();
       controlPlane.close();
+      for (const provider of providers.values()) provider.close();
       await http.close(config.clientDisconnectDrainMs + 1000);
       await rateLimiter.close();
       await journal?.close();

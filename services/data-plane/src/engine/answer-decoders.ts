@@ -1,8 +1,10 @@
 // Upstream bytes -> translated items, one decoder per answer form. A streamed
-// answer is parsed with the one SSE parser and translated event by event; a
+// answer is parsed into events (Server-Sent Events, or AWS's event stream for
+// Bedrock: the translator says which) and translated event by event; a
 // whole answer is read to its end and translated once (one event).
 import type { UsageRecord } from "../billing/pricing";
 import type { StreamItem, StreamTranslator } from "../providers/provider-adapter";
+import { AwsEventStreamParser } from "../upstream/aws-event-stream";
 import { type SseEvent, SseParser } from "../upstream/sse-parser";
 
 /**
@@ -30,14 +32,14 @@ const NO_GROUPS: EventItems[] = [];
 /** A streamed answer, read as it comes: bytes in, the items of each upstream event they complete. */
 export class StreamDecoder implements AnswerDecoder {
   readonly brokenOutcome = "stream_failed";
-  private readonly parser: SseParser;
+  private readonly parser: SseParser | AwsEventStreamParser;
 
   /** @param maxEventLength the largest single event held (a larger one throws UpstreamBodyTooLarge). */
   constructor(
     private readonly translator: StreamTranslator,
     maxEventLength: number,
   ) {
-    this.parser = new SseParser(maxEventLength);
+    this.parser = translator.framing === "aws-eventstream" ? new AwsEventStreamParser(maxEventLength) : new SseParser(maxEventLength);
   }
 
   push(bytes: Buffer): EventItems[] {
@@ -45,7 +47,11 @@ export class StreamDecoder implements AnswerDecoder {
     if (items.length === 0) return NO_GROUPS;
     const groups: EventItems[] = [];
     // Comments (keep-alives) are not events: they reach neither the translator nor the idle limit.
-    for (const item of items) if (item.kind === "event") groups.push({ event: item.event, items: this.translator.push(item.event) });
+    for (const item of items) {
+      if (item.kind !== "event") continue;
+      const event = this.translator.unwrap?.(item.event) ?? item.event;
+      groups.push({ event, items: this.translator.push(event) });
+    }
     return groups;
   }
 

@@ -6,7 +6,7 @@ import type { KeyIdentity } from "../auth/key-cache";
 import { cappedBound, type UsageBound, usageBound, worstCaseNano } from "../billing/worst-case";
 import type { AccessPath, CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
 import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
-import type { NativeCodec, RequestContext, UpstreamCall } from "../providers/provider-adapter";
+import type { NativeCodec, ProviderAdapter, RequestContext, UpstreamCall } from "../providers/provider-adapter";
 import type { UpstreamProvider } from "../providers/upstream-provider";
 import { PathHealth } from "../routing/path-health";
 import { type RoutingContext, routeRequest, unkeyed } from "../routing/route-request";
@@ -31,6 +31,8 @@ export class CallTarget {
   private sizing: TargetSizing | undefined;
   /** The access path's key in the path health (circuit and latency). */
   readonly healthKey: string;
+  /** The provider's adapter for this path's upstream model. */
+  readonly adapter: ProviderAdapter;
 
   constructor(
     readonly model: ModelEntry,
@@ -43,13 +45,14 @@ export class CallTarget {
     private readonly cappable: boolean,
   ) {
     this.healthKey = PathHealth.key(path.provider, path.upstreamModel);
+    this.adapter = provider.adapterFor(path.upstreamModel);
   }
 
   /** The upstream call for the request, its answer capped to `maxTokens` when given. */
   build(maxTokens?: number): UpstreamCall {
     const { body, original, operation } = this.request;
     if (this.native) return this.native.call(original, this.context, maxTokens);
-    return this.provider.adapter.request(operation, maxTokens === undefined ? body : { ...body, max_tokens: maxTokens }, this.context);
+    return this.adapter.request(operation, maxTokens === undefined ? body : { ...body, max_tokens: maxTokens }, this.context);
   }
 
   /** Built once, when first needed: for the hold (the first targets) or when chosen (the others). */
@@ -63,7 +66,7 @@ export class CallTarget {
     const upstream = this.build();
     const bound = usageBound({
       endpoint: operation,
-      protocol: this.provider.adapter.protocol,
+      protocol: this.adapter.protocol,
       upstreamModel: this.path.upstreamModel,
       model: this.model,
       shared: body,
@@ -130,7 +133,7 @@ export function planTargets(
         contextLength: candidate.model.contextLength,
         clientHeaders: request.forwardHeaders,
       };
-      const native = provider.adapter.native(dialectName);
+      const native = provider.adapterFor(path.upstreamModel).native(dialectName);
       return new CallTarget(candidate.model, path, provider, requestContext, native, request, cappable);
     }),
   );
@@ -139,15 +142,25 @@ export function planTargets(
   return { route, targets };
 }
 
-/** The candidates' paths routing left out because the key they name is not set: in the trace (the tenant's to read) as skipped, the variable unnamed. */
-function unkeyedPaths(context: TargetContext, candidates: ReturnType<typeof routeRequest>["candidates"]): RouteTrace["attempts"] {
+/**
+ * The candidates' paths routing left out because the key they name is not set: in the trace (the tenant's to read) as skipped, the variable
+ * unnamed. With `service.paths`, only those it names: the others were not asked for.
+ */
+function unkeyedPaths(
+  context: TargetContext,
+  candidates: ReturnType<typeof routeRequest>["candidates"],
+  named: readonly string[] | undefined,
+): RouteTrace["attempts"] {
+  const asked = named && new Set(named.map((name) => name.toLowerCase()));
   return candidates.flatMap(({ model }) =>
-    unkeyed(context, model.paths).map((path) => ({
-      model: model.id,
-      path: path.provider,
-      outcome: "skipped: access path not configured",
-      ms: 0,
-    })),
+    unkeyed(context, model.paths)
+      .filter((path) => !asked || asked.has(path.provider))
+      .map((path) => ({
+        model: model.id,
+        path: path.provider,
+        outcome: "skipped: access path not configured",
+        ms: 0,
+      })),
   );
 }
 
@@ -185,7 +198,7 @@ export function planCall(
         ? [...new Set(targets.map((target) => target.model.id))]
         : route.candidates.map((candidate) => candidate.model.id),
       excluded: route.excluded,
-      attempts: unkeyedPaths(context, route.candidates),
+      attempts: unkeyedPaths(context, route.candidates, service?.paths),
       path: first.path.provider,
     },
   };

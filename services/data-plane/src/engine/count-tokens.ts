@@ -11,7 +11,7 @@ import type { ClientRequest } from "../dialects/client-dialect";
 import { upstreamFailure, upstreamUnexpectedStatus, upstreamUnreachable } from "../errors";
 import type { UpstreamProvider } from "../providers/upstream-provider";
 import { readTextWithin, SMALL_BODY_BYTES } from "../upstream/body-limit";
-import { retryAfterSeconds } from "../upstream/retry-after";
+import { responseRetryAfter } from "../upstream/retry-after";
 import { planTargets, type TargetContext } from "./call-plan";
 
 export type CountContext = TargetContext;
@@ -42,7 +42,7 @@ export async function countTokens(
   await admit();
   const count = target.native?.countTokens?.(request.original, target.context);
   if (!count) {
-    const inputTokens = estimateInputTokens(request.body, (body) => target.provider.adapter.request("chat", body, target.context).body);
+    const inputTokens = estimateInputTokens(request.body, (body) => target.adapter.request("chat", body, target.context).body);
     return { inputTokens, estimated: true, model: target.model.id };
   }
   let response: Awaited<ReturnType<UpstreamProvider["send"]>>;
@@ -60,8 +60,8 @@ export async function countTokens(
   if (response.statusCode === 200) throw upstreamFailure(502);
   if (response.statusCode < 400) throw upstreamUnexpectedStatus(response.statusCode);
   throw upstreamFailure(response.statusCode, {
-    category: target.provider.adapter.classifyError(body),
-    retryAfterSeconds: retryAfterSeconds(response.headers["retry-after"]),
+    category: target.adapter.classifyError(body, response.headers),
+    retryAfterSeconds: responseRetryAfter(response.headers),
   });
 }
 

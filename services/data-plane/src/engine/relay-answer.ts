@@ -55,7 +55,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
     created: Math.floor(Date.now() / 1000),
     model: target.path.upstreamModel,
   };
-  const { adapter } = target.provider;
+  const { adapter } = target;
   const { native } = target;
   const decoder: StreamDecoder | WholeDecoder = sse
     ? new StreamDecoder(native ? native.stream(responseContext) : adapter.stream(responseContext), context.maxBodyBytes)

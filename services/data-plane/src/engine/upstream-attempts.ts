@@ -20,8 +20,9 @@ import type { CounterFamily, HistogramFamily } from "../metric-families";
 import type { PathHealth } from "../routing/path-health";
 import type { Attempt } from "../routing/route-trace";
 import { readTextWithin, SMALL_BODY_BYTES } from "../upstream/body-limit";
-import { retryAfterSeconds } from "../upstream/retry-after";
+import { responseRetryAfter } from "../upstream/retry-after";
 import type { DispatchWatch, UpstreamResponse } from "../upstream/upstream-http";
+import { UpstreamCredentialsError } from "../providers/cloud/upstream-auth";
 import {
   type AttemptOutcome,
   type AttemptSettings,
@@ -261,6 +262,13 @@ export class UpstreamAttempts {
         else await this.context.money.release(call);
         throw Object.assign(clientClosed(), { cause: error });
       }
+      if (error instanceof UpstreamCredentialsError) {
+        // The path's own failure, never the caller's to see (the credential's own log line has it): the next path serves.
+        this.recordFailure("credentials_unavailable", false);
+        this.endSpan("credentials_unavailable");
+        this.outcome = { kind: "path_refused" };
+        return undefined;
+      }
       // A timeout may be this request's doing; a host that cannot be reached is down for everyone.
       const timedOut = isTimeout(error);
       this.recordFailure(timedOut ? "timeout" : "unreachable", timedOut);
@@ -274,6 +282,8 @@ export class UpstreamAttempts {
     this.span.set("http.response.status_code", response.statusCode);
     // A 200 counts for the path's health once its body is read: answered() or failed...FirstByte().
     if (response.statusCode === 200) return response;
+    // A cloud credential refused (expired early, revoked): the next call on this provider fetches a new one.
+    if (response.statusCode === 401 || response.statusCode === 403) target.provider.credentialsRefused();
     this.context.health.record(healthKey, {
       ok: !isPathFault(response.statusCode),
       latencyMs: attempt.ms,
@@ -291,9 +301,9 @@ export class UpstreamAttempts {
       return undefined;
     }
     const body = await readErrorBody(response);
-    const retryAfter = retryAfterSeconds(response.headers["retry-after"]);
+    const retryAfter = responseRetryAfter(response.headers);
     this.lastFailure = upstreamFailure(response.statusCode, {
-      category: target.provider.adapter.classifyError(body),
+      category: target.adapter.classifyError(body, response.headers),
       retryAfterSeconds: retryAfter,
     });
     if (PATH_REFUSALS.has(response.statusCode)) this.outcome = { kind: "path_refused" };

@@ -11,6 +11,9 @@ import type { SseEvent } from "../upstream/sse-parser";
 
 export type Endpoint = "chat" | "embeddings";
 
+/** An upstream response's headers as undici gives them (names in lower case). */
+export type UpstreamHeaders = Record<string, string | string[] | undefined>;
+
 /** What the adapter knows about the target when it builds a call. */
 export interface RequestContext {
   /** The model id at the upstream (the access path's `upstream_model`). */
@@ -70,6 +73,17 @@ export type StreamItem =
 
 /** Translates one streamed answer; a fresh one per upstream attempt. */
 export interface StreamTranslator {
+  /**
+   * How the stream's bytes are framed: Server-Sent Events (the default), or AWS's binary event stream
+   * (Bedrock), whose messages reach `push` as events named for their type (upstream/aws-event-stream.ts).
+   */
+  readonly framing?: "sse" | "aws-eventstream";
+  /**
+   * The upstream's event as its protocol's own, for an upstream that wraps them (Bedrock's `chunk`
+   * messages carry Anthropic events in base64): what `push` reads and a native client is relayed.
+   * Undefined when the event is not such a wrapper (it goes on as it came). Absent: every event as it came.
+   */
+  unwrap?(event: SseEvent): SseEvent | undefined;
   /** One upstream SSE event in (comments never reach it); zero or more items out, in order. An event it cannot parse yields a `malformed` item. */
   push(event: SseEvent): StreamItem[];
   /** The upstream body ended without a transport error: the final items (e.g. a usage chunk, `done` for protocols without an end marker). */
@@ -118,6 +132,9 @@ export interface ProviderAdapter {
   usage(endpoint: Endpoint, json: unknown): UsageRecord | undefined;
   /** A translator for one streamed chat answer. */
   stream(context: ResponseContext): StreamTranslator;
-  /** The category of an upstream error body, from its structured fields only (never its message text). */
-  classifyError(body: unknown): UpstreamErrorCategory | undefined;
+  /**
+   * The category of an upstream error, from its structured fields only (never its message text): the
+   * body, and the response's headers for upstreams that name the error there (Bedrock's `x-amzn-errortype`).
+   */
+  classifyError(body: unknown, headers?: UpstreamHeaders): UpstreamErrorCategory | undefined;
 }

@@ -1,39 +1,78 @@
-// One configured provider: where it is, and the adapter for its protocol.
-// Sending goes through the data plane's one HTTP agent.
+// One configured provider: where it is, the adapter for each of its models'
+// protocols, and (for the clouds) how each call is authenticated. Sending
+// goes through the data plane's one HTTP agent.
 import type { ProviderConfig } from "./provider-config";
 import type { DispatchWatch, UpstreamHttp, UpstreamResponse, UpstreamSignal } from "../upstream/upstream-http";
 import { AnthropicAdapter } from "./anthropic/anthropic-adapter";
+import { azureAccess } from "./azure/azure-access";
+import { bedrockAccess } from "./bedrock/bedrock-access";
+import type { CredentialLog } from "./cloud/upstream-auth";
 import { GeminiAdapter } from "./gemini/gemini-adapter";
+import type { ProviderAccess } from "./provider-access";
 import type { ProviderAdapter, UpstreamCall } from "./provider-adapter";
 import { OpenAiCompatibleAdapter } from "./openai-compatible/openai-compatible-adapter";
+import { vertexAccess } from "./vertex/vertex-access";
 
 export class UpstreamProvider {
-  readonly adapter: ProviderAdapter;
+  private readonly access: ProviderAccess;
 
   constructor(
     readonly config: ProviderConfig,
     private readonly http: Pick<UpstreamHttp, "post">,
+    /** A cloud credential's failures (the operator's log). */
+    log: CredentialLog = () => {},
   ) {
-    this.adapter = adapterFor(config);
+    this.access = accessFor(config, log);
+  }
+
+  /** The adapter for one of this provider's upstream models. */
+  adapterFor(upstreamModel: string): ProviderAdapter {
+    return this.access.adapterFor(upstreamModel);
   }
 
   /**
    * `watch`: told when the call reaches a connection (before that the provider has nothing). `traceHeaders`:
-   * the attempt's traceparent, when traced, added to the call's own headers.
+   * the attempt's traceparent, when traced, added to the call's own headers. A cloud's credential is
+   * added last (a signature covers the headers before it); UpstreamCredentialsError when there is none.
    */
-  send(call: UpstreamCall, signal: UpstreamSignal, watch: DispatchWatch, traceHeaders?: Record<string, string>): Promise<UpstreamResponse> {
-    const headers = traceHeaders ? { ...call.headers, ...traceHeaders } : call.headers;
-    return this.http.post(`${this.config.baseUrl}${call.path}`, headers, call.body, signal, watch);
+  async send(
+    call: UpstreamCall,
+    signal: UpstreamSignal,
+    watch: DispatchWatch,
+    traceHeaders?: Record<string, string>,
+  ): Promise<UpstreamResponse> {
+    const url = `${this.config.baseUrl}${call.path}`;
+    const own = traceHeaders ? { ...call.headers, ...traceHeaders } : call.headers;
+    const headers = this.access.auth ? await this.access.auth.headers(url, { ...call, headers: own }) : own;
+    return this.http.post(url, headers, call.body, signal, watch);
+  }
+
+  /** The upstream answered 401 or 403: a cloud credential held is fetched anew (at most so often). */
+  credentialsRefused(): void {
+    this.access.auth?.refused?.();
+  }
+
+  /** Stops a cloud credential's background refresh. */
+  close(): void {
+    this.access.auth?.close();
   }
 }
 
-function adapterFor(config: ProviderConfig): ProviderAdapter {
+function accessFor(config: ProviderConfig, log: CredentialLog): ProviderAccess {
   switch (config.protocol) {
     case "anthropic":
-      return new AnthropicAdapter();
+      return single(new AnthropicAdapter());
     case "gemini":
-      return new GeminiAdapter();
+      return single(new GeminiAdapter());
     case "openai-compatible":
-      return new OpenAiCompatibleAdapter(config.extraFields, config.responsesApi);
+      return single(new OpenAiCompatibleAdapter(config.extraFields, config.responsesApi));
+    case "bedrock":
+      return bedrockAccess(config, log);
+    case "vertex":
+      return vertexAccess(config, log);
+    case "azure":
+      return azureAccess(config, log);
   }
 }
+
+const single = (adapter: ProviderAdapter): ProviderAccess => ({ adapterFor: () => adapter });

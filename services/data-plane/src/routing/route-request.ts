@@ -7,7 +7,7 @@ import { GatewayError, invalidRequest } from "../errors";
 import { PathHealth } from "./path-health";
 import { requestNeeds } from "./request-needs";
 import { resolveConcrete, resolveModel, type Tier } from "./resolve-model";
-import { allowedBy, orderPaths, selectCandidates, tierPool, type Candidate } from "./select-candidates";
+import { allowedBy, namedPaths, notNamed, orderPaths, selectCandidates, tierPool, type Candidate } from "./select-candidates";
 import type { ServiceBlock } from "./service-block";
 
 export interface Route {
@@ -25,7 +25,7 @@ type Endpoint = "chat" | "embeddings";
 
 /** What routing reads besides the catalogue: the providers this data plane can reach, and their paths' recent health. */
 export interface RoutingContext {
-  providers: ReadonlyMap<string, { adapter: { supports(endpoint: Endpoint): boolean } }>;
+  providers: ReadonlyMap<string, { adapterFor(upstreamModel: string): { supports(endpoint: Endpoint): boolean } }>;
   health: PathHealth;
   /** The data plane's `<NAME>_API_KEY` variables that are set: a path naming another is never called. */
   credentials: ReadonlyMap<string, string>;
@@ -45,7 +45,7 @@ export const unkeyed = (context: Pick<RoutingContext, "providers" | "credentials
   );
 
 const reachable = (context: RoutingContext, path: AccessPath, endpoint: Endpoint) =>
-  context.providers.get(path.provider)?.adapter.supports(endpoint) === true &&
+  context.providers.get(path.provider)?.adapterFor(path.upstreamModel).supports(endpoint) === true &&
   (path.credentialsRef === "" || context.credentials.has(path.credentialsRef));
 
 /**
@@ -61,8 +61,14 @@ export function unsetCredentials(context: Pick<RoutingContext, "providers" | "cr
   return [...new Set(catalogue.models.flatMap((model) => unkeyed(context, model.paths).map((path) => path.credentialsRef)))].sort();
 }
 
-/** A concrete model's paths this gateway can reach and price, in the order to try them. */
-function usablePaths(context: RoutingContext, model: ModelEntry, endpoint: Endpoint, serviceTier: unknown): AccessPath[] {
+/** A concrete model's paths this gateway can reach and price, in the order to try them (with `service.paths`, only those it names, in its order). */
+function usablePaths(
+  context: RoutingContext,
+  model: ModelEntry,
+  endpoint: Endpoint,
+  serviceTier: unknown,
+  named: string[] | undefined,
+): AccessPath[] {
   const priced = (candidate: AccessPath) => reachable(context, candidate, endpoint) && canPrice(candidate.price, endpoint);
   const paths = model.paths.filter((candidate) => priced(candidate) && canPrice(candidate.price, endpoint, serviceTier));
   if (paths.length === 0 && model.paths.some(priced))
@@ -77,7 +83,10 @@ function usablePaths(context: RoutingContext, model: ModelEntry, endpoint: Endpo
       unconfigured ? `Model ${model.id}: ${unconfigured}.` : `Model ${model.id} has no access path this gateway can reach and price.`,
     );
   }
-  return orderPaths(paths, pathHealth(context));
+  if (!named) return orderPaths(paths, pathHealth(context));
+  const chosen = namedPaths(paths, named);
+  if (chosen.length === 0) throw invalidRequest("no_eligible_model", `Model ${model.id} has ${notNamed(paths)}.`);
+  return chosen;
 }
 
 /**
@@ -122,6 +131,7 @@ export function routeRequest(
       needs: requestNeeds(body, bodyBytes || Buffer.byteLength(JSON.stringify(body))),
       purpose: service?.purpose,
       allow: service?.allow,
+      paths: service?.paths,
       reachable: (path) => reachable(context, path, "chat"),
       missingKeys: (model) => missingKeys(context, model),
       health: pathHealth(context),
@@ -160,7 +170,7 @@ export function routeRequest(
   if (service?.allow && !allowedBy(service.allow, model.id)) {
     throw invalidRequest("no_eligible_model", `Model ${model.id} is not allowed by service.allow.`);
   }
-  const paths = usablePaths(context, model, endpoint, body.service_tier);
+  const paths = usablePaths(context, model, endpoint, body.service_tier, service?.paths);
   return {
     requested: resolution.requested,
     tier: null,

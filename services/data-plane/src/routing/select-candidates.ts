@@ -28,6 +28,8 @@ export interface SelectionInput {
   needs: RequestNeeds;
   purpose: string | undefined;
   allow: string[] | undefined;
+  /** `service.paths`: only paths of these providers, in this order (absent: every path, healthy ones first). */
+  paths?: string[];
   reachable: (path: AccessPath) => boolean;
   /** Why a model's paths cannot be called when a missing key is the reason, in words for the tenant (never the variable). */
   missingKeys?: (model: ModelEntry) => string | undefined;
@@ -73,10 +75,12 @@ export function selectCandidates(input: SelectionInput): Selection {
       excluded.push({ model: model.id, why });
       continue;
     }
-    const paths = orderPaths(
-      model.paths.filter((path) => input.reachable(path) && canPrice(path.price, "chat", input.needs.serviceTier)),
-      input.health,
-    );
+    const usable = model.paths.filter((path) => input.reachable(path) && canPrice(path.price, "chat", input.needs.serviceTier));
+    const paths = input.paths ? namedPaths(usable, input.paths) : orderPaths(usable, input.health);
+    if (paths.length === 0 && usable.length > 0) {
+      excluded.push({ model: model.id, why: notNamed(usable) });
+      continue;
+    }
     if (paths.length === 0) {
       const tier = input.needs.serviceTier;
       excluded.push({
@@ -104,6 +108,20 @@ export function selectCandidates(input: SelectionInput): Selection {
   }
   return { candidates: eligible.map(({ model, path, paths }) => ({ model, path, paths })), excluded };
 }
+
+/**
+ * `service.paths`: the paths of the providers it names, in its order (whatever their health: the
+ * caller chose the order, as for a route list's models); two paths of one provider keep the catalogue's
+ * order. A name no path has matches nothing.
+ */
+export function namedPaths(paths: readonly AccessPath[], names: readonly string[]): AccessPath[] {
+  const rank = new Map(names.map((name, index) => [name.toLowerCase(), index]));
+  return paths.filter((path) => rank.has(path.provider)).sort((a, b) => rank.get(a.provider)! - rank.get(b.provider)!);
+}
+
+/** Why a model with usable paths is left out by `service.paths`: the paths it has on this data plane, which the caller could name. */
+export const notNamed = (usable: readonly AccessPath[]): string =>
+  `no access path named in service.paths (its paths here: ${[...new Set(usable.map((path) => path.provider))].join(", ")})`;
 
 /** A model's paths in the order to try them: the catalogue's preference, healthy paths before unhealthy ones. */
 export function orderPaths(paths: AccessPath[], health: (path: AccessPath) => PathHealthView): AccessPath[] {

@@ -8,11 +8,16 @@ export interface ServiceBlock {
   purpose: string | undefined;
   allow: string[] | undefined;
   route: "fallback" | "pinned" | string[];
+  /**
+   * Access paths (the catalogue's provider names: `anthropic`, `bedrock`, `vertex`...) in the caller's
+   * order of preference: when given, a model is served only through these, in this order.
+   */
+  paths: string[] | undefined;
 }
 
 /**
- * Distinct entries `service.route` and `service.allow` may each hold: routing looks every one up per
- * request, so a caller's list is bounded (100,000 entries took seconds of the event loop).
+ * Distinct entries `service.route`, `service.allow` and `service.paths` may each hold: routing looks
+ * every one up per request, so a caller's list is bounded (100,000 entries took seconds of the event loop).
  */
 export const SERVICE_LIST_LIMIT = 32;
 
@@ -20,6 +25,7 @@ const invalid = (message: string) => invalidRequest("invalid_service", message);
 
 const ROUTE_SHAPE = 'service.route must be "fallback", "pinned" or a non-empty array of model ids.';
 const ALLOW_SHAPE = "service.allow must be an array of non-empty strings.";
+const PATHS_SHAPE = "service.paths must be a non-empty array of access path names.";
 
 /**
  * A list of non-empty strings, duplicates removed (the first spelling kept; `key` says which are the
@@ -52,10 +58,17 @@ export function parseServiceBlock(value: unknown): ServiceBlock | undefined {
     block.allow === undefined ? undefined : distinctStrings(block.allow, "service.allow", ALLOW_SHAPE, (item) => item.toLowerCase());
   const route = block.route ?? "fallback";
   if (route !== "fallback" && route !== "pinned" && (!Array.isArray(route) || route.length === 0)) throw invalid(ROUTE_SHAPE);
+  // Provider names are lower case in the catalogue; `Bedrock` and `bedrock` are one entry. An empty list would match nothing.
+  if (Array.isArray(block.paths) && block.paths.length === 0) throw invalid(PATHS_SHAPE);
+  const paths =
+    block.paths === undefined || block.paths === null
+      ? undefined
+      : distinctStrings(block.paths, "service.paths", PATHS_SHAPE, (item) => item.toLowerCase());
   return {
     tier: block.tier as Tier | undefined,
     purpose: block.purpose as string | undefined,
     allow,
     route: Array.isArray(route) ? distinctStrings(route, "service.route", ROUTE_SHAPE, (item) => item) : route,
+    paths,
   };
 }

@@ -8,9 +8,12 @@ const SRC = path.resolve(import.meta.dirname, "../../src");
 const FOLDERS = {
   anthropic: "providers/anthropic/__fixtures__",
   "anthropic-messages": "dialects/anthropic-messages/__fixtures__",
+  azure: "providers/azure/__fixtures__",
+  bedrock: "providers/bedrock/__fixtures__",
   gemini: "providers/gemini/__fixtures__",
   "openai-compatible": "providers/openai-compatible/__fixtures__",
   upstream: "upstream/__fixtures__",
+  vertex: "providers/vertex/__fixtures__",
 } as const;
 
 export type FixtureFolder = keyof typeof FOLDERS;

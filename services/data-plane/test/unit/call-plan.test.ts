@@ -222,7 +222,7 @@ describe("chooseCall: what the hold allows", () => {
 
   it("builds a target beyond the attempt limit only when it is chosen", () => {
     const context = planContext(1);
-    const openrouter = vi.spyOn(context.providers.get("openrouter")!.adapter, "request");
+    const openrouter = vi.spyOn(context.providers.get("openrouter")!.adapterFor("any"), "request");
     const request = openAiChat.parse({ model: "auto", max_tokens: 100, messages: [{ role: "user", content: "hello" }] });
     const call = planCall(context, buildSnapshot(catalogue), "req-1", identity, openAiChat, request);
     expect(openrouter).not.toHaveBeenCalled();

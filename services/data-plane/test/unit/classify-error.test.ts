@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyUpstreamError } from "../../src/providers/openai-compatible/classify-error";
-import { retryAfterSeconds } from "../../src/upstream/retry-after";
+import { responseRetryAfter, retryAfterSeconds } from "../../src/upstream/retry-after";
 
 describe("classifyUpstreamError (structured fields only)", () => {
   it.each<[string, unknown, string | undefined]>([
@@ -32,5 +32,17 @@ describe("retryAfterSeconds", () => {
     [undefined, undefined],
   ])("%s -> %s", (header, expected) => {
     expect(retryAfterSeconds(header, now)).toBe(expected);
+  });
+});
+
+describe("responseRetryAfter", () => {
+  it.each<[Record<string, string>, number | undefined]>([
+    [{ "retry-after": "7", "retry-after-ms": "500" }, 7],
+    [{ "retry-after-ms": "2500" }, 3],
+    [{ "retry-after-ms": "20" }, 1],
+    [{ "retry-after-ms": "soon" }, undefined],
+    [{}, undefined],
+  ])("%j -> %s", (headers, expected) => {
+    expect(responseRetryAfter(headers)).toBe(expected);
   });
 });

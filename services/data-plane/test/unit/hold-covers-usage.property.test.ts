@@ -258,7 +258,7 @@ const positive = (value: unknown): number | undefined =>
 function limitsOf(target: CallTarget, request: ClientRequest, forwarded: string, price: Price): Limits {
   const sent = JSON.parse(forwarded) as Json;
   const all = objects(sent);
-  const { protocol } = target.provider.adapter;
+  const { protocol } = target.adapter;
   const upstreamModel = target.path.upstreamModel;
   const model = target.model;
   const media = all.filter((o) => MEDIA_TYPES.has(o.type as string) || "inlineData" in o || "fileData" in o).length;

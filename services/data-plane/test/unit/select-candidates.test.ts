@@ -313,7 +313,7 @@ describe("requestNeeds", () => {
 
 describe("routeRequest", () => {
   const context: RoutingContext = {
-    providers: new Map([...REACHABLE].map((name) => [name, { adapter: { supports: () => true } }])),
+    providers: new Map([...REACHABLE].map((name) => [name, { adapterFor: () => ({ supports: () => true }) }])),
     health: new PathHealth(CIRCUIT),
     credentials: new Map([["OPENROUTER_API_KEY", "k"]]),
   };

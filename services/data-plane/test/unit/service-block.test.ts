@@ -64,7 +64,27 @@ describe("parseServiceBlock", () => {
   });
 
   it("does not copy unknown keys into the result", () => {
-    expect(Object.keys(parseServiceBlock({ foo: "bar" })!).sort()).toEqual(["allow", "purpose", "route", "tier"]);
+    expect(Object.keys(parseServiceBlock({ foo: "bar" })!).sort()).toEqual(["allow", "paths", "purpose", "route", "tier"]);
+  });
+
+  it("takes service.paths in the caller's order, duplicates removed case-insensitively (first spelling kept); null is no list", () => {
+    expect(parseServiceBlock({ paths: ["bedrock", "Vertex", "BEDROCK", "vertex", "anthropic"] })!.paths).toEqual([
+      "bedrock",
+      "Vertex",
+      "anthropic",
+    ]);
+    expect(parseServiceBlock({ paths: null })!.paths).toBeUndefined();
+    expect(parseServiceBlock({})!.paths).toBeUndefined();
+  });
+
+  it(`refuses a service.paths of more than ${SERVICE_LIST_LIMIT} distinct entries, as route and allow`, () => {
+    const names = Array.from({ length: SERVICE_LIST_LIMIT + 1 }, (_, index) => `provider-${index}`);
+    expect(parseServiceBlock({ paths: [...names.slice(0, -1), ...names.slice(0, -1)] })!.paths).toEqual(names.slice(0, -1));
+    expect(thrown(() => parseServiceBlock({ paths: names }))).toMatchObject({
+      status: 400,
+      code: "invalid_service",
+      message: `service.paths may hold at most ${SERVICE_LIST_LIMIT} distinct entries.`,
+    });
   });
 
   it.each<[string, unknown, string]>([
@@ -87,6 +107,10 @@ describe("parseServiceBlock", () => {
       'service.route must be "fallback", "pinned" or a non-empty array of model ids.',
     ],
     ["route a boolean", { route: true }, 'service.route must be "fallback", "pinned" or a non-empty array of model ids.'],
+    ["paths a string", { paths: "bedrock" }, "service.paths must be a non-empty array of access path names."],
+    ["paths empty", { paths: [] }, "service.paths must be a non-empty array of access path names."],
+    ["paths with an empty string", { paths: ["bedrock", ""] }, "service.paths must be a non-empty array of access path names."],
+    ["paths with a number", { paths: ["bedrock", 1] }, "service.paths must be a non-empty array of access path names."],
   ])("rejects %s with 400 invalid_service", (_name, value, message) => {
     const error = thrown(() => parseServiceBlock(value));
     expect({ status: error.status, type: error.type, code: error.code, message: error.message }).toEqual({

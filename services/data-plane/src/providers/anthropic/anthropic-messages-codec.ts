@@ -73,7 +73,7 @@ export function anthropicCountTokensCall(body: JsonObject, context: RequestConte
 }
 
 /** The body's allowed fields in their order, the model replaced by the upstream's id. */
-function allowed(body: JsonObject, fields: ReadonlySet<string>, context: RequestContext): JsonObject {
+export function allowed(body: JsonObject, fields: ReadonlySet<string>, context: RequestContext): JsonObject {
   const upstream: JsonObject = {};
   for (const [key, value] of Object.entries(body)) if (fields.has(key)) upstream[key] = value;
   upstream.model = context.upstreamModel;

@@ -9,6 +9,11 @@ import { convertToAnthropicToolChoice, convertToAnthropicTools } from "./convert
 import { isRecord, nonEmptyString, positiveInteger, type JsonObject } from "./json-values";
 
 export function buildAnthropicChatCall(body: JsonObject, context: RequestContext): UpstreamCall {
+  return { path: "/messages", headers: anthropicHeaders(context.apiKey), body: JSON.stringify(anthropicChatRequest(body, context)) };
+}
+
+/** The Messages request body for an OpenAI chat body (reused by the clouds that carry it: Vertex). */
+export function anthropicChatRequest(body: JsonObject, context: RequestContext): JsonObject {
   const converted = convertToAnthropicMessages(body.messages);
   let { system, messages } = converted;
   // A conversation of system messages only: OpenAI answers it, Anthropic refuses empty messages.
@@ -56,8 +61,7 @@ export function buildAnthropicChatCall(body: JsonObject, context: RequestContext
 
   // Anthropic streams always report usage (message_start, message_delta); no stream_options needed.
   if (body.stream === true) request.stream = true;
-
-  return { path: "/messages", headers: anthropicHeaders(context.apiKey), body: JSON.stringify(request) };
+  return request;
 }
 
 export function anthropicHeaders(apiKey: string | undefined): Record<string, string> {

@@ -1,0 +1,43 @@
+// An Anthropic Messages call (as the Anthropic codec builds it for POST /messages)
+// turned into Bedrock's InvokeModel form: the model moves into the path, `stream`
+// becomes the choice of operation, `anthropic_version` names Bedrock's Messages
+// version, and the `anthropic-beta` header's values move into the body's
+// `anthropic_beta` array (Bedrock reads no Anthropic headers).
+import { isRecord, type JsonObject } from "../chat-usage";
+import type { UpstreamCall } from "../provider-adapter";
+import { modelPath } from "./bedrock-model-id";
+
+export const BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31";
+
+/** The media type of AWS's binary event stream (InvokeModelWithResponseStream, ConverseStream). */
+export const EVENT_STREAM_TYPE = "application/vnd.amazon.eventstream";
+
+export function invokeAnthropicCall(messagesCall: UpstreamCall, modelId: string): UpstreamCall {
+  const parsed: unknown = JSON.parse(messagesCall.body);
+  if (!isRecord(parsed)) throw new Error("the Anthropic request body is not an object");
+  const { model: _model, stream, ...fields } = parsed;
+  const body: JsonObject = { anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...fields };
+  const betas = betaValues(messagesCall.headers["anthropic-beta"]);
+  if (betas.length > 0) body.anthropic_beta = betas;
+  const streamed = stream === true;
+  return {
+    path: modelPath(modelId, streamed ? "invoke-with-response-stream" : "invoke"),
+    headers: bedrockJsonHeaders(streamed),
+    body: JSON.stringify(body),
+  };
+}
+
+/** content-type and accept of a Bedrock call; a stream also says its events' payload type, as the AWS SDKs do. */
+export function bedrockJsonHeaders(streamed: boolean): Record<string, string> {
+  return streamed
+    ? { "content-type": "application/json", accept: EVENT_STREAM_TYPE, "x-amzn-bedrock-accept": "application/json" }
+    : { "content-type": "application/json", accept: "application/json" };
+}
+
+/** `anthropic-beta: a,b` (comma-separated, as clients send it) -> ["a", "b"]. */
+function betaValues(header: string | undefined): string[] {
+  return (header ?? "")
+    .split(",")
+    .map((value) => value.trim())
+    .filter((value) => value.length > 0);
+}

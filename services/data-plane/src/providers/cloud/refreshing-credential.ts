@@ -1,0 +1,103 @@
+// A credential that expires (AWS temporary keys, an OAuth2 access token, an
+// Entra ID token), kept fresh off the request path: it is fetched once, then
+// refreshed in the background a margin before it expires, and every caller in
+// between gets the one held. Concurrent callers share one fetch: a refresh
+// under load happens once, not once per request.
+import { UpstreamCredentialsError } from "./upstream-auth";
+
+export interface Expiring<Value> {
+  value: Value;
+  /** Epoch milliseconds; undefined for a credential that does not expire (static keys). */
+  expiresAtMs: number | undefined;
+}
+
+export interface RefreshingCredentialOptions {
+  /** Refresh this long before expiry (default 5 minutes, as the AWS and Google SDKs do). */
+  marginMs?: number;
+  /** After a failed background refresh, try again this soon (default 10 s). */
+  retryMs?: number;
+  /** invalidate() keeps a credential younger than this (default 30 s): a flood of refusals fetches once, not once each. */
+  minAgeMs?: number;
+  now?: () => number;
+}
+
+export class RefreshingCredential<Value> {
+  private held: (Expiring<Value> & { fetchedAtMs: number }) | undefined;
+  private fetching: Promise<Expiring<Value>> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Fetches made (tests and metrics: a refresh under load counts once). */
+  fetches = 0;
+  private readonly marginMs: number;
+  private readonly retryMs: number;
+  private readonly minAgeMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly fetch: () => Promise<Expiring<Value>>,
+    options: RefreshingCredentialOptions = {},
+  ) {
+    this.marginMs = options.marginMs ?? 5 * 60_000;
+    this.retryMs = options.retryMs ?? 10_000;
+    this.minAgeMs = options.minAgeMs ?? 30_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The credential: the one held while it is valid, else one fetch shared by every caller waiting. */
+  async get(): Promise<Value> {
+    const held = this.held;
+    if (held && (held.expiresAtMs === undefined || held.expiresAtMs > this.now())) return held.value;
+    return (await this.refresh()).value;
+  }
+
+  /** Forgets the credential held (the upstream refused it), unless it was fetched within minAgeMs: the next call fetches a new one. */
+  invalidate(): void {
+    if (this.held && this.now() - this.held.fetchedAtMs >= this.minAgeMs) this.held = undefined;
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+  }
+
+  private refresh(): Promise<Expiring<Value>> {
+    this.fetching ??= this.fetchOnce().finally(() => (this.fetching = undefined));
+    return this.fetching;
+  }
+
+  private async fetchOnce(): Promise<Expiring<Value>> {
+    this.fetches++;
+    let fresh: Expiring<Value>;
+    try {
+      fresh = await this.fetch();
+    } catch (error) {
+      throw error instanceof UpstreamCredentialsError
+        ? error
+        : new UpstreamCredentialsError(`the credential could not be fetched: ${(error as Error).message}`, { cause: error });
+    }
+    this.held = { ...fresh, fetchedAtMs: this.now() };
+    this.schedule(fresh.expiresAtMs === undefined ? undefined : this.refreshIn(fresh.expiresAtMs - this.now()));
+    return fresh;
+  }
+
+  /** The margin before expiry; for a credential that lives less than the margin, half its life (at least a second). */
+  private refreshIn(remainingMs: number): number {
+    return remainingMs > 2 * this.marginMs ? remainingMs - this.marginMs : Math.max(1_000, remainingMs / 2);
+  }
+
+  /** The next background refresh, `inMs` from now. */
+  private schedule(inMs: number | undefined): void {
+    clearTimeout(this.timer);
+    if (this.closed || inMs === undefined) return;
+    this.timer = setTimeout(
+      () =>
+        void this.refresh().catch(() => {
+          // The one held stays in use until it expires; try again soon.
+          const held = this.held;
+          if (held?.expiresAtMs !== undefined && held.expiresAtMs > this.now()) this.schedule(this.retryMs);
+        }),
+      Math.max(0, inMs),
+    );
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,97 @@
+// A cloud credential kept fresh off the request path (providers/cloud/refreshing-credential.ts): one fetch
+// shared by every caller, a refresh a margin before expiry with no caller waiting, the old one used while a
+// background refresh fails, and a failure that names no secret.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RefreshingCredential } from "../../src/providers/cloud/refreshing-credential";
+import { UpstreamCredentialsError } from "../../src/providers/cloud/upstream-auth";
+
+afterEach(() => vi.useRealTimers());
+
+describe("RefreshingCredential", () => {
+  it("200 concurrent callers while nothing is held share one fetch", async () => {
+    let release: (token: string) => void = () => {};
+    const fetch = vi.fn(
+      () =>
+        new Promise<{ value: string; expiresAtMs: number }>(
+          (resolve) => (release = (value) => resolve({ value, expiresAtMs: Date.now() + 3_600_000 })),
+        ),
+    );
+    const credential = new RefreshingCredential(fetch);
+    const callers = Array.from({ length: 200 }, () => credential.get());
+    release("token-1");
+    expect(new Set(await Promise.all(callers))).toEqual(new Set(["token-1"]));
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(await credential.get()).toBe("token-1");
+    expect(credential.fetches).toBe(1);
+    credential.close();
+  });
+
+  it("refreshes in the background a margin before expiry: callers never wait for it", async () => {
+    vi.useFakeTimers({ now: 0 });
+    let issued = 0;
+    const fetch = vi.fn(async () => ({ value: `token-${++issued}`, expiresAtMs: Date.now() + 60 * 60_000 }));
+    const credential = new RefreshingCredential(fetch, { marginMs: 5 * 60_000 });
+    expect(await credential.get()).toBe("token-1");
+    await vi.advanceTimersByTimeAsync(54 * 60_000);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(60_000 + 1);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(await credential.get()).toBe("token-2");
+    credential.close();
+  });
+
+  it("a short-lived credential is refreshed at half its life, not in a loop", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const fetch = vi.fn(async () => ({ value: "short", expiresAtMs: Date.now() + 60_000 }));
+    const credential = new RefreshingCredential(fetch, { marginMs: 5 * 60_000 });
+    await credential.get();
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    credential.close();
+  });
+
+  it("keeps the credential held while a background refresh fails, tries again, and fetches on demand once it expired", async () => {
+    vi.useFakeTimers({ now: 0 });
+    let fail = false;
+    const fetch = vi.fn(async () => {
+      if (fail) throw new Error("metadata server unreachable");
+      return { value: "token", expiresAtMs: Date.now() + 20 * 60_000 };
+    });
+    const credential = new RefreshingCredential(fetch, { marginMs: 5 * 60_000, retryMs: 10_000 });
+    await credential.get();
+    fail = true;
+    await vi.advanceTimersByTimeAsync(15 * 60_000 + 1);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(await credential.get()).toBe("token");
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(fetch).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    await expect(credential.get()).rejects.toBeInstanceOf(UpstreamCredentialsError);
+    credential.close();
+  });
+
+  it("a fetch that fails is an UpstreamCredentialsError; invalidate() makes the next call fetch again, unless the one held is brand new", async () => {
+    vi.useFakeTimers({ now: 0 });
+    let calls = 0;
+    const credential = new RefreshingCredential(
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error("no credentials in the chain");
+        return { value: `token-${calls}`, expiresAtMs: undefined };
+      },
+      { minAgeMs: 30_000 },
+    );
+    await expect(credential.get()).rejects.toThrow(
+      new UpstreamCredentialsError("the credential could not be fetched: no credentials in the chain"),
+    );
+    expect(await credential.get()).toBe("token-2");
+    credential.invalidate(); // a flood of refusals right after a fetch: kept
+    expect(await credential.get()).toBe("token-2");
+    await vi.advanceTimersByTimeAsync(30_000);
+    credential.invalidate();
+    expect(await credential.get()).toBe("token-3");
+    credential.close();
+  });
+});
