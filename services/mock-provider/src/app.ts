@@ -7,9 +7,12 @@ import type { MockControl } from "./control";
 import { openAIError } from "./errors";
 import { loadFixtures } from "./fixtures";
 import { registerAnthropicRoutes } from "./anthropic-routes";
+import { registerAzureRoutes } from "./azure/azure-routes";
+import { registerBedrockRoutes } from "./bedrock/bedrock-routes";
 import { registerExchangeHook } from "./exchange-hook";
 import { registerGeminiRoutes } from "./gemini-routes";
 import { registerOpenAIRoutes } from "./openai-routes";
+import { registerVertexRoutes } from "./vertex/vertex-routes";
 import { createGates } from "./personas";
 import { RequestLog } from "./recorder";
 import { parseScript, ScriptStore } from "./scripts";
@@ -34,6 +37,7 @@ export function buildMockProvider(options: MockProviderOptions = {}): MockProvid
     scripts: new ScriptStore(defaultScript),
     errorFixtureNames,
     apiKey: options.apiKey,
+    bedrock: options.bedrock,
     nextCompletionId: () => ++completions,
     nextRequestId: () => ++requests,
     rawBodies: new WeakMap(),
@@ -72,6 +76,10 @@ export function buildMockProvider(options: MockProviderOptions = {}): MockProvid
   registerOpenAIRoutes(app, state);
   registerAnthropicRoutes(app, state);
   registerGeminiRoutes(app, state);
+  // The clouds, each under its own prefix: /bedrock, /vertex, /azure (README, "Clouds").
+  registerBedrockRoutes(app, state);
+  registerVertexRoutes(app, state);
+  registerAzureRoutes(app, state);
   registerControlRoutes(app, control);
   app.decorate("mock", control);
   return app as MockProviderApp;

@@ -5,27 +5,19 @@
 // consumes no script.
 import type { FastifyRequest } from "fastify";
 import { anthropicError, createAnthropicWire } from "./anthropic-errors";
+import { createAzureGate } from "./azure/azure-gate";
+import { bedrockGate } from "./bedrock/bedrock-gate";
 import { defaultErrorBody } from "./errors";
 import { createGeminiWire, MISSING_KEY } from "./gemini-errors";
 import { createOpenRouterWire, wantsOpenRouter } from "./openrouter";
 import type { MockState } from "./state";
 import type { Persona } from "./types";
+import { createVertexGate } from "./vertex/vertex-gate";
+import { VERTEX_TOKEN_PATH } from "./vertex/vertex-target";
 import { openAIWire } from "./wire";
 import type { Wire } from "./wire";
 
-export interface Rejection {
-  status: number;
-  body: unknown;
-}
-
-export interface Gate {
-  persona: Persona;
-  wire: Wire;
-  /** False for a path the persona does not serve although a route caught it (no script is consumed then). */
-  serves?(request: FastifyRequest): boolean;
-  /** The answer refusing the call before any script (auth, required headers), or undefined to go on. */
-  reject(request: FastifyRequest, requestId: string): Rejection | undefined;
-}
+import type { Gate } from "./gate";
 
 /** Versions of the Messages API the real service accepts. */
 const ANTHROPIC_VERSIONS = new Set(["2023-06-01", "2023-01-01"]);
@@ -112,8 +104,16 @@ export function createGates(state: MockState): GateFor {
     },
   };
 
+  const azure = createAzureGate(state);
+  const vertex = createVertexGate(state);
+
   return (request) => {
     const path = pathOf(request.url);
+    if (under(path, "/azure")) return azure;
+    if (under(path, "/bedrock")) return bedrockGate(state, request);
+    // The Vertex token endpoint checks its own grant (vertex/vertex-routes.ts); the model routes need its token.
+    if (path === VERTEX_TOKEN_PATH) return undefined;
+    if (under(path, "/vertex")) return vertex;
     if (under(path, "/v1/messages")) return anthropic;
     if (under(path, "/v1beta")) return gemini;
     if (under(path, "/v1")) return wantsOpenRouter(request.headers, request.body) ? openrouter : openai;

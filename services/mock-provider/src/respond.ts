@@ -8,7 +8,7 @@ import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Json } from "./json";
 import { scriptStatus } from "./scripts";
-import type { Persona, RecordedRequest, Script } from "./types";
+import type { Fault, Persona, RecordedRequest, Script } from "./types";
 import { errorEventAfter } from "./wire";
 import type { StreamFraming, Wire } from "./wire";
 
@@ -217,4 +217,54 @@ export async function sendStream(ex: Exchange, frames: readonly string[], framin
     return;
   }
   if (await send(framing.end, chunkDelay)) res.end();
+}
+
+/** How a binary stream (AWS event streams) is framed and broken: the binary twin of StreamFraming. */
+export interface BinaryStreamFraming {
+  contentType: string;
+  /** The message a mid-stream error fault writes before the stream ends (undefined: the fault is not this stream's). */
+  errorMessage(fault: Fault): Uint8Array | undefined;
+  /** What `malformed-sse` writes half-way. */
+  malformedMessage: Uint8Array;
+}
+
+/**
+ * sendStream for binary messages, with the same pacing, faults and client-went-away rules.
+ * The log keeps the bytes written as base64 in `responseText`.
+ */
+export async function sendBinaryStream(ex: Exchange, messages: readonly Uint8Array[], framing: BinaryStreamFraming): Promise<void> {
+  const res = ex.reply.raw;
+  const fault = ex.script?.fault;
+  const status = ex.script?.status ?? 200;
+  const half = Math.max(1, Math.floor(messages.length / 2));
+  ex.reply.hijack();
+  goneSignal(res);
+  res.writeHead(status, { ...responseHeaders(ex, framing.contentType), connection: "keep-alive" });
+  res.flushHeaders();
+  ex.entry.responseStatus = status;
+  const written: Uint8Array[] = [];
+  const send = async (bytes: Uint8Array, delayMs: number | undefined): Promise<boolean> => {
+    if (!(await wait(res, delayMs)) || !isOpen(res)) return false;
+    written.push(bytes);
+    ex.entry.responseText = Buffer.concat(written).toString("base64");
+    res.write(bytes);
+    return true;
+  };
+  const chunkDelay = ex.script?.chunkDelayMs;
+  for (let i = 0; i <= messages.length; i++) {
+    if (i === half && fault !== undefined) {
+      if (fault === "reset-mid-stream") return cutConnection(ex);
+      if (fault === "stall-mid-stream") return;
+      const error = framing.errorMessage(fault);
+      if (error !== undefined) {
+        if (await send(error, chunkDelay)) res.end();
+        return;
+      }
+      if (fault === "malformed-sse" && !(await send(framing.malformedMessage, chunkDelay))) return;
+    }
+    const next = messages[i];
+    if (next === undefined) break;
+    if (!(await send(next, i === 0 ? ex.script?.firstChunkDelayMs : chunkDelay))) return;
+  }
+  if (isOpen(res)) res.end();
 }

@@ -4,6 +4,7 @@ import type { Fixtures } from "./fixtures";
 import type { RequestLog } from "./recorder";
 import type { Exchange } from "./respond";
 import type { ScriptStore } from "./scripts";
+import type { BedrockOptions } from "./types";
 
 export interface MockState {
   fixtures: Fixtures;
@@ -11,6 +12,8 @@ export interface MockState {
   scripts: ScriptStore;
   errorFixtureNames: ReadonlySet<string>;
   apiKey: string | undefined;
+  /** MockProviderOptions.bedrock, as given. */
+  bedrock: BedrockOptions | undefined;
   /** Next n for `chatcmpl-mock-<n>` (1, 2, ... per instance, so tests can predict ids). */
   nextCompletionId(): number;
   /** Next n for the `x-request-id: req_mock_<n>` response header. */

@@ -9,7 +9,13 @@ export type Fault =
   | "stall-mid-stream"
   | "malformed-sse"
   | "error-event-mid-stream"
-  | "anthropic-error-event-mid-stream";
+  | "anthropic-error-event-mid-stream"
+  /** Azure persona: the completion is cut by the content filter (`finish_reason: "content_filter"`). */
+  | "content-filter-mid-stream"
+  /** Bedrock streams: half the events, then an exception message of that type (throttlingException, ...). */
+  | "bedrock-throttling-mid-stream"
+  | "bedrock-model-stream-error-mid-stream"
+  | "bedrock-service-unavailable-mid-stream";
 
 export const FAULTS: readonly Fault[] = [
   "reset-before-headers",
@@ -18,6 +24,10 @@ export const FAULTS: readonly Fault[] = [
   "malformed-sse",
   "error-event-mid-stream",
   "anthropic-error-event-mid-stream",
+  "content-filter-mid-stream",
+  "bedrock-throttling-mid-stream",
+  "bedrock-model-stream-error-mid-stream",
+  "bedrock-service-unavailable-mid-stream",
 ];
 
 /**
@@ -103,6 +113,8 @@ export interface MockProviderOptions {
   defaultScript?: Script;
   /** Request log capacity; oldest entries are dropped beyond it. Default 10,000. */
   maxRecordedRequests?: number;
+  /** The Bedrock persona's credentials (README, "Bedrock"). */
+  bedrock?: BedrockOptions;
 }
 
 /**
@@ -111,7 +123,20 @@ export interface MockProviderOptions {
  * on the OpenAI paths OpenRouter when asked for (`x-mock-persona: openrouter`
  * or a `vendor/model` id in the body).
  */
-export type Persona = "openai" | "openrouter" | "anthropic" | "gemini";
+export type Persona = "openai" | "openrouter" | "anthropic" | "gemini" | "azure" | "vertex" | "bedrock";
+
+/** Who the Bedrock persona accepts; every field has a default. */
+export interface BedrockOptions {
+  /** The Bedrock API key (`Authorization: Bearer`); default MockProviderOptions.apiKey, else `bedrock-api-key-mock`. */
+  apiKey?: string;
+  /** The long-term SigV4 key pair; default `AKIDMOCKBEDROCK` / `mock-bedrock-secret-key`. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Lifetime of the temporary credentials GET /bedrock/credentials issues; default 3600. */
+  credentialsLifetimeSeconds?: number;
+  /** When set, GET /bedrock/credentials needs `Authorization: <this>` (AWS_CONTAINER_AUTHORIZATION_TOKEN). */
+  credentialsAuthorizationToken?: string;
+}
 
 /** One received /v1 or /v1beta request plus what the mock sent back. */
 export interface RecordedRequest {
