@@ -1,6 +1,6 @@
 // Builds the inventory (addressable models listed only with `GET /v1/models?all=1`) from the public
 // model lists of OpenRouter, models.dev and litellm, read from DATA_DIR: a folder kept next to the
-// clone, not in it. See docs/inventory.md.
+// clone, not in it. Paths: the vendor's own API, the clouds (Bedrock, Vertex, Azure), OpenRouter. See docs/inventory.md.
 //   tsx services/control-plane/scripts/generate-inventory.ts           write src/catalogue/inventory.json
 //   tsx services/control-plane/scripts/generate-inventory.ts --check   fail when inventory.json is stale
 //                                                                        (says it did not run when DATA_DIR is absent)
@@ -37,6 +37,7 @@ import {
   type TokenPrice,
   VENDORS,
 } from "../src/catalogue/price-lists";
+import { CLOUDS, cloudFiguresById, cloudModels, cloudModelsDevEntry } from "../src/catalogue/price-clouds";
 import { componentOf, entryFields, valuesAgree, withinHalfPercent } from "../src/catalogue/price-sheet";
 
 export interface SourceData extends PriceLists {
@@ -232,12 +233,11 @@ function nativeFigures(model: OpenRouterModel, data: SourceData): { nativeId?: s
   return { nativeId, native, figures };
 }
 
+/** A path and the limits its source states for the model (the entry promises the smallest). */
+type PathWithLimits = { path: CatalogueModelEntry["paths"][number]; context?: number; maxOutput?: number };
+
 /** A direct path (openai / anthropic / google) when models.dev maps the id to a live native model. */
-function directPath(
-  model: OpenRouterModel,
-  data: SourceData,
-  openrouterFigure: Figure | undefined,
-): { path: CatalogueModelEntry["paths"][number]; context?: number; maxOutput?: number } | undefined {
+function directPath(model: OpenRouterModel, data: SourceData, openrouterFigure: Figure | undefined): PathWithLimits | undefined {
   const vendor = VENDORS[model.id.split("/")[0]!];
   if (!vendor?.direct) return undefined;
   const { nativeId, native, figures } = nativeFigures(model, data);
@@ -260,6 +260,42 @@ function directPath(
   };
 }
 
+/**
+ * The clouds' paths for a model (Bedrock, Vertex, Azure, in that order): the cloud's own upstream id
+ * for it, found as a direct path's native id is (mapToNative on the ids the cloud lists for the
+ * vendor), priced with the cloud's own figures (price-clouds.ts says which is charged first) and
+ * verified when the other of the two agrees: never the vendor's or OpenRouter's figures, which are not
+ * what the cloud bills. No `credentials`: each cloud's own credential chain authenticates the call.
+ * A model models.dev marks deprecated on that cloud gets no path there.
+ */
+export function cloudPaths(
+  model: Pick<OpenRouterModel, "id" | "name" | "canonical_slug">,
+  data: PriceLists,
+  mode: "chat" | "embedding" = "chat",
+): PathWithLimits[] {
+  const vendor = model.id.split("/")[0]!;
+  const paths: PathWithLimits[] = [];
+  for (const cloud of CLOUDS) {
+    const byKey = new Map<string, string>();
+    for (const listed of cloudModels(cloud, vendor, data, mode))
+      for (const key of listed.keys) if (!byKey.has(key)) byKey.set(key, listed.upstreamModel);
+    const key = mapToNative(model, [...byKey.keys()]);
+    if (key === undefined) continue;
+    const upstreamModel = byKey.get(key)!;
+    const listed = cloudModelsDevEntry(cloud, upstreamModel, data);
+    if (listed?.status === "deprecated") continue;
+    const figures = cloudFiguresById(cloud, upstreamModel, data, mode === "embedding");
+    const [chosen, ...others] = figures;
+    if (!chosen || isFree(chosen.price)) continue;
+    paths.push({
+      path: { provider: cloud, upstream_model: upstreamModel, price: priceEntry(chosen, others, figures) },
+      context: positive(listed?.limit?.context),
+      maxOutput: positive(listed?.limit?.output),
+    });
+  }
+  return paths;
+}
+
 /** Only text output is billed per token alone; a zero price on audio or image output means "priced otherwise", not free. */
 const textOnly = (model: OpenRouterModel): boolean =>
   (model.architecture?.output_modalities ?? ["text"]).every((modality) => modality === "text");
@@ -270,6 +306,8 @@ export function entryForOpenRouterModel(model: OpenRouterModel, date: string, da
   const paths: CatalogueModelEntry["paths"] = [];
   const direct = directPath(model, data, orFigure);
   if (direct) paths.push(direct.path);
+  const clouds = cloudPaths(model, data);
+  for (const cloud of clouds) paths.push(cloud.path);
   if (orFigure) {
     // Only the vendor's own figures (models.dev's and litellm's native entries) can confirm
     // OpenRouter's price: models.dev's openrouter provider and litellm's openrouter/ entries
@@ -282,7 +320,11 @@ export function entryForOpenRouterModel(model: OpenRouterModel, date: string, da
     if (!isFree(orFigure.price) || (price.verified && textOnly(model)))
       paths.push({ provider: "openrouter", upstream_model: model.id, credentials: "OPENROUTER_API_KEY", price });
   }
-  const context = smallest(positive(model.context_length) ?? positive(model.top_provider?.context_length), direct?.context);
+  const context = smallest(
+    positive(model.context_length) ?? positive(model.top_provider?.context_length),
+    direct?.context,
+    ...clouds.map((cloud) => cloud.context),
+  );
   if (paths.length === 0 || context === undefined) return undefined;
   const parameters = model.supported_parameters ?? [];
   return {
@@ -290,7 +332,8 @@ export function entryForOpenRouterModel(model: OpenRouterModel, date: string, da
     owned_by: model.id.split("/")[0]!,
     ...(positive(model.created) ? { created: model.created! } : {}),
     context_length: context,
-    max_output_tokens: smallest(positive(model.top_provider?.max_completion_tokens), direct?.maxOutput) ?? 0,
+    max_output_tokens:
+      smallest(positive(model.top_provider?.max_completion_tokens), direct?.maxOutput, ...clouds.map((cloud) => cloud.maxOutput)) ?? 0,
     input_modalities: model.architecture?.input_modalities?.length ? model.architecture.input_modalities : ["text"],
     output_modalities: model.architecture?.output_modalities?.length ? model.architecture.output_modalities : ["text"],
     capabilities: { tools: parameters.includes("tools"), json_schema: parameters.includes("structured_outputs"), embeddings: false },
@@ -325,7 +368,8 @@ export function embeddingEntries(data: SourceData): CatalogueModelEntry[] {
       const fromModelsDev = native && modelsDevFigure(vendor.modelsDev!, nativeId, { ...native, cost: { output: 0, ...native.cost } });
       const figures: Figure[] = [...(fromModelsDev ? [fromModelsDev] : []), fromLitellm];
       const [chosen, ...others] = figures;
-      const context = smallest(positive(entry.max_input_tokens), positive(native?.limit?.context));
+      const clouds = cloudPaths({ id: `${source.vendor}/${nativeId}` }, data, "embedding");
+      const context = smallest(positive(entry.max_input_tokens), positive(native?.limit?.context), ...clouds.map((cloud) => cloud.context));
       if (!chosen || context === undefined) continue;
       entries.push({
         id: `${source.vendor}/${nativeId}`,
@@ -342,6 +386,7 @@ export function embeddingEntries(data: SourceData): CatalogueModelEntry[] {
             credentials: vendor.direct!.credentials,
             price: priceEntry(chosen, others, figures),
           },
+          ...clouds.map((cloud) => cloud.path),
         ],
       });
     }

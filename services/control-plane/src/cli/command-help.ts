@@ -96,7 +96,8 @@ export const COMMANDS: readonly CommandHelp[] = [
     detail: [
       "DIR is laid out like the shared price lists: litellm/, models.dev/, openrouter/. Every component of every",
       "path is checked against its own provider's figures (OpenRouter's list for openrouter paths, models.dev and",
-      "litellm for direct ones). Checks the loaded catalogue (admin API), or with --file a catalogue file.",
+      "litellm for direct ones and for the bedrock, vertex and azure clouds' own entries). Checks the loaded",
+      "catalogue (admin API), or with --file a catalogue file.",
       "Exit status 1 when any price disagrees.",
     ].join("\n"),
   },

@@ -1,11 +1,12 @@
 // `gatewayctl prices check`: the catalogue's prices that disagree with the public price lists.
 // Every component of every path is compared with what the path's own provider publishes: an
 // OpenRouter path with OpenRouter's list, a direct path with the vendor's models.dev and litellm
-// entries for its upstream model. The lists are read and mapped exactly as the inventory generator
+// entries for its upstream model, a cloud path (bedrock, vertex, azure) with that cloud's entries. The lists are read and mapped exactly as the inventory generator
 // reads them (catalogue/price-lists.ts); a figure disagrees beyond 0.5% (a long-context threshold:
 // when it differs at all).
 import type { Catalogue__Output } from "@gateway/proto";
 import type { CatalogueFile, CataloguePriceEntry } from "../catalogue/catalogue-file";
+import { cloudFiguresById, cloudOf } from "../catalogue/price-clouds";
 import { directVendor, type Figure, nativeFiguresById, openrouterFigureById, type PriceLists } from "../catalogue/price-lists";
 import { describeValue, type PriceSheet, sheetOfEntry, sheetOfSnapshotPrice, valuesAgree } from "../catalogue/price-sheet";
 
@@ -63,6 +64,8 @@ export function providerFigures(path: Pick<CheckedPath, "provider" | "upstreamMo
     const figure = openrouterFigureById(path.upstreamModel, lists);
     return figure ? [figure] : [];
   }
+  const cloud = cloudOf(path.provider);
+  if (cloud) return cloudFiguresById(cloud, path.upstreamModel, lists);
   const vendor = directVendor(path.provider);
   return vendor ? nativeFiguresById(vendor, path.upstreamModel, lists) : [];
 }

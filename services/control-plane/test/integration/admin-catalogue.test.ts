@@ -155,7 +155,14 @@ describe("admin API catalogue", () => {
       capabilities: { tools: true, json_schema: false, embeddings: false },
     });
     const perM = (component: string, nano: string, usd: string) => ({ component, unit: "per_million_tokens", amount: { nano, usd } });
-    const [anthropic, openrouter] = sonnet.paths;
+    // Anthropic's own API, the clouds' (no credentials: their own credential chains), then OpenRouter.
+    expect(sonnet.paths.map((p: { provider: string; credentials: string | null }) => [p.provider, p.credentials])).toEqual([
+      ["anthropic", "ANTHROPIC_API_KEY"],
+      ["bedrock", null],
+      ["vertex", null],
+      ["openrouter", "OPENROUTER_API_KEY"],
+    ]);
+    const [anthropic, , , openrouter] = sonnet.paths;
     expect(anthropic).toMatchObject({
       provider: "anthropic",
       upstream_model: "claude-sonnet-4-20250514",

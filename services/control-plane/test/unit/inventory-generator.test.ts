@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   buildInventory,
   checkInventory,
+  cloudPaths,
   embeddingEntries,
   judgeComponent,
   judgePrice,
@@ -19,6 +20,7 @@ import {
   serializeInventory,
   type SourceData,
 } from "../../scripts/generate-inventory";
+import { cloudModels } from "../../src/catalogue/price-clouds";
 import { type Figure, type OpenRouterModel, openrouterFigure, toNanoPerM, tokenPrice } from "../../src/catalogue/price-lists";
 import type { CatalogueFile, CatalogueModelEntry } from "../../src/catalogue/catalogue-file";
 import { normalizeCatalogue } from "../../src/catalogue/normalize-catalogue";
@@ -420,6 +422,136 @@ describe("components on hand-made sources", () => {
   });
 });
 
+describe("cloud paths on hand-made sources", () => {
+  const claude = orModel("anthropic/claude-x", "0.000003", "0.000015");
+  const data = sources({
+    openrouter: [{ date: "2026-08-01", models: [claude, orModel("openai/gpt-x", "0.0000025", "0.00001")] }],
+    modelsDev: {
+      ...sources().modelsDev,
+      "amazon-bedrock": {
+        models: {
+          "us.anthropic.claude-x-20250101-v1:0": { id: "us.anthropic.claude-x-20250101-v1:0", cost: { input: 3, output: 15 } },
+          "anthropic.claude-x-20250101-v1:0": { id: "anthropic.claude-x-20250101-v1:0", cost: { input: 3, output: 15 } },
+          "eu.anthropic.claude-x-20250101-v1:0": { id: "eu.anthropic.claude-x-20250101-v1:0", cost: { input: 3.3, output: 16.5 } },
+        },
+      },
+      "google-vertex-anthropic": {
+        models: {
+          "claude-x@20250101": {
+            id: "claude-x@20250101",
+            cost: { input: 3, output: 15, cache_read: 0.3 },
+            limit: { context: 100_000, output: 8_000 },
+          },
+          "claude-old@20240101": { id: "claude-old@20240101", status: "deprecated", cost: { input: 0.8, output: 4 } },
+        },
+      },
+      azure: { models: { "gpt-x": { id: "gpt-x", cost: { input: 2.5, output: 10 } } } },
+    },
+    litellm: {
+      ...sources().litellm,
+      "us.anthropic.claude-x-20250101-v1:0": {
+        litellm_provider: "bedrock_converse",
+        mode: "chat",
+        input_cost_per_token: 3.3e-6,
+        output_cost_per_token: 1.65e-5,
+      },
+      "vertex_ai/claude-x": {
+        litellm_provider: "vertex_ai-anthropic_models",
+        mode: "chat",
+        input_cost_per_token: 1e-6,
+        output_cost_per_token: 5e-6,
+      },
+      "vertex_ai/claude-x@20250101": {
+        litellm_provider: "vertex_ai-anthropic_models",
+        mode: "chat",
+        input_cost_per_token: 3e-6,
+        output_cost_per_token: 1.5e-5,
+        cache_read_input_token_cost: 3e-7,
+      },
+      "vertex_ai/claude-old": {
+        litellm_provider: "vertex_ai-anthropic_models",
+        mode: "chat",
+        input_cost_per_token: 1e-6,
+        output_cost_per_token: 5e-6,
+      },
+      "vertex_ai/claude-old@20240101": {
+        litellm_provider: "vertex_ai-anthropic_models",
+        mode: "chat",
+        input_cost_per_token: 1e-6,
+        output_cost_per_token: 5e-6,
+      },
+      "azure/gpt-x": { litellm_provider: "azure", mode: "chat", input_cost_per_token: 2.75e-6, output_cost_per_token: 1.1e-5 },
+      "azure/global-standard/gpt-x": { litellm_provider: "azure", mode: "chat", input_cost_per_token: 2.5e-6, output_cost_per_token: 1e-5 },
+    },
+    curatedIds: new Set(),
+  });
+  const byId = new Map(buildInventory(data).map((entry) => [entry.id, entry]));
+
+  it("puts the clouds' paths between the direct one and OpenRouter's, without credentials", () => {
+    expect(byId.get("anthropic/claude-x")!.paths.map((p) => [p.provider, p.upstream_model, p.credentials])).toEqual([
+      ["bedrock", "us.anthropic.claude-x-20250101-v1:0", undefined], // the US profile, not the in-region id nor eu.
+      ["vertex", "claude-x@20250101", undefined], // the pinned id, not the alias
+      ["openrouter", "anthropic/claude-x", "OPENROUTER_API_KEY"],
+    ]);
+    expect(byId.get("openai/gpt-x")!.paths.map((p) => [p.provider, p.upstream_model])).toEqual([
+      ["openai", "gpt-x"],
+      ["azure", "gpt-x"],
+      ["openrouter", "openai/gpt-x"],
+    ]);
+  });
+
+  it("prices each with the cloud's own figures: Bedrock litellm's first, Vertex and Azure models.dev's first; verified when the other agrees", () => {
+    const [bedrock, vertex] = byId.get("anthropic/claude-x")!.paths;
+    expect(bedrock!.price).toMatchObject({ input_per_m: "3.30", output_per_m: "16.50", verified: false });
+    expect(bedrock!.price!.source).toBe(
+      "unverified: only litellm us.anthropic.claude-x-20250101-v1:0; differs: models.dev amazon-bedrock/us.anthropic.claude-x-20250101-v1:0 3.00/15.00",
+    );
+    expect(vertex!.price).toMatchObject({ input_per_m: "3.00", cached_input_per_m: "0.30", verified: true });
+    expect(vertex!.price!.verified_components).toEqual(["input", "output", "cached_input"]);
+    // Azure: litellm's Global key, not the bare azure/gpt-x (a regional price).
+    expect(byId.get("openai/gpt-x")!.paths[1]!.price!.source).toBe(
+      "verified: models.dev azure/gpt-x = litellm azure/global-standard/gpt-x (shared/data/catalogue)",
+    );
+  });
+
+  it("never takes the vendor's or OpenRouter's figure as a second source for a cloud's price", () => {
+    // OpenRouter and the vendor's lists say 3 / 15, as models.dev's Bedrock entry does; litellm's Bedrock entry alone is charged.
+    const [bedrock] = cloudPaths(claude, data);
+    expect(bedrock!.path.price!.source).not.toMatch(/OpenRouter|models\.dev anthropic\//);
+  });
+
+  it("gives no path where models.dev marks the model deprecated on that cloud, its alias included", () => {
+    expect(cloudPaths(orModel("anthropic/claude-old", "0.000001", "0.000005"), data)).toEqual([]);
+  });
+
+  it("reads Bedrock ids as [geography.]vendor.model[-vN][:N], keeping a number that is the model's own", () => {
+    const lists = {
+      openrouter: [],
+      modelsDev: {},
+      litellm: Object.fromEntries(
+        ["anthropic.claude-opus-4-6-v1", "us.anthropic.claude-opus-4-6-v1", "eu.anthropic.claude-x-v1:0", "amazon.nova-lite-v1:0"]
+          .concat(["openai.gpt-oss-120b-1:0", "meta.llama3-3-70b-instruct-v1:0"])
+          .map((id) => [id, { litellm_provider: "bedrock", mode: "chat", input_cost_per_token: 1e-6, output_cost_per_token: 1e-6 }]),
+      ),
+    };
+    expect(cloudModels("bedrock", "anthropic", lists)).toEqual([
+      // us. wins over the in-region id; eu. alone is no path of the us-east-1 provider.
+      { upstreamModel: "us.anthropic.claude-opus-4-6-v1", keys: ["claude-opus-4-6", "claude-opus-4-6-v1"] },
+    ]);
+    expect(cloudModels("bedrock", "amazon", lists)).toEqual([
+      { upstreamModel: "amazon.nova-lite-v1:0", keys: ["nova-lite", "nova-lite-v1"] },
+    ]);
+    expect(cloudModels("bedrock", "openai", lists)).toEqual([
+      { upstreamModel: "openai.gpt-oss-120b-1:0", keys: ["gpt-oss-120b", "gpt-oss-120b-1"] },
+    ]);
+    expect(cloudModels("bedrock", "meta-llama", lists).map((model) => model.upstreamModel)).toEqual(["meta.llama3-3-70b-instruct-v1:0"]);
+  });
+
+  it("takes the smallest context among the paths, a cloud's included", () => {
+    expect(byId.get("anthropic/claude-x")).toMatchObject({ context_length: 100_000, max_output_tokens: 8_000 });
+  });
+});
+
 describe("readSources and checkInventory on an excerpt of the public lists (test/fixtures/catalogue)", () => {
   const EXCERPT_DIR = path.resolve(import.meta.dirname, "../fixtures/catalogue");
   const sources = readSources(EXCERPT_DIR);
@@ -432,7 +564,14 @@ describe("readSources and checkInventory on an excerpt of the public lists (test
       ["2026-08-01", 7],
       ["2026-05-15", 2],
     ]);
-    expect(Object.keys(sources.modelsDev).sort()).toEqual(["anthropic", "openai", "openrouter"]);
+    expect(Object.keys(sources.modelsDev).sort()).toEqual([
+      "amazon-bedrock",
+      "anthropic",
+      "azure",
+      "google-vertex-anthropic",
+      "openai",
+      "openrouter",
+    ]);
     expect(sources.litellm).not.toHaveProperty("sample_spec");
     expect(sources.litellm).toHaveProperty("gpt-4o");
     expect(sources.curatedIds.has("openai/gpt-4o-mini")).toBe(true); // from the committed default-catalogue.json
@@ -454,6 +593,10 @@ describe("readSources and checkInventory on an excerpt of the public lists (test
         "anthropic/claude-sonnet-4.5",
         [
           ["anthropic", "claude-sonnet-4-5-20250929", "3.00", true],
+          // The US inference profile (not global.), at litellm's price for it; models.dev says 3.00: unverified.
+          ["bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", "3.30", false],
+          // The pinned id, not litellm's alias vertex_ai/claude-sonnet-4-5.
+          ["vertex", "claude-sonnet-4-5@20250929", "3.00", true],
           ["openrouter", "anthropic/claude-sonnet-4.5", "3.00", true],
         ],
       ],
@@ -461,6 +604,7 @@ describe("readSources and checkInventory on an excerpt of the public lists (test
         "openai/gpt-4o",
         [
           ["openai", "gpt-4o", "2.50", true],
+          ["azure", "gpt-4o", "2.50", true],
           ["openrouter", "openai/gpt-4o", "2.50", true],
         ],
       ],
@@ -478,7 +622,13 @@ describe("readSources and checkInventory on an excerpt of the public lists (test
           ["openrouter", "openai/gpt-5-codex", "1.25", true],
         ],
       ],
-      ["openai/text-embedding-3-large", [["openai", "text-embedding-3-large", "0.13", true]]],
+      [
+        "openai/text-embedding-3-large",
+        [
+          ["openai", "text-embedding-3-large", "0.13", true],
+          ["azure", "text-embedding-3-large", "0.13", true],
+        ],
+      ],
     ]);
     // models.dev's openrouter provider and litellm's openrouter/ entries copy OpenRouter's list: never a second source.
     const sourcesText = inventory.flatMap((entry) => entry.paths.map((p) => p.price?.source ?? ""));
@@ -516,15 +666,19 @@ describe("the committed inventory.json", () => {
     expect(ids.filter((id) => curatedIds.has(id))).toEqual([]);
   });
 
-  it("names, on every path of it and of the curated catalogue, a key variable the data plane's docs name for that provider", () => {
-    const expected: Record<string, string> = {
+  it("names, on every path of it and of the curated catalogue, a key variable the data plane's docs name for that provider; none on a cloud's", () => {
+    const expected: Record<string, string | undefined> = {
       openai: "OPENAI_API_KEY",
       anthropic: "ANTHROPIC_API_KEY",
       google: "GOOGLE_API_KEY",
       openrouter: "OPENROUTER_API_KEY",
+      // Each cloud's own credential chain (AWS, Google ADC, Azure's api-key or Entra ID) authenticates its calls.
+      bedrock: undefined,
+      vertex: undefined,
+      azure: undefined,
     };
     const named = [...curated.models, ...inventory].flatMap((entry) => entry.paths.map((path) => [path.provider, path.credentials]));
-    expect(named.filter(([provider, credentials]) => credentials !== expected[provider!])).toEqual([]);
+    expect(named.filter(([provider, credentials]) => !(provider! in expected) || credentials !== expected[provider!])).toEqual([]);
   });
 
   it("passes normalizeCatalogue appended to the default catalogue, as inventory with empty tiers and purposes", () => {
@@ -550,6 +704,24 @@ describe("the committed inventory.json", () => {
       long_context: { above_input_tokens: 200000, input_per_m: "6.00", output_per_m: "22.50" },
       verified: true,
       verified_components: expect.arrayContaining(["cached_input", "cache_write_5m", "cache_write_1h", "long_context"]),
+    });
+  });
+
+  it("prices Claude Sonnet 4.5 on the clouds: Vertex verified by two publishers, Bedrock's US profile at litellm's 10% dearer figure", () => {
+    expect(path("anthropic/claude-sonnet-4.5", "vertex")).toMatchObject({
+      upstream_model: "claude-sonnet-4-5@20250929",
+      price: { input_per_m: "3.00", output_per_m: "15.00", cached_input_per_m: "0.30", cache_write_5m_per_m: "3.75", verified: true },
+    });
+    expect(path("anthropic/claude-sonnet-4.5", "bedrock")).toMatchObject({
+      upstream_model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+      price: { input_per_m: "3.30", output_per_m: "16.50", verified: false },
+    });
+  });
+
+  it("prices GPT-4o on Azure at the Global deployment price, verified by models.dev and litellm", () => {
+    expect(path("openai/gpt-4o", "azure")).toMatchObject({
+      upstream_model: "gpt-4o",
+      price: { input_per_m: "2.50", output_per_m: "10.00", cached_input_per_m: "1.25", verified: true },
     });
   });
 

@@ -151,6 +151,58 @@ describe("prices check", () => {
     ]);
   });
 
+  it("checks a cloud path (bedrock, vertex, azure) against that cloud's own entries, not the vendor's; another provider name is not compared", () => {
+    const lists = {
+      openrouter: [],
+      modelsDev: {
+        anthropic: { models: { "claude-x-1": { id: "claude-x-1", cost: { input: 3, output: 15 } } } },
+        "google-vertex-anthropic": { models: { "claude-x@1": { id: "claude-x@1", cost: { input: 3, output: 15, cache_read: 0.3 } } } },
+        azure: { models: { "gpt-x": { id: "gpt-x", cost: { input: 2.5, output: 10 } } } },
+      },
+      litellm: {
+        "us.anthropic.claude-x-1-v1:0": {
+          litellm_provider: "bedrock_converse",
+          input_cost_per_token: 3.3e-6,
+          output_cost_per_token: 1.65e-5,
+        },
+        "azure/global-standard/gpt-x": { litellm_provider: "azure", input_cost_per_token: 2.5e-6, output_cost_per_token: 1e-5 },
+      },
+    };
+    const price = { input_per_m: "3.00", output_per_m: "15.00", cached_input_per_m: "0.30", verified: false };
+    const file = catalogue();
+    file.models[0]!.paths.push(
+      { provider: "bedrock", upstream_model: "us.anthropic.claude-x-1-v1:0", price },
+      { provider: "vertex", upstream_model: "claude-x@1", price },
+      { provider: "bedrock-eu", upstream_model: "eu.anthropic.claude-x-1-v1:0", price },
+    );
+    file.models[1]!.paths.push({
+      provider: "azure",
+      upstream_model: "gpt-x",
+      price: { input_per_m: "2.50", output_per_m: "10", verified: true },
+    });
+    const result = checkPrices(pathsOfFile(file), lists);
+    expect(result.disagreements.filter((row) => !row.path.startsWith("anthropic:"))).toEqual([
+      {
+        model: "anthropic/claude-x",
+        path: "bedrock:us.anthropic.claude-x-1-v1:0",
+        component: "input",
+        catalogue: "3.00",
+        source: "litellm us.anthropic.claude-x-1-v1:0",
+        figure: "3.30",
+      },
+      {
+        model: "anthropic/claude-x",
+        path: "bedrock:us.anthropic.claude-x-1-v1:0",
+        component: "output",
+        catalogue: "15.00",
+        source: "litellm us.anthropic.claude-x-1-v1:0",
+        figure: "16.50",
+      },
+    ]);
+    // anthropic, bedrock, vertex and azure compared; openrouter (no list), bedrock-eu (an operator's name) and the v/ paths not.
+    expect([result.checked, result.unchecked]).toEqual([4, 5]);
+  });
+
   describe("the command", () => {
     const ctl = async (...args: string[]) => {
       try {
