@@ -3,7 +3,8 @@
 // Starts the control plane (PGlite in .data/pglite, or PostgreSQL when
 // DATABASE_URL is set), one data plane, and - when no OPENAI_API_KEY is
 // configured - the mock provider as every upstream (OpenAI, OpenRouter,
-// Anthropic and Gemini personas). Creates a project "local"
+// Anthropic and Gemini personas, and the clouds: Bedrock, Vertex AI and Azure
+// OpenAI, with their own auth). Creates a project "local"
 // with $10.00 of credit on first start, issues a fresh key, prints it, and
 // runs until Ctrl-C. Its ports and folder move by the variables of local-settings.ts.
 import { randomBytes } from "node:crypto";
@@ -12,6 +13,7 @@ import path from "node:path";
 import { buildConsole } from "../../services/console/scripts/build-console";
 import { LOCAL_GATEWAY_FILE } from "../../services/control-plane/src/cli/local-gateway-file";
 import { localFiles, localPorts } from "./local-settings";
+import { mockCloudEnv } from "./mock-clouds";
 import { repositoryRoot, startService, type ServiceProcess } from "./service-process";
 
 const env = process.env;
@@ -76,6 +78,8 @@ try {
     upstream.ANTHROPIC_API_KEY = "mock-provider-key";
     upstream.GOOGLE_BASE_URL = `${mock.ready.url}/v1beta`;
     upstream.GOOGLE_API_KEY = "mock-provider-key";
+    // The catalogue's cloud paths too: Claude answers through Bedrock (signed) with no AWS account.
+    Object.assign(upstream, await mockCloudEnv(mock.ready.url!, dataDir));
   }
 
   // The operator console's static files, served by the control plane at /console (docs/console.md).

@@ -275,6 +275,28 @@ describe("deploy/helm/model-gateway", () => {
     expect(find(render(), "Deployment", `${RELEASE}-data-plane`).spec.replicas).toBeUndefined();
   });
 
+  it("binds a cloud's workload identity through the data plane's ServiceAccount: annotations and a pod label, no secret", () => {
+    // Default: no account of its own (the namespace's default), as deploy/k8s.
+    expect(ofKind(render(), "ServiceAccount")).toEqual([]);
+    expect(find(render(), "Deployment", `${RELEASE}-data-plane`).spec.template.spec.serviceAccountName).toBeUndefined();
+    const rendered = render({
+      dataPlane: {
+        serviceAccount: { create: true, annotations: { "azure.workload.identity/client-id": "00000000-0000-0000-0000-000000000000" } },
+        podLabels: { "azure.workload.identity/use": "true" },
+      },
+    });
+    const account = find(rendered, "ServiceAccount", `${RELEASE}-data-plane`);
+    expect(account.metadata.annotations["azure.workload.identity/client-id"]).toBe("00000000-0000-0000-0000-000000000000");
+    const pod = find(rendered, "Deployment", `${RELEASE}-data-plane`).spec.template;
+    expect(pod.spec.serviceAccountName).toBe(`${RELEASE}-data-plane`);
+    expect(pod.metadata.labels["azure.workload.identity/use"]).toBe("true");
+    // An account made elsewhere (EKS Pod Identity's association, IRSA's annotation kept by another tool) is named as is.
+    const named = render({ dataPlane: { serviceAccount: { name: "gateway-bedrock" } } });
+    expect(ofKind(named, "ServiceAccount")).toEqual([]);
+    expect(find(named, "Deployment", `${RELEASE}-data-plane`).spec.template.spec.serviceAccountName).toBe("gateway-bedrock");
+    expect(refusal({ dataPlane: { serviceAccount: { create: "yes" } } })).toMatch(/serviceAccount\/create/);
+  });
+
   it("two releases in one namespace share no object name", () => {
     const names = (objects: Json[]) => objects.map((object) => `${object.kind} ${object.metadata.name}`);
     const first = names(render({ serviceMonitor: { enabled: true } }));

@@ -123,6 +123,18 @@ describe("pnpm start, twice on one machine", () => {
         body: JSON.stringify({ model: "auto", messages: [{ role: "user", content: "Hello" }] }),
       });
       expect(answer.status).toBe(200);
+      // The catalogue's cloud paths answer too, with no cloud account: Claude through Bedrock, signed for the mock.
+      const bedrock = await fetch(`${printed.dataPlane}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${printed.key}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "anthropic/claude-sonnet-4",
+          messages: [{ role: "user", content: "Hello" }],
+          service: { paths: ["bedrock"] },
+        }),
+      });
+      expect(bedrock.status).toBe(200);
+      expect(bedrock.headers.get("x-service-reason")).toMatch(/via bedrock/);
       const state = JSON.parse(readFileSync(path.join(gateway.directory, "local-gateway.json"), "utf8")) as Record<string, string>;
       expect(state.adminUrl).toBe(printed.admin);
       // Its console, built into its own GATEWAY_CONSOLE_DIR and served from there.

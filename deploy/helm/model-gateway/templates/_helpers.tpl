@@ -38,6 +38,16 @@ app.kubernetes.io/name: {{ index . 1 }}
 {{ include "model-gateway.commonLabels" (index . 0) }}
 {{- end -}}
 
+{{/* The data plane's ServiceAccount name: the one named, else the release's when the chart creates it, else none (the namespace's default). */}}
+{{- define "model-gateway.dataPlaneServiceAccount" -}}
+{{- $account := .Values.dataPlane.serviceAccount -}}
+{{- if $account.name -}}
+{{- $account.name -}}
+{{- else if $account.create -}}
+{{- include "model-gateway.componentName" (list . "data-plane") -}}
+{{- end -}}
+{{- end -}}
+
 {{/* A pod's labels: its selector labels and the release's part-of. (list $ "data-plane") */}}
 {{- define "model-gateway.podLabels" -}}
 {{ include "model-gateway.selectorLabels" . }}

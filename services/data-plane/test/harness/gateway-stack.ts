@@ -4,9 +4,12 @@
 // planes, spread round-robin over the control planes' gRPC addresses. Tests
 // talk to it over HTTP like any client and operator would.
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { providerEnvPrefix } from "@gateway/proto/provider-env";
+import { MOCK_AWS_SECRET_ACCESS_KEY, mockCloudEnv } from "../../../../deploy/local/mock-clouds";
 import { productionBundle, type ServiceProcess, type ServiceRuntime, startService } from "../../../../deploy/local/service-process";
 import { scratchPgliteDir } from "../../../../deploy/test/pglite-template";
 import { TEST_POSTGRES_URL } from "../../../../deploy/test/test-services";
@@ -31,6 +34,10 @@ export interface StackOptions {
   mockAsProviders?: string[];
   /** Run the data planes as production does (the bundle, DATA_PLANE_NODE_FLAGS), whatever GATEWAY_TEST_DATA_PLANE says. */
   productionDataPlane?: boolean;
+  /** Configure the `bedrock`, `vertex` and `azure` providers on the mock's cloud personas (deploy/local/mock-clouds.ts). */
+  clouds?: boolean;
+  /** Environment of one data plane only (by index), over everything else; given the mock's URL when it needs it. */
+  dataPlaneEnvs?: Record<string, string>[] | ((mockUrl: string) => Record<string, string>[]);
 }
 
 export interface TestProject {
@@ -106,6 +113,8 @@ export class GatewayStack {
   dataPlanes: ServiceProcess[] = [];
   private databaseName: string | undefined;
   private dataDir: string | undefined;
+  /** Where the Vertex key file of a stack with clouds is written. */
+  private cloudDir: string | undefined;
   private controlPlaneEnv: Record<string, string> = {};
   /** What each data plane was started with, to start it again (restartDataPlane). */
   private dataPlaneStarts: { env: Record<string, string | undefined>; label: string; runtime: ServiceRuntime | undefined }[] = [];
@@ -166,6 +175,13 @@ export class GatewayStack {
     } finally {
       this.mock = await mockStarting;
     }
+    let cloudEnv: Record<string, string> = {};
+    if (this.options.clouds) {
+      this.cloudDir = mkdtempSync(path.join(tmpdir(), "gateway-clouds-"));
+      cloudEnv = await mockCloudEnv(this.mock.ready.url!, this.cloudDir, "upstream-secret-key");
+    }
+    const { dataPlaneEnvs } = this.options;
+    const ownEnvs = typeof dataPlaneEnvs === "function" ? dataPlaneEnvs(this.mock.ready.url!) : dataPlaneEnvs;
     const count = this.options.dataPlanes ?? 1;
     const runtime = this.options.productionDataPlane ? await productionBundle() : undefined;
     this.dataPlaneStarts = Array.from({ length: count }, (_, index) => ({
@@ -187,7 +203,9 @@ export class GatewayStack {
           }),
         ),
         LOG_LEVEL: "warn",
+        ...cloudEnv,
         ...this.options.dataPlaneEnv,
+        ...ownEnvs?.[index],
       },
       label: `data-plane-${index}`,
       runtime,
@@ -246,16 +264,19 @@ export class GatewayStack {
       await withPostgres((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`));
     }
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+    if (this.cloudDir) rmSync(this.cloudDir, { recursive: true, force: true });
     this.assertNoSecretsLogged();
   }
 
   /**
    * Every suite's stack ends with this check, so the whole test run proves it
    * (issue 7): no line the gateway printed holds a key it issued, the admin or
-   * internal token, or the provider key. (The mock is the upstream, not the gateway.)
+   * internal token, or the provider key; with clouds, no AWS secret, Google token or signature either.
+   * (The mock is the upstream, not the gateway.)
    */
   private assertNoSecretsLogged(): void {
     const secrets = [this.adminToken, this.internalToken, "upstream-secret-key", ...this.issuedKeys];
+    if (this.options.clouds) secrets.push(MOCK_AWS_SECRET_ACCESS_KEY, "ya29.", "Signature=", "PRIVATE KEY");
     for (const process of [...this.dataPlanes, ...this.controlPlanes, ...this.retired]) {
       const output = process.output();
       const leaked = secrets.find((secret) => output.includes(secret));
