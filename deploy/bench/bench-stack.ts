@@ -1,7 +1,8 @@
 // What the benchmark measures, started as real processes: the mock provider
 // (the upstream of everything), a control plane (PGlite in a temporary
 // directory, or a scratch PostgreSQL database), a data plane with every
-// feature on, and the undici pass-through floor. Pins the gateway's processes
+// feature on (the clouds too: Bedrock, Vertex AI and Azure OpenAI on the mock's
+// cloud personas), and the undici pass-through floor. Pins the gateway's processes
 // and the floor to the gateway CPUs, the mock to the load CPUs. The data plane
 // runs as production runs it (its bundle, built into a temporary directory, by
 // node with DATA_PLANE_NODE_FLAGS) unless dataPlaneRuntime is "tsx".
@@ -12,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { bundleDataPlane } from "../build/bundle-data-plane";
+import { mockCloudEnv } from "../local/mock-clouds";
 import { repositoryRoot, type ServiceProcess, type ServiceRuntime, startService } from "../local/service-process";
 import { pin } from "./process-stats";
 
@@ -101,6 +103,9 @@ export class BenchStack {
   readonly logTails = new Map<string, () => string>();
   private dataDir: string | undefined;
   private bundleDir: string | undefined;
+  /** The Vertex key file's folder, and the clouds' settings for every data plane. */
+  private cloudDir: string | undefined;
+  private cloudEnv: Record<string, string> = {};
   private databaseName: string | undefined;
 
   constructor(readonly options: StackOptions) {}
@@ -158,6 +163,8 @@ export class BenchStack {
       METRICS_PORT: "0",
       ...options.controlPlaneEnv,
     });
+    this.cloudDir = mkdtempSync(path.join(os.tmpdir(), "gateway-bench-clouds-"));
+    this.cloudEnv = await mockCloudEnv(this.mockUrl, this.cloudDir, UPSTREAM_KEY);
     this.dataPlaneRuntime = dataPlaneBundle ? { kind: "bundle", file: dataPlaneBundle } : { kind: "tsx" };
     this.dataPlane = await this.startDataPlane(this.dataPlaneRuntime, "bench-data-plane");
     this.floor = await startFloor(this.mockUrl);
@@ -190,6 +197,7 @@ export class BenchStack {
         // The limit is checked on every request, but so high that it never refuses.
         DEFAULT_RPM_LIMIT: "1000000000",
         REDIS_URL: this.options.backend === "postgresql" ? this.options.redisUrl : "",
+        ...this.cloudEnv,
         ...this.options.dataPlaneEnv,
         ...env,
       },
@@ -225,6 +233,18 @@ export class BenchStack {
     this.key = (await this.admin<{ key: string }>("POST", `/admin/projects/${this.projectId}/keys`, { name: "benchmark" })).key;
   }
 
+  /** Loads a catalogue through the admin API and waits until the data plane serves it. */
+  async loadCatalogue(file: unknown): Promise<void> {
+    const { revision } = await this.admin<{ revision: string }>("PUT", "/admin/catalogue?source=bench", file);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const health = (await (await fetch(`${this.dataPlane.ready.metrics}/health`)).json()) as { detail?: { catalogue_revision?: string } };
+      if (health.detail?.catalogue_revision === revision) return;
+      if (Date.now() > deadline) throw new Error(`the data plane did not receive catalogue revision ${revision}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
   /** Sets (or with undefined clears) the mock's default script, e.g. { latencyMs: 50 }. */
   async mockDefaultScript(script: Record<string, unknown> | undefined): Promise<void> {
     const response = await fetch(`${this.mockUrl}/_mock/default-script`, {
@@ -244,6 +264,7 @@ export class BenchStack {
       await this.postgres((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`)).catch(() => {});
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
     if (this.bundleDir) rmSync(this.bundleDir, { recursive: true, force: true });
+    if (this.cloudDir) rmSync(this.cloudDir, { recursive: true, force: true });
   }
 }
 

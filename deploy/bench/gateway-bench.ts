@@ -15,6 +15,7 @@
 // The data plane runs as production runs it (its bundle, plain node, DATA_PLANE_NODE_FLAGS); --tsx
 // (implied by --cpu-prof, whose summary names packages by file) runs its TypeScript through tsx.
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -81,9 +82,19 @@ const loadCpus = pinned ? args["load-cpus"] : undefined;
 
 type TargetName = "mock" | "floor" | "gateway";
 type Mode = "json" | "stream";
-/** "baseline" and the slow upstream speak chat completions; "responses" and "messages" are the other client dialects, each to a path that speaks it. */
-type Scenario = "baseline" | `upstream-${number}ms` | Dialect;
+/**
+ * "baseline" and the slow upstream speak chat completions; "responses" and "messages" are the other client dialects, each to
+ * a path that speaks it; "bedrock" and "vertex" are chat completions to a cloud path.
+ */
+type Scenario = "baseline" | `upstream-${number}ms` | Dialect | Cloud;
 type Dialect = "responses" | "messages";
+/**
+ * The clouds' cases, chat completions clients each to a model whose only path is the cloud's: Claude on Bedrock (Signature V4
+ * per call, AWS's binary event stream, Anthropic's events translated) and Gemini on Vertex AI (a cached OAuth2 token).
+ */
+const CLOUD_MODELS = { bedrock: "anthropic/claude-sonnet-4-on-bedrock", vertex: "google/gemini-2.5-flash-on-vertex" } as const;
+type Cloud = keyof typeof CLOUD_MODELS;
+const CLOUDS = Object.keys(CLOUD_MODELS) as Cloud[];
 const TARGETS: TargetName[] = ["mock", "floor", "gateway"];
 const dataPlaneRuntime = args.tsx || args["cpu-prof"] ? "tsx" : "bundle";
 
@@ -122,6 +133,7 @@ interface CaseResult {
 const MESSAGES_MODEL = "anthropic/claude-sonnet-4";
 
 function body(mode: Mode, scenario: Scenario = "baseline"): string {
+  if (scenario === "bedrock" || scenario === "vertex") return chatBody(CLOUD_MODELS[scenario], mode);
   if (scenario === "responses") return responsesBody(args.model, mode);
   if (scenario === "messages") return messagesBody(MESSAGES_MODEL, mode);
   return chatBody(args.model, mode);
@@ -449,7 +461,38 @@ function checkTargets(results: CaseResult[], dataPlanePeakRss: number): TargetCh
       });
     }
   }
+  // The clouds' paths cost what the OpenAI path costs: gateway throughput per core on the cloud path, over the
+  // floor's (a bare pass-through to the mock's OpenAI endpoint: the clouds have no floor of their own), within
+  // 10% of the same for the OpenAI path. The mock's own signature checks run on the load CPUs.
+  for (const cloud of CLOUDS) {
+    for (const mode of ["json", "stream"] as const) {
+      const ofCloud = find(cloud, mode, top, "gateway").requestsPerCore / find(cloud, mode, top, "floor").requestsPerCore;
+      const ofChat = find("baseline", mode, top, "gateway").requestsPerCore / find("baseline", mode, top, "floor").requestsPerCore;
+      checks.push({
+        target: `${cloud} ${mode}, c=${top}: req/s per core over the floor's within 10% of the OpenAI path's`,
+        measured: `${fixed(ofCloud)}x vs OpenAI ${fixed(ofChat)}x (${fixed(ofCloud / ofChat)})`,
+        limit: ">= 0.90",
+        pass: ofCloud >= 0.9 * ofChat,
+      });
+    }
+  }
   return checks;
+}
+
+/** The default catalogue plus the clouds' bench models: Claude Sonnet 4 with its Bedrock path alone, Gemini 2.5 Flash with its Vertex path alone. */
+async function loadCloudModels(): Promise<void> {
+  type Model = { id: string; paths: { provider: string }[] };
+  const file = path.join(repositoryRoot, "services/control-plane/src/catalogue/default-catalogue.json");
+  const catalogue = JSON.parse(readFileSync(file, "utf8")) as { models: Model[] };
+  const only = (id: string, from: string, provider: string): Model => {
+    const model = catalogue.models.find((candidate) => candidate.id === from)!;
+    return { ...model, id, paths: model.paths.filter((candidate) => candidate.provider === provider) };
+  };
+  catalogue.models.push(
+    only(CLOUD_MODELS.bedrock, "anthropic/claude-sonnet-4", "bedrock"),
+    only(CLOUD_MODELS.vertex, "google/gemini-2.5-flash", "vertex"),
+  );
+  await stack.loadCatalogue(catalogue);
 }
 
 interface Billing {
@@ -524,6 +567,14 @@ async function main(): Promise<void> {
     for (const mode of ["json", "stream"] as const) {
       for (const concurrency of new Set([Math.min(...concurrencies), slowConcurrency]))
         results.push(...(await measureCase(dialect, mode, concurrency)));
+    }
+  }
+  // The clouds' paths, at the lowest and highest concurrency: their overhead against the floor.
+  await loadCloudModels();
+  for (const cloud of CLOUDS) {
+    for (const mode of ["json", "stream"] as const) {
+      for (const concurrency of new Set([Math.min(...concurrencies), slowConcurrency]))
+        results.push(...(await measureCase(cloud, mode, concurrency)));
     }
   }
   await stack.mockDefaultScript({ latencyMs: slowMs });

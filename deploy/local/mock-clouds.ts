@@ -4,12 +4,11 @@
 // as in production; only where it sends (base URLs, the key file's token_uri) is the mock.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { AZURE_MOCK_KEY } from "../../services/mock-provider/src/azure/azure-gate";
+import { DEFAULT_ACCESS_KEY_ID, DEFAULT_SECRET_ACCESS_KEY } from "../../services/mock-provider/src/bedrock/bedrock-credentials";
 
-/** The AWS keys the mock's Bedrock persona verifies Signature V4 with (services/mock-provider/README.md, "Bedrock"). */
-export const MOCK_AWS_ACCESS_KEY_ID = "AKIDMOCKBEDROCK";
-export const MOCK_AWS_SECRET_ACCESS_KEY = "mock-bedrock-secret-key";
-/** The mock's Azure api-key when it was started without MOCK_PROVIDER_API_KEY. */
-export const MOCK_AZURE_API_KEY = "azure-mock-key";
+/** The AWS secret the mock's Bedrock persona verifies Signature V4 with (for the test stacks' log check). */
+export const MOCK_AWS_SECRET_ACCESS_KEY = DEFAULT_SECRET_ACCESS_KEY;
 
 /**
  * `<NAME>_*` variables for the `bedrock`, `vertex` and `azure` providers.
@@ -23,8 +22,8 @@ export async function mockCloudEnv(mockUrl: string, dir: string, mockApiKey?: st
   return {
     BEDROCK_BASE_URL: `${mockUrl}/bedrock`,
     BEDROCK_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: MOCK_AWS_ACCESS_KEY_ID,
-    AWS_SECRET_ACCESS_KEY: MOCK_AWS_SECRET_ACCESS_KEY,
+    AWS_ACCESS_KEY_ID: DEFAULT_ACCESS_KEY_ID,
+    AWS_SECRET_ACCESS_KEY: DEFAULT_SECRET_ACCESS_KEY,
     // Nothing else of the machine's AWS setup applies: no profile file, no instance metadata probe.
     AWS_SESSION_TOKEN: "",
     AWS_PROFILE: "",
@@ -34,6 +33,6 @@ export async function mockCloudEnv(mockUrl: string, dir: string, mockApiKey?: st
     VERTEX_LOCATION: "us-east5",
     VERTEX_CREDENTIALS_FILE: keyFile,
     AZURE_BASE_URL: `${mockUrl}/azure/openai`,
-    AZURE_API_KEY: mockApiKey ?? MOCK_AZURE_API_KEY,
+    AZURE_API_KEY: mockApiKey ?? AZURE_MOCK_KEY,
   };
 }

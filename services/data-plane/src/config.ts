@@ -8,6 +8,7 @@ import path from "node:path";
 import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import type { LeaseSettings } from "./billing/budget-leases";
 import type { ControlPlaneTlsFiles } from "./control-plane/control-plane-tls";
+import { DEFAULT_API_VERSION } from "./providers/azure/azure-paths";
 import type { CloudSettings, ProviderConfig, ProviderProtocol } from "./providers/provider-config";
 
 export type { ProviderConfig, ProviderProtocol };
@@ -229,7 +230,7 @@ function cloudSettings(protocol: ProviderProtocol, prefix: string, env: NodeJS.P
       if (apiForm !== "deployments" && apiForm !== "v1")
         throw new ConfigError(`${prefix}_API_FORM must be deployments or v1, got "${apiForm}"`);
       const apiKey = value("API_KEY");
-      return { region: value("REGION") ?? "", apiForm, apiVersion: value("API_VERSION") ?? "2024-10-21", ...(apiKey ? { apiKey } : {}) };
+      return { apiForm, apiVersion: value("API_VERSION") ?? DEFAULT_API_VERSION, ...(apiKey ? { apiKey } : {}) };
     }
   }
 }

@@ -77,7 +77,11 @@ export type UpstreamErrorCategory =
   | "content_policy"
   | "unsupported_parameter"
   | "invalid_image"
-  | "model_not_found";
+  | "model_not_found"
+  /** The operator's quota at the provider (Bedrock's ServiceQuotaExceededException, a 400): acted on as a 429. */
+  | "quota_exceeded"
+  /** The model failed or timed out at the provider (Bedrock's ModelTimeoutException 408, ModelErrorException 424): acted on as a 502. */
+  | "provider_failed";
 
 const CATEGORY_TEXT: Record<UpstreamErrorCategory, string> = {
   context_window_exceeded: "the request exceeds the model's context window",
@@ -85,7 +89,16 @@ const CATEGORY_TEXT: Record<UpstreamErrorCategory, string> = {
   unsupported_parameter: "a parameter is not supported by this model",
   invalid_image: "an image in the request could not be used",
   model_not_found: "the model was not found at the provider",
+  quota_exceeded: "the provider's quota for this access path is exhausted",
+  provider_failed: "the model failed or timed out at the provider",
 };
+
+/** The status an upstream error stands for: its own, unless its category says the provider's side failed under another. */
+export function effectiveStatus(status: number, category: UpstreamErrorCategory | undefined): number {
+  if (category === "quota_exceeded") return 429;
+  if (category === "provider_failed" && status < 500) return 502;
+  return status;
+}
 
 /**
  * An upstream refused or failed: its status is kept, its body and headers never relayed. The

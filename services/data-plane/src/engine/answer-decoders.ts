@@ -57,6 +57,9 @@ export class StreamDecoder implements AnswerDecoder {
 
   /** The body ended without a transport error: the last items. */
   end(): AnswerItem[] {
+    // An event-stream message that could not be read throws here (the stream failed); what an SSE body's
+    // last, unterminated bytes held is dropped, as the standard says.
+    this.parser.end();
     return this.translator.end();
   }
 }

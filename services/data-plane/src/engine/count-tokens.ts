@@ -54,6 +54,7 @@ export async function countTokens(
   const body: unknown = await readTextWithin(response, SMALL_BODY_BYTES)
     .then((text) => JSON.parse(text) as unknown)
     .catch(() => undefined);
+  if (response.statusCode === 401 || response.statusCode === 403) target.provider.credentialsRefused();
   const inputTokens = (body as { input_tokens?: unknown } | undefined)?.input_tokens;
   if (response.statusCode === 200 && typeof inputTokens === "number") return { inputTokens, estimated: false, model: target.model.id };
   // A 200 that is no count is the upstream's failure; a redirect is never relayed.

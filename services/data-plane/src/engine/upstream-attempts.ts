@@ -10,6 +10,7 @@ import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   clientClosed,
+  effectiveStatus,
   type GatewayError,
   upstreamAnswerTooLarge,
   upstreamFailure,
@@ -284,30 +285,31 @@ export class UpstreamAttempts {
     if (response.statusCode === 200) return response;
     // A cloud credential refused (expired early, revoked): the next call on this provider fetches a new one.
     if (response.statusCode === 401 || response.statusCode === 403) target.provider.credentialsRefused();
+    const unexpected = isUnexpected(response.statusCode);
+    // Never relayed as it came (a 307 without its Location is no answer): 502, and the next path is tried.
+    const body = unexpected ? await response.body.dump().catch(() => undefined) : await readErrorBody(response);
+    const category = unexpected ? undefined : target.adapter.classifyError(body, response.headers);
+    // A provider's own failure under a request-like status (Bedrock's quota as a 400) is acted on as what it is.
+    const status = effectiveStatus(response.statusCode, category);
     this.context.health.record(healthKey, {
-      ok: !isPathFault(response.statusCode),
+      ok: !isPathFault(status),
       latencyMs: attempt.ms,
-      project: isAboutPathItself(response.statusCode) ? undefined : call.projectId,
+      project: isAboutPathItself(status) ? undefined : call.projectId,
     });
 
     attempt.outcome = `http_${response.statusCode}`;
     this.count(attempt.outcome);
     this.endSpan(attempt.outcome);
-    if (isUnexpected(response.statusCode)) {
-      // Never relayed as it came (a 307 without its Location is no answer): 502, and the next path is tried.
-      await response.body.dump().catch(() => undefined);
+    if (unexpected) {
       this.lastFailure = upstreamUnexpectedStatus(response.statusCode);
       this.outcome = { kind: "path_refused" };
       return undefined;
     }
-    const body = await readErrorBody(response);
     const retryAfter = responseRetryAfter(response.headers);
-    this.lastFailure = upstreamFailure(response.statusCode, {
-      category: target.adapter.classifyError(body, response.headers),
-      retryAfterSeconds: retryAfter,
-    });
-    if (PATH_REFUSALS.has(response.statusCode)) this.outcome = { kind: "path_refused" };
-    else if (TRANSIENT_STATUSES.has(response.statusCode))
+    this.lastFailure = upstreamFailure(status, { category, retryAfterSeconds: retryAfter });
+    // The path's quota will not have come back by a retry: the next path, at once.
+    if (PATH_REFUSALS.has(status) || category === "quota_exceeded") this.outcome = { kind: "path_refused" };
+    else if (TRANSIENT_STATUSES.has(status))
       this.outcome = { kind: "transient", retryAfterMs: retryAfter === undefined ? undefined : retryAfter * 1000 };
     else this.outcome = { kind: "rejected" };
     return undefined;

@@ -4,7 +4,9 @@
 // (whole bodies, stream events, error bodies) back into that shape. Adapters
 // are pure: no I/O, no clocks, no gateway state. One adapter per protocol:
 // openai-compatible/ (OpenAI, OpenRouter, Groq, Mistral, ...: configuration),
-// anthropic/ (Messages API), gemini/ (Gemini API).
+// anthropic/ (Messages API), gemini/ (Gemini API); the clouds (bedrock/,
+// vertex/, azure/) wrap these or add their own (Converse), and sign or
+// authorize each call in their access module (provider-access.ts).
 import type { UsageRecord } from "../billing/pricing";
 import type { UpstreamErrorCategory } from "../errors";
 import type { SseEvent } from "../upstream/sse-parser";

@@ -18,8 +18,8 @@ export interface ProviderConfig {
 
 /** Where a cloud path is and how it authenticates (<NAME>_REGION, <NAME>_PROJECT, ...). */
 export interface CloudSettings {
-  /** Bedrock: the AWS region (<NAME>_REGION, else AWS_REGION, else us-east-1). Vertex: the location (<NAME>_LOCATION, default `global`). */
-  region: string;
+  /** Bedrock: the AWS region (<NAME>_REGION, else AWS_REGION, else us-east-1). Vertex: the location (<NAME>_LOCATION, default `global`). Azure: none (the resource places it). */
+  region?: string;
   /** Vertex: the Google Cloud project (<NAME>_PROJECT). */
   project?: string;
   /** Azure: the `api-version` of the deployments form (<NAME>_API_VERSION); the v1 form needs none. */

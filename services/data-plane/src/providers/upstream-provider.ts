@@ -21,8 +21,10 @@ export class UpstreamProvider {
     private readonly http: Pick<UpstreamHttp, "post">,
     /** A cloud credential's failures (the operator's log). */
     log: CredentialLog = () => {},
+    /** The protocol's adapters and auth; tests give their own. */
+    access: ProviderAccess = accessFor(config, log),
   ) {
-    this.access = accessFor(config, log);
+    this.access = access;
   }
 
   /** The adapter for one of this provider's upstream models. */
@@ -43,7 +45,7 @@ export class UpstreamProvider {
   ): Promise<UpstreamResponse> {
     const url = `${this.config.baseUrl}${call.path}`;
     const own = traceHeaders ? { ...call.headers, ...traceHeaders } : call.headers;
-    const headers = this.access.auth ? await this.access.auth.headers(url, { ...call, headers: own }) : own;
+    const headers = this.access.auth ? await untilAborted(this.access.auth.headers(url, { ...call, headers: own }), signal) : own;
     return this.http.post(url, headers, call.body, signal, watch);
   }
 
@@ -76,3 +78,30 @@ function accessFor(config: ProviderConfig, log: CredentialLog): ProviderAccess {
 }
 
 const single = (adapter: ProviderAdapter): ProviderAccess => ({ adapterFor: () => adapter });
+
+/**
+ * The credential, unless the attempt is stopped first (the client left, its deadline passed): then the
+ * attempt ends as aborted, and a fetch under way goes on for the calls after it.
+ */
+function untilAborted<T>(work: Promise<T>, signal: UpstreamSignal): Promise<T> {
+  // An AbortSignal's reason (a TimeoutError for a deadline) says why; undici's EventEmitter form has none.
+  const reason = () => (signal instanceof AbortSignal ? signal.reason : new Error("the upstream attempt was aborted"));
+  const aborted = signal instanceof AbortSignal ? signal.aborted : (signal as { aborted?: boolean }).aborted === true;
+  if (aborted) return Promise.reject(reason());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(reason());
+    const stop = () => (signal instanceof AbortSignal ? signal.removeEventListener("abort", abort) : signal.off("abort", abort));
+    if (signal instanceof AbortSignal) signal.addEventListener("abort", abort, { once: true });
+    else signal.once("abort", abort);
+    work.then(
+      (value) => {
+        stop();
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop();
+        reject(error);
+      },
+    );
+  });
+}

@@ -23,30 +23,42 @@ export class AwsEventStreamParser {
   private readonly codec = new EventStreamCodec(toUtf8, fromUtf8);
   /** Bytes received and not yet cut into messages. */
   private pending: Buffer = Buffer.alloc(0);
+  /** A message that could not be read after good ones in the same chunk: thrown at the next push or end. */
+  private failure: Error | undefined;
 
   /** @param maxMessageBytes the largest message held (a larger one throws UpstreamBodyTooLarge); AWS's own limit is 16 MiB. */
   constructor(private readonly maxMessageBytes = 16 * 1024 * 1024) {}
 
+  /**
+   * Feeds bytes and returns the messages they complete. A message that cannot be read throws, but the
+   * good ones before it in the same chunk are returned first (their usage is not lost with it).
+   */
   push(chunk: Uint8Array): SseItem[] {
+    if (this.failure) throw this.failure;
     this.pending = this.pending.length === 0 ? Buffer.from(chunk) : Buffer.concat([this.pending, chunk]);
-    let items = NO_ITEMS;
-    while (this.pending.length >= 4) {
-      const length = this.pending.readUInt32BE(0);
-      if (length < PRELUDE_BYTES + 4)
-        throw new EventStreamFrameError(`an event-stream message of ${length} bytes is shorter than its prelude`);
-      if (length > this.maxMessageBytes) throw new UpstreamBodyTooLarge(this.maxMessageBytes);
-      if (this.pending.length < length) break;
-      const message = this.pending.subarray(0, length);
-      this.pending = this.pending.subarray(length);
-      if (items === NO_ITEMS) items = [];
-      items.push({ kind: "event", event: this.read(message) });
+    const items: SseItem[] = [];
+    try {
+      while (this.pending.length >= 4) {
+        const length = this.pending.readUInt32BE(0);
+        if (length < PRELUDE_BYTES + 4)
+          throw new EventStreamFrameError(`an event-stream message of ${length} bytes is shorter than its prelude`);
+        if (length > this.maxMessageBytes) throw new UpstreamBodyTooLarge(this.maxMessageBytes);
+        if (this.pending.length < length) break;
+        const message = this.pending.subarray(0, length);
+        this.pending = this.pending.subarray(length);
+        items.push({ kind: "event", event: this.read(message) });
+      }
+    } catch (error) {
+      if (items.length === 0) throw error;
+      this.failure = error as Error;
     }
-    return items;
+    return items.length === 0 ? NO_ITEMS : items;
   }
 
   /** The body ended: a message cut short is lost (the translator sees the stream end without its last event). */
   end(): SseItem[] {
     this.pending = Buffer.alloc(0);
+    if (this.failure) throw this.failure;
     return NO_ITEMS;
   }
 

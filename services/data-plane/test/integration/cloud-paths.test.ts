@@ -72,6 +72,12 @@ interface ChatUsage {
   cost: number;
 }
 
+/** A fetch for the Vercel AI SDK that adds the gateway's `service` block to every body (the SDK has no field for it). */
+const withService =
+  (service: Record<string, unknown>): typeof fetch =>
+  (input, init) =>
+    fetch(input, typeof init?.body === "string" ? { ...init, body: JSON.stringify({ ...JSON.parse(init.body), service }) } : init);
+
 /** The nano-USD of `prompt` input and `completion` output tokens at a flat path rate (USD per M tokens: nano per token = rate x 1000). */
 const atRate = ([input, output]: readonly [string, string], prompt: number, completion: number): bigint =>
   BigInt(prompt) * BigInt(Number(input) * 1000) + BigInt(completion) * BigInt(Number(output) * 1000);
@@ -337,6 +343,49 @@ describe("the clouds as access paths", () => {
     });
   });
 
+  describe("every client through every cloud, whole and streamed: usage.cost is the ledger's debit", () => {
+    /** A model whose answer comes through one cloud, by `service.paths`. */
+    const THROUGH = [
+      [CLAUDE, "bedrock"],
+      [GEMINI, "vertex"],
+      [GPT, "azure"],
+    ] as const;
+
+    for (const [model, cloud] of THROUGH) {
+      it(`${cloud}: openai Responses, @anthropic-ai/sdk and the Vercel AI SDK`, async () => {
+        const service = { paths: [cloud] };
+        for (const stream of [false, true]) {
+          const { data, response } = await openai.responses.create({ model, input: marker(), stream, service } as never).withResponse();
+          let usage: { cost: number } | undefined;
+          if (stream) {
+            for await (const event of data as unknown as AsyncIterable<OpenAI.Responses.ResponseStreamEvent>)
+              if (event.type === "response.completed") usage = event.response.usage as unknown as { cost: number };
+          } else usage = (data as OpenAI.Responses.Response).usage as unknown as { cost: number };
+          expect(response.headers.get("x-service-reason"), `responses ${cloud} stream=${stream}`).toMatch(new RegExp(`via ${cloud}`));
+          expect(await debitsFor(response.headers.get("x-request-id"))).toEqual([-costToNano(usage!.cost)]);
+        }
+
+        const anthropic = new Anthropic({ apiKey: project.key, baseURL: stack.url, maxRetries: 0 });
+        const whole = await anthropic.messages
+          .create({ model, max_tokens: 256, messages: [{ role: "user", content: marker() }], service } as never)
+          .withResponse();
+        const cost = ((whole.data as Anthropic.Message).usage as unknown as { cost: number }).cost;
+        expect(await debitsFor(whole.response.headers.get("x-request-id"))).toEqual([-costToNano(cost)]);
+        const streamed = await anthropic.messages
+          .stream({ model, max_tokens: 256, messages: [{ role: "user", content: marker() }], service } as never)
+          .finalMessage();
+        expect(streamed.content.length, `messages stream ${cloud}`).toBeGreaterThan(0);
+
+        const provider = createOpenAI({ apiKey: project.key, baseURL: `${stack.url}/v1`, fetch: withService(service) });
+        const generated = await generateText({ model: provider.chat(model), prompt: marker(), maxRetries: 0 });
+        expect(generated.text.length, `ai sdk ${cloud}`).toBeGreaterThan(0);
+        expect(generated.response.headers?.["x-service-reason"]).toMatch(new RegExp(`via ${cloud}`));
+        const text = await streamText({ model: provider.chat(model), prompt: marker(), maxRetries: 0 }).text;
+        expect(text.length, `ai sdk stream ${cloud}`).toBeGreaterThan(0);
+      });
+    }
+  });
+
   describe("failover across clouds", () => {
     it("Claude with Anthropic overloaded (529) is answered by Bedrock, billed once at Bedrock's rate", async () => {
       const tag = marker();
@@ -373,6 +422,25 @@ describe("the clouds as access paths", () => {
       expect(attempts.find((attempt) => attempt.path === "bedrock")?.outcome).toBe("http_429");
       expect(answer.response.headers.get("x-service-reason")).toMatch(/via vertex/);
       await expectBilled(answer.response.headers.get("x-request-id"), answer.data.usage as unknown as ChatUsage, RATES.vertex);
+    });
+
+    it("Bedrock's quota (ServiceQuotaExceededException, a 400) is the path's, not the request's: Vertex answers", async () => {
+      const tag = marker();
+      await stack.mockScript({
+        match: [tag, "bedrock-2023-05-31"],
+        times: 10,
+        status: 400,
+        headers: { "x-amzn-errortype": "ServiceQuotaExceededException:http://internal.amazon.com/coral/com.amazon.bedrock/" },
+      });
+      const answer = await openai.chat.completions
+        .create({ model: CLAUDE, messages: [{ role: "user", content: tag }], service: { paths: ["bedrock", "vertex"] } } as never)
+        .withResponse();
+      const attempts = (answer.data as unknown as { service: { reason: { attempts: { path: string; outcome: string }[] } } }).service.reason
+        .attempts;
+      expect(attempts.map((attempt) => [attempt.path, attempt.outcome])).toEqual([
+        ["bedrock", "http_400"],
+        ["vertex", "ok"],
+      ]);
     });
 
     it("GPT with OpenAI down is answered by Azure", async () => {
@@ -427,7 +495,10 @@ describe("the clouds as access paths", () => {
           { model, messages: [{ role: "user", content: marker() }], service: { paths: [path] } },
           1,
         );
-        expect(response.status, path).toBeGreaterThanOrEqual(400);
+        // The gateway's own error for the path's failure: its status kept (a refused credential), or 504 (none could be had).
+        expect([response.status, ((await response.clone().json()) as { error: { type: string } }).error.type], path).toEqual(
+          { bedrock: [403, "upstream_rejected"], vertex: [504, "upstream_error"], azure: [401, "upstream_rejected"] }[path],
+        );
         const text = await response.text();
         for (const secret of [
           "not-the-mock-secret",

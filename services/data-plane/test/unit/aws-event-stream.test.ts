@@ -7,8 +7,8 @@ import { UpstreamBodyTooLarge } from "../../src/upstream/body-limit";
 import type { SseItem } from "../../src/upstream/sse-parser";
 import { fixtures } from "../support/fixture";
 
-const upstream = fixtures("upstream");
-const converse = upstream.bytes("aws-event-stream.converse.bin");
+const bedrock = fixtures("bedrock");
+const converse = bedrock.bytes("bedrock.converse-stream.bin");
 
 function parseIn(bytes: Uint8Array, pieces: number[]): SseItem[] {
   const parser = new AwsEventStreamParser();
@@ -53,7 +53,7 @@ describe("AwsEventStreamParser", () => {
   });
 
   it("names an exception message exception:<type>, its payload kept", () => {
-    const [item] = parseIn(upstream.bytes("aws-event-stream.exception.bin"), []);
+    const [item] = parseIn(bedrock.bytes("bedrock.converse-stream.exception.modelStreamError.bin"), []);
     expect(item).toMatchObject({ kind: "event", event: { event: "exception:modelStreamErrorException" } });
     expect(JSON.parse((item as { event: { data: string } }).event.data)).toMatchObject({ originalStatusCode: 500 });
   });
@@ -63,6 +63,14 @@ describe("AwsEventStreamParser", () => {
     corrupt[100] = corrupt[100]! ^ 0xff;
     expect(() => parseIn(corrupt, [])).toThrow(EventStreamFrameError);
     expect(() => new AwsEventStreamParser(100).push(converse.subarray(0, 8))).toThrow(UpstreamBodyTooLarge);
+  });
+
+  it("a bad message after good ones in the same chunk: the good ones first, the failure at the next read", () => {
+    const corrupt = Uint8Array.from(converse);
+    corrupt[converse.length - 10] = corrupt[converse.length - 10]! ^ 0xff; // inside the last message (metadata)
+    const parser = new AwsEventStreamParser();
+    expect(parser.push(corrupt)).toHaveLength(5);
+    expect(() => parser.end()).toThrow(EventStreamFrameError);
   });
 
   it("drops a message cut short by the body's end", () => {

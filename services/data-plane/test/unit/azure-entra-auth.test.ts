@@ -69,7 +69,11 @@ describe("without an api-key", () => {
 
   it("200 concurrent calls share one token fetch", async () => {
     const { credential, issued } = countingCredential();
-    const auth = new EntraTokenAuth("azure", credential, () => {});
+    const auth = new EntraTokenAuth(
+      "azure",
+      () => credential,
+      () => {},
+    );
     closers.push(auth);
     const all = await Promise.all(Array.from({ length: 200 }, () => auth.headers("u", call)));
     expect(new Set(all.map((headers) => headers.authorization))).toEqual(new Set(["Bearer entra-token-1"]));
@@ -80,7 +84,11 @@ describe("without an api-key", () => {
   it("refreshes before expiry in the background, once, and callers never wait on it", async () => {
     vi.useFakeTimers({ now: 1_000_000 });
     const { credential, issued } = countingCredential(20 * 60_000, 0);
-    const auth = new EntraTokenAuth("azure", credential, () => {});
+    const auth = new EntraTokenAuth(
+      "azure",
+      () => credential,
+      () => {},
+    );
     closers.push(auth);
     const first = auth.headers("u", call);
     await vi.advanceTimersByTimeAsync(1);
@@ -102,7 +110,7 @@ describe("without an api-key", () => {
       },
     };
     const log = vi.fn();
-    const auth = new EntraTokenAuth("azure-eu", failing, log);
+    const auth = new EntraTokenAuth("azure-eu", () => failing, log);
     closers.push(auth);
     const error = await auth.headers("u", call).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(UpstreamCredentialsError);
@@ -113,7 +121,11 @@ describe("without an api-key", () => {
   });
 
   it("a credential that returns no token fails the same way", async () => {
-    const auth = new EntraTokenAuth("azure", { getToken: async () => null }, () => {});
+    const auth = new EntraTokenAuth(
+      "azure",
+      () => ({ getToken: async () => null }),
+      () => {},
+    );
     closers.push(auth);
     await expect(auth.headers("u", call)).rejects.toBeInstanceOf(UpstreamCredentialsError);
   });

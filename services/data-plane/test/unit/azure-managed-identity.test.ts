@@ -33,7 +33,11 @@ afterAll(async () => {
 });
 
 it("one token for 200 concurrent calls, accepted by the Azure resource", async () => {
-  const auth = new EntraTokenAuth("azure", new ManagedIdentityCredential(), () => {});
+  const auth = new EntraTokenAuth(
+    "azure",
+    () => new ManagedIdentityCredential(),
+    () => {},
+  );
   try {
     const adapter = new AzureOpenAiAdapter({ apiForm: "deployments", apiVersion: "2024-10-21" });
     const call = adapter.request(

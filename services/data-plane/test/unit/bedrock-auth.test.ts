@@ -1,7 +1,7 @@
 // How Bedrock calls are authenticated: a Bedrock API key as a Bearer token, else
 // Signature V4 with credentials held by RefreshingCredential (one fetch for many
 // waiting calls), and an UpstreamCredentialsError when none can be had.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { bedrockAccess } from "../../src/providers/bedrock/bedrock-access";
 import type { AwsCredentials } from "../../src/providers/bedrock/bedrock-auth";
 import { UpstreamCredentialsError } from "../../src/providers/cloud/upstream-auth";
@@ -56,6 +56,9 @@ describe("Bedrock auth", () => {
     };
     const access = bedrockAccess(base, () => {}, source);
     const pending = Array.from({ length: 200 }, () => access.auth!.headers(url, call));
+    // The fetch is under way and every caller waits on it before it is let through.
+    await vi.waitFor(() => expect(fetches).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
     release();
     const all = await Promise.all(pending);
     expect(fetches).toBe(1);

@@ -4,6 +4,7 @@
 // event-stream parser and the translator; errors by their names.
 import { describe, expect, it } from "vitest";
 import { bedrockAccess } from "../../src/providers/bedrock/bedrock-access";
+import { effectiveStatus } from "../../src/errors";
 import { classifyBedrockError } from "../../src/providers/bedrock/classify-bedrock-error";
 import { StreamDecoder } from "../../src/engine/answer-decoders";
 import type { ResponseContext, StreamItem, StreamTranslator } from "../../src/providers/provider-adapter";
@@ -115,8 +116,9 @@ describe("InvokeModel with the Anthropic body", () => {
     const json = recorded.json("bedrock.invoke.anthropic.response.json");
     const answer = adapter.response("chat", json, context) as any;
     expect(answer.id).toMatch(/^msg_bdrk_/);
-    expect(adapter.usage("chat", json)).toEqual(adapter.native("anthropic-messages")!.usage(json));
-    expect(adapter.usage("chat", json)?.inputTokens).toBeGreaterThan(0);
+    // The recorded usage: input_tokens 10, no cache reads or writes, output_tokens 18.
+    expect(adapter.usage("chat", json)).toMatchObject({ inputTokens: 10, cachedInputTokens: 0, outputTokens: 18 });
+    expect(answer.usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 18 });
   });
 });
 
@@ -173,5 +175,22 @@ describe("errors, by name only", () => {
     expect(adapter.classifyError(recorded.json("bedrock.error.404.unknown_operation.json"))).toBeUndefined();
     // The message text never decides.
     expect(adapter.classifyError({ message: "Model not found." })).toBeUndefined();
+  });
+
+  it("a provider's own failure under a request-like status is acted on as what it is: the quota as a 429, a model timeout as a 502", () => {
+    const named = (name: string) => ({ "x-amzn-errortype": `${name}:http://internal.amazon.com/coral/com.amazon.bedrock/` });
+    const quota = classifyBedrockError({ message: "quota" }, named("ServiceQuotaExceededException"));
+    expect(quota).toBe("quota_exceeded");
+    expect(effectiveStatus(400, quota)).toBe(429);
+    for (const [name, status] of [
+      ["ModelTimeoutException", 408],
+      ["ModelErrorException", 424],
+    ] as const) {
+      const category = classifyBedrockError({}, named(name));
+      expect(category).toBe("provider_failed");
+      expect(effectiveStatus(status, category)).toBe(502);
+    }
+    expect(effectiveStatus(400, undefined)).toBe(400);
+    expect(effectiveStatus(503, "provider_failed")).toBe(503);
   });
 });

@@ -83,15 +83,33 @@ describe("RefreshingCredential", () => {
       },
       { minAgeMs: 30_000 },
     );
-    await expect(credential.get()).rejects.toThrow(
-      new UpstreamCredentialsError("the credential could not be fetched: no credentials in the chain"),
-    );
+    await expect(credential.get()).rejects.toThrow(new UpstreamCredentialsError("the credential could not be fetched (Error)"));
     expect(await credential.get()).toBe("token-2");
     credential.invalidate(); // a flood of refusals right after a fetch: kept
     expect(await credential.get()).toBe("token-2");
     await vi.advanceTimersByTimeAsync(30_000);
     credential.invalidate();
     expect(await credential.get()).toBe("token-3");
+    credential.close();
+  });
+
+  it("after a refusal the next fetch is forced (a caching library must not hand back the refused one), once", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const forcedFlags: boolean[] = [];
+    const credential = new RefreshingCredential(
+      async (forced) => {
+        forcedFlags.push(forced);
+        return { value: `token-${forcedFlags.length}`, expiresAtMs: Date.now() + 3_600_000 };
+      },
+      { minAgeMs: 1_000 },
+    );
+    await credential.get();
+    await vi.advanceTimersByTimeAsync(1_000);
+    credential.invalidate();
+    expect(await credential.get()).toBe("token-2");
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await credential.get()).toBe("token-2");
+    expect(forcedFlags).toEqual([false, true]);
     credential.close();
   });
 });

@@ -121,6 +121,15 @@ describe("vertex auth", () => {
     expect(vertex.credential.fetches).toBe(1);
   });
 
+  it("after the upstream refused the token, exchanges a new one rather than the library's cached one", async () => {
+    const created = new VertexAuth({ provider: "vertex", credentialsFile: keyFile, log: () => {}, minAgeMs: 0 });
+    auths.push(created);
+    expect((await created.headers("http://vertex.test/v1/x", call)).authorization).toBe("Bearer ya29.test-1");
+    created.refused();
+    expect((await created.headers("http://vertex.test/v1/x", call)).authorization).toBe("Bearer ya29.test-2");
+    expect(endpoint.exchanges).toBe(2);
+  });
+
   it("refreshes an expiring token in the background, before it expires", async () => {
     endpoint.expiresIn = 2; // refreshed at half its life (1 s): it lives less than the margin
     const vertex = auth();

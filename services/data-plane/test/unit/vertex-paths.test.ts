@@ -24,6 +24,16 @@ describe("vertex paths", () => {
     );
   });
 
+  it("keeps the model one path segment: Claude's @ as written, anything else percent-encoded", () => {
+    const place = { project: "p", location: "us-east5" };
+    expect(vertexModelPath(place, "anthropic", "claude-sonnet-4@20250514", "rawPredict")).toBe(
+      "/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:rawPredict",
+    );
+    expect(vertexModelPath(place, "google", "../../../other/models/x?y", "generateContent")).toBe(
+      "/projects/p/locations/us-east5/publishers/google/models/..%2F..%2F..%2Fother%2Fmodels%2Fx%3Fy:generateContent",
+    );
+  });
+
   it("puts global in the path for the global location", () => {
     const adapter = new VertexGeminiAdapter({ project: "p1", location: "global" });
     expect(adapter.request("chat", chat, context("gemini-3-pro-preview")).path).toBe(

@@ -14,7 +14,7 @@ export const CORAL_SERVICE = "http://internal.amazon.com/coral/com.amazon.coral.
 
 export const errorType = (name: string, namespace = BEDROCK) => `${name}:${namespace}`;
 
-/** Exceptions by status, from the service model (specs/bedrock-runtime.service-2.json). */
+/** Exceptions by status, as AWS's Bedrock Runtime service model declares them (each exception's httpStatusCode). */
 const EXCEPTION_BY_STATUS: Record<number, string> = {
   400: "ValidationException",
   403: "AccessDeniedException",

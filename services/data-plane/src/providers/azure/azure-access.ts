@@ -20,5 +20,5 @@ export function azureAccess(config: ProviderConfig, log: CredentialLog, credenti
   });
   const adapterFor = () => adapter;
   if (cloud?.apiKey) return { adapterFor };
-  return { adapterFor, auth: new EntraTokenAuth(config.name, credential ?? new DefaultAzureCredential(), log) };
+  return { adapterFor, auth: new EntraTokenAuth(config.name, credential ? () => credential : () => new DefaultAzureCredential(), log) };
 }

@@ -4,7 +4,7 @@
 // on a developer's machine). The token is kept fresh off the request path by
 // RefreshingCredential: concurrent requests share one fetch.
 import type { AccessToken, TokenCredential } from "@azure/identity";
-import { RefreshingCredential, type RefreshingCredentialOptions } from "../cloud/refreshing-credential";
+import { errorKind, RefreshingCredential, type RefreshingCredentialOptions } from "../cloud/refreshing-credential";
 import { type CredentialLog, type UpstreamAuth, UpstreamCredentialsError } from "../cloud/upstream-auth";
 import type { UpstreamCall } from "../provider-adapter";
 
@@ -22,13 +22,19 @@ export class EntraTokenAuth implements UpstreamAuth {
     return this.token.fetches;
   }
 
-  constructor(provider: string, credential: TokenCredential, log: CredentialLog, options: RefreshingCredentialOptions = {}) {
-    this.token = new RefreshingCredential(async () => {
+  /**
+   * @param newCredential makes the library's credential; made again after a refusal, since its token cache would hand the
+   * refused token back.
+   */
+  constructor(provider: string, newCredential: () => TokenCredential, log: CredentialLog, options: RefreshingCredentialOptions = {}) {
+    let credential = newCredential();
+    this.token = new RefreshingCredential(async (forced) => {
+      if (forced) credential = newCredential();
       let token: AccessToken | null;
       try {
         token = await credential.getToken(COGNITIVE_SERVICES_SCOPE, { abortSignal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
       } catch (error) {
-        throw failed(provider, log, errorName(error));
+        throw failed(provider, log, errorKind(error));
       }
       if (!token) throw failed(provider, log, "no_token");
       return { value: token.token, expiresAtMs: token.expiresOnTimestamp };
@@ -58,5 +64,3 @@ function failed(provider: string, log: CredentialLog, reason: string): UpstreamC
   log({ provider, reason }, message);
   return new UpstreamCredentialsError(message);
 }
-
-const errorName = (error: unknown): string => (error instanceof Error && /^[A-Za-z]+$/.test(error.name) ? error.name : "unknown_error");

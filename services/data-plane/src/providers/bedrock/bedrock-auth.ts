@@ -9,7 +9,7 @@ import { Hash } from "@smithy/hash-node";
 import { HttpRequest } from "@smithy/protocol-http";
 import { SignatureV4 } from "@smithy/signature-v4";
 import type { UpstreamCall } from "../provider-adapter";
-import { type Expiring, RefreshingCredential, type RefreshingCredentialOptions } from "../cloud/refreshing-credential";
+import { errorKind, type Expiring, RefreshingCredential, type RefreshingCredentialOptions } from "../cloud/refreshing-credential";
 import { type CredentialLog, UpstreamCredentialsError, type UpstreamAuth } from "../cloud/upstream-auth";
 
 /** AWS credentials as the credential providers give them (the shape of @smithy/types' AwsCredentialIdentity). */
@@ -93,7 +93,7 @@ export class SigV4Auth implements UpstreamAuth {
       credentials = await this.options.source();
     } catch (error) {
       // The provider's error names where the chain looked; it never holds a secret, but only its kind is logged.
-      const reason = error instanceof Error ? error.name : "unknown";
+      const reason = errorKind(error);
       this.options.log({ provider: this.options.provider, reason }, "no AWS credentials for the Bedrock path");
       throw new UpstreamCredentialsError(`no AWS credentials (${reason})`, { cause: error });
     }

@@ -4,13 +4,14 @@
 // the part after `#`). In-stream exception frames name theirs in lower camel case
 // (`throttlingException`); the names are compared case-insensitively in the first letter.
 //
-// The HTTP status already says what the gateway does with most of them: ThrottlingException and
+// The HTTP status says what the gateway does with most of them: ThrottlingException and
 // ModelNotReadyException come as 429 (rate limited, retried elsewhere), ServiceUnavailableException,
-// InternalServerException as 5xx (transient), ModelTimeoutException as 408, AccessDenied /
-// UnrecognizedClient / InvalidSignature / ExpiredToken as 403 (the path's own credentials; the
-// next path serves), ValidationException and ServiceQuotaExceededException as 400. Only a cause the
-// status does not carry becomes a category:
+// InternalServerException as 5xx (transient), AccessDenied / UnrecognizedClient / InvalidSignature /
+// ExpiredToken as 403 (the path's own credentials; the next path serves), ValidationException as 400.
+// A cause the status does not carry becomes a category:
 //   ResourceNotFoundException -> model_not_found (the one resource a model call names is the model)
+//   ServiceQuotaExceededException (400) -> quota_exceeded: the operator's quota, acted on as a 429
+//   ModelTimeoutException (408), ModelErrorException (424) -> provider_failed: acted on as a 502
 // ValidationException also covers a too-long prompt, a bad image and an unsupported parameter,
 // told apart by its message text only: no category.
 import type { UpstreamErrorCategory } from "../../errors";
@@ -19,6 +20,9 @@ import { isRecord } from "../chat-usage";
 
 const BY_ERROR_NAME: Record<string, UpstreamErrorCategory> = {
   ResourceNotFoundException: "model_not_found",
+  ServiceQuotaExceededException: "quota_exceeded",
+  ModelTimeoutException: "provider_failed",
+  ModelErrorException: "provider_failed",
 };
 
 /** The error's name: from the header when it has one, else the body's `__type`; undefined when neither names it. */

@@ -26,6 +26,8 @@ export class RefreshingCredential<Value> {
   private fetching: Promise<Expiring<Value>> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The upstream refused the one held: the next fetch must not be served from the library's own cache. */
+  private forceNext = false;
   /** Fetches made (tests and metrics: a refresh under load counts once). */
   fetches = 0;
   private readonly marginMs: number;
@@ -34,7 +36,8 @@ export class RefreshingCredential<Value> {
   private readonly now: () => number;
 
   constructor(
-    private readonly fetch: () => Promise<Expiring<Value>>,
+    /** `forced`: the credential held was refused, so a library that caches must fetch anew rather than hand it back. */
+    private readonly fetch: (forced: boolean) => Promise<Expiring<Value>>,
     options: RefreshingCredentialOptions = {},
   ) {
     this.marginMs = options.marginMs ?? 5 * 60_000;
@@ -52,7 +55,9 @@ export class RefreshingCredential<Value> {
 
   /** Forgets the credential held (the upstream refused it), unless it was fetched within minAgeMs: the next call fetches a new one. */
   invalidate(): void {
-    if (this.held && this.now() - this.held.fetchedAtMs >= this.minAgeMs) this.held = undefined;
+    if (!this.held || this.now() - this.held.fetchedAtMs < this.minAgeMs) return;
+    this.held = undefined;
+    this.forceNext = true;
   }
 
   close(): void {
@@ -67,13 +72,17 @@ export class RefreshingCredential<Value> {
 
   private async fetchOnce(): Promise<Expiring<Value>> {
     this.fetches++;
+    const forced = this.forceNext;
+    this.forceNext = false;
     let fresh: Expiring<Value>;
     try {
-      fresh = await this.fetch();
+      fresh = await this.fetch(forced);
     } catch (error) {
+      if (forced) this.forceNext = true;
+      // Only the error's kind: a library's message may quote what a token endpoint answered.
       throw error instanceof UpstreamCredentialsError
         ? error
-        : new UpstreamCredentialsError(`the credential could not be fetched: ${(error as Error).message}`, { cause: error });
+        : new UpstreamCredentialsError(`the credential could not be fetched (${errorKind(error)})`, { cause: error });
     }
     this.held = { ...fresh, fetchedAtMs: this.now() };
     this.schedule(fresh.expiresAtMs === undefined ? undefined : this.refreshIn(fresh.expiresAtMs - this.now()));
@@ -101,3 +110,7 @@ export class RefreshingCredential<Value> {
     this.timer.unref();
   }
 }
+
+/** An error's class name when it is a plain identifier, for logs that must hold nothing else. */
+export const errorKind = (error: unknown): string =>
+  error instanceof Error && /^[A-Za-z][A-Za-z0-9_]*$/.test(error.name) ? error.name : "unknown_error";

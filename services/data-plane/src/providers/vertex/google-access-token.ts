@@ -11,7 +11,7 @@
 // expiring and exchanges again.
 import { readFile } from "node:fs/promises";
 import { type AuthClient, GoogleAuth, JWT } from "google-auth-library";
-import type { Expiring } from "../cloud/refreshing-credential";
+import { errorKind, type Expiring } from "../cloud/refreshing-credential";
 import { UpstreamCredentialsError } from "../cloud/upstream-auth";
 
 export const CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform";
@@ -28,16 +28,21 @@ export interface GoogleTokenOptions {
   now?: () => number;
 }
 
-/** A function that fetches a new access token and its expiry; UpstreamCredentialsError when none can be had. */
-export function googleAccessToken(options: GoogleTokenOptions): () => Promise<Expiring<string>> {
+/**
+ * A function that fetches a new access token and its expiry; UpstreamCredentialsError when none can be had.
+ * `forced`: the token held was refused, so the client's cached one is dropped and a new one exchanged.
+ */
+export function googleAccessToken(options: GoogleTokenOptions): (forced?: boolean) => Promise<Expiring<string>> {
   const now = options.now ?? Date.now;
   let client: Promise<AuthClient> | undefined;
-  return async () => {
+  return async (forced = false) => {
     client ??= authClient(options).catch((error: unknown) => {
       client = undefined; // a file that appears later, or ADC configured later, is found on the next try
       throw error;
     });
     const ready = await client;
+    // Marked expired: the client (and a JWT client's token cache) exchanges anew instead of handing the refused token back.
+    if (forced) ready.credentials = { ...ready.credentials, expiry_date: 1 };
     let token: string | null | undefined;
     try {
       token = (await ready.getAccessToken()).token;
@@ -111,16 +116,15 @@ function sendExchangesTo(client: AuthClient, tokenUri: string): void {
 }
 
 /**
- * What went wrong, for the operator's log: a token endpoint's HTTP status and OAuth2 error code, or the
- * error's own message when no HTTP answer came. Never the request (it carries the signed assertion).
+ * What went wrong, for the operator's log, as for every cloud: a token endpoint's HTTP status and OAuth2
+ * error code, else the error's kind. Never a message (it may quote the answer) or the request (it
+ * carries the signed assertion).
  */
 function describe(error: unknown): string {
   const response = (error as { response?: { status?: unknown; data?: unknown } }).response;
   if (response && typeof response.status === "number") {
-    const data = response.data as { error?: unknown; error_description?: unknown } | undefined;
-    const code = typeof data?.error === "string" ? ` ${data.error}` : "";
-    const description = typeof data?.error_description === "string" ? ` (${data.error_description.slice(0, 200)})` : "";
-    return `HTTP ${response.status}${code}${description}`;
+    const code = (response.data as { error?: unknown } | undefined)?.error;
+    return `HTTP ${response.status}${typeof code === "string" && /^[a-z_]+$/.test(code) ? ` ${code}` : ""}`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorKind(error);
 }

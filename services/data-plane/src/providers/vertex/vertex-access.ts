@@ -13,7 +13,7 @@ import { publisherOf, type VertexPlace } from "./vertex-paths";
 export function vertexAccess(config: ProviderConfig, log: CredentialLog): ProviderAccess {
   const cloud = config.cloud;
   if (!cloud?.project) throw new Error(`${config.name}: a vertex provider needs its Google Cloud project`);
-  const place: VertexPlace = { project: cloud.project, location: cloud.region };
+  const place: VertexPlace = { project: cloud.project, location: cloud.region ?? "global" };
   const gemini = new VertexGeminiAdapter(place);
   const claude = new VertexClaudeAdapter(place);
   return {

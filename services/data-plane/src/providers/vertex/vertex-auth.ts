@@ -23,9 +23,9 @@ export class VertexAuth implements UpstreamAuth {
     const marginMs = options.marginMs ?? DEFAULT_MARGIN_MS;
     const fetchToken = googleAccessToken({ credentialsFile: options.credentialsFile, refreshMarginMs: marginMs, now: options.now });
     this.credential = new RefreshingCredential(
-      async () => {
+      async (forced) => {
         try {
-          return await fetchToken();
+          return await fetchToken(forced);
         } catch (error) {
           const message = error instanceof UpstreamCredentialsError ? error.message : "the Google credentials failed";
           options.log({ provider: options.provider, reason: "vertex_token_unavailable" }, message);

@@ -18,9 +18,10 @@ export function publisherOf(upstreamModel: string): VertexPublisher {
 
 /**
  * `/projects/{project}/locations/{location}/publishers/{publisher}/models/{model}:{method}`; the method
- * may carry a query (`streamGenerateContent?alt=sse`). Claude's versioned ids (`claude-sonnet-4@20250514`)
- * go in as written, as Google's own clients send them.
+ * may carry a query (`streamGenerateContent?alt=sse`). The model is one path segment whatever the
+ * catalogue holds (a `/`, `?` or `..` cannot reach another path); Claude's `@` stays as written, as
+ * Google's own clients send it (`claude-sonnet-4@20250514`).
  */
 export function vertexModelPath(place: VertexPlace, publisher: VertexPublisher, model: string, method: string): string {
-  return `/projects/${encodeURIComponent(place.project)}/locations/${encodeURIComponent(place.location)}/publishers/${publisher}/models/${model}:${method}`;
+  return `/projects/${encodeURIComponent(place.project)}/locations/${encodeURIComponent(place.location)}/publishers/${publisher}/models/${encodeURIComponent(model).replaceAll("%40", "@")}:${method}`;
 }
