@@ -8,7 +8,7 @@
 // node with DATA_PLANE_NODE_FLAGS) unless dataPlaneRuntime is "tsx".
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -38,6 +38,13 @@ export interface Floor {
 }
 
 const UPSTREAM_KEY = "bench-upstream-key";
+
+/**
+ * The clouds' bench models (loadCloudModels): each with the cloud's path alone, so a chat completions client reaches Claude on
+ * Bedrock (Signature V4 per call, AWS's binary event stream, Anthropic's events translated) or Gemini on Vertex AI (a cached
+ * OAuth2 token).
+ */
+export const CLOUD_MODELS = { bedrock: "anthropic/claude-sonnet-4-on-bedrock", vertex: "google/gemini-2.5-flash-on-vertex" } as const;
 /** The machine's PostgreSQL and Redis, unless BENCH_POSTGRES_URL / BENCH_REDIS_URL name others. */
 export const BENCH_POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 export const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -231,6 +238,22 @@ export class BenchStack {
     await this.admin("POST", "/admin/projects", { id: this.projectId, name: "benchmark" });
     await this.admin("POST", `/admin/projects/${this.projectId}/topups`, { amount_usd: "1000000.00", idempotency_key: "bench-credit" });
     this.key = (await this.admin<{ key: string }>("POST", `/admin/projects/${this.projectId}/keys`, { name: "benchmark" })).key;
+  }
+
+  /** The default catalogue plus CLOUD_MODELS: Claude Sonnet 4 with its Bedrock path alone, Gemini 2.5 Flash with its Vertex path alone. */
+  async loadCloudModels(): Promise<void> {
+    type Model = { id: string; paths: { provider: string }[] };
+    const file = path.join(repositoryRoot, "services/control-plane/src/catalogue/default-catalogue.json");
+    const catalogue = JSON.parse(readFileSync(file, "utf8")) as { models: Model[] };
+    const only = (id: string, from: string, provider: string): Model => {
+      const model = catalogue.models.find((candidate) => candidate.id === from)!;
+      return { ...model, id, paths: model.paths.filter((candidate) => candidate.provider === provider) };
+    };
+    catalogue.models.push(
+      only(CLOUD_MODELS.bedrock, "anthropic/claude-sonnet-4", "bedrock"),
+      only(CLOUD_MODELS.vertex, "google/gemini-2.5-flash", "vertex"),
+    );
+    await this.loadCatalogue(catalogue);
   }
 
   /** Loads a catalogue through the admin API and waits until the data plane serves it. */

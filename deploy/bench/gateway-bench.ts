@@ -15,12 +15,11 @@
 // The data plane runs as production runs it (its bundle, plain node, DATA_PLANE_NODE_FLAGS); --tsx
 // (implied by --cpu-prof, whose summary names packages by file) runs its TypeScript through tsx.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { DATA_PLANE_NODE_FLAGS, repositoryRoot } from "../local/service-process";
-import { BENCH_POSTGRES_URL, BENCH_REDIS_URL, BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
+import { BENCH_POSTGRES_URL, BENCH_REDIS_URL, BenchStack, CLOUD_MODELS, profileEnv, upstreamHeaders } from "./bench-stack";
 import { startTraceSink } from "./trace-sink";
 import {
   AUTOCANNON,
@@ -88,11 +87,6 @@ type Mode = "json" | "stream";
  */
 type Scenario = "baseline" | `upstream-${number}ms` | Dialect | Cloud;
 type Dialect = "responses" | "messages";
-/**
- * The clouds' cases, chat completions clients each to a model whose only path is the cloud's: Claude on Bedrock (Signature V4
- * per call, AWS's binary event stream, Anthropic's events translated) and Gemini on Vertex AI (a cached OAuth2 token).
- */
-const CLOUD_MODELS = { bedrock: "anthropic/claude-sonnet-4-on-bedrock", vertex: "google/gemini-2.5-flash-on-vertex" } as const;
 type Cloud = keyof typeof CLOUD_MODELS;
 const CLOUDS = Object.keys(CLOUD_MODELS) as Cloud[];
 const TARGETS: TargetName[] = ["mock", "floor", "gateway"];
@@ -479,22 +473,6 @@ function checkTargets(results: CaseResult[], dataPlanePeakRss: number): TargetCh
   return checks;
 }
 
-/** The default catalogue plus the clouds' bench models: Claude Sonnet 4 with its Bedrock path alone, Gemini 2.5 Flash with its Vertex path alone. */
-async function loadCloudModels(): Promise<void> {
-  type Model = { id: string; paths: { provider: string }[] };
-  const file = path.join(repositoryRoot, "services/control-plane/src/catalogue/default-catalogue.json");
-  const catalogue = JSON.parse(readFileSync(file, "utf8")) as { models: Model[] };
-  const only = (id: string, from: string, provider: string): Model => {
-    const model = catalogue.models.find((candidate) => candidate.id === from)!;
-    return { ...model, id, paths: model.paths.filter((candidate) => candidate.provider === provider) };
-  };
-  catalogue.models.push(
-    only(CLOUD_MODELS.bedrock, "anthropic/claude-sonnet-4", "bedrock"),
-    only(CLOUD_MODELS.vertex, "google/gemini-2.5-flash", "vertex"),
-  );
-  await stack.loadCatalogue(catalogue);
-}
-
 interface Billing {
   activeHoldsAfterDrain: number;
   billedRequests: number;
@@ -570,7 +548,7 @@ async function main(): Promise<void> {
     }
   }
   // The clouds' paths, at the lowest and highest concurrency: their overhead against the floor.
-  await loadCloudModels();
+  await stack.loadCloudModels();
   for (const cloud of CLOUDS) {
     for (const mode of ["json", "stream"] as const) {
       for (const concurrency of new Set([Math.min(...concurrencies), slowConcurrency]))

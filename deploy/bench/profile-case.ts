@@ -70,6 +70,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 try {
   await stack.start();
+  await stack.loadCloudModels(); // --model anthropic/claude-sonnet-4-on-bedrock profiles the Bedrock path (bench-stack.ts CLOUD_MODELS)
   if (pinned) pin(process.pid, "1");
   const dataPlanePid = stack.dataPlane.child.pid!;
   const controlPlanePid = stack.controlPlane.child.pid!;
