@@ -17,6 +17,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { costToNano, type GatewayStack, marker, startStack, type TestProject } from "../harness/gateway-stack";
 import { accessPath, chatModel, embeddingsModel, price } from "../support/catalogue-file";
+import { OtlpReceiver } from "../support/otlp-receiver";
 
 const CLAUDE = "anthropic/claude-sonnet-4";
 const GPT = "openai/gpt-4o-mini";
@@ -88,14 +89,22 @@ describe("the clouds as access paths", () => {
   let openai: OpenAI;
 
   let keyDir: string;
+  // Every data plane traces every request: the spans are searched for credentials at the end.
+  let receiver: OtlpReceiver;
 
   beforeAll(async () => {
     keyDir = mkdtempSync(path.join(tmpdir(), "cloud-paths-"));
+    receiver = await OtlpReceiver.start();
     stack = await startStack({
       backend: "postgresql",
       clouds: true,
       mockAsProviders: ["anthropic"],
       dataPlanes: 3,
+      dataPlaneEnv: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
+        OTEL_BSP_SCHEDULE_DELAY: "100",
+      },
       dataPlaneEnvs: (mockUrl): Record<string, string>[] => [
         {},
         // Data plane 1: credentials the clouds refuse.
@@ -115,6 +124,7 @@ describe("the clouds as access paths", () => {
 
   afterAll(async () => {
     await stack?.stop();
+    await receiver?.close();
     rmSync(keyDir, { recursive: true, force: true });
   });
 
@@ -532,5 +542,26 @@ describe("the clouds as access paths", () => {
       await Promise.all(answers.map((answer) => answer.arrayBuffer()));
       expect(await issued()).toBe(before + 1);
     });
+  });
+
+  it("no span of any data plane holds a credential, token or signature (every request above was traced)", async () => {
+    await expect
+      .poll(() => receiver.spans.some((span) => span.name.includes("bedrock") || JSON.stringify(span).includes("bedrock")), {
+        timeout: 5_000,
+      })
+      .toBe(true);
+    const spans = JSON.stringify(receiver.spans);
+    for (const secret of [
+      "mock-bedrock-secret-key",
+      "not-the-mock-secret",
+      "not-the-azure-key",
+      "upstream-secret-key",
+      "ya29.",
+      "Signature=",
+      "IQoJmock",
+      "PRIVATE KEY",
+      "AWS4-HMAC-SHA256",
+    ])
+      expect(spans, `a span holds ${secret.slice(0, 8)}...`).not.toContain(secret);
   });
 });
