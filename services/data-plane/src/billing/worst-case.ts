@@ -42,7 +42,7 @@ export interface UsageBound {
 /** What the bound of one call is read from. */
 export interface CallFacts {
   endpoint: "chat" | "embeddings";
-  /** The upstream's protocol: "openai-compatible", "anthropic" or "gemini". */
+  /** The protocol of the body sent: "openai-compatible", "anthropic", "gemini" (on any provider, a cloud's included) or another. */
   protocol: string;
   upstreamModel: string;
   model: Pick<ModelEntry, "maxOutputTokens" | "contextLength" | "outputModalities">;

@@ -112,7 +112,11 @@ export interface NativeCodec {
 }
 
 export interface ProviderAdapter {
-  /** The protocol's name, for logs and docs ("openai-compatible", "anthropic", "gemini"). */
+  /**
+   * The protocol of the body it sends ("openai-compatible", "anthropic", "gemini", "bedrock-converse"): a cloud that carries
+   * another's body names that one, since the hold's worst case depends on it (billing/worst-case.ts: Anthropic's tool
+   * prompt, Gemini's thinking beyond its maximum).
+   */
   readonly protocol: string;
   /** The codec for a client dialect this upstream speaks as its own (by the dialect's name), else undefined: the body is translated. */
   native(dialect: string): NativeCodec | undefined;

@@ -37,38 +37,81 @@ const imageTokens = (upstreamModel: string) => (upstreamModel.includes("gpt-4o-m
 // ---- Paths ----
 
 const OPENROUTER_FIELDS = ["top_k", "min_p", "top_a", "repetition_penalty", "reasoning", "provider", "transforms", "usage"];
-const PROVIDERS: { name: string; protocol: ProviderConfig["protocol"]; extraFields: string[]; responsesApi: boolean; models: string[] }[] =
-  [
-    { name: "openai", protocol: "openai-compatible", extraFields: [], responsesApi: true, models: ["gpt-4.1", "gpt-4o-mini", "o4-mini"] },
-    {
-      name: "openrouter",
-      protocol: "openai-compatible",
-      extraFields: OPENROUTER_FIELDS,
-      responsesApi: false,
-      models: ["google/gemini-2.5-flash", "google/gemini-2.5-pro", "anthropic/claude-sonnet-4", "openai/gpt-4.1"],
-    },
-    {
-      name: "anthropic",
-      protocol: "anthropic",
-      extraFields: [],
-      responsesApi: false,
-      models: ["claude-sonnet-4-20250514", "claude-opus-4-7"],
-    },
-    {
-      name: "google",
-      protocol: "gemini",
-      extraFields: [],
-      responsesApi: false,
-      models: ["gemini-2.5-flash", "gemini-2.5-pro", "gemini-2.5-flash-lite"],
-    },
-  ];
+/** The body a path sends, by this test's own reading of each provider's documentation (not the adapter's protocol field). */
+type Body = "openai-compatible" | "anthropic" | "gemini" | "converse";
+interface TestProvider {
+  name: string;
+  protocol: ProviderConfig["protocol"];
+  extraFields: string[];
+  responsesApi: boolean;
+  models: string[];
+  cloud?: ProviderConfig["cloud"];
+  /** Absent: the protocol's own body. */
+  body?: (upstreamModel: string) => Body;
+}
+const PROVIDERS: TestProvider[] = [
+  { name: "openai", protocol: "openai-compatible", extraFields: [], responsesApi: true, models: ["gpt-4.1", "gpt-4o-mini", "o4-mini"] },
+  {
+    name: "openrouter",
+    protocol: "openai-compatible",
+    extraFields: OPENROUTER_FIELDS,
+    responsesApi: false,
+    models: ["google/gemini-2.5-flash", "google/gemini-2.5-pro", "anthropic/claude-sonnet-4", "openai/gpt-4.1"],
+  },
+  {
+    name: "anthropic",
+    protocol: "anthropic",
+    extraFields: [],
+    responsesApi: false,
+    models: ["claude-sonnet-4-20250514", "claude-opus-4-7"],
+  },
+  {
+    name: "google",
+    protocol: "gemini",
+    extraFields: [],
+    responsesApi: false,
+    models: ["gemini-2.5-flash", "gemini-2.5-pro", "gemini-2.5-flash-lite"],
+  },
+  // Vertex AI carries Anthropic's body for Claude and Gemini's for Gemini; Bedrock Anthropic's for Claude (InvokeModel),
+  // Converse's for the others; Azure OpenAI's.
+  {
+    name: "vertex",
+    protocol: "vertex",
+    extraFields: [],
+    responsesApi: false,
+    models: ["claude-sonnet-4@20250514", "gemini-2.5-flash", "gemini-2.5-pro"],
+    cloud: { region: "us-east5", project: "test" },
+    body: (model) => (model.startsWith("claude-") ? "anthropic" : "gemini"),
+  },
+  {
+    name: "bedrock",
+    protocol: "bedrock",
+    extraFields: [],
+    responsesApi: false,
+    models: ["us.anthropic.claude-sonnet-4-20250514-v1:0", "amazon.nova-lite-v1:0"],
+    cloud: { region: "us-east-1", apiKey: "test" },
+    body: (model) => (model.includes("anthropic.") ? "anthropic" : "converse"),
+  },
+  {
+    name: "azure",
+    protocol: "azure",
+    extraFields: [],
+    responsesApi: false,
+    models: ["gpt-4.1", "o4-mini"],
+    cloud: { apiForm: "deployments", apiVersion: "2024-10-21", apiKey: "test" },
+    body: () => "openai-compatible",
+  },
+];
 
 const noHttp = { post: () => Promise.reject(new Error("no upstream in this test")) } as unknown as Pick<UpstreamHttp, "post">;
 const context: TargetContext = {
   providers: new Map(
-    PROVIDERS.map(({ name, protocol, extraFields, responsesApi }) => [
+    PROVIDERS.map(({ name, protocol, extraFields, responsesApi, cloud }) => [
       name,
-      new UpstreamProvider({ name, baseUrl: `http://${name}.invalid`, protocol, extraFields, responsesApi }, noHttp),
+      new UpstreamProvider(
+        { name, baseUrl: `http://${name}.invalid`, protocol, extraFields, responsesApi, ...(cloud ? { cloud } : {}) },
+        noHttp,
+      ),
     ]),
   ),
   health: new PathHealth({ errorHalfLifeMs: 30_000, failureThreshold: 5, cooldownMs: 30_000 }),
@@ -258,8 +301,9 @@ const positive = (value: unknown): number | undefined =>
 function limitsOf(target: CallTarget, request: ClientRequest, forwarded: string, price: Price): Limits {
   const sent = JSON.parse(forwarded) as Json;
   const all = objects(sent);
-  const { protocol } = target.adapter;
   const upstreamModel = target.path.upstreamModel;
+  const provider = PROVIDERS.find((candidate) => candidate.name === target.path.provider)!;
+  const protocol: Body | ProviderConfig["protocol"] = provider.body?.(upstreamModel) ?? provider.protocol;
   const model = target.model;
   const media = all.filter((o) => MEDIA_TYPES.has(o.type as string) || "inlineData" in o || "fileData" in o).length;
   const claude = protocol === "anthropic" || upstreamModel.includes("claude");
@@ -283,6 +327,9 @@ function limitsOf(target: CallTarget, request: ClientRequest, forwarded: string,
     outputModalities = ((config.responseModalities as string[] | undefined) ?? []).map((m) => m.toLowerCase());
   } else if (protocol === "anthropic") {
     perChoice = positive(sent.max_tokens)!; // thinking is inside max_tokens (Anthropic's extended thinking docs)
+  } else if (protocol === "converse") {
+    // One answer, at most inferenceConfig.maxTokens (Bedrock's Converse API reference).
+    perChoice = positive((sent.inferenceConfig as Json | undefined)?.maxTokens) ?? modelMax;
   } else if (target.sized.upstream.path === "/responses") {
     perChoice = positive(sent.max_output_tokens) ?? modelMax; // reasoning is inside max_output_tokens
   } else {
@@ -428,7 +475,7 @@ function targetFor(c: Case): { target: CallTarget; request: ClientRequest } {
       ? chatBody(c.spec, "test/model")
       : c.spec.dialect === "responses"
         ? responsesBody(c.spec, "test/model")
-        : messagesBody(c.spec, "test/model", c.provider.name === "anthropic");
+        : messagesBody(c.spec, "test/model", c.provider.name === "anthropic" || c.provider.body?.(c.upstreamModel) === "anthropic");
   const request = dialect.parse(body);
   const { targets } = planTargets(context, snapshot, dialect.name, request);
   return { target: targets[0]!, request };

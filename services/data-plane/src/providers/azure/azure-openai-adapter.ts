@@ -34,7 +34,8 @@ export interface AzureAdapterOptions extends AzureTarget {
 const NATIVE_DIALECTS = ["openai-chat", "openai-embeddings", "openai-responses"] as const;
 
 export class AzureOpenAiAdapter implements ProviderAdapter {
-  readonly protocol = "azure";
+  // The body is OpenAI's: the hold counts what OpenAI's does (billing/worst-case.ts).
+  readonly protocol = "openai-compatible";
   private readonly openai: OpenAiCompatibleAdapter;
   private readonly codecs = new Map<string, NativeCodec>();
 

@@ -22,7 +22,7 @@ import { convertConverseResponse, readConverseAnswerUsage } from "./convert-conv
 import { ConverseStreamTranslator } from "./converse-stream-translator";
 
 export class ConverseAdapter implements ProviderAdapter {
-  readonly protocol = "bedrock";
+  readonly protocol = "bedrock-converse";
   private readonly embeddings: boolean;
 
   /** @param modelId the upstream model: an embedding model serves embeddings only, any other chat only. */

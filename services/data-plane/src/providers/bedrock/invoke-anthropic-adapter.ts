@@ -21,7 +21,8 @@ import { invokeAnthropicMessagesCodec } from "./invoke-anthropic-messages-codec"
 import { InvokeAnthropicStreamTranslator } from "./invoke-anthropic-stream-translator";
 
 export class InvokeAnthropicAdapter implements ProviderAdapter {
-  readonly protocol = "bedrock";
+  // The body is Anthropic's: the hold's worst case reads it as Anthropic's (billing/worst-case.ts).
+  readonly protocol = "anthropic";
   private readonly anthropic = new AnthropicAdapter();
 
   native(dialect: string): NativeCodec | undefined {

@@ -29,7 +29,8 @@ export const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
 const FORWARDED_HEADERS = ["anthropic-beta"] as const;
 
 export class VertexClaudeAdapter implements ProviderAdapter {
-  readonly protocol = "vertex";
+  // The body is Anthropic's: the hold's worst case reads it as Anthropic's (billing/worst-case.ts).
+  readonly protocol = "anthropic";
   private readonly anthropic = new AnthropicAdapter();
   private readonly messagesCodec: NativeCodec;
 

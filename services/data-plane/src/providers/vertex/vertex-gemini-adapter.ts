@@ -22,7 +22,8 @@ import { predictBody, predictEmbeddingsList, predictUsage } from "./vertex-embed
 import { type VertexPlace, vertexModelPath } from "./vertex-paths";
 
 export class VertexGeminiAdapter implements ProviderAdapter {
-  readonly protocol = "vertex";
+  // The body is Gemini's: the hold allows Gemini's thinking beyond maxOutputTokens (billing/worst-case.ts).
+  readonly protocol = "gemini";
   private readonly gemini = new GeminiAdapter();
 
   constructor(private readonly place: VertexPlace) {}
