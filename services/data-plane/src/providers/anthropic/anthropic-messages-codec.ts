@@ -51,12 +51,29 @@ export const COUNT_TOKENS_FIELDS: ReadonlySet<string> = new Set([
 /** Client headers forwarded to Anthropic: the beta features a client opted into. */
 const FORWARDED_HEADERS = ["anthropic-beta"] as const;
 
+/** A Messages client's body as it goes upstream: its allowlisted fields, the upstream's model, capped to `maxTokens` when given (the clouds that carry it too). */
+export function messagesRequest(body: JsonObject, context: RequestContext, maxTokens: number | undefined): JsonObject {
+  const upstream = allowed(body, MESSAGES_FIELDS, context);
+  if (maxTokens !== undefined) upstream.max_tokens = maxTokens;
+  return upstream;
+}
+
+/** The client's headers that go upstream with its Messages body (FORWARDED_HEADERS), as sent. */
+export function forwardedClientHeaders(context: RequestContext): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const value = context.clientHeaders?.[name];
+    if (value) headers[name] = value;
+  }
+  return headers;
+}
+
 export const anthropicMessagesCodec: NativeCodec = {
-  call: (body, context, maxTokens) => {
-    const upstream = allowed(body, MESSAGES_FIELDS, context);
-    if (maxTokens !== undefined) upstream.max_tokens = maxTokens;
-    return { path: "/messages", headers: nativeHeaders(context), body: JSON.stringify(upstream) };
-  },
+  call: (body, context, maxTokens) => ({
+    path: "/messages",
+    headers: nativeHeaders(context),
+    body: JSON.stringify(messagesRequest(body, context, maxTokens)),
+  }),
   response: (json, context) => convertAnthropicMessage(json, context),
   usage: (json) => readMessageUsage(json),
   stream: (context) => new AnthropicStreamTranslator(context),
@@ -81,10 +98,5 @@ export function allowed(body: JsonObject, fields: ReadonlySet<string>, context: 
 }
 
 function nativeHeaders(context: RequestContext): Record<string, string> {
-  const headers = anthropicHeaders(context.apiKey);
-  for (const name of FORWARDED_HEADERS) {
-    const value = context.clientHeaders?.[name];
-    if (value) headers[name] = value;
-  }
-  return headers;
+  return { ...anthropicHeaders(context.apiKey), ...forwardedClientHeaders(context) };
 }

@@ -12,7 +12,7 @@ export function buildAnthropicChatCall(body: JsonObject, context: RequestContext
   return { path: "/messages", headers: anthropicHeaders(context.apiKey), body: JSON.stringify(anthropicChatRequest(body, context)) };
 }
 
-/** The Messages request body for an OpenAI chat body (reused by the clouds that carry it: Vertex). */
+/** The Messages request body for an OpenAI chat body (reused by the clouds that carry it: Vertex, Bedrock). */
 export function anthropicChatRequest(body: JsonObject, context: RequestContext): JsonObject {
   const converted = convertToAnthropicMessages(body.messages);
   let { system, messages } = converted;

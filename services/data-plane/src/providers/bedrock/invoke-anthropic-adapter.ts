@@ -1,10 +1,11 @@
 // Claude on Bedrock through InvokeModel: the Anthropic Messages protocol with
-// Bedrock's framing. Requests are built by the Anthropic adapter and moved into
+// Bedrock's framing. Requests are the Anthropic translation's body in
 // InvokeModel's form; whole answers are Anthropic Messages, read by the
 // Anthropic codec; streams come as event-stream chunks around Anthropic events.
 import type { UsageRecord } from "../../billing/pricing";
 import type { UpstreamErrorCategory } from "../../errors";
 import { AnthropicAdapter } from "../anthropic/anthropic-adapter";
+import { anthropicChatRequest } from "../anthropic/build-anthropic-request";
 import type {
   Endpoint,
   NativeCodec,
@@ -34,7 +35,8 @@ export class InvokeAnthropicAdapter implements ProviderAdapter {
   }
 
   request(endpoint: Endpoint, body: Record<string, unknown>, context: RequestContext): UpstreamCall {
-    return invokeAnthropicCall(this.anthropic.request(endpoint, body, context), context.upstreamModel);
+    if (endpoint !== "chat") return this.anthropic.request(endpoint, body, context); // throws: Anthropic has no embeddings
+    return invokeAnthropicCall(anthropicChatRequest(body, context), context.upstreamModel);
   }
 
   response(endpoint: Endpoint, json: unknown, context: ResponseContext): Record<string, unknown> {

@@ -1,9 +1,8 @@
-// An Anthropic Messages call (as the Anthropic codec builds it for POST /messages)
-// turned into Bedrock's InvokeModel form: the model moves into the path, `stream`
-// becomes the choice of operation, `anthropic_version` names Bedrock's Messages
-// version, and the `anthropic-beta` header's values move into the body's
-// `anthropic_beta` array (Bedrock reads no Anthropic headers).
-import { isRecord, type JsonObject } from "../chat-usage";
+// An Anthropic Messages request (the object the Anthropic codec builds for POST /messages) in
+// Bedrock's InvokeModel form: the model moves into the path, `stream` becomes the choice of operation,
+// `anthropic_version` names Bedrock's Messages version, and the client's `anthropic-beta` header
+// values move into the body's `anthropic_beta` array (Bedrock reads no Anthropic headers).
+import type { JsonObject } from "../chat-usage";
 import type { UpstreamCall } from "../provider-adapter";
 import { modelPath } from "./bedrock-model-id";
 
@@ -12,12 +11,11 @@ export const BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31";
 /** The media type of AWS's binary event stream (InvokeModelWithResponseStream, ConverseStream). */
 export const EVENT_STREAM_TYPE = "application/vnd.amazon.eventstream";
 
-export function invokeAnthropicCall(messagesCall: UpstreamCall, modelId: string): UpstreamCall {
-  const parsed: unknown = JSON.parse(messagesCall.body);
-  if (!isRecord(parsed)) throw new Error("the Anthropic request body is not an object");
-  const { model: _model, stream, ...fields } = parsed;
+/** @param betaHeader the client's `anthropic-beta` header (a native Messages client's), comma-separated. */
+export function invokeAnthropicCall(request: JsonObject, modelId: string, betaHeader?: string): UpstreamCall {
+  const { model: _model, stream, ...fields } = request;
   const body: JsonObject = { anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...fields };
-  const betas = betaValues(messagesCall.headers["anthropic-beta"]);
+  const betas = betaValues(betaHeader);
   if (betas.length > 0) body.anthropic_beta = betas;
   const streamed = stream === true;
   return {

@@ -7,7 +7,13 @@
 import type { UsageRecord } from "../../billing/pricing";
 import type { UpstreamErrorCategory } from "../../errors";
 import { AnthropicAdapter } from "../anthropic/anthropic-adapter";
-import { allowed, anthropicMessagesCodec, COUNT_TOKENS_FIELDS, MESSAGES_FIELDS } from "../anthropic/anthropic-messages-codec";
+import {
+  allowed,
+  anthropicMessagesCodec,
+  COUNT_TOKENS_FIELDS,
+  forwardedClientHeaders,
+  messagesRequest,
+} from "../anthropic/anthropic-messages-codec";
 import { anthropicChatRequest } from "../anthropic/build-anthropic-request";
 import type { JsonObject } from "../anthropic/json-values";
 import type {
@@ -25,9 +31,6 @@ import { type VertexPlace, vertexModelPath } from "./vertex-paths";
 /** The Messages API version Vertex takes, in the body instead of the `anthropic-version` header. */
 export const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
 
-/** Client headers forwarded: the beta features a client opted into, which Vertex takes as Anthropic does. */
-const FORWARDED_HEADERS = ["anthropic-beta"] as const;
-
 export class VertexClaudeAdapter implements ProviderAdapter {
   // The body is Anthropic's: the hold's worst case reads it as Anthropic's (billing/worst-case.ts).
   readonly protocol = "anthropic";
@@ -36,11 +39,7 @@ export class VertexClaudeAdapter implements ProviderAdapter {
 
   constructor(private readonly place: VertexPlace) {
     this.messagesCodec = {
-      call: (body, context, maxTokens) => {
-        const upstream = allowed(body, MESSAGES_FIELDS, context);
-        if (maxTokens !== undefined) upstream.max_tokens = maxTokens;
-        return this.predictCall(upstream, context, nativeHeaders(context));
-      },
+      call: (body, context, maxTokens) => this.predictCall(messagesRequest(body, context, maxTokens), context, nativeHeaders(context)),
       response: anthropicMessagesCodec.response,
       usage: anthropicMessagesCodec.usage,
       stream: anthropicMessagesCodec.stream,
@@ -98,11 +97,7 @@ export class VertexClaudeAdapter implements ProviderAdapter {
   }
 }
 
+/** The beta features a client opted into, which Vertex takes as Anthropic does. */
 function nativeHeaders(context: RequestContext): Record<string, string> {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  for (const name of FORWARDED_HEADERS) {
-    const value = context.clientHeaders?.[name];
-    if (value) headers[name] = value;
-  }
-  return headers;
+  return { "content-type": "application/json", ...forwardedClientHeaders(context) };
 }
