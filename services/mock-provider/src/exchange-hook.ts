@@ -66,7 +66,7 @@ export function registerExchangeHook(app: FastifyInstance, state: MockState, gat
         return reply;
       }
     }
-    ex.script = state.scripts.resolve(state.rawBodies.get(request) ?? "", headerScript);
+    ex.script = state.scripts.resolve(state.rawBodies.get(request) ?? "", request.url, headerScript);
     if (ex.script) entry.script = ex.script;
   });
 

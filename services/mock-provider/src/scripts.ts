@@ -134,11 +134,15 @@ export function parseMatchScript(input: unknown, errorFixtures: ReadonlySet<stri
   if (!isRecord(input)) throw new ScriptError("script must be a JSON object");
   const match = parseMatch(input.match);
   const times = input.times === undefined ? 1 : nonNegativeInt(input.times, "times");
-  return { ...parseScript(input, errorFixtures, new Set(["match", "times"])), match, times };
+  if (input.path !== undefined && !isNonEmptyString(input.path)) throw new ScriptError("path must be a non-empty string");
+  const script = { ...parseScript(input, errorFixtures, new Set(["match", "path", "times"])), match, times };
+  return input.path === undefined ? script : { ...script, path: input.path };
 }
 
-/** True when the raw body contains the match string, or every one of a list. */
-function matches(rawBody: string, match: Match): boolean {
+/** True when the raw body contains the match string, or every one of a list, and the URL the script's path. */
+function matches(rawBody: string, url: string, script: MatchScript): boolean {
+  const { match, path } = script;
+  if (path !== undefined && !url.includes(path)) return false;
   return typeof match === "string" ? rawBody.includes(match) : match.every((part) => rawBody.includes(part));
 }
 
@@ -155,7 +159,7 @@ export function mergeScripts(...layers: (Script | undefined)[]): Script | undefi
 }
 
 function withoutMatch(script: MatchScript): Script {
-  const { match: _match, times: _times, ...rest } = script;
+  const { match: _match, path: _path, times: _times, ...rest } = script;
   return rest;
 }
 
@@ -197,9 +201,9 @@ export class ScriptStore {
     this.runtimeDefault = undefined;
   }
 
-  /** First queued script whose match occurs in the raw body; consumes one use of it. */
-  take(rawBody: string): Script | undefined {
-    const position = this.queue.findIndex((s) => matches(rawBody, s.match));
+  /** First queued script whose match occurs in the raw body (and path in the URL); consumes one use of it. */
+  take(rawBody: string, url: string): Script | undefined {
+    const position = this.queue.findIndex((s) => matches(rawBody, url, s));
     const found = this.queue[position];
     if (!found) return undefined;
     if (found.times !== 0) {
@@ -210,7 +214,7 @@ export class ScriptStore {
   }
 
   /** Effective script: default < match script < header script. */
-  resolve(rawBody: string, headerScript: Script | undefined): Script | undefined {
-    return mergeScripts(this.defaultScript, this.take(rawBody), headerScript);
+  resolve(rawBody: string, url: string, headerScript: Script | undefined): Script | undefined {
+    return mergeScripts(this.defaultScript, this.take(rawBody, url), headerScript);
   }
 }

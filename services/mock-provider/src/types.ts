@@ -99,6 +99,8 @@ export type Match = string | string[];
 /** A queued script applied to the next requests whose raw body contains `match`. */
 export interface MatchScript extends Script {
   match: Match;
+  /** Also required in the request's path and query, when set (two regions of a cloud send the same body). */
+  path?: string;
   /** How many requests it applies to; 0 = unlimited. Default 1. */
   times?: number;
 }

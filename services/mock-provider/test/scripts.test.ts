@@ -210,6 +210,16 @@ describe("match scripts", () => {
     expect(mock.app.mock.scripts()).toEqual([]);
   });
 
+  it("with a path, apply only to requests whose URL holds it too", async () => {
+    mock.app.mock.addScript({ match: "mock:where", path: "/v1/responses", times: 0, status: 503 });
+    expect((await chat(mock, { model: "m", messages: withMarker("mock:where") })).status).toBe(200);
+    mock.app.mock.addScript({ match: "mock:where", path: "/chat/completions", status: 502 });
+    expect((await chat(mock, { model: "m", messages: withMarker("mock:where") })).status).toBe(502);
+    expect(mock.app.mock.scripts()).toEqual([{ match: "mock:where", path: "/v1/responses", times: 0, status: 503 }]);
+    const bad = await control("/_mock/scripts", "POST", { match: "mock:where", path: "", status: 500 });
+    expect(bad.status).toBe(400);
+  });
+
   it("queue a copy: changing the caller's match list afterwards changes nothing", async () => {
     const match = ["mock:copy"];
     mock.app.mock.addScript({ match, status: 500 });

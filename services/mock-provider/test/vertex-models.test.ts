@@ -76,6 +76,40 @@ describe("vertex persona: Gemini", () => {
   });
 });
 
+describe("vertex persona: embeddings (:predict)", () => {
+  const recorded = fixtureJson("gemini.embedContent.response.json").embedding.values as number[];
+
+  it("answers one prediction per instance, its values at the model's dimensions, with a token count", async () => {
+    const res = await call("/google/models/text-embedding-005:predict", { instances: [{ content: "one two" }, { content: "three" }] });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Json;
+    expect(body.predictions).toHaveLength(2);
+    expect(body.predictions[0].embeddings.values).toHaveLength(768);
+    expect(body.predictions[0].embeddings.values.slice(0, recorded.length)).toEqual(recorded);
+    expect(body.predictions[0].embeddings.statistics).toEqual({ truncated: false, token_count: 2 });
+    expect(body.metadata).toEqual({ billableCharacterCount: 12 });
+  });
+
+  it("honours outputDimensionality and a scripted prompt_tokens", async () => {
+    const res = await call(
+      "/google/models/gemini-embedding-001:predict",
+      { instances: [{ content: "hello" }], parameters: { outputDimensionality: 16 } },
+      script({ usage: { prompt_tokens: 9 } }),
+    );
+    const prediction = ((await res.json()) as Json).predictions[0];
+    expect(prediction.embeddings.values).toHaveLength(16);
+    expect(prediction.embeddings.statistics.token_count).toBe(9);
+  });
+
+  it("refuses more than one instance on gemini-embedding-001, and an instance without content", async () => {
+    const two = await call("/google/models/gemini-embedding-001:predict", { instances: [{ content: "a" }, { content: "b" }] });
+    expect(two.status).toBe(400);
+    expect(((await two.json()) as Json).error.status).toBe("INVALID_ARGUMENT");
+    const empty = await call("/google/models/text-embedding-005:predict", { instances: [{ text: "a" }] });
+    expect(empty.status).toBe(400);
+  });
+});
+
 describe("vertex persona: Claude", () => {
   it("answers rawPredict with an Anthropic Message, msg_vrtx_ id and req_vrtx_ request id", async () => {
     const res = await call("/anthropic/models/claude-opus-4-6:rawPredict", CLAUDE_BODY);

@@ -2,7 +2,8 @@
 // Responses, @anthropic-ai/sdk, the Vercel AI SDK) through Bedrock (Signature V4, AWS's binary event
 // stream), Vertex AI (OAuth2 tokens from the mock's token endpoint) and Azure OpenAI (api-key), streamed
 // and not, with a tool round trip; usage.cost is the ledger's debit at the answering path's price.
-// Then failover across clouds, and credentials: a second data plane signs with a wrong AWS secret, holds
+// Vertex's embeddings (:predict) billed by its token counts. Then failover across clouds and between
+// two regions of Bedrock, and credentials: a second data plane signs with a wrong AWS secret, holds
 // a Vertex key file Google does not know and sends a wrong Azure key; a third takes AWS credentials from
 // the container endpoint (EKS Pod Identity's) and fetches them once for 200 concurrent requests. The
 // stack's own check at stop proves no AWS secret, Google token, signature or private key reached a log line.
@@ -24,6 +25,7 @@ const GPT = "openai/gpt-4o-mini";
 const GEMINI = "google/gemini-2.5-flash";
 const NOVA = "amazon/nova-lite";
 const TITAN = "amazon/titan-embed-text-v2";
+const VERTEX_EMBEDDING = "google/text-embedding-005";
 
 // One flat rate per path (cache reads and writes at the input rate), each path's its own: a debit names the path that answered.
 const flat = (input: string, output: string) =>
@@ -31,6 +33,7 @@ const flat = (input: string, output: string) =>
 const RATES = {
   anthropic: ["3", "15"],
   bedrock: ["4", "20"],
+  bedrockEu: ["4.4", "22"],
   vertex: ["5", "25"],
   openai: ["1", "2"],
   azure: ["2", "4"],
@@ -46,6 +49,8 @@ const CATALOGUE = {
       accessPath("anthropic", "claude-sonnet-4-20250514", "ANTHROPIC_API_KEY", flat(...RATES.anthropic)),
       { provider: "bedrock", upstream_model: "us.anthropic.claude-sonnet-4-20250514-v1:0", price: flat(...RATES.bedrock) },
       { provider: "vertex", upstream_model: "claude-sonnet-4@20250514", price: flat(...RATES.vertex) },
+      // Another Bedrock region (data plane 0 only): a path of its own, named only by `service.paths`' tests.
+      { provider: "bedrock-eu", upstream_model: "eu.anthropic.claude-sonnet-4-20250514-v1:0", price: flat(...RATES.bedrockEu) },
     ]),
     chatModel(GPT, [
       // Different upstream ids, so a mock script can fail the OpenAI path alone.
@@ -55,6 +60,7 @@ const CATALOGUE = {
     chatModel(GEMINI, [{ provider: "vertex", upstream_model: "gemini-2.5-flash", price: flat(...RATES.gemini) }]),
     chatModel(NOVA, [{ provider: "bedrock", upstream_model: "amazon.nova-lite-v1:0", price: flat(...RATES.nova) }]),
     embeddingsModel(TITAN, [{ provider: "bedrock", upstream_model: "amazon.titan-embed-text-v2:0", price: price("0.02", "0") }]),
+    embeddingsModel(VERTEX_EMBEDDING, [{ provider: "vertex", upstream_model: "text-embedding-005", price: price("0.025", "0") }]),
   ],
 };
 
@@ -81,7 +87,7 @@ const withService =
 
 /** The nano-USD of `prompt` input and `completion` output tokens at a flat path rate (USD per M tokens: nano per token = rate x 1000). */
 const atRate = ([input, output]: readonly [string, string], prompt: number, completion: number): bigint =>
-  BigInt(prompt) * BigInt(Number(input) * 1000) + BigInt(completion) * BigInt(Number(output) * 1000);
+  BigInt(prompt) * BigInt(Math.round(Number(input) * 1000)) + BigInt(completion) * BigInt(Math.round(Number(output) * 1000));
 
 describe("the clouds as access paths", () => {
   let stack: GatewayStack;
@@ -106,7 +112,8 @@ describe("the clouds as access paths", () => {
         OTEL_BSP_SCHEDULE_DELAY: "100",
       },
       dataPlaneEnvs: (mockUrl): Record<string, string>[] => [
-        {},
+        // Data plane 0: Bedrock in a second region too, as its own provider.
+        { BEDROCK_EU_PROTOCOL: "bedrock", BEDROCK_EU_REGION: "eu-central-1", BEDROCK_EU_BASE_URL: `${mockUrl}/bedrock` },
         // Data plane 1: credentials the clouds refuse.
         {
           AWS_SECRET_ACCESS_KEY: "not-the-mock-secret",
@@ -302,6 +309,24 @@ describe("the clouds as access paths", () => {
       await expectBilled(response.headers.get("x-request-id"), usage!, RATES.vertex);
     });
 
+    it("embeddings on Vertex's text embedding model (:predict): Vertex's token counts are billed", async () => {
+      const tag = marker();
+      // Vertex counts each input's tokens; the mock's first count is scripted so the bill is known.
+      await stack.mockScript({ match: tag, usage: { prompt_tokens: 7 } });
+      const { data, response } = await openai.embeddings
+        .create({ model: VERTEX_EMBEDDING, input: [`first ${tag}`, "second input"], encoding_format: "float" })
+        .withResponse();
+      expect(data.data.map((item) => [item.index, item.embedding.length])).toEqual([
+        [0, 768],
+        [1, 768],
+      ]);
+      expect(data.usage.prompt_tokens).toBe(7 + Math.ceil("second input".length / 4));
+      expect(await debitsFor(response.headers.get("x-request-id"))).toEqual([-atRate(["0.025", "0"], data.usage.prompt_tokens, 0)]);
+      const seen = (await stack.mockRequestsWith(tag))[0]!;
+      expect(seen.path).toBe("/vertex/v1/projects/mock-project/locations/us-east5/publishers/google/models/text-embedding-005:predict");
+      expect(seen.body).toEqual({ instances: [{ content: `first ${tag}` }, { content: "second input" }] });
+    });
+
     it("Gemini on Vertex: openai chat whole and streamed, and the Responses client", async () => {
       const whole = await openai.chat.completions.create({ model: GEMINI, messages: [{ role: "user", content: marker() }] }).withResponse();
       expect(whole.data.choices[0]!.message.content).toBeTruthy();
@@ -462,6 +487,32 @@ describe("the clouds as access paths", () => {
       expect(answer.response.headers.get("x-service-reason")).toMatch(/via azure/);
       await expectBilled(answer.response.headers.get("x-request-id"), answer.data.usage as unknown as ChatUsage, RATES.azure);
       expect(await personasFor(tag)).toContain("azure");
+    });
+
+    it("Bedrock throttling in one region is answered by Bedrock in another, signed for that region", async () => {
+      const tag = marker();
+      // Both regions send the same body: the US inference profile in the URL tells them apart.
+      await stack.mockScript({ match: tag, path: "/model/us.anthropic.", times: 10, status: 429 });
+      const answer = await openai.chat.completions
+        .create({ model: CLAUDE, messages: [{ role: "user", content: tag }], service: { paths: ["bedrock", "bedrock-eu"] } } as never)
+        .withResponse();
+      const attempts = (answer.data as unknown as { service: { reason: { attempts: { path: string; outcome: string }[] } } }).service.reason
+        .attempts;
+      // A throttled path is retried before the switch (routing.md), as any path is.
+      expect(attempts.at(-1)).toEqual(expect.objectContaining({ path: "bedrock-eu", outcome: "ok" }));
+      const before = attempts.slice(0, -1);
+      expect(before.length).toBeGreaterThan(0);
+      expect(before.every((attempt) => attempt.path === "bedrock" && attempt.outcome === "http_429")).toBe(true);
+      expect(answer.response.headers.get("x-service-reason")).toMatch(/via bedrock-eu/);
+      await expectBilled(answer.response.headers.get("x-request-id"), answer.data.usage as unknown as ChatUsage, RATES.bedrockEu);
+      const seen = await stack.mockRequestsWith(tag);
+      expect(seen.map((request) => request.path)).toEqual([
+        ...before.map(() => "/bedrock/model/us.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke"),
+        "/bedrock/model/eu.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke",
+      ]);
+      expect(seen.at(-1)!.headers.authorization).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=AKIDMOCKBEDROCK\/\d{8}\/eu-central-1\/bedrock\/aws4_request/,
+      );
     });
   });
 

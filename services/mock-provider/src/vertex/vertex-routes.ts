@@ -2,7 +2,7 @@
 // service account (POST /vertex/token), and the model routes under
 // /vertex/v1/projects/{project}/locations/{location}/publishers/{publisher}/models/{model}:{method}:
 // Gemini's generateContent and streamGenerateContent (?alt=sse: SSE, else one
-// JSON array) and Claude's rawPredict and streamRawPredict. The bearer check and
+// JSON array), the embedding models' predict, and Claude's rawPredict and streamRawPredict. The bearer check and
 // the script happen in exchange-hook.ts / personas.ts, as for every persona.
 // Test controls: GET /_mock/vertex/service-account (the key file's JSON),
 // GET /_mock/vertex/tokens ({exchanges}), POST /_mock/vertex/tokens {expires_in}.
@@ -11,6 +11,7 @@ import { anthropicStreamFraming } from "../anthropic-errors";
 import { chooseAnthropicKind, messageResponse, messageStreamFrames } from "../anthropic-messages";
 import { exchangeOf } from "../exchange-hook";
 import { chooseGeminiKind, rewriteResponse, streamResponses } from "../gemini-content";
+import { GeminiRequestError } from "../gemini-embeddings";
 import { geminiArrayFraming, geminiArrayFrames, geminiSseFrames, geminiSseFraming } from "../gemini-errors";
 import { isRecord, type Json } from "../json";
 import { beforeHeaders, type Exchange, sendJson, sendStream, sendSuccessJson } from "../respond";
@@ -19,6 +20,7 @@ import { resolveUsage } from "../usage";
 import { vertexAccountOf } from "./vertex-account";
 import { vertexFixtures } from "./vertex-fixtures";
 import { VERTEX_TOKEN_PATH, vertexTarget } from "./vertex-target";
+import { predictEmbeddingsResponse } from "./vertex-predict";
 import { withClaudeRequestId } from "./vertex-wire";
 
 const ANTHROPIC_VERSION = "vertex-2023-10-16";
@@ -52,6 +54,15 @@ export function registerVertexRoutes(app: FastifyInstance, state: MockState): vo
   });
 
   async function gemini(ex: Exchange, body: Json, model: string, method: string, sse: boolean): Promise<void> {
+    if (method === "predict") {
+      try {
+        sendSuccessJson(ex, predictEmbeddingsResponse(body, model, state.fixtures.gemini.embedding, resolveUsage(ex.script?.usage)));
+      } catch (error) {
+        if (!(error instanceof GeminiRequestError)) throw error;
+        sendJson(ex, 400, ex.wire.invalidRequest(error.message, ex.requestId));
+      }
+      return;
+    }
     if (!Array.isArray(body.contents) || body.contents.length === 0) {
       sendJson(ex, 400, ex.wire.invalidRequest("* GenerateContentRequest.contents: contents is not specified\n", ex.requestId));
       return;

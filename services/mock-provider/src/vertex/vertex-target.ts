@@ -2,7 +2,7 @@
 
 /** The fake OAuth2 token endpoint (a service-account key file's token_uri points here). */
 export const VERTEX_TOKEN_PATH = "/vertex/token";
-const GEMINI_METHODS = new Set(["generateContent", "streamGenerateContent"]);
+const GEMINI_METHODS = new Set(["generateContent", "streamGenerateContent", "predict"]);
 const CLAUDE_METHODS = new Set(["rawPredict", "streamRawPredict"]);
 
 /** `{publisher, model, method}` of a Vertex model call this persona serves, else undefined. */
