@@ -74,6 +74,8 @@ export interface DataPlaneConfig {
     /** Projects whose failures it takes to open a path's circuit for everyone (one project's open only its own). */
     minProjects: number;
   };
+  /** Conversation affinity (docs/routing.md, "Affinity"): how long a pin lives after a turn (0: no affinity), and for a turn that asked for 1-hour cache writes. */
+  affinity: { pinTtlMs: number; hourPinTtlMs: number };
   /** A streaming client receives an SSE comment whenever nothing else was written for this long. */
   sseKeepAliveMs: number;
   logLevel: string;
@@ -361,6 +363,11 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
       failureThreshold: integer(env, "CIRCUIT_FAILURE_THRESHOLD", 5, 1),
       cooldownMs: integer(env, "CIRCUIT_COOLDOWN_MS", 30_000, 1),
       minProjects: integer(env, "CIRCUIT_MIN_PROJECTS", 2, 1),
+    },
+    // A provider's prompt cache lives 5 minutes from its last use by default, an hour when asked for.
+    affinity: {
+      pinTtlMs: integer(env, "AFFINITY_PIN_TTL_MS", 300_000, 0),
+      hourPinTtlMs: integer(env, "AFFINITY_HOUR_PIN_TTL_MS", 3_600_000, 0),
     },
     // A waiting client gets a comment at least every 15 s; timers fire late, never early, so the default leaves room.
     sseKeepAliveMs: integer(env, "SSE_KEEPALIVE_MS", 10_000, 10),

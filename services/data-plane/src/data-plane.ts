@@ -20,6 +20,7 @@ import type { RateLimiter } from "./limits/rate-limiter";
 import { RedisRateLimiter } from "./limits/redis-rate-limiter";
 import { createMetrics } from "./metrics";
 import { UpstreamProvider } from "./providers/upstream-provider";
+import { LocalPins, type PinStore, RedisPins } from "./routing/affinity-pins";
 import { PathHealth } from "./routing/path-health";
 import { unsetCredentials } from "./routing/route-request";
 import { UpstreamHttp } from "./upstream/upstream-http";
@@ -74,6 +75,8 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       )
     : new LocalRateLimiter(config.rateLimitWindowMs);
   const health = new PathHealth(config.pathHealth);
+  // Shared by every data plane through Redis when there is one; else this data plane's own.
+  const pins: PinStore = config.redisUrl ? new RedisPins(config.redisUrl) : new LocalPins();
   const metrics = createMetrics({ rateLimiter, billing, health, controlPlane }, { projectLabels: config.metricsProjectLabels });
   controlPlane.observe = (method, seconds, outcome) => metrics.controlPlaneCalls.series(method, outcome).observe(seconds);
   keys.onLookup = (result) => metrics.keyCacheLookups.series(result).inc();
@@ -89,6 +92,8 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     health,
     billing,
     metrics,
+    pins,
+    affinity: config.affinity,
     settings: {
       ...config.upstream,
       sseKeepAliveMs: config.sseKeepAliveMs,
@@ -196,6 +201,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       await http.close(config.clientDisconnectDrainMs + 1000);
       await rateLimiter.close();
       await journal?.close();
+      await pins.close();
       await tracing.shutdown(); // the spans of the last requests are exported
       // Last: a drain is watched through gateway_billing_pending and gateway_draws_under_way until the end.
       await metricsServer.close();

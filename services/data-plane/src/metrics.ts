@@ -34,6 +34,8 @@ export interface DataPlaneMetrics {
   /** Same-path retries by provider, and answers or attempts moved to another access path or model (by kind). */
   retries: CounterFamily;
   fallbacks: CounterFamily;
+  /** Turns of conversations by what became of their pin (new, kept, broken) and why it gave way (docs/routing.md, "Affinity"). */
+  affinityTurns: CounterFamily;
   /** By result. */
   keyCacheLookups: CounterFamily;
   /** Keys the control plane found not valid (invalid), and keys refused unasked, their client past AUTH_FAILURES_PER_MINUTE (throttled). */
@@ -259,6 +261,12 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
       "gateway_fallbacks_total",
       "Attempts sent to another access path of the same model (path) or to another model (model).",
       ["kind"],
+    ),
+    affinityTurns: new CounterFamily(
+      registry,
+      "gateway_affinity_turns_total",
+      "Turns of conversations by what became of their pin: new (none live), kept, or broken, with the reason it gave way.",
+      ["outcome", "reason"],
     ),
     keyCacheLookups: new CounterFamily(
       registry,

@@ -9,7 +9,7 @@ import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
 import type { NativeCodec, ProviderAdapter, RequestContext, UpstreamCall } from "../providers/provider-adapter";
 import type { UpstreamProvider } from "../providers/upstream-provider";
 import { PathHealth } from "../routing/path-health";
-import { type RoutingContext, routeRequest, unkeyed } from "../routing/route-request";
+import { type RoutingContext, routeRequest, type Turn, unkeyed } from "../routing/route-request";
 import type { RouteTrace } from "../routing/route-trace";
 
 /** The shortest answer worth giving when the balance cannot cover the model's maximum output. */
@@ -114,9 +114,10 @@ export function planTargets(
   dialectName: string,
   request: ClientRequest,
   bodyBytes?: number,
+  turn?: Turn,
 ): { route: ReturnType<typeof routeRequest>; targets: CallTarget[] } {
   const { body, operation, service } = request;
-  const route = routeRequest(context, catalogue, body, service, operation, bodyBytes);
+  const route = routeRequest(context, catalogue, body, service, operation, bodyBytes, turn);
   // Without a caller's max tokens, an answer may be capped to what the balance covers.
   const cappable =
     operation === "chat" &&
@@ -164,7 +165,10 @@ function unkeyedPaths(
   );
 }
 
-/** @param bodyBytes the body's size as received (Content-Length), for the context filter; absent, it is measured. */
+/**
+ * @param bodyBytes the body's size as received (Content-Length), for the context filter; absent, it is measured.
+ * @param turn set for a turn of a conversation, with its pin (affinity).
+ */
 export function planCall(
   context: PlanContext,
   catalogue: CatalogueSnapshot,
@@ -173,9 +177,10 @@ export function planCall(
   dialect: ClientDialect,
   request: ClientRequest,
   bodyBytes?: number,
+  turn?: Turn,
 ): CallPlan {
   const { service } = request;
-  const { route, targets } = planTargets(context, catalogue, dialect.name, request, bodyBytes);
+  const { route, targets } = planTargets(context, catalogue, dialect.name, request, bodyBytes, turn);
   const first = targets[0]!;
   // Only the first maxAttempts targets can be sent to without a skip; a later one the hold does not cover is skipped.
   let holdNano = 0n;
@@ -200,6 +205,7 @@ export function planCall(
       excluded: route.excluded,
       attempts: unkeyedPaths(context, route.candidates, service?.paths),
       path: first.path.provider,
+      ...(route.affinity ? { affinity: route.affinity } : {}),
     },
   };
 }

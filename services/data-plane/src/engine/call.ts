@@ -3,6 +3,7 @@
 import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import type { CostPart } from "../control-plane/control-plane-client";
 import type { UpstreamCall } from "../providers/provider-adapter";
+import type { Conversation } from "../routing/conversation-key";
 import type { CallPlan, CallTarget } from "./call-plan";
 
 export class Call {
@@ -28,6 +29,8 @@ export class Call {
     receivedAt: number,
     /** The request's server span: the money and attempt spans are its children (NO_SPAN with tracing off). */
     readonly span: TraceSpan = NO_SPAN,
+    /** The conversation the call is a turn of, when affinity applies to it. */
+    readonly conversation?: Conversation,
   ) {
     this.target = plan.targets[0]!;
     this.upstream = this.target.sized.upstream;

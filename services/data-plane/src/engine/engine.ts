@@ -10,10 +10,12 @@ import { controlPlaneUnavailable, GatewayError, streamFailed } from "../errors";
 import type { GenAiMetrics } from "../gen-ai-metrics";
 import type { CounterFamily, HistogramFamily, UsdCounterFamily } from "../metric-families";
 import type { UpstreamProvider } from "../providers/upstream-provider";
+import type { PinStore } from "../routing/affinity-pins";
 import type { PathHealth } from "../routing/path-health";
 import { reasonHeader } from "../routing/route-trace";
 import type { AttemptSettings } from "./attempt-policy";
 import { Call } from "./call";
+import { type AffinitySettings, CallAffinity } from "./call-affinity";
 import { countTokens, type TokenCount } from "./count-tokens";
 import { type CallBilling, CallMoney } from "./call-money";
 import { type PlanContext, planCall } from "./call-plan";
@@ -37,6 +39,8 @@ export interface EngineMetrics extends AttemptMetrics {
   /** Computed cost the ledger did not take, by model and access path. */
   unbilledUsd: UsdCounterFamily;
   genAi: GenAiMetrics;
+  /** Turns of conversations by what became of their pin. */
+  affinityTurns: CounterFamily;
 }
 
 export interface EngineDependencies {
@@ -48,6 +52,9 @@ export interface EngineDependencies {
   billing: CallBilling;
   metrics: EngineMetrics;
   settings: EngineSettings;
+  /** Where conversations are pinned (routing/affinity-pins.ts). */
+  pins: PinStore;
+  affinity: AffinitySettings;
 }
 
 /** What a route hands the engine: the request as fastify read it. */
@@ -69,20 +76,25 @@ export class Engine {
   private readonly money: CallMoney;
   private readonly planContext: PlanContext;
   private readonly attemptContext: AttemptContext;
+  private readonly affinity: CallAffinity;
 
   constructor(private readonly deps: EngineDependencies) {
+    this.affinity = new CallAffinity(deps.pins, deps.affinity, deps.metrics.affinityTurns);
     this.money = new CallMoney(deps.billing, deps.metrics.overhead.series("after_upstream"), deps.metrics.unbilledUsd, deps.metrics.genAi);
     this.planContext = { ...deps, maxAttempts: deps.settings.maxAttempts };
     this.attemptContext = { health: deps.health, settings: deps.settings, metrics: deps.metrics, money: this.money };
   }
 
-  /** Reads and plans a call; throws the caller-facing error (400, 503 without a catalogue). */
-  prepare(dialect: ClientDialect, incoming: IncomingCall): Call {
+  /** Reads and plans a call, a conversation's turn after its pin; throws the caller-facing error (400, 503 without a catalogue). */
+  async prepare(dialect: ClientDialect, incoming: IncomingCall): Promise<Call> {
     const request = dialect.parse(incoming.body, incoming.headers);
-    const catalogue = this.deps.catalogue();
-    if (!catalogue) throw controlPlaneUnavailable();
-    const plan = planCall(this.planContext, catalogue, incoming.requestId, incoming.identity, dialect, request, incoming.bodyBytes);
-    return new Call(plan, incoming.readAt, incoming.span);
+    if (!this.deps.catalogue()) throw controlPlaneUnavailable();
+    const { identity } = incoming;
+    const turn = await this.affinity.turnOf(identity.projectId, dialect.name, request, incoming.headers, incoming.span);
+    // Read after the pin's lookup: a catalogue that arrived meanwhile is the one to plan with.
+    const catalogue = this.deps.catalogue()!;
+    const plan = planCall(this.planContext, catalogue, incoming.requestId, identity, dialect, request, incoming.bodyBytes, turn);
+    return new Call(plan, incoming.readAt, incoming.span, turn?.conversation);
   }
 
   /**
@@ -114,7 +126,10 @@ export class Engine {
       for (;;) {
         const response = await context.attempts.open();
         const result = await relayAnswer(context, response);
-        if (result.kind === "relayed") return result.body!;
+        if (result.kind === "relayed") {
+          this.affinity.answered(call);
+          return result.body!;
+        }
       }
     } catch (error) {
       await this.money.releaseIfOpen(call);
@@ -133,6 +148,7 @@ export class Engine {
         const response = await context.attempts.open();
         if ((await relayAnswer(context, response)).kind === "relayed") break;
       }
+      this.affinity.answered(call);
       sse.end();
     } catch (error) {
       await this.money.releaseIfOpen(call);

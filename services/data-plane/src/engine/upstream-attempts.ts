@@ -34,7 +34,7 @@ import {
 } from "./attempt-policy";
 import type { Call } from "./call";
 import type { CallMoney } from "./call-money";
-import { chooseCall, traceChoice } from "./choose-target";
+import { type ChosenCall, chooseCall, traceChoice } from "./choose-target";
 import type { ClientLink } from "./client-link";
 
 // 529: Anthropic's "overloaded", transient like a 503.
@@ -215,11 +215,26 @@ export class UpstreamAttempts {
     const { call } = this;
     const target = call.plan.targets[index]!;
     call.target = target;
-    const chosen = chooseCall(target, call.reservedNano ?? call.plan.holdNano);
+    const reserved = call.reservedNano ?? call.plan.holdNano;
+    const chosen = chooseCall(target, reserved);
     traceChoice(call.plan.trace, target, chosen);
+    if (index === 0 && this.pinGivesWay(chosen, reserved)) return this.skip("skipped: affinity gave way: the balance would cut its answer");
     if (!chosen) return this.skip("skipped: the hold cannot cover this model");
     call.upstream = chosen.upstream;
     if (!this.context.health.admit(target.healthKey, call.projectId)) return this.skip("skipped: circuit open");
+    return true;
+  }
+
+  /**
+   * A conversation's pinned target (the first) whose answer the balance would cut, or cannot cover,
+   * gives way to a target the hold covers whole (docs/routing.md, "Affinity"): a whole answer is worth
+   * more to the caller than the cache.
+   */
+  private pinGivesWay(chosen: ChosenCall | undefined, reserved: bigint): boolean {
+    const { trace, targets } = this.call.plan;
+    if (trace.affinity?.state !== "kept" || (chosen !== undefined && chosen.cappedTo === undefined)) return false;
+    if (!targets.slice(1).some((other) => reserved >= other.sized.holdNano)) return false;
+    trace.affinity = { state: "broken", reason: "balance" };
     return true;
   }
 

@@ -19,7 +19,7 @@ const MODEL_CALLS: [url: string, dialect: ClientDialect][] = [
 export function registerModelCallRoutes(app: FastifyInstance, engine: Engine): void {
   for (const [url, dialect] of MODEL_CALLS) {
     app.post(url, { config: { dialect } }, async (request, reply) => {
-      const call = engine.prepare(dialect, {
+      const call = await engine.prepare(dialect, {
         requestId: request.id,
         identity: request.identity!,
         body: request.body,

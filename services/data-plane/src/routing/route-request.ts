@@ -4,6 +4,8 @@ import { canPrice } from "../billing/pricing";
 import type { AccessPath, CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
 import { ECHO_LIMIT, echo, echoList, LISTED_LIMIT } from "@gateway/proto/echo";
 import { GatewayError, invalidRequest } from "../errors";
+import { type AffinityTrace, applyPin } from "./affinity";
+import type { Pin } from "./affinity-pins";
 import { PathHealth } from "./path-health";
 import { requestNeeds } from "./request-needs";
 import { resolveConcrete, resolveModel, type Tier } from "./resolve-model";
@@ -19,6 +21,13 @@ export interface Route {
   /** In the order they would be tried; only the first with `route: "pinned"`. */
   candidates: Candidate[];
   excluded: { model: string; why: string }[];
+  /** What became of the conversation's pin; absent for a request that is no turn of a conversation. */
+  affinity?: AffinityTrace;
+}
+
+/** A turn of a conversation: its live pin, if it has one. */
+export interface Turn {
+  pin: Pin | undefined;
 }
 
 type Endpoint = "chat" | "embeddings";
@@ -110,6 +119,7 @@ function routeListPool(list: string[], catalogue: CatalogueSnapshot): { pool: Mo
 /**
  * @param bodyBytes the request body's size as received (Content-Length), used to estimate its
  * tokens for the context filter; absent, the body is measured again.
+ * @param turn set for a turn of a conversation: its pin goes first while it can serve (affinity.ts).
  */
 export function routeRequest(
   context: RoutingContext,
@@ -118,6 +128,7 @@ export function routeRequest(
   service: ServiceBlock | undefined,
   endpoint: Endpoint,
   bodyBytes?: number,
+  turn?: Turn,
 ): Route {
   const resolution = resolveModel(body.model, catalogue, { endpoint, serviceTier: service?.tier });
   const routeList = Array.isArray(service?.route) ? service.route : undefined;
@@ -137,7 +148,9 @@ export function routeRequest(
       health: pathHealth(context),
     });
     const excluded = [...listed.excluded, ...selection.excluded];
-    const first = selection.candidates[0];
+    const pinned = turn && applyPin(selection.candidates, excluded, turn.pin, pathHealth(context), service, false);
+    const candidates = pinned?.candidates ?? selection.candidates;
+    const first = candidates[0];
     if (!first) {
       // Each entry: an id (a route entry's already cut to ECHO_LIMIT) and a reason the gateway wrote.
       const reasons = echoList(
@@ -153,8 +166,9 @@ export function routeRequest(
       tier,
       model: first.model,
       path: first.path,
-      candidates: service?.route === "pinned" ? [first] : selection.candidates,
+      candidates: service?.route === "pinned" ? [first] : candidates,
       excluded,
+      ...(pinned ? { affinity: pinned.affinity } : {}),
     };
   }
 
@@ -171,12 +185,17 @@ export function routeRequest(
     throw invalidRequest("no_eligible_model", `Model ${model.id} is not allowed by service.allow.`);
   }
   const paths = usablePaths(context, model, endpoint, body.service_tier, service?.paths);
+  const only: Candidate[] = [{ model, path: paths[0]!, paths }];
+  // A model asked for is honoured: the pin chooses its path.
+  const pinned = turn && applyPin(only, [], turn.pin, pathHealth(context), service, true);
+  const candidate = pinned?.candidates[0] ?? only[0]!;
   return {
     requested: resolution.requested,
     tier: null,
     model,
-    path: paths[0]!,
-    candidates: [{ model, path: paths[0]!, paths }],
+    path: candidate.path,
+    candidates: [candidate],
     excluded: [],
+    ...(pinned ? { affinity: pinned.affinity } : {}),
   };
 }

@@ -13,7 +13,12 @@ export interface ServiceBlock {
    * order of preference: when given, a model is served only through these, in this order.
    */
   paths: string[] | undefined;
+  /** The caller's name for the conversation this request is a turn of: its turns keep to one model and path (docs/routing.md, "Affinity"). */
+  session?: string;
 }
+
+/** The longest `service.session` accepted: an id, not a payload. */
+export const SESSION_MAX_LENGTH = 256;
 
 /**
  * Distinct entries `service.route`, `service.allow` and `service.paths` may each hold: routing looks
@@ -64,7 +69,12 @@ export function parseServiceBlock(value: unknown): ServiceBlock | undefined {
     block.paths === undefined || block.paths === null
       ? undefined
       : distinctStrings(block.paths, "service.paths", PATHS_SHAPE, (item) => item.toLowerCase());
+  const session = block.session ?? undefined;
+  if (session !== undefined && (typeof session !== "string" || session.length === 0 || session.length > SESSION_MAX_LENGTH)) {
+    throw invalid(`service.session must be a non-empty string of at most ${SESSION_MAX_LENGTH} characters.`);
+  }
   return {
+    ...(session === undefined ? {} : { session }),
     tier: block.tier as Tier | undefined,
     purpose: block.purpose as string | undefined,
     allow,

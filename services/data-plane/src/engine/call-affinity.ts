@@ -1,0 +1,65 @@
+// The engine's side of affinity (docs/routing.md, "Affinity"): before planning, which conversation a
+// request is a turn of and its live pin; after the answer, the pin moved to (or kept on) the target that
+// answered, for as long as the provider keeps the prompt's cache: an hour when the turn asked for
+// 1-hour cache writes, else the default.
+import type { TraceSpan } from "@gateway/proto/tracing";
+import { bodyMarks } from "../billing/hold-estimate";
+import type { ClientRequest } from "../dialects/client-dialect";
+import type { CounterFamily } from "../metric-families";
+import type { PinStore } from "../routing/affinity-pins";
+import { type Conversation, conversationOf } from "../routing/conversation-key";
+import type { Turn } from "../routing/route-request";
+import type { Call } from "./call";
+
+export interface AffinitySettings {
+  /** How long a pin lives after a turn; 0 turns affinity off. */
+  pinTtlMs: number;
+  /** The same for a turn that asked for 1-hour cache writes. */
+  hourPinTtlMs: number;
+}
+
+export interface ConversationTurn extends Turn {
+  conversation: Conversation;
+}
+
+export class CallAffinity {
+  constructor(
+    private readonly pins: PinStore,
+    private readonly settings: AffinitySettings,
+    /** By outcome (new, kept, broken) and reason. */
+    private readonly turns: CounterFamily,
+  ) {}
+
+  /** The conversation a request is a turn of, with its pin; undefined with affinity off or for no conversation. */
+  async turnOf(
+    projectId: string,
+    dialect: string,
+    request: ClientRequest,
+    headers: Readonly<Record<string, unknown>>,
+    span?: TraceSpan,
+  ): Promise<ConversationTurn | undefined> {
+    if (this.settings.pinTtlMs === 0) return undefined;
+    const conversation = conversationOf(projectId, dialect, request, headers);
+    if (!conversation) return undefined;
+    span?.set("gateway.affinity.source", conversation.source);
+    return { conversation, pin: await this.pins.get(conversation.key) };
+  }
+
+  /** The call was answered: its conversation is pinned to the target that answered, and the turn counted. */
+  answered(call: Call): void {
+    const { conversation } = call;
+    const affinity = call.plan.trace.affinity;
+    if (!conversation || !affinity) return;
+    // The pinned target went first; another answered only if it failed (or the balance moved the call on).
+    const kept = affinity.state === "kept" && call.target === call.plan.targets[0];
+    if (affinity.state === "kept" && !kept) {
+      affinity.state = "broken";
+      affinity.reason = "failed";
+    }
+    this.turns.series(affinity.state, affinity.reason ?? "").inc();
+    call.span.set("gateway.affinity", affinity.reason ? `${affinity.state}: ${affinity.reason}` : affinity.state);
+    const { model, path } = call.target;
+    const ttlMs = bodyMarks(call.upstream.body).cacheWrite === "1h" ? this.settings.hourPinTtlMs : this.settings.pinTtlMs;
+    this.pins.put(conversation.key, { model: model.id, provider: path.provider, upstreamModel: path.upstreamModel }, ttlMs, kept);
+  }
+}

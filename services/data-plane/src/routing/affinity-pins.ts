@@ -1,0 +1,162 @@
+// Where conversations are pinned (docs/routing.md, "Affinity"): the model, access path and key group
+// that answered a conversation's last turn, for as long as the provider keeps its prompt cache. Every
+// data plane shares them through Redis (a load balancer spreads a conversation's turns), each keeping a
+// local copy, so a conversation costs one Redis round trip per data plane, on its first turn there.
+// Redis slow or away loses stickiness, never a request: the limiter's circuit rules (redis-circuit.ts).
+import { Redis } from "ioredis";
+import { inTime, REDIS_TIMEOUT_MS, RedisCircuit } from "../redis-circuit";
+
+export interface Pin {
+  model: string;
+  /** The access path's provider name. */
+  provider: string;
+  upstreamModel: string;
+}
+
+export interface PinStore {
+  /** The conversation's live pin: this data plane's copy, else (first turn here) the shared one. */
+  get(key: string): Pin | undefined | Promise<Pin | undefined>;
+  /**
+   * After an answer: the conversation is pinned to `pin` for `ttlMs` more. `kept`: the turn followed
+   * the pin it had; then a pin another data plane has set meanwhile is not overwritten but learnt.
+   */
+  put(key: string, pin: Pin, ttlMs: number, kept: boolean): void;
+  readonly mode: string;
+  close(): Promise<void>;
+}
+
+/** Conversations a data plane remembers; the least recently used go first. */
+export const LOCAL_PINS = 100_000;
+
+const encode = (pin: Pin) => `${pin.model}\n${pin.provider}\n${pin.upstreamModel}`;
+function decode(value: unknown): Pin | undefined {
+  if (typeof value !== "string") return undefined;
+  const [model, provider, upstreamModel] = value.split("\n");
+  return model && provider && upstreamModel !== undefined ? { model, provider, upstreamModel } : undefined;
+}
+
+/** This data plane's pins: bounded, least recently used evicted, each dropped at its expiry. */
+export class LocalPins implements PinStore {
+  private readonly pins = new Map<string, { pin: Pin; expiresAt: number }>();
+  readonly mode: string = "local";
+
+  constructor(
+    private readonly capacity = LOCAL_PINS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(key: string): Pin | undefined {
+    const entry = this.pins.get(key);
+    if (!entry) return undefined;
+    this.pins.delete(key);
+    if (entry.expiresAt <= this.now()) return undefined;
+    this.pins.set(key, entry); // most recently used last
+    return entry.pin;
+  }
+
+  put(key: string, pin: Pin, ttlMs: number): void {
+    this.pins.delete(key);
+    this.pins.set(key, { pin, expiresAt: this.now() + ttlMs });
+    if (this.pins.size > this.capacity) this.pins.delete(this.pins.keys().next().value!);
+  }
+
+  async close(): Promise<void> {}
+}
+
+// The pin and its time left, in one round trip.
+const GET_SCRIPT = `
+local value = redis.call('GET', KEYS[1])
+if not value then return false end
+return {value, redis.call('PTTL', KEYS[1])}`;
+
+// Keeps a pin going (its lifetime slides), unless another data plane has moved the conversation
+// meanwhile: then that pin is answered, for this data plane to follow. A moved pin is set as is.
+const PUT_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if ARGV[3] == '1' and current and current ~= ARGV[1] then return {current, redis.call('PTTL', KEYS[1])} end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return false`;
+
+type PinScript = (key: string, ...args: (string | number)[]) => Promise<[string, number] | null>;
+
+/** Pins shared through Redis, with this data plane's copy in front. */
+export class RedisPins implements PinStore {
+  private readonly local: LocalPins;
+  private readonly redis: Redis;
+  private readonly circuit: RedisCircuit;
+  /** Lookups answered by Redis, and those given up (late or failed): a test's and a metric's view. */
+  readonly stats = { lookups: 0, missed: 0 };
+
+  constructor(url: string, capacity = LOCAL_PINS) {
+    this.local = new LocalPins(capacity);
+    this.redis = new Redis(url, {
+      // Fail fast instead of queueing: a request must not wait for Redis to come back.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      enableAutoPipelining: true,
+      commandTimeout: 2_000,
+      connectTimeout: 1_000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    });
+    this.circuit = new RedisCircuit(() => this.redis.ping());
+    this.redis.on("error", () => this.circuit.trip());
+    this.redis.defineCommand("gatewayPinGet", { numberOfKeys: 1, lua: GET_SCRIPT });
+    this.redis.defineCommand("gatewayPinPut", { numberOfKeys: 1, lua: PUT_SCRIPT });
+  }
+
+  get mode(): string {
+    if (this.circuit.open) return "local (Redis unreachable or late: conversations keep to this data plane's pins)";
+    return this.redis.status === "ready" ? "redis" : "local (connecting to Redis)";
+  }
+
+  /** Redis may be asked: its circuit is closed and its connection up (one not up yet is no failure to trip on). */
+  private get usable(): boolean {
+    return !this.circuit.open && this.redis.status === "ready";
+  }
+
+  get(key: string): Pin | undefined | Promise<Pin | undefined> {
+    return this.local.get(key) ?? (this.usable ? this.fetch(key) : undefined);
+  }
+
+  private async fetch(key: string): Promise<Pin | undefined> {
+    const sentAt = performance.now();
+    try {
+      const answer = await inTime(this.script("gatewayPinGet")(redisKey(key)), () => sentAt + REDIS_TIMEOUT_MS);
+      this.stats.lookups++;
+      return this.learn(key, answer);
+    } catch {
+      this.stats.missed++;
+      this.circuit.trip();
+      return undefined;
+    }
+  }
+
+  put(key: string, pin: Pin, ttlMs: number, kept: boolean): void {
+    this.local.put(key, pin, ttlMs);
+    if (!this.usable) return;
+    // Off the answer's path: a late write only loses stickiness, and trips the circuit for the next ones.
+    const sentAt = performance.now();
+    inTime(this.script("gatewayPinPut")(redisKey(key), encode(pin), ttlMs, kept ? "1" : "0"), () => sentAt + REDIS_TIMEOUT_MS).then(
+      (answer) => this.learn(key, answer),
+      () => this.circuit.trip(),
+    );
+  }
+
+  /** A pin Redis answered with: this data plane's copy until it expires there. */
+  private learn(key: string, answer: [string, number] | null): Pin | undefined {
+    const pin = answer ? decode(answer[0]) : undefined;
+    if (pin && answer![1] > 0) this.local.put(key, pin, answer![1]);
+    return pin;
+  }
+
+  private script(name: "gatewayPinGet" | "gatewayPinPut"): PinScript {
+    return (this.redis as unknown as Record<string, PinScript>)[name]!.bind(this.redis);
+  }
+
+  async close(): Promise<void> {
+    this.circuit.stop();
+    this.redis.disconnect();
+  }
+}
+
+const redisKey = (key: string) => `gateway:pin:${key}`;

@@ -1,0 +1,209 @@
+// Conversation affinity's parts (docs/routing.md, "Affinity"): which conversation a request is a turn
+// of, the data plane's own pins, and how a pin orders the targets or gives way, and why.
+import type { Catalogue__Output } from "@gateway/proto";
+import { describe, expect, it } from "vitest";
+import type { KeyIdentity } from "../../src/auth/key-cache";
+import { buildSnapshot } from "../../src/catalogue/catalogue-snapshot";
+import { anthropicMessages } from "../../src/dialects/anthropic-messages/anthropic-messages-dialect";
+import { openAiChat } from "../../src/dialects/openai/openai-chat-dialect";
+import { openAiEmbeddings } from "../../src/dialects/openai/openai-embeddings-dialect";
+import { openAiResponses } from "../../src/dialects/openai-responses/openai-responses-dialect";
+import { type PlanContext, planCall } from "../../src/engine/call-plan";
+import { UpstreamProvider } from "../../src/providers/upstream-provider";
+import { LocalPins, type Pin } from "../../src/routing/affinity-pins";
+import { conversationOf, PREFIX_BYTES, SESSION_HEADER } from "../../src/routing/conversation-key";
+import { PathHealth } from "../../src/routing/path-health";
+import { reasonHeader } from "../../src/routing/route-trace";
+import { UpstreamHttp } from "../../src/upstream/upstream-http";
+import { catalogueModel, protoPrice } from "../support/catalogue-model";
+
+const SYSTEM = { role: "system", content: "You are a careful agent." };
+const chatTurn = (...rest: Record<string, unknown>[]) =>
+  openAiChat.parse({ model: "auto", messages: [SYSTEM, { role: "user", content: "fix the bug" }, ...rest] });
+const keyOf = (request: ReturnType<typeof openAiChat.parse>, project = "p", headers = {}) =>
+  conversationOf(project, "openai-chat", request, headers);
+
+describe("conversationOf", () => {
+  it("a conversation's later turns have its first turn's key: tools, system and the first message", () => {
+    const first = keyOf(chatTurn())!;
+    const third = keyOf(chatTurn({ role: "assistant", content: "done" }, { role: "user", content: "now the tests" }))!;
+    expect(first).toEqual({ key: expect.stringMatching(/^[\w-]{32}$/), source: "prefix" });
+    expect(third.key).toBe(first.key);
+    expect(keyOf(chatTurn(), "another project")!.key).not.toBe(first.key);
+    const otherStart = openAiChat.parse({ model: "auto", messages: [SYSTEM, { role: "user", content: "write docs" }] });
+    expect(keyOf(otherStart)!.key).not.toBe(first.key);
+  });
+
+  it("only the first PREFIX_BYTES of the prefix count", () => {
+    const long = "x".repeat(PREFIX_BYTES);
+    const a = openAiChat.parse({ messages: [{ role: "user", content: `${long}a` }] });
+    const b = openAiChat.parse({ messages: [{ role: "user", content: `${long}b` }] });
+    expect(keyOf(a)!.key).toBe(keyOf(b)!.key);
+  });
+
+  it("the caller's own name wins: prompt_cache_key, then service.session, then the header", () => {
+    const named = (extra: Record<string, unknown>, headers = {}) =>
+      conversationOf("p", "openai-chat", openAiChat.parse({ messages: [{ role: "user", content: "hi" }], ...extra }), headers)!;
+    expect(named({ prompt_cache_key: "c1", service: { session: "s1" } }, { [SESSION_HEADER]: "h1" }).source).toBe("prompt_cache_key");
+    expect(named({ service: { session: "s1" } }, { [SESSION_HEADER]: "h1" }).source).toBe("service.session");
+    expect(named({}, { [SESSION_HEADER]: "h1" }).source).toBe("header");
+    // One name, two different first messages: one conversation.
+    const other = conversationOf(
+      "p",
+      "openai-chat",
+      openAiChat.parse({ messages: [{ role: "user", content: "bye" }], prompt_cache_key: "c1" }),
+      {},
+    );
+    expect(other!.key).toBe(named({ prompt_cache_key: "c1" }).key);
+  });
+
+  it("Messages: metadata.user_id (Claude Code's session); Responses: prompt_cache_key", () => {
+    const messages = anthropicMessages.parse(
+      { model: "auto", max_tokens: 10, metadata: { user_id: "user_1_session_abc" }, messages: [{ role: "user", content: "hi" }] },
+      {},
+    );
+    expect(conversationOf("p", "anthropic-messages", messages, {})!.source).toBe("metadata.user_id");
+    const responses = openAiResponses.parse({ model: "auto", input: "hi", prompt_cache_key: "conv-7" }, {});
+    expect(conversationOf("p", "openai-responses", responses, {})!.source).toBe("prompt_cache_key");
+  });
+
+  it("embeddings are no conversation", () => {
+    expect(conversationOf("p", "openai-embeddings", openAiEmbeddings.parse({ model: "m", input: "hi" }, {}), {})).toBeUndefined();
+  });
+});
+
+describe("LocalPins", () => {
+  const pin: Pin = { model: "m", provider: "openai", upstreamModel: "u" };
+
+  it("keeps a pin until its expiry, which each put moves on", () => {
+    let now = 0;
+    const pins = new LocalPins(10, () => now);
+    pins.put("c", pin, 1_000);
+    now = 900;
+    expect(pins.get("c")).toEqual(pin);
+    pins.put("c", pin, 1_000);
+    now = 1_800;
+    expect(pins.get("c")).toEqual(pin);
+    now = 1_900;
+    expect(pins.get("c")).toBeUndefined();
+  });
+
+  it("holds at most its capacity, the least recently used leaving first", () => {
+    const pins = new LocalPins(2);
+    pins.put("a", pin, 60_000);
+    pins.put("b", pin, 60_000);
+    pins.get("a");
+    pins.put("c", pin, 60_000);
+    expect([pins.get("a"), pins.get("b"), pins.get("c")]).toEqual([pin, undefined, pin]);
+  });
+});
+
+const price = (input: string, output: string) => protoPrice(input, output);
+const catalogue: Catalogue__Output = {
+  revision: "r",
+  models: [
+    catalogueModel("openai/fast", [
+      { provider: "openai", upstreamModel: "fast", credentialsRef: "OPENAI_API_KEY", price: price("100000000", "400000000") },
+      {
+        provider: "openrouter",
+        upstreamModel: "openai/fast",
+        credentialsRef: "OPENROUTER_API_KEY",
+        price: price("100000000", "400000000"),
+      },
+    ]),
+    catalogueModel(
+      "acme/small",
+      [
+        {
+          provider: "openrouter",
+          upstreamModel: "acme/small",
+          credentialsRef: "OPENROUTER_API_KEY",
+          price: price("100000000", "400000000"),
+        },
+      ],
+      { contextLength: 1_000 },
+    ),
+  ],
+  defaults: { embeddings: "" },
+};
+
+const http = new UpstreamHttp({ connectTimeoutMs: 1_000, headersTimeoutMs: 1_000, streamIdleTimeoutMs: 1_000, maxConnections: 0 });
+const providers = new Map(
+  ["openai", "openrouter"].map((name) => [
+    name,
+    new UpstreamProvider(
+      { name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [], responsesApi: false },
+      http,
+    ),
+  ]),
+);
+const identity: KeyIdentity = {
+  projectId: "p",
+  keyId: "k",
+  rpmLimit: null,
+  key: { rpmLimit: null, moneyLimits: false, expiresAtMs: 0, limitsKeyId: "k" },
+};
+
+function planWith(
+  pin: Pin | undefined,
+  body: Record<string, unknown>,
+  health = new PathHealth({ errorHalfLifeMs: 30_000, failureThreshold: 1, cooldownMs: 30_000 }),
+) {
+  const context: PlanContext = {
+    providers,
+    health,
+    credentials: new Map([
+      ["OPENAI_API_KEY", "k1"],
+      ["OPENROUTER_API_KEY", "k2"],
+    ]),
+    maxAttempts: 4,
+  };
+  const request = openAiChat.parse({ messages: [{ role: "user", content: "hello" }], ...body });
+  const plan = planCall(context, buildSnapshot(catalogue), "r", identity, openAiChat, request, undefined, { pin });
+  return { plan, first: `${plan.targets[0]!.model.id} via ${plan.targets[0]!.path.provider}`, affinity: plan.trace.affinity };
+}
+
+const SMALL: Pin = { model: "acme/small", provider: "openrouter", upstreamModel: "acme/small" };
+const FAST_VIA_OPENROUTER: Pin = { model: "openai/fast", provider: "openrouter", upstreamModel: "openai/fast" };
+
+describe("a pin orders the targets", () => {
+  it("no live pin: routing as ranked, affinity new", () => {
+    const { first, affinity, plan } = planWith(undefined, { model: "auto" });
+    expect([first, affinity]).toEqual(["openai/fast via openai", { state: "new" }]);
+    expect(reasonHeader(plan.trace)).toBe("auto -> openai/fast via openai, 0 attempts");
+  });
+
+  it("auto: the pinned model first, whatever the ranking says; a model asked for: the pinned path first", () => {
+    expect(planWith(SMALL, { model: "auto" })).toMatchObject({ first: "acme/small via openrouter", affinity: { state: "kept" } });
+    const concrete = planWith(FAST_VIA_OPENROUTER, { model: "openai/fast" });
+    expect(concrete.plan.targets.map((target) => target.path.provider)).toEqual(["openrouter", "openai"]);
+    expect(reasonHeader(concrete.plan.trace)).toBe("openai/fast via openrouter, 0 attempts, affinity kept");
+  });
+
+  it("gives way, and says why, when its path's circuit is open or the path unhealthy", () => {
+    const health = new PathHealth({ errorHalfLifeMs: 30_000, failureThreshold: 1, cooldownMs: 30_000 });
+    health.record(PathHealth.key("openrouter", "acme/small"), { ok: false, latencyMs: 10 });
+    expect(planWith(SMALL, { model: "auto" }, health)).toMatchObject({
+      first: "openai/fast via openai",
+      affinity: { state: "broken", reason: "circuit_open" },
+    });
+  });
+
+  it("gives way when the request no longer fits the model, the service block excludes it, or another model is asked for", () => {
+    const long = { model: "auto", messages: [{ role: "user", content: "word ".repeat(2_000) }] };
+    expect(planWith(SMALL, long).affinity).toMatchObject({
+      state: "broken",
+      reason: "no_longer_fits",
+      detail: expect.stringMatching(/context/),
+    });
+    expect(planWith(SMALL, { model: "auto", service: { allow: ["openai"] } }).affinity).toMatchObject({
+      state: "broken",
+      reason: "excluded_by_service",
+    });
+    expect(planWith(FAST_VIA_OPENROUTER, { model: "openai/fast", service: { paths: ["openai"] } }).affinity).toEqual({
+      state: "broken",
+      reason: "excluded_by_service",
+    });
+    expect(planWith(SMALL, { model: "openai/fast" }).affinity).toEqual({ state: "broken", reason: "model_changed" });
+  });
+});
