@@ -14,6 +14,7 @@ import { registerGeminiRoutes } from "./gemini-routes";
 import { registerOpenAIRoutes } from "./openai-routes";
 import { registerVertexRoutes } from "./vertex/vertex-routes";
 import { createGates } from "./personas";
+import { PromptCache } from "./prompt-cache";
 import { RequestLog } from "./recorder";
 import { parseScript, ScriptStore } from "./scripts";
 import type { MockState } from "./state";
@@ -40,6 +41,7 @@ export function buildMockProvider(options: MockProviderOptions = {}): MockProvid
     bedrock: options.bedrock,
     nextCompletionId: () => ++completions,
     nextRequestId: () => ++requests,
+    promptCache: new PromptCache(options.promptCache === true),
     rawBodies: new WeakMap(),
     exchanges: new WeakMap(),
   };

@@ -3,6 +3,8 @@
 // gateway under test never does).
 import type { FastifyInstance } from "fastify";
 import { openAIError } from "./errors";
+import { isRecord } from "./json";
+import type { PromptCacheStats } from "./prompt-cache";
 import { parseMatchScript, parseScript, ScriptError } from "./scripts";
 import type { MockState } from "./state";
 import type { MatchScript, RecordedRequest, Script } from "./types";
@@ -18,8 +20,17 @@ export interface MockControl {
   clearScripts(): void;
   /** Replace the runtime default script (undefined = back to the options default). */
   setDefaultScript(script: Script | undefined): void;
-  /** Clear the log, queued scripts and the runtime default script. */
+  /** Clear the log, queued scripts and the runtime default script; prompt caching back to the options (no entries, stats or account mapping). */
   reset(): void;
+  /** The prompt-cache model (README, "Prompt caching"). */
+  promptCache: {
+    setEnabled(enabled: boolean): void;
+    stats(): PromptCacheStats;
+    /** Forget the cached prefixes and the stats. */
+    clear(): void;
+    /** Credentials -> account names (keys of one account share its cache); added to the mapping so far. */
+    mapAccounts(mapping: Record<string, string>): void;
+  };
 }
 
 export function createControl(state: MockState): MockControl {
@@ -33,6 +44,15 @@ export function createControl(state: MockState): MockControl {
     reset: () => {
       state.log.clear();
       state.scripts.reset();
+      state.promptCache.reset();
+    },
+    promptCache: {
+      setEnabled: (enabled) => {
+        state.promptCache.enabled = enabled;
+      },
+      stats: () => state.promptCache.stats(),
+      clear: () => state.promptCache.clear(),
+      mapAccounts: (mapping) => state.promptCache.mapAccounts(mapping),
     },
   };
 }
@@ -94,5 +114,28 @@ export function registerControlRoutes(app: FastifyInstance, control: MockControl
   app.delete("/_mock/default-script", async () => {
     control.setDefaultScript(undefined);
     return { ok: true };
+  });
+
+  app.get("/_mock/prompt-cache", async () => control.promptCache.stats());
+
+  app.post("/_mock/prompt-cache", async (request, reply) => {
+    const enabled = isRecord(request.body) ? request.body.enabled : undefined;
+    if (typeof enabled !== "boolean") return reply.code(400).send(openAIError('body must be {"enabled": true|false}'));
+    control.promptCache.setEnabled(enabled);
+    return { ok: true, enabled };
+  });
+
+  app.delete("/_mock/prompt-cache", async () => {
+    control.promptCache.clear();
+    return { ok: true };
+  });
+
+  app.post("/_mock/prompt-cache/accounts", async (request, reply) => {
+    const body = request.body;
+    if (!isRecord(body) || !Object.values(body).every((name) => typeof name === "string" && name !== "")) {
+      return reply.code(400).send(openAIError('body must map credentials to account names: {"<credential>": "<account>"}'));
+    }
+    control.promptCache.mapAccounts(body as Record<string, string>);
+    return { ok: true, mapped: Object.keys(body).length };
   });
 }

@@ -1,5 +1,6 @@
 // One preHandler for every persona: log the request, let its persona refuse
-// it (auth, required headers), then resolve the script that governs the answer.
+// it (auth, required headers), then resolve the script that governs the answer
+// (with prompt caching on, an unscripted model call's usage is the cache model's).
 // Unknown paths under a persona answer its own 404 without consuming scripts.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { notFoundBody } from "./errors";
@@ -7,7 +8,8 @@ import { pathOf } from "./personas";
 import type { GateFor } from "./personas";
 import { sendJson } from "./respond";
 import type { Exchange } from "./respond";
-import { parseScript, ScriptError } from "./scripts";
+import { cachedUsage } from "./prompt-request";
+import { parseScript, ScriptError, scriptStatus } from "./scripts";
 import type { MockState } from "./state";
 import type { Script } from "./types";
 
@@ -15,6 +17,10 @@ export function exchangeOf(state: MockState, request: FastifyRequest): Exchange 
   const ex = state.exchanges.get(request);
   if (!ex) throw new Error("no exchange for request (preHandler hook did not run)");
   return ex;
+}
+
+function failsBeforeAnswering(script: Script | undefined): boolean {
+  return script?.fault === "reset-before-headers" || (scriptStatus(script) ?? 200) >= 400;
 }
 
 export function registerExchangeHook(app: FastifyInstance, state: MockState, gateFor: GateFor): void {
@@ -68,6 +74,12 @@ export function registerExchangeHook(app: FastifyInstance, state: MockState, gat
     }
     ex.script = state.scripts.resolve(state.rawBodies.get(request) ?? "", request.url, headerScript);
     if (ex.script) entry.script = ex.script;
+    // Scripted usage wins; a call scripted to fail never reaches the model, so it caches nothing.
+    if (state.promptCache.enabled && ex.script?.usage === undefined && !failsBeforeAnswering(ex.script)) {
+      const usage = cachedUsage(state, request, gate.persona);
+      // A new object: the log keeps the script as it was given.
+      if (usage) ex.script = { ...ex.script, usage };
+    }
   });
 
   app.setNotFoundHandler(async (request, reply) => {

@@ -5,8 +5,9 @@ import { buildMockProvider } from "./app";
 const port = Number(process.env.PORT ?? 0);
 const host = process.env.HOST ?? "127.0.0.1";
 const apiKey = process.env.MOCK_PROVIDER_API_KEY || undefined;
+const promptCache = /^(on|true|1)$/i.test(process.env.MOCK_PROVIDER_PROMPT_CACHE ?? "");
 
-const app = buildMockProvider({ apiKey });
+const app = buildMockProvider({ apiKey, promptCache });
 await app.listen({ port, host });
 
 const address = app.server.address();

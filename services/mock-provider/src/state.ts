@@ -1,6 +1,7 @@
 // Everything one mock instance remembers, shared by the /v1 and /_mock routes.
 import type { FastifyRequest } from "fastify";
 import type { Fixtures } from "./fixtures";
+import type { PromptCache } from "./prompt-cache";
 import type { RequestLog } from "./recorder";
 import type { Exchange } from "./respond";
 import type { ScriptStore } from "./scripts";
@@ -18,6 +19,8 @@ export interface MockState {
   nextCompletionId(): number;
   /** Next n for the `x-request-id: req_mock_<n>` response header. */
   nextRequestId(): number;
+  /** The prompt-cache model (prompt-cache.ts), consulted only while enabled. */
+  promptCache: PromptCache;
   /** Raw request bodies, kept for substring matching of scripts. */
   rawBodies: WeakMap<FastifyRequest, string>;
   exchanges: WeakMap<FastifyRequest, Exchange>;

@@ -117,6 +117,11 @@ export interface MockProviderOptions {
   maxRecordedRequests?: number;
   /** The Bedrock persona's credentials (README, "Bedrock"). */
   bedrock?: BedrockOptions;
+  /**
+   * Model provider prompt caching: unscripted model calls report the cache reads (and Anthropic's
+   * writes) their traffic earned (README, "Prompt caching"). Default off; `/_mock/prompt-cache` switches it.
+   */
+  promptCache?: boolean;
 }
 
 /**

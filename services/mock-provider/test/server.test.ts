@@ -1,4 +1,4 @@
-// The entry point as a real process: one stdout line to parse, clean exit on SIGTERM.
+// The entry point as a real process: one stdout line to parse, its env options, clean exit on SIGTERM.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
@@ -11,7 +11,7 @@ describe("src/server.ts", () => {
   it("prints its address once, serves, and exits 0 on SIGTERM", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", SERVER], {
       cwd: REPO_ROOT,
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", MOCK_PROVIDER_API_KEY: "sk-proc" },
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", MOCK_PROVIDER_API_KEY: "sk-proc", MOCK_PROVIDER_PROMPT_CACHE: "on" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     try {
@@ -35,6 +35,7 @@ describe("src/server.ts", () => {
       expect(denied.status).toBe(401);
       const allowed = await fetch(`${url}/v1/models`, { headers: { authorization: "Bearer sk-proc" } });
       expect(allowed.status).toBe(200);
+      expect(((await (await fetch(`${url}/_mock/prompt-cache`)).json()) as { enabled: boolean }).enabled).toBe(true);
 
       child.kill("SIGTERM");
       const [code] = await once(child, "exit");

@@ -19,11 +19,9 @@ import type { MockState } from "../state";
 import { resolveUsage } from "../usage";
 import { vertexAccountOf } from "./vertex-account";
 import { vertexFixtures } from "./vertex-fixtures";
-import { VERTEX_TOKEN_PATH, vertexTarget } from "./vertex-target";
+import { VERTEX_ANTHROPIC_VERSION, VERTEX_TOKEN_PATH, vertexTarget } from "./vertex-target";
 import { predictEmbeddingsResponse } from "./vertex-predict";
 import { withClaudeRequestId } from "./vertex-wire";
-
-const ANTHROPIC_VERSION = "vertex-2023-10-16";
 
 /** The mock's own URL as the client reached it, for the key file's token_uri. */
 const baseUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? "127.0.0.1"}`;
@@ -82,8 +80,8 @@ export function registerVertexRoutes(app: FastifyInstance, state: MockState): vo
   }
 
   async function claude(ex: Exchange, body: Json, model: string, method: string): Promise<void> {
-    if (body.anthropic_version !== ANTHROPIC_VERSION) {
-      sendJson(ex, 400, ex.wire.invalidRequest(`anthropic_version: must be ${ANTHROPIC_VERSION}`, ex.requestId));
+    if (body.anthropic_version !== VERTEX_ANTHROPIC_VERSION) {
+      sendJson(ex, 400, ex.wire.invalidRequest(`anthropic_version: must be ${VERTEX_ANTHROPIC_VERSION}`, ex.requestId));
       return;
     }
     if (typeof body.max_tokens !== "number" || !Array.isArray(body.messages)) {

@@ -4,6 +4,8 @@
 export const VERTEX_TOKEN_PATH = "/vertex/token";
 const GEMINI_METHODS = new Set(["generateContent", "streamGenerateContent", "predict"]);
 const CLAUDE_METHODS = new Set(["rawPredict", "streamRawPredict"]);
+/** The `anthropic_version` Claude's Vertex routes require in the body. */
+export const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
 
 /** `{publisher, model, method}` of a Vertex model call this persona serves, else undefined. */
 export function vertexTarget(url: string): { publisher: string; model: string; method: string } | undefined {
