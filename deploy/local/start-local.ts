@@ -67,7 +67,12 @@ try {
     console.error("METRICS_PORT is not passed to the planes: pnpm start takes DATA_PLANE_METRICS_PORT and CONTROL_PLANE_METRICS_PORT");
   const upstream: Record<string, string> = {};
   if (!env.OPENAI_API_KEY) {
-    const mock = await startService("mock-provider", { PORT: String(ports.MOCK_PROVIDER_PORT) }, { echo: false });
+    // It caches prompts as the providers do, so a conversation's cached share grows as it would upstream.
+    const mock = await startService(
+      "mock-provider",
+      { PORT: String(ports.MOCK_PROVIDER_PORT), MOCK_PROVIDER_PROMPT_CACHE: "on" },
+      { echo: false },
+    );
     children.push(mock);
     // Every vendor of the default catalogue, answered by the mock's personas.
     upstream.OPENAI_BASE_URL = `${mock.ready.url}/v1`;

@@ -135,6 +135,22 @@ describe("pnpm start, twice on one machine", () => {
       });
       expect(bedrock.status).toBe(200);
       expect(bedrock.headers.get("x-service-reason")).toMatch(/via bedrock/);
+      // Its mock caches prompts as the providers do: a conversation's second turn reads the first's prefix.
+      const system = { role: "system", content: "Follow the house rules and explain every change. ".repeat(200) };
+      const cachedTokens = async (messages: unknown[]) => {
+        const turn = await fetch(`${printed.dataPlane}/v1/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${printed.key}`, "content-type": "application/json" },
+          body: JSON.stringify({ model: "openai/gpt-4.1-mini", messages }),
+        });
+        return ((await turn.json()) as { usage: { prompt_tokens_details?: { cached_tokens?: number } } }).usage.prompt_tokens_details
+          ?.cached_tokens;
+      };
+      const opening = { role: "user", content: "Where do we start?" };
+      expect(await cachedTokens([system, opening])).toBe(0);
+      expect(
+        await cachedTokens([system, opening, { role: "assistant", content: "Here." }, { role: "user", content: "Go on." }]),
+      ).toBeGreaterThan(0);
       const state = JSON.parse(readFileSync(path.join(gateway.directory, "local-gateway.json"), "utf8")) as Record<string, string>;
       expect(state.adminUrl).toBe(printed.admin);
       // Its console, built into its own GATEWAY_CONSOLE_DIR and served from there.
