@@ -7,7 +7,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_REDIS_URL } from "../../../../deploy/test/test-services";
-import { type GatewayStack, marker, startStack, type TestProject } from "../harness/gateway-stack";
+import { costToNano, type GatewayStack, marker, startStack, type TestProject } from "../harness/gateway-stack";
 import { accessPath, chatModel, embeddingsModel, price } from "../support/catalogue-file";
 
 const TURNS = 40;
@@ -16,7 +16,9 @@ const SHARED = [0, 1, 2, 3];
 const WITHOUT_AFFINITY = 4;
 const REDIS_GONE = 5;
 
-const balanced = (id: string, upstream: string, provider = "openai", credentials = "OPENAI_API_KEY", cost = price("2", "8")) =>
+// Cache reads at a tenth of the input price, writes at 1.25x, as the providers bill them.
+const CACHED = price("2", "8", { cached_input_per_m: "0.2", cache_write_5m_per_m: "2.5", cache_write_1h_per_m: "4" });
+const balanced = (id: string, upstream: string, provider = "openai", credentials = "OPENAI_API_KEY", cost = CACHED) =>
   chatModel(id, [accessPath(provider, upstream, credentials, cost)], { tiers: [provider === "openai" ? "balanced" : "quality"] });
 
 const CATALOGUE = {
@@ -40,7 +42,18 @@ interface Turn {
   model: string;
   reason: string;
   requestId: string;
+  /** Input tokens, those read from the provider's cache, and the cost (nano-USD). */
+  input: number;
+  cached: number;
+  costNano: bigint;
 }
+
+/** What share of a conversation's input its provider served from cache, and what it cost. */
+const totals = (turns: Turn[]) => {
+  const input = turns.reduce((sum, turn) => sum + turn.input, 0);
+  const cached = turns.reduce((sum, turn) => sum + turn.cached, 0);
+  return { cachedShare: cached / input, costNano: turns.reduce((sum, turn) => sum + turn.costNano, 0n) };
+};
 
 describe("conversation affinity", () => {
   let stack: GatewayStack;
@@ -60,6 +73,13 @@ describe("conversation affinity", () => {
     });
     await stack.loadCatalogue(CATALOGUE);
     project = await stack.createProject({ balanceUsd: "50.00" });
+    // The mock caches prompts as the providers do: cache hits come from where the turns land.
+    const cache = await fetch(`${stack.mockUrl}/_mock/prompt-cache`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ enabled: true }),
+    });
+    expect(cache.status).toBe(200);
   });
 
   afterAll(async () => {
@@ -81,6 +101,8 @@ describe("conversation affinity", () => {
   ): Promise<Turn[]> {
     const history: { role: "user" | "assistant"; content: string }[] = [];
     const turns: Turn[] = [];
+    // Each conversation starts with the providers' caches empty: its system prompt is every run's.
+    await fetch(`${stack.mockUrl}/_mock/prompt-cache`, { method: "DELETE" });
     await latencies(tag, { [first]: 30, [second]: 0 });
     for (let turn = 0; turn < TURNS; turn++) {
       if (turn === TURNS / 2) await latencies(tag, { [first]: 0, [second]: 150 });
@@ -94,25 +116,30 @@ describe("conversation affinity", () => {
 
   const switches = (turns: Turn[]) => turns.slice(1).filter((turn, index) => turn.model !== turns[index]!.model).length;
 
-  function chatSender(dataPlane: (turn: number) => number) {
+  function chatSender(dataPlane: (turn: number) => number, model = "auto:balanced") {
     return async (history: { role: "user" | "assistant"; content: string }[], turn: number): Promise<Turn> => {
       const response = await stack.post(
         "/v1/chat/completions",
         project.key,
-        { model: "auto:balanced", messages: [{ role: "system", content: SYSTEM }, ...history] },
+        { model, messages: [{ role: "system", content: SYSTEM }, ...history] },
         dataPlane(turn),
       );
       expect(response.status, await response.clone().text()).toBe(200);
-      await response.arrayBuffer();
+      const { usage } = (await response.json()) as {
+        usage: { prompt_tokens: number; prompt_tokens_details?: { cached_tokens?: number }; cost: number };
+      };
       return {
         model: response.headers.get("x-service-model")!,
         reason: response.headers.get("x-service-reason")!,
         requestId: response.headers.get("x-request-id")!,
+        input: usage.prompt_tokens,
+        cached: usage.prompt_tokens_details?.cached_tokens ?? 0,
+        costNano: costToNano(usage.cost),
       };
     };
   }
 
-  it("without affinity the turns follow the latencies; with it, they stay where the first was answered", async () => {
+  it("without affinity the turns follow the latencies and lose the cache; with it, they stay and cost what one path costs", async () => {
     const wandering = await converse(
       chatSender(() => WITHOUT_AFFINITY),
       marker(),
@@ -129,38 +156,81 @@ describe("conversation affinity", () => {
     expect(switches(staying)).toBe(0);
     expect(staying[0]!.reason).not.toMatch(/affinity/); // a first turn: no pin to speak of
     expect(staying.slice(1).every((turn) => turn.reason.endsWith("affinity kept"))).toBe(true);
+
+    // The same conversation sent straight to the model the first turn went to, on a data plane without affinity.
+    const straight = await converse(
+      chatSender(() => WITHOUT_AFFINITY, staying[0]!.model),
+      marker(),
+      ["alpha-1", "beta-1"],
+    );
+    const [direct, pinned, moved] = [totals(straight), totals(staying), totals(wandering)];
+    const share = (run: { cachedShare: number }) => `${(100 * run.cachedShare).toFixed(1)}% of input cached`;
+    console.info(
+      `40 turns: straight to one path ${share(direct)}, ${direct.costNano} nano-USD; with affinity ${share(pinned)}, ${pinned.costNano}; ` +
+        `without (${switches(wandering)} switches) ${share(moved)}, ${moved.costNano}`,
+    );
+    expect(direct.cachedShare).toBeGreaterThan(0.5);
+    expect(Math.abs(pinned.cachedShare - direct.cachedShare)).toBeLessThan(0.01);
+    expect(Math.abs(Number(pinned.costNano - direct.costNano)) / Number(direct.costNano)).toBeLessThan(0.01);
+    expect(moved.cachedShare).toBeLessThan(direct.cachedShare - 0.02);
+    expect(moved.costNano).toBeGreaterThan(direct.costNano);
   });
 
-  it("four data planes behind round-robin share the pin (Redis): a Messages client in Claude Code's shape stays", async () => {
+  /** A Messages client in Claude Code's shape: its session in metadata.user_id, the system prompt and the last turn marked for the cache. */
+  function messagesSender(dataPlane: (turn: number) => number, session: string, model = "auto:quality") {
+    const clients = stack.dataPlanes.map((plane) => new Anthropic({ apiKey: project.key, baseURL: plane.ready.url, maxRetries: 0 }));
+    return async (history: { role: "user" | "assistant"; content: string }[], turn: number): Promise<Turn> => {
+      const last = history.at(-1)!;
+      const messages: Anthropic.MessageParam[] = [
+        ...history.slice(0, -1),
+        { role: last.role, content: [{ type: "text", text: last.content, cache_control: { type: "ephemeral" } }] },
+      ];
+      const { data, response } = await clients[dataPlane(turn)]!.messages.create({
+        model,
+        max_tokens: 1024,
+        metadata: { user_id: session },
+        system: [{ type: "text", text: SYSTEM, cache_control: { type: "ephemeral" } }],
+        tools: [
+          { name: "Bash", description: "Run a command", input_schema: { type: "object", properties: { command: { type: "string" } } } },
+        ],
+        messages,
+      } as never).withResponse();
+      const usage = (data as Anthropic.Message).usage as Anthropic.Usage & { cost: number };
+      return {
+        model: response.headers.get("x-service-model")!,
+        reason: response.headers.get("x-service-reason")!,
+        requestId: response.headers.get("x-request-id")!,
+        input: usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0),
+        cached: usage.cache_read_input_tokens ?? 0,
+        costNano: costToNano(usage.cost),
+      };
+    };
+  }
+
+  it("four data planes behind round-robin share the pin (Redis): a Messages client in Claude Code's shape stays, and costs what one path costs", async () => {
+    const session = (tag: string) => `user_abc_account_def_session_${tag.replace(/\W/g, "")}`;
     const tag = marker();
-    const anthropic = SHARED.map(
-      (index) => new Anthropic({ apiKey: project.key, baseURL: stack.dataPlanes[index]!.ready.url, maxRetries: 0 }),
-    );
-    const session = `user_abc_account_def_session_${tag.replace(/\W/g, "")}`;
     const turns = await converse(
-      async (history, turn) => {
-        const { data, response } = await anthropic[turn % SHARED.length]!.messages.create({
-          model: "auto:quality",
-          max_tokens: 1024,
-          metadata: { user_id: session },
-          system: [{ type: "text", text: SYSTEM, cache_control: { type: "ephemeral" } }],
-          tools: [
-            { name: "Bash", description: "Run a command", input_schema: { type: "object", properties: { command: { type: "string" } } } },
-          ],
-          messages: history,
-        }).withResponse();
-        expect(data.content.length).toBeGreaterThan(0);
-        return {
-          model: response.headers.get("x-service-model")!,
-          reason: response.headers.get("x-service-reason")!,
-          requestId: response.headers.get("x-request-id")!,
-        };
-      },
+      messagesSender((turn) => SHARED[turn % SHARED.length]!, session(tag)),
       tag,
       ["claude-alpha-1", "claude-beta-1"],
     );
     expect(switches(turns)).toBe(0);
     expect(turns.slice(1).every((turn) => turn.reason.endsWith("affinity kept"))).toBe(true);
+
+    const other = marker();
+    const straight = await converse(
+      messagesSender(() => WITHOUT_AFFINITY, session(other), turns[0]!.model),
+      other,
+      ["claude-alpha-1", "claude-beta-1"],
+    );
+    const [direct, pinned] = [totals(straight), totals(turns)];
+    console.info(
+      `40 Messages turns over 4 data planes: ${(100 * pinned.cachedShare).toFixed(1)}% of input cached, ${pinned.costNano} nano-USD; straight to one path ${(100 * direct.cachedShare).toFixed(1)}%, ${direct.costNano}`,
+    );
+    expect(direct.cachedShare).toBeGreaterThan(0.5);
+    expect(Math.abs(pinned.cachedShare - direct.cachedShare)).toBeLessThan(0.01);
+    expect(Math.abs(Number(pinned.costNano - direct.costNano)) / Number(direct.costNano)).toBeLessThan(0.01);
   });
 
   it("a pinned model failing mid-conversation: the turn moves, pins there, and the next turns stay", async () => {
