@@ -40,6 +40,28 @@ describe("RefreshingCredential", () => {
     credential.close();
   });
 
+  it("one in the last seconds of its life is replaced before it is sent, and still sent if no new one can be had", async () => {
+    vi.useFakeTimers({ now: 0 });
+    let fail = false;
+    let issued = 0;
+    const fetch = vi.fn(async () => {
+      if (fail) throw new Error("token endpoint unreachable");
+      return { value: `token-${++issued}`, expiresAtMs: Date.now() + 60 * 60_000 };
+    });
+    // No background refresh before the end (a margin longer than the life would refresh at half of it): the caller's own.
+    const credential = new RefreshingCredential(fetch, { marginMs: 0 });
+    expect(await credential.get()).toBe("token-1");
+    vi.setSystemTime(60 * 60_000 - 9_000);
+    expect(await credential.get()).toBe("token-2");
+    // token-2 expires at 2 h - 9 s.
+    vi.setSystemTime(2 * 60 * 60_000 - 14_000);
+    fail = true;
+    expect(await credential.get()).toBe("token-2");
+    vi.setSystemTime(2 * 60 * 60_000 - 9_000);
+    await expect(credential.get()).rejects.toThrow(UpstreamCredentialsError);
+    credential.close();
+  });
+
   it("a short-lived credential is refreshed at half its life, not in a loop", async () => {
     vi.useFakeTimers({ now: 0 });
     const fetch = vi.fn(async () => ({ value: "short", expiresAtMs: Date.now() + 60_000 }));

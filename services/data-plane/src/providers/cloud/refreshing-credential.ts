@@ -5,6 +5,9 @@
 // under load happens once, not once per request.
 import { UpstreamCredentialsError } from "./upstream-auth";
 
+/** A credential is not sent in the last 10 s of its life (at most the last quarter of a short one). */
+const EXPIRY_SKEW_MS = 10_000;
+
 export interface Expiring<Value> {
   value: Value;
   /** Epoch milliseconds; undefined for a credential that does not expire (static keys). */
@@ -46,11 +49,25 @@ export class RefreshingCredential<Value> {
     this.now = options.now ?? Date.now;
   }
 
-  /** The credential: the one held while it is valid, else one fetch shared by every caller waiting. */
+  /**
+   * The credential: the one held while it is good for a while yet, else one fetch shared by every caller
+   * waiting. One about to expire is sent only if no new one can be had: a request signed with it could
+   * reach the cloud after its expiry (and the cloud's clock is not this one's).
+   */
   async get(): Promise<Value> {
     const held = this.held;
-    if (held && (held.expiresAtMs === undefined || held.expiresAtMs > this.now())) return held.value;
-    return (await this.refresh()).value;
+    if (held && (held.expiresAtMs === undefined || held.expiresAtMs - this.skewMs(held) > this.now())) return held.value;
+    try {
+      return (await this.refresh()).value;
+    } catch (error) {
+      if (held?.expiresAtMs !== undefined && held.expiresAtMs > this.now()) return held.value;
+      throw error;
+    }
+  }
+
+  /** How long before its expiry a credential is replaced on demand: 10 s, or a quarter of a shorter life. */
+  private skewMs(held: { expiresAtMs?: number; fetchedAtMs: number }): number {
+    return Math.min(EXPIRY_SKEW_MS, ((held.expiresAtMs ?? 0) - held.fetchedAtMs) / 4);
   }
 
   /** Forgets the credential held (the upstream refused it), unless it was fetched within minAgeMs: the next call fetches a new one. */
