@@ -6,15 +6,15 @@ import { Hash } from "@smithy/hash-node";
 import { HttpRequest } from "@smithy/protocol-http";
 import { SignatureV4 } from "@smithy/signature-v4";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixtureJson, type Json, type Mock, startMock } from "./helpers";
-
-interface Credentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-}
-
-const DEFAULT_CREDENTIALS: Credentials = { accessKeyId: "AKIDMOCKBEDROCK", secretAccessKey: "mock-bedrock-secret-key" };
+import {
+  type AwsCredentials as Credentials,
+  bedrockSignedHeaders,
+  fixtureJson,
+  type Json,
+  MOCK_AWS_CREDENTIALS as DEFAULT_CREDENTIALS,
+  type Mock,
+  startMock,
+} from "./helpers";
 const CLAUDE = "anthropic.claude-sonnet-4-20250514-v1:0";
 const CONVERSE_BODY = { messages: [{ role: "user", content: [{ text: "Reply with exactly OK." }] }], inferenceConfig: { maxTokens: 50 } };
 const INVOKE_BODY = { anthropic_version: "bedrock-2023-05-31", max_tokens: 50, messages: [{ role: "user", content: "Hello" }] };
@@ -27,31 +27,8 @@ afterAll(() => mock.close());
 
 const modelPath = (modelId: string, operation: string) => `/bedrock/model/${encodeURIComponent(modelId)}/${operation}`;
 
-/** Headers of a call signed as the gateway signs it: POST, the encoded path, host, x-amz-date, content-type, the body hash. */
-async function signedHeaders(
-  path: string,
-  body: string,
-  credentials: Credentials = DEFAULT_CREDENTIALS,
-  signingDate = new Date(),
-): Promise<Record<string, string>> {
-  const target = new URL(mock.url + path);
-  const signer = new SignatureV4({ service: "bedrock", region: "us-east-1", credentials, sha256: Hash.bind(null, "sha256") });
-  const signed = await signer.sign(
-    new HttpRequest({
-      method: "POST",
-      protocol: target.protocol,
-      hostname: target.hostname,
-      port: Number(target.port),
-      path: target.pathname,
-      query: {},
-      headers: { "content-type": "application/json", accept: "application/json", host: target.host },
-      body,
-    }),
-    { signingDate },
-  );
-  const { host: _host, ...headers } = signed.headers;
-  return headers;
-}
+const signedHeaders = (path: string, body: string, credentials?: Credentials, signingDate?: Date) =>
+  bedrockSignedHeaders(mock, path, body, credentials, signingDate);
 
 const send = (path: string, body: string, headers: Record<string, string>) => fetch(mock.url + path, { method: "POST", headers, body });
 

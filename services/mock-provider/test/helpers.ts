@@ -1,3 +1,7 @@
+import { sign } from "node:crypto";
+import { Hash } from "@smithy/hash-node";
+import { HttpRequest } from "@smithy/protocol-http";
+import { SignatureV4 } from "@smithy/signature-v4";
 // Shared test plumbing: a real loopback server per test file, and fixture
 // readers that parse the recordings independently of the code under test.
 import { readFileSync } from "node:fs";
@@ -155,3 +159,60 @@ export function geminiSseData(text: string): string[] {
 }
 
 export const CONTENTS = [{ role: "user", parts: [{ text: "Why is the sky blue?" }] }];
+
+/** AWS credentials as the gateway signs with them (the mock's long-term keys by default). */
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+export const MOCK_AWS_CREDENTIALS: AwsCredentials = { accessKeyId: "AKIDMOCKBEDROCK", secretAccessKey: "mock-bedrock-secret-key" };
+
+/** Headers of a Bedrock call signed as the gateway signs it: POST, the encoded path, host, x-amz-date, content-type, the body hash. */
+export async function bedrockSignedHeaders(
+  mock: Mock,
+  path: string,
+  body: string,
+  credentials: AwsCredentials = MOCK_AWS_CREDENTIALS,
+  signingDate = new Date(),
+): Promise<Record<string, string>> {
+  const target = new URL(mock.url + path);
+  const signer = new SignatureV4({ service: "bedrock", region: "us-east-1", credentials, sha256: Hash.bind(null, "sha256") });
+  const signed = await signer.sign(
+    new HttpRequest({
+      method: "POST",
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: Number(target.port),
+      path: target.pathname,
+      query: {},
+      headers: { "content-type": "application/json", accept: "application/json", host: target.host },
+      body,
+    }),
+    { signingDate },
+  );
+  const { host: _host, ...headers } = signed.headers;
+  return headers;
+}
+
+/** An access token from the mock's Vertex token endpoint, for a JWT signed with its service account's key as Google's libraries sign it. */
+export async function vertexAccessToken(mock: Mock): Promise<string> {
+  const account = (await getJson(mock, "/_mock/vertex/service-account")).body;
+  const iat = Math.floor(Date.now() / 1000);
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const claims = {
+    iss: account.client_email,
+    scope: "https://www.googleapis.com/auth/cloud-platform",
+    aud: account.token_uri,
+    iat,
+    exp: iat + 3600,
+  };
+  const unsigned = `${encode({ alg: "RS256", typ: "JWT" })}.${encode(claims)}`;
+  const jwt = `${unsigned}.${sign("RSA-SHA256", Buffer.from(unsigned), account.private_key).toString("base64url")}`;
+  const res = await fetch(`${mock.url}/vertex/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: jwt }).toString(),
+  });
+  return ((await res.json()) as Json).access_token;
+}

@@ -1,12 +1,10 @@
 // Prompt caching through HTTP: cache hits come from the traffic, per provider's rules, in each
 // persona's own usage fields; accounts, the controls and the stats.
-import { sign } from "node:crypto";
-import { Hash } from "@smithy/hash-node";
-import { HttpRequest } from "@smithy/protocol-http";
-import { SignatureV4 } from "@smithy/signature-v4";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  type AwsCredentials,
   anthropicEvents,
+  bedrockSignedHeaders,
   chat,
   fixtureJson,
   gemini,
@@ -19,6 +17,7 @@ import {
   script,
   sseData,
   startMock,
+  vertexAccessToken,
 } from "./helpers";
 
 let mock: Mock;
@@ -275,27 +274,7 @@ describe("the other personas", () => {
   });
 
   it("Vertex: Gemini's implicit cache and Claude's breakpoints", async () => {
-    const account = (await getJson(mock, "/_mock/vertex/service-account")).body;
-    const iat = Math.floor(Date.now() / 1000);
-    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-    const claims = {
-      iss: account.client_email,
-      scope: "https://www.googleapis.com/auth/cloud-platform",
-      aud: account.token_uri,
-      iat,
-      exp: iat + 3600,
-    };
-    const unsigned = `${encode({ alg: "RS256", typ: "JWT" })}.${encode(claims)}`;
-    const jwt = `${unsigned}.${sign("RSA-SHA256", Buffer.from(unsigned), account.private_key).toString("base64url")}`;
-    const token = (
-      (await (
-        await fetch(`${mock.url}/vertex/token`, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: jwt }).toString(),
-        })
-      ).json()) as Json
-    ).access_token;
+    const token = await vertexAccessToken(mock);
     const call = (path: string, body: unknown) =>
       fetch(`${mock.url}/vertex/v1/projects/p1/locations/us-east5/publishers/${path}`, {
         method: "POST",
@@ -349,21 +328,8 @@ describe("the other personas", () => {
       system: [{ text: LONG }, { cachePoint: { type: "default" } }],
       messages: [{ role: "user", content: [{ text: "Hi" }] }],
     });
-    const signed = async (credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }) => {
-      const target = new URL(mock.url + path);
-      const signer = new SignatureV4({ service: "bedrock", region: "us-east-1", credentials, sha256: Hash.bind(null, "sha256") });
-      const request = await signer.sign(
-        new HttpRequest({
-          method: "POST",
-          protocol: target.protocol,
-          hostname: target.hostname,
-          port: Number(target.port),
-          path: target.pathname,
-          headers: { "content-type": "application/json", host: target.host },
-          body: converse,
-        }),
-      );
-      const { host: _host, ...headers } = request.headers;
+    const signed = async (credentials: AwsCredentials) => {
+      const headers = await bedrockSignedHeaders(mock, path, converse, credentials);
       return (await json(await fetch(mock.url + path, { method: "POST", headers, body: converse }))).usage;
     };
     const written = await signed({ accessKeyId: "AKIDMOCKBEDROCK", secretAccessKey: "mock-bedrock-secret-key" });

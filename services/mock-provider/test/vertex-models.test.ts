@@ -1,9 +1,8 @@
 // The Vertex persona's model routes: Gemini (generateContent, SSE and array
 // streams) and Claude (rawPredict, streamRawPredict) answered from the recorded
 // Vertex files, and scripted failures in google.rpc.Status bodies.
-import { sign } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anthropicEvents, fixtureJson, getJson, type Json, type Mock, readAll, script, startMock } from "./helpers";
+import { anthropicEvents, fixtureJson, type Json, type Mock, readAll, script, startMock, vertexAccessToken } from "./helpers";
 
 const BASE = "/vertex/v1/projects/p1/locations/us-east5/publishers";
 let mock: Mock;
@@ -11,24 +10,7 @@ let token = "";
 
 beforeAll(async () => {
   mock = await startMock();
-  const account = (await getJson(mock, "/_mock/vertex/service-account")).body;
-  const iat = Math.floor(Date.now() / 1000);
-  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  const claims = {
-    iss: account.client_email,
-    scope: "https://www.googleapis.com/auth/cloud-platform",
-    aud: account.token_uri,
-    iat,
-    exp: iat + 3600,
-  };
-  const unsigned = `${encode({ alg: "RS256", typ: "JWT" })}.${encode(claims)}`;
-  const jwt = `${unsigned}.${sign("RSA-SHA256", Buffer.from(unsigned), account.private_key).toString("base64url")}`;
-  const res = await fetch(`${mock.url}/vertex/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: jwt }).toString(),
-  });
-  token = ((await res.json()) as Json).access_token;
+  token = await vertexAccessToken(mock);
 });
 afterAll(() => mock.close());
 
