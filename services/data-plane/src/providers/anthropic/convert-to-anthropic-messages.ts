@@ -23,6 +23,7 @@ import type {
   AnthropicUserBlock,
   CacheControl,
 } from "./anthropic-wire-types";
+import { alternatingTurns } from "../alternating-turns";
 import { isRecord, type JsonObject } from "./json-values";
 
 export interface AnthropicConversation {
@@ -32,37 +33,15 @@ export interface AnthropicConversation {
 }
 
 export function convertToAnthropicMessages(messages: unknown): AnthropicConversation {
-  const system: AnthropicTextBlock[] = [];
-  const turns: { role: "user" | "assistant"; blocks: AnthropicBlock[] }[] = [];
-  const append = (role: "user" | "assistant", blocks: AnthropicBlock[]) => {
-    // An empty turn would be rejected ("all messages must have non-empty content"); nothing to say, nothing sent.
-    if (blocks.length === 0) return;
-    const last = turns.at(-1);
-    if (last?.role === role) last.blocks.push(...blocks);
-    else turns.push({ role, blocks });
-  };
-
-  for (const message of Array.isArray(messages) ? messages : []) {
-    if (!isRecord(message)) continue;
-    switch (message.role) {
-      case "system":
-      case "developer":
-        system.push(...textBlocks(message.content));
-        break;
-      case "user":
-        append("user", userBlocks(message.content));
-        break;
-      case "assistant":
-        append("assistant", assistantBlocks(message));
-        break;
-      case "tool":
-        append("user", toolResultBlocks(message));
-        break;
-    }
-  }
-
+  const { system, turns } = alternatingTurns<AnthropicBlock>(messages, {
+    system: textBlocks,
+    user: userBlocks,
+    assistant: assistantBlocks,
+    tool: toolResultBlocks,
+  });
+  const texts = system as AnthropicTextBlock[];
   return {
-    system: system.length === 0 ? undefined : system.length === 1 && !system[0]!.cache_control ? system[0]!.text : system,
+    system: texts.length === 0 ? undefined : texts.length === 1 && !texts[0]!.cache_control ? texts[0]!.text : texts,
     messages: turns.map(({ role, blocks }) => ({ role, content: compactContent(blocks) })),
   };
 }

@@ -7,6 +7,7 @@
 // (several tool results answering one assistant turn become one user turn).
 // Other fields and part types (audio, files, `name`, refusals) are dropped, never an error.
 import { invalidRequest } from "../../errors";
+import { alternatingTurns } from "../alternating-turns";
 import { isRecord, type JsonObject } from "../chat-usage";
 
 export interface ConverseConversation {
@@ -24,36 +25,16 @@ const IMAGE_FORMATS: Record<string, string> = {
 };
 
 export function convertToConverseMessages(messages: unknown): ConverseConversation {
-  const system: JsonObject[] = [];
-  const turns: ConverseConversation["messages"] = [];
-  const append = (role: "user" | "assistant", content: JsonObject[]) => {
-    // Converse refuses a message with empty content.
-    if (content.length === 0) return;
-    const last = turns.at(-1);
-    if (last?.role === role) last.content.push(...content);
-    else turns.push({ role, content });
-  };
-
-  for (const message of Array.isArray(messages) ? messages : []) {
-    if (!isRecord(message)) continue;
-    switch (message.role) {
-      case "system":
-      case "developer":
-        system.push(...textBlocks(message.content));
-        break;
-      case "user":
-        append("user", userBlocks(message.content));
-        break;
-      case "assistant":
-        append("assistant", [...textBlocks(message.content), ...toolUseBlocks(message.tool_calls)]);
-        break;
-      case "tool":
-        if (typeof message.tool_call_id === "string")
-          append("user", [{ toolResult: { toolUseId: message.tool_call_id, content: toolResultContent(message.content) } }]);
-        break;
-    }
-  }
-  return { system, messages: turns };
+  const { system, turns } = alternatingTurns<JsonObject>(messages, {
+    system: textBlocks,
+    user: userBlocks,
+    assistant: (message) => [...textBlocks(message.content), ...toolUseBlocks(message.tool_calls)],
+    tool: (message) =>
+      typeof message.tool_call_id === "string"
+        ? [{ toolResult: { toolUseId: message.tool_call_id, content: toolResultContent(message.content) } }]
+        : [],
+  });
+  return { system, messages: turns.map(({ role, blocks }) => ({ role, content: blocks })) };
 }
 
 /** Text of a string or of the `text` parts of a part list; empty texts dropped (Converse refuses blank blocks). */
