@@ -22,31 +22,25 @@
 import type { SseEvent } from "../../upstream/sse-parser";
 import type { ResponseContext, StreamItem, StreamTranslator } from "../provider-adapter";
 import { classifyAnthropicError } from "./classify-anthropic-error";
-import { chatUsage } from "../chat-usage";
+import { ChunkWriter } from "../chunk-writer";
 import { readAnthropicUsage } from "./convert-anthropic-usage";
 import { isRecord, nonEmptyString, type JsonObject } from "./json-values";
-import { mapAnthropicStopReason, type OpenAiFinishReason } from "./map-anthropic-stop-reason";
+import { mapAnthropicStopReason } from "./map-anthropic-stop-reason";
 import { refusalText } from "./refusal-text";
 import { malformedEvent } from "../malformed-event";
-import { answerFields, openingDelta } from "../openai-answer-fields";
 
 type BlockState = { kind: "tool"; toolIndex: number; argumentText: string; startInput: string } | { kind: "other" };
 
 export class AnthropicStreamTranslator implements StreamTranslator {
-  private id: string;
-  private model: string;
   private readonly blocks = new Map<number, BlockState>();
   private toolCallCount = 0;
   private usage: JsonObject = {};
-  private finishSent = false;
-  /** message_start came: the next chunk carries the assistant role. */
-  private rolePending = false;
+  private readonly out: ChunkWriter;
   /** message_stop or an error ended the answer: later events are not part of it. */
   private over = false;
 
-  constructor(private readonly context: ResponseContext) {
-    this.id = context.id;
-    this.model = context.model;
+  constructor(context: ResponseContext) {
+    this.out = new ChunkWriter(context, "anthropic");
   }
 
   push(event: SseEvent): StreamItem[] {
@@ -85,12 +79,12 @@ export class AnthropicStreamTranslator implements StreamTranslator {
 
   private messageStart(data: JsonObject): StreamItem[] {
     const message = isRecord(data.message) ? data.message : {};
-    this.id = nonEmptyString(message.id) ?? this.id;
-    this.model = nonEmptyString(message.model) ?? this.model;
+    this.out.id = nonEmptyString(message.id) ?? this.out.id;
+    this.out.model = nonEmptyString(message.model) ?? this.out.model;
     this.addUsage(message.usage);
     // The role goes out with the first real chunk: Anthropic's overload pattern is message_start then
     // `event: error`, and a stream that has sent nothing to the client can still be retried elsewhere.
-    this.rolePending = true;
+    this.out.rolePending = true;
     return [];
   }
 
@@ -103,12 +97,12 @@ export class AnthropicStreamTranslator implements StreamTranslator {
       const startInput = isRecord(block.input) && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : "{}";
       this.blocks.set(index, { kind: "tool", toolIndex, argumentText: "", startInput });
       const call = { index: toolIndex, id: block.id, type: "function", function: { name: block.name, arguments: "" } };
-      return [this.chunk({ tool_calls: [call] })];
+      return [this.out.chunk({ tool_calls: [call] })];
     }
     this.blocks.set(index, { kind: "other" });
     // Blocks start empty and fill through deltas; text present at the start is still sent, not lost.
-    if (block.type === "text" && nonEmptyString(block.text)) return [this.chunk({ content: block.text })];
-    if (block.type === "thinking" && nonEmptyString(block.thinking)) return [this.chunk({ reasoning: block.thinking })];
+    if (block.type === "text" && nonEmptyString(block.text)) return [this.out.chunk({ content: block.text })];
+    if (block.type === "thinking" && nonEmptyString(block.thinking)) return [this.out.chunk({ reasoning: block.thinking })];
     return [];
   }
 
@@ -116,15 +110,15 @@ export class AnthropicStreamTranslator implements StreamTranslator {
     const delta = isRecord(data.delta) ? data.delta : {};
     switch (delta.type) {
       case "text_delta":
-        return nonEmptyString(delta.text) ? [this.chunk({ content: delta.text })] : [];
+        return nonEmptyString(delta.text) ? [this.out.chunk({ content: delta.text })] : [];
       case "thinking_delta":
-        return nonEmptyString(delta.thinking) ? [this.chunk({ reasoning: delta.thinking })] : [];
+        return nonEmptyString(delta.thinking) ? [this.out.chunk({ reasoning: delta.thinking })] : [];
       case "input_json_delta": {
         const block = this.blocks.get(typeof data.index === "number" ? data.index : -1);
         const fragment = delta.partial_json;
         if (block?.kind !== "tool" || typeof fragment !== "string" || fragment.length === 0) return [];
         block.argumentText += fragment;
-        return [this.chunk({ tool_calls: [{ index: block.toolIndex, function: { arguments: fragment } }] })];
+        return [this.out.chunk({ tool_calls: [{ index: block.toolIndex, function: { arguments: fragment } }] })];
       }
       default:
         return []; // signature_delta (only needed to send thinking back), citations_delta
@@ -137,27 +131,24 @@ export class AnthropicStreamTranslator implements StreamTranslator {
     // and the non-streamed answer says "{}", so the stream says it too.
     if (block?.kind !== "tool" || block.argumentText.trim().length > 0) return [];
     block.argumentText = block.startInput;
-    return [this.chunk({ tool_calls: [{ index: block.toolIndex, function: { arguments: block.startInput } }] })];
+    return [this.out.chunk({ tool_calls: [{ index: block.toolIndex, function: { arguments: block.startInput } }] })];
   }
 
   private messageDelta(data: JsonObject): StreamItem[] {
     this.addUsage(data.usage);
     const delta = isRecord(data.delta) ? data.delta : {};
-    if (typeof delta.stop_reason !== "string" || this.finishSent) return [];
+    if (typeof delta.stop_reason !== "string" || this.out.finishSent) return [];
     const chunkDelta = delta.stop_reason === "refusal" ? { refusal: refusalText(delta.stop_details) } : {};
-    return [this.finishChunk(chunkDelta, mapAnthropicStopReason(delta.stop_reason))];
+    return [this.out.finish(mapAnthropicStopReason(delta.stop_reason), chunkDelta)];
   }
 
   private messageStop(): StreamItem[] {
     this.over = true;
     const items: StreamItem[] = [];
     // message_delta always carries the stop reason; should one ever lack it, the answer still gets a final chunk.
-    if (!this.finishSent) items.push(this.finishChunk({}, "stop"));
+    if (!this.out.finishSent) items.push(this.out.finish("stop"));
     const usage = readAnthropicUsage(this.usage);
-    if (usage) {
-      const chunk = { ...this.envelope(), choices: [] };
-      items.push({ kind: "chunk", chunk: { ...chunk, usage: chatUsage(usage) }, usage });
-    }
+    if (usage) items.push(this.out.usage(usage));
     items.push({ kind: "done" });
     return items;
   }
@@ -166,30 +157,6 @@ export class AnthropicStreamTranslator implements StreamTranslator {
   private addUsage(usage: unknown): void {
     if (!isRecord(usage)) return;
     for (const [key, value] of Object.entries(usage)) if (value !== null && value !== undefined) this.usage[key] = value;
-  }
-
-  private finishChunk(delta: JsonObject, finishReason: OpenAiFinishReason): StreamItem {
-    this.finishSent = true;
-    return this.chunk(delta, finishReason);
-  }
-
-  private chunk(delta: JsonObject, finishReason: OpenAiFinishReason | null = null): StreamItem {
-    if (this.rolePending) {
-      this.rolePending = false;
-      delta = { ...openingDelta(), ...delta };
-    }
-    return { kind: "chunk", chunk: { ...this.envelope(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] } };
-  }
-
-  /** What every chunk carries before its choices, as OpenAI's chunks do. */
-  private envelope(): JsonObject {
-    return {
-      id: this.id,
-      object: "chat.completion.chunk",
-      created: this.context.created,
-      model: this.model,
-      ...answerFields("anthropic", this.model),
-    };
   }
 }
 

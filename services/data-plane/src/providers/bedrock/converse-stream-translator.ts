@@ -13,11 +13,10 @@
 // Text blocks have no contentBlockStart; tool calls are numbered among tool calls only, as OpenAI does,
 // while `contentBlockIndex` counts every block.
 import type { SseEvent } from "../../upstream/sse-parser";
-import { chatUsage, isRecord, type JsonObject } from "../chat-usage";
+import { isRecord, type JsonObject } from "../chat-usage";
+import { ChunkWriter } from "../chunk-writer";
 import { malformedEvent } from "../malformed-event";
-import { answerFields, openingDelta } from "../openai-answer-fields";
 import type { ResponseContext, StreamItem, StreamTranslator } from "../provider-adapter";
-import type { OpenAiFinishReason } from "../anthropic/map-anthropic-stop-reason";
 import { streamFailure } from "./bedrock-stream-exception";
 import { readConverseUsage } from "./converse-usage";
 import { mapConverseStopReason } from "./map-converse-stop-reason";
@@ -31,11 +30,12 @@ export class ConverseStreamTranslator implements StreamTranslator {
   readonly framing = "aws-eventstream";
   private readonly tools = new Map<number, ToolBlock>();
   private toolCallCount = 0;
-  private rolePending = false;
-  private finishSent = false;
+  private readonly out: ChunkWriter;
   private over = false;
 
-  constructor(private readonly context: ResponseContext) {}
+  constructor(context: ResponseContext) {
+    this.out = new ChunkWriter(context, "bedrock");
+  }
 
   push(event: SseEvent): StreamItem[] {
     if (this.over) return [];
@@ -53,7 +53,7 @@ export class ConverseStreamTranslator implements StreamTranslator {
     if (!isRecord(data)) return [malformedEvent(event)];
     switch (event.event) {
       case "messageStart":
-        this.rolePending = true;
+        this.out.rolePending = true;
         return [];
       case "contentBlockStart":
         return this.blockStart(data);
@@ -62,7 +62,7 @@ export class ConverseStreamTranslator implements StreamTranslator {
       case "contentBlockStop":
         return this.blockStop(data);
       case "messageStop":
-        return this.finishSent ? [] : [this.finishChunk(mapConverseStopReason(data.stopReason))];
+        return this.out.finishSent ? [] : [this.out.finish(mapConverseStopReason(data.stopReason))];
       case "metadata":
         return this.metadata(data);
       default:
@@ -82,21 +82,21 @@ export class ConverseStreamTranslator implements StreamTranslator {
     const toolIndex = this.toolCallCount++;
     this.tools.set(blockIndex(data), { toolIndex, argumentText: "" });
     const call = { index: toolIndex, id: toolUse.toolUseId, type: "function", function: { name: toolUse.name, arguments: "" } };
-    return [this.chunk({ tool_calls: [call] })];
+    return [this.out.chunk({ tool_calls: [call] })];
   }
 
   private blockDelta(data: JsonObject): StreamItem[] {
     const delta = isRecord(data.delta) ? data.delta : {};
-    if (typeof delta.text === "string") return delta.text === "" ? [] : [this.chunk({ content: delta.text })];
+    if (typeof delta.text === "string") return delta.text === "" ? [] : [this.out.chunk({ content: delta.text })];
     if (isRecord(delta.toolUse)) {
       const tool = this.tools.get(blockIndex(data));
       const fragment = delta.toolUse.input;
       if (!tool || typeof fragment !== "string" || fragment === "") return [];
       tool.argumentText += fragment;
-      return [this.chunk({ tool_calls: [{ index: tool.toolIndex, function: { arguments: fragment } }] })];
+      return [this.out.chunk({ tool_calls: [{ index: tool.toolIndex, function: { arguments: fragment } }] })];
     }
     if (isRecord(delta.reasoningContent) && typeof delta.reasoningContent.text === "string" && delta.reasoningContent.text !== "")
-      return [this.chunk({ reasoning: delta.reasoningContent.text })];
+      return [this.out.chunk({ reasoning: delta.reasoningContent.text })];
     return [];
   }
 
@@ -106,35 +106,17 @@ export class ConverseStreamTranslator implements StreamTranslator {
     if (!tool) return [];
     if (tool.argumentText.trim() !== "") return [];
     tool.argumentText = "{}";
-    return [this.chunk({ tool_calls: [{ index: tool.toolIndex, function: { arguments: "{}" } }] })];
+    return [this.out.chunk({ tool_calls: [{ index: tool.toolIndex, function: { arguments: "{}" } }] })];
   }
 
   private metadata(data: JsonObject): StreamItem[] {
     this.over = true;
     const items: StreamItem[] = [];
-    if (!this.finishSent) items.push(this.finishChunk("stop"));
+    if (!this.out.finishSent) items.push(this.out.finish("stop"));
     const usage = readConverseUsage(data.usage);
-    if (usage) items.push({ kind: "chunk", chunk: { ...this.envelope(), choices: [], usage: chatUsage(usage) }, usage });
+    if (usage) items.push(this.out.usage(usage));
     items.push({ kind: "done" });
     return items;
-  }
-
-  private finishChunk(finishReason: OpenAiFinishReason): StreamItem {
-    this.finishSent = true;
-    return this.chunk({}, finishReason);
-  }
-
-  private chunk(delta: JsonObject, finishReason: OpenAiFinishReason | null = null): StreamItem {
-    if (this.rolePending) {
-      this.rolePending = false;
-      delta = { ...openingDelta(), ...delta };
-    }
-    return { kind: "chunk", chunk: { ...this.envelope(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] } };
-  }
-
-  private envelope(): JsonObject {
-    const { id, created, model } = this.context;
-    return { id, object: "chat.completion.chunk", created, model, ...answerFields("bedrock", model) };
   }
 }
 
