@@ -1,7 +1,7 @@
 // Which conversation a chat request is a turn of, for affinity (docs/routing.md, "Affinity"): the
 // caller's own name for it when it gives one, else its stable prefix, so agents that send nothing
 // still keep to one model and path. Scoped to the project: one tenant's names never reach another's pins.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { ClientRequest } from "../dialects/client-dialect";
 
 /** The header a caller may name its conversation with, when its client cannot add a body field. */
@@ -67,6 +67,6 @@ export function conversationOf(
   const name = callerName(dialect, request, headers);
   const [source, value] = name ?? ["prefix", stablePrefix(request.body)];
   if (value === undefined) return undefined;
-  const key = createHash("sha256").update(projectId).update("\0").update(source).update("\0").update(value).digest("base64url");
-  return { key: key.slice(0, 32), source };
+  // One-shot hashing: a hash object per request costs more than the digest itself.
+  return { key: hash("sha256", `${projectId}\0${source}\0${value}`, "base64url").slice(0, 32), source };
 }
