@@ -1,7 +1,7 @@
 // `pnpm start`: the whole gateway on one machine, on the embedded default.
 //
 // Starts the control plane (PGlite in .data/pglite, or PostgreSQL when
-// DATABASE_URL is set), one data plane, and - when no OPENAI_API_KEY is
+// DATABASE_URL is set), one data plane, and - when no OPENAI_API_KEY (or pool of keys) is
 // configured - the mock provider as every upstream (OpenAI, OpenRouter,
 // Anthropic and Gemini personas, and the clouds: Bedrock, Vertex AI and Azure
 // OpenAI, with their own auth). Creates a project "local"
@@ -66,7 +66,8 @@ try {
   if (env.METRICS_PORT)
     console.error("METRICS_PORT is not passed to the planes: pnpm start takes DATA_PLANE_METRICS_PORT and CONTROL_PLANE_METRICS_PORT");
   const upstream: Record<string, string> = {};
-  if (!env.OPENAI_API_KEY) {
+  // OpenAI's key or a pool of them (docs/providers.md, "Pools of keys"): the real OpenAI, not the mock.
+  if (!env.OPENAI_API_KEY && !env.OPENAI_API_KEYS && !env.OPENAI_API_KEYS_FILE) {
     // It caches prompts as the providers do, so a conversation's cached share grows as it would upstream.
     const mock = await startService(
       "mock-provider",

@@ -19,6 +19,8 @@ import type { Heartbeat as _gateway_v1_Heartbeat, Heartbeat__Output as _gateway_
 import type { HoldRef as _gateway_v1_HoldRef, HoldRef__Output as _gateway_v1_HoldRef__Output } from './gateway/v1/HoldRef';
 import type { KeyChanged as _gateway_v1_KeyChanged, KeyChanged__Output as _gateway_v1_KeyChanged__Output } from './gateway/v1/KeyChanged';
 import type { KeyLimits as _gateway_v1_KeyLimits, KeyLimits__Output as _gateway_v1_KeyLimits__Output } from './gateway/v1/KeyLimits';
+import type { KeyPoolReport as _gateway_v1_KeyPoolReport, KeyPoolReport__Output as _gateway_v1_KeyPoolReport__Output } from './gateway/v1/KeyPoolReport';
+import type { KeyReport as _gateway_v1_KeyReport, KeyReport__Output as _gateway_v1_KeyReport__Output } from './gateway/v1/KeyReport';
 import type { KeyRevoked as _gateway_v1_KeyRevoked, KeyRevoked__Output as _gateway_v1_KeyRevoked__Output } from './gateway/v1/KeyRevoked';
 import type { LeaseRequest as _gateway_v1_LeaseRequest, LeaseRequest__Output as _gateway_v1_LeaseRequest__Output } from './gateway/v1/LeaseRequest';
 import type { LeaseResponse as _gateway_v1_LeaseResponse, LeaseResponse__Output as _gateway_v1_LeaseResponse__Output } from './gateway/v1/LeaseResponse';
@@ -66,6 +68,8 @@ export interface ProtoGrpcType {
       HoldRef: MessageTypeDefinition<_gateway_v1_HoldRef, _gateway_v1_HoldRef__Output>
       KeyChanged: MessageTypeDefinition<_gateway_v1_KeyChanged, _gateway_v1_KeyChanged__Output>
       KeyLimits: MessageTypeDefinition<_gateway_v1_KeyLimits, _gateway_v1_KeyLimits__Output>
+      KeyPoolReport: MessageTypeDefinition<_gateway_v1_KeyPoolReport, _gateway_v1_KeyPoolReport__Output>
+      KeyReport: MessageTypeDefinition<_gateway_v1_KeyReport, _gateway_v1_KeyReport__Output>
       KeyRevoked: MessageTypeDefinition<_gateway_v1_KeyRevoked, _gateway_v1_KeyRevoked__Output>
       LeaseRequest: MessageTypeDefinition<_gateway_v1_LeaseRequest, _gateway_v1_LeaseRequest__Output>
       LeaseResponse: MessageTypeDefinition<_gateway_v1_LeaseResponse, _gateway_v1_LeaseResponse__Output>

@@ -9,6 +9,7 @@ import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gat
 import type { LeaseSettings } from "./billing/budget-leases";
 import type { ControlPlaneTlsFiles } from "./control-plane/control-plane-tls";
 import { DEFAULT_API_VERSION } from "./providers/azure/azure-paths";
+import { KeyPoolConfigError, type KeyPoolSettings, parseKeyPools } from "./providers/key-pool/key-pool-settings";
 import type { CloudSettings, ProviderConfig, ProviderProtocol } from "./providers/provider-config";
 
 export type { ProviderConfig, ProviderProtocol };
@@ -46,8 +47,13 @@ export interface DataPlaneConfig {
   controlPlaneGraceMs: number;
   controlPlaneDeadlineMs: number;
   providers: Map<string, ProviderConfig>;
-  /** Provider credentials by name (the catalogue's `credentials` field), from *_API_KEY variables. */
-  credentials: Map<string, string>;
+  /**
+   * Provider keys by the variable the catalogue's `credentials` field names (`OPENAI_API_KEY`): a pool
+   * of one from `<NAME>_API_KEY`, or of several from `<NAME>_API_KEYS` or `<NAME>_API_KEYS_FILE`.
+   */
+  credentials: Map<string, KeyPoolSettings>;
+  /** How long a pool's key rests after a 429 without Retry-After, and stays out after a 401 or 403. */
+  keyPool: { cooldownMs: number; refusalMs: number };
   upstream: {
     connectTimeoutMs: number;
     headersTimeoutMs: number;
@@ -151,6 +157,13 @@ const WELL_KNOWN: Record<
   azure: { protocol: "azure", baseUrl: "", registeredBy: "AZURE_RESOURCE" },
 };
 
+/** What registers a well-known provider: its own variable, else any form of its key (one key or a pool). */
+const keyVariables = (registeredBy: string | undefined, name: string): string[] => {
+  if (registeredBy) return [registeredBy];
+  const key = `${providerEnvPrefix(name)}_API_KEY`;
+  return [key, `${key}S`, `${key}S_FILE`];
+};
+
 const PROTOCOLS: readonly ProviderProtocol[] = ["openai-compatible", "anthropic", "gemini", "bedrock", "vertex", "azure"];
 const CLOUDS: ReadonlySet<ProviderProtocol> = new Set(["bedrock", "vertex", "azure"]);
 
@@ -162,7 +175,7 @@ const CLOUDS: ReadonlySet<ProviderProtocol> = new Set(["bedrock", "vertex", "azu
 function parseProviders(env: NodeJS.ProcessEnv): Map<string, ProviderConfig> {
   const names = new Set(
     Object.entries(WELL_KNOWN)
-      .filter(([name, known]) => known.always || env[known.registeredBy ?? `${providerEnvPrefix(name)}_API_KEY`])
+      .filter(([name, known]) => known.always || keyVariables(known.registeredBy, name).some((variable) => env[variable]))
       .map(([name]) => name),
   );
   for (const [variable, value] of Object.entries(env)) {
@@ -279,12 +292,22 @@ function parseControlPlaneTls(env: NodeJS.ProcessEnv): DataPlaneConfig["controlP
   return { caFile: path.resolve(ca), certificateFile: resolved(certificate), privateKeyFile: resolved(key) };
 }
 
-function parseCredentials(env: NodeJS.ProcessEnv): Map<string, string> {
-  const credentials = new Map<string, string>();
-  for (const [variable, value] of Object.entries(env)) {
-    if (/^[A-Z0-9_]+_API_KEY$/.test(variable) && value) credentials.set(variable, value);
+/** Pools of keys; a cloud's static key (`AZURE_API_KEY`) is one key of its own, never a pool. */
+function parseCredentials(env: NodeJS.ProcessEnv, providers: Map<string, ProviderConfig>): Map<string, KeyPoolSettings> {
+  let pools: Map<string, KeyPoolSettings>;
+  try {
+    pools = parseKeyPools(env);
+  } catch (error) {
+    throw error instanceof KeyPoolConfigError ? new ConfigError(error.message) : error;
   }
-  return credentials;
+  for (const provider of providers.values()) {
+    const pool = pools.get(`${providerEnvPrefix(provider.name)}_API_KEY`);
+    if (provider.cloud && pool && pool.source !== pool.variable)
+      throw new ConfigError(
+        `${pool.source}: ${provider.name} is a cloud provider and authenticates with one key (${pool.variable}), not a pool`,
+      );
+  }
+  return pools;
 }
 
 /**
@@ -328,6 +351,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
   // The same rule as the control plane's copy (token-strength.ts).
   const weak = weakTokenProblem("GATEWAY_INTERNAL_TOKEN", internalToken, flag(env, "GATEWAY_ALLOW_WEAK_TOKENS", false));
   if (weak) throw new ConfigError(weak);
+  const providers = parseProviders(env);
   return {
     host: env.DATA_PLANE_HOST || "127.0.0.1",
     port: integer(env, "DATA_PLANE_PORT", 8080),
@@ -344,8 +368,14 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     keyCacheTtlSeconds: Math.min(integer(env, "KEY_CACHE_TTL_SECONDS", 30, 1), 30),
     controlPlaneGraceMs: integer(env, "CONTROL_PLANE_GRACE_MS", 300_000, 0),
     controlPlaneDeadlineMs: integer(env, "CONTROL_PLANE_DEADLINE_MS", 5000, 10),
-    providers: parseProviders(env),
-    credentials: parseCredentials(env),
+    providers,
+    credentials: parseCredentials(env, providers),
+    // A 429 without Retry-After rests a key long enough to take load off it, not to idle it; a refused
+    // key (revoked, out of credit) costs one failed attempt per 10 minutes until it is replaced.
+    keyPool: {
+      cooldownMs: integer(env, "PROVIDER_KEY_COOLDOWN_MS", 10_000, 1),
+      refusalMs: integer(env, "PROVIDER_KEY_REFUSAL_MS", 600_000, 1),
+    },
     upstream: {
       connectTimeoutMs: integer(env, "UPSTREAM_CONNECT_TIMEOUT_MS", 10_000, 1),
       headersTimeoutMs: integer(env, "UPSTREAM_HEADERS_TIMEOUT_MS", 300_000, 1),

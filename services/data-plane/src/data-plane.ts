@@ -19,6 +19,7 @@ import { LocalRateLimiter } from "./limits/local-rate-limiter";
 import type { RateLimiter } from "./limits/rate-limiter";
 import { RedisRateLimiter } from "./limits/redis-rate-limiter";
 import { createMetrics } from "./metrics";
+import { buildKeyPools } from "./providers/key-pool/key-pool";
 import { UpstreamProvider } from "./providers/upstream-provider";
 import { LocalPins, type PinStore, RedisPins } from "./routing/affinity-pins";
 import { PathHealth } from "./routing/path-health";
@@ -69,15 +70,24 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       )
     : undefined;
   const billing = new RequestBilling(controlPlane, log, { ...config.leases, replicaId: config.replicaId }, journal);
-  const rateLimiter: RateLimiter = config.redisUrl
+  const sharedLimiter = config.redisUrl
     ? new RedisRateLimiter(config.redisUrl, config.replicaId, config.rateLimitWindowMs, (degraded) =>
         log.warn({ degraded }, degraded ? "Redis unreachable: per-minute limit falls back to a local share" : "Redis reachable again"),
       )
-    : new LocalRateLimiter(config.rateLimitWindowMs);
+    : undefined;
+  const rateLimiter: RateLimiter = sharedLimiter ?? new LocalRateLimiter(config.rateLimitWindowMs);
+  // A key's per-minute limits are the account's: each data plane takes its share of the replicas the limiter sees.
+  const keyPools = buildKeyPools(config.credentials, {
+    now: Date.now,
+    ...config.keyPool,
+    replicas: () => sharedLimiter?.replicasSeen ?? 1,
+    counted: (pool, key, outcome) => metrics.providerKeyRequests.series(pool, key, outcome).inc(),
+    refusedLog: (fields) => log.warn(fields, "provider key refused by its upstream: out of its pool until retry_at"),
+  });
   const health = new PathHealth(config.pathHealth);
   // Shared by every data plane through Redis when there is one; else this data plane's own.
   const pins: PinStore = config.redisUrl ? new RedisPins(config.redisUrl) : new LocalPins();
-  const metrics = createMetrics({ rateLimiter, billing, health, controlPlane }, { projectLabels: config.metricsProjectLabels });
+  const metrics = createMetrics({ rateLimiter, billing, health, controlPlane, keyPools }, { projectLabels: config.metricsProjectLabels });
   controlPlane.observe = (method, seconds, outcome) => metrics.controlPlaneCalls.series(method, outcome).observe(seconds);
   keys.onLookup = (result) => metrics.keyCacheLookups.series(result).inc();
   keys.onFailure = (outcome) => metrics.authFailures.series(outcome).inc();
@@ -88,7 +98,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   const engine = new Engine({
     catalogue: currentCatalogue,
     providers,
-    credentials: config.credentials,
+    credentials: keyPools,
     health,
     billing,
     metrics,
@@ -108,6 +118,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     rateLimiter,
     drawJournal: journal ?? { mode: "none" },
     circuitViews: () => health.circuitViews(),
+    keyPools: () => [...keyPools.values()].map((pool) => pool.view()),
   };
   const running = buildDataPlaneApp({
     logLevel: config.logLevel,
@@ -135,7 +146,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
       if (event.catalogue) {
         catalogue = buildSnapshot(event.catalogue);
         // Tenants are told only that a model "has no configured access path"; which variable is missing is the operator's.
-        const unset = unsetCredentials({ providers, credentials: config.credentials }, catalogue);
+        const unset = unsetCredentials({ providers, credentials: keyPools }, catalogue);
         if (unset.length > 0)
           log.warn(
             { revision: catalogue.revision, unset_credentials: unset },

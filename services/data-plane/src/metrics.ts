@@ -10,6 +10,7 @@ import { GenAiMetrics } from "./gen-ai-metrics";
 import { CounterFamily, HistogramFamily, UsdCounterFamily } from "./metric-families";
 import type { DrawJournalStats } from "./billing/draw-journal";
 import type { RateLimiter } from "./limits/rate-limiter";
+import { KEY_STATES, type KeyPool } from "./providers/key-pool/key-pool";
 import type { CircuitView } from "./routing/circuit-breaker";
 
 export interface DataPlaneMetrics {
@@ -34,6 +35,8 @@ export interface DataPlaneMetrics {
   /** Same-path retries by provider, and answers or attempts moved to another access path or model (by kind). */
   retries: CounterFamily;
   fallbacks: CounterFamily;
+  /** Upstream attempts by provider key pool, key fingerprint and outcome (ok, rate_limited, refused, failed). */
+  providerKeyRequests: CounterFamily;
   /** Turns of conversations by what became of their pin (new, kept, broken) and why it gave way (docs/routing.md, "Affinity"). */
   affinityTurns: CounterFamily;
   /** By result. */
@@ -70,6 +73,7 @@ export interface MetricSources {
   };
   health: { circuitViews(): CircuitView[] };
   controlPlane: { readonly stall: { readonly stalled: boolean; readonly fastFailures: number } };
+  keyPools: ReadonlyMap<string, Pick<KeyPool, "states">>;
 }
 
 export function createMetrics(sources: MetricSources, options: { projectLabels: boolean } = { projectLabels: false }): DataPlaneMetrics {
@@ -213,6 +217,19 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
     () => sources.health.circuitViews().map((view) => [{ access_path: view.path }, view.opens]),
     ["access_path"],
   );
+  new Gauge({
+    name: "gateway_provider_keys",
+    help: "Keys of each pool of provider keys (by the variable paths name) by state: active, cooling (resting after a 429), refused (after a 401 or 403).",
+    labelNames: ["pool", "state"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [pool, keys] of sources.keyPools) {
+        const states = keys.states();
+        for (const state of KEY_STATES) this.set({ pool, state }, states[state]);
+      }
+    },
+  });
   const histogram = (name: string, help: string, labelNames: readonly string[]) =>
     new HistogramFamily(registry, name, help, labelNames, SECONDS);
   return {
@@ -261,6 +278,12 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
       "gateway_fallbacks_total",
       "Attempts sent to another access path of the same model (path) or to another model (model).",
       ["kind"],
+    ),
+    providerKeyRequests: new CounterFamily(
+      registry,
+      "gateway_provider_key_requests_total",
+      "Upstream attempts by pool of provider keys, key (its fingerprint: the first 8 hex characters of its sha256) and outcome: ok, rate_limited (429: the key rests), refused (401, 403: out of the pool), failed (anything else).",
+      ["pool", "key", "outcome"],
     ),
     affinityTurns: new CounterFamily(
       registry,

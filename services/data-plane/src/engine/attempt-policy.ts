@@ -4,7 +4,9 @@
 // target once more (after the upstream's Retry-After when it fits the wait
 // budget, else a short backoff); one such retry per request, so a fallback
 // model stays within reach of the attempt limit. After any other failure, the
-// next target. A proposal the engine cannot use (the hold does not cover the
+// next target. A failure of a pool's key alone (429, 401, 403) while another of its keys can serve
+// sends the same target again at once, with that key: a new attempt, which is not the request's
+// retry and leaves the target's tries as they were. A proposal the engine cannot use (the hold does not cover the
 // target, its circuit is open) moves on without counting as an attempt.
 
 export interface AttemptSettings {
@@ -39,7 +41,9 @@ export type AttemptOutcome =
   /** Sent and refused for reasons of the path itself (our key, our credit, the model gone there): next target. */
   | { kind: "path_refused" }
   /** Sent and refused for reasons of the request: nothing else will do better. */
-  | { kind: "rejected" };
+  | { kind: "rejected" }
+  /** Sent and refused for reasons of its key alone (rate limited, refused) while another key of the target's pool can be used now. */
+  | { kind: "key_switch" };
 
 export interface SendStep {
   kind: "send";
@@ -47,6 +51,8 @@ export interface SendStep {
   /** Wait this long first (a same-target retry). */
   waitMs: number;
   retry: boolean;
+  /** The same target at once with another key of its pool. */
+  keySwitch?: true;
 }
 
 export type AttemptStep = SendStep | { kind: "give_up" };
@@ -73,6 +79,12 @@ export function nextAttempt(
       if (sent.sent >= settings.maxAttempts) return giveUp(sent);
       return propose(sent, sent.index + 1, targetCount);
     }
+    case "key_switch": {
+      const sent = afterSend(state);
+      if (sent.sent >= settings.maxAttempts) return giveUp(sent);
+      const step: SendStep = { kind: "send", index: sent.index, waitMs: 0, retry: false, keySwitch: true };
+      return { step, state: { ...sent, proposed: step } };
+    }
     case "transient": {
       const sent = afterSend(state);
       if (sent.sent >= settings.maxAttempts) return giveUp(sent);
@@ -92,7 +104,8 @@ function afterSend(state: AttemptState): AttemptState {
   if (!step) return state;
   return {
     index: step.index,
-    tries: step.index === state.index ? state.tries + 1 : 1,
+    // Another key is a fresh start on the target: its first failure may still have the request's retry.
+    tries: step.keySwitch ? 1 : step.index === state.index ? state.tries + 1 : 1,
     sent: state.sent + 1,
     waitedMs: state.waitedMs + step.waitMs,
     retried: state.retried || step.retry,

@@ -6,7 +6,7 @@ import type { TraceSpan } from "@gateway/proto/tracing";
 import { bodyMarks } from "../billing/hold-estimate";
 import type { ClientRequest } from "../dialects/client-dialect";
 import type { CounterFamily } from "../metric-families";
-import type { PinStore } from "../routing/affinity-pins";
+import type { Pin, PinStore } from "../routing/affinity-pins";
 import { type Conversation, conversationOf } from "../routing/conversation-key";
 import type { Turn } from "../routing/route-request";
 import type { Call } from "./call";
@@ -45,21 +45,31 @@ export class CallAffinity {
     return { conversation, pin: await this.pins.get(conversation.key) };
   }
 
-  /** The call was answered: its conversation is pinned to the target that answered, and the turn counted. */
+  /**
+   * The call was answered: its conversation is pinned to the target that answered, and the key group
+   * (provider account) whose key did, and the turn counted.
+   */
   answered(call: Call): void {
     const { conversation } = call;
     const affinity = call.plan.trace.affinity;
     if (!conversation || !affinity) return;
+    const group = call.key?.group;
     // The pinned target went first; another answered only if it failed (or the balance moved the call on).
-    const kept = affinity.state === "kept" && call.target === call.plan.targets[0];
-    if (affinity.state === "kept" && !kept) {
+    const keptTarget = affinity.state === "kept" && call.target === call.plan.targets[0];
+    if (affinity.state === "kept" && !keptTarget) {
       affinity.state = "broken";
       affinity.reason = "failed";
+    } else if (keptTarget && call.plan.pinnedGroup !== undefined && group !== call.plan.pinnedGroup) {
+      // No key of the pinned account could serve: another account's cache starts here.
+      affinity.state = "broken";
+      affinity.reason = "key_group";
     }
     this.turns.series(affinity.state, affinity.reason ?? "").inc();
     call.span.set("gateway.affinity", affinity.reason ? `${affinity.state}: ${affinity.reason}` : affinity.state);
     const { model, path } = call.target;
     const ttlMs = bodyMarks(call.upstream.body).cacheWrite === "1h" ? this.settings.hourPinTtlMs : this.settings.pinTtlMs;
-    this.pins.put(conversation.key, { model: model.id, provider: path.provider, upstreamModel: path.upstreamModel }, ttlMs, kept);
+    const pin: Pin = { model: model.id, provider: path.provider, upstreamModel: path.upstreamModel, ...(group ? { group } : {}) };
+    // A pin that gains its group (set before groups were pinned) is written as a new one.
+    this.pins.put(conversation.key, pin, ttlMs, affinity.state === "kept" && call.plan.pinnedGroup === group);
   }
 }

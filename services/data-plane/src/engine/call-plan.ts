@@ -6,6 +6,7 @@ import type { KeyIdentity } from "../auth/key-cache";
 import { cappedBound, type UsageBound, usageBound, worstCaseNano } from "../billing/worst-case";
 import type { AccessPath, CatalogueSnapshot, ModelEntry } from "../catalogue/catalogue-snapshot";
 import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
+import type { KeyPool } from "../providers/key-pool/key-pool";
 import type { NativeCodec, ProviderAdapter, RequestContext, UpstreamCall } from "../providers/provider-adapter";
 import type { UpstreamProvider } from "../providers/upstream-provider";
 import { PathHealth } from "../routing/path-health";
@@ -38,7 +39,10 @@ export class CallTarget {
     readonly model: ModelEntry,
     readonly path: AccessPath,
     readonly provider: UpstreamProvider,
+    /** Built with the first key of its pool; each attempt sends the key it takes (`keyed`). */
     readonly context: RequestContext,
+    /** The keys of the path's `credentials`; undefined for a path that names none (a cloud's). */
+    readonly pool: KeyPool | undefined,
     /** Set when the client's dialect is this upstream's own: its body passes through and its answer is relayed as written. */
     readonly native: NativeCodec | undefined,
     private readonly request: ClientRequest,
@@ -53,6 +57,11 @@ export class CallTarget {
     const { body, original, operation } = this.request;
     if (this.native) return this.native.call(original, this.context, maxTokens);
     return this.adapter.request(operation, maxTokens === undefined ? body : { ...body, max_tokens: maxTokens }, this.context);
+  }
+
+  /** `upstream` sent with `apiKey` instead of the key it was built with (the same call when the adapter takes no key). */
+  keyed(upstream: UpstreamCall, apiKey: string): UpstreamCall {
+    return this.adapter.withKey?.(upstream, apiKey) ?? upstream;
   }
 
   /** Built once, when first needed: for the hold (the first targets) or when chosen (the others). */
@@ -93,6 +102,8 @@ export interface CallPlan {
   /** The smallest hold accepted: what the first target needs (0 = the full hold). */
   minHoldNano: bigint;
   trace: RouteTrace;
+  /** The provider account (key group) of a conversation's pin, when its pinned target goes first: that target prefers its keys. */
+  pinnedGroup?: string;
 }
 
 export interface PlanContext extends TargetContext {
@@ -101,6 +112,8 @@ export interface PlanContext extends TargetContext {
 
 export interface TargetContext extends RoutingContext {
   providers: ReadonlyMap<string, UpstreamProvider>;
+  /** Each `<NAME>_API_KEY` variable's pool of keys. */
+  credentials: ReadonlyMap<string, KeyPool>;
 }
 
 /**
@@ -127,15 +140,16 @@ export function planTargets(
   const allTargets = route.candidates.flatMap((candidate) =>
     candidate.paths.map((path) => {
       const provider = context.providers.get(path.provider)!;
+      const pool = path.credentialsRef ? context.credentials.get(path.credentialsRef) : undefined;
       const requestContext: RequestContext = {
         upstreamModel: path.upstreamModel,
-        apiKey: path.credentialsRef ? context.credentials.get(path.credentialsRef) : undefined,
+        apiKey: pool?.firstKey,
         maxOutputTokens: candidate.model.maxOutputTokens,
         contextLength: candidate.model.contextLength,
         clientHeaders: request.forwardHeaders,
       };
       const native = provider.adapterFor(path.upstreamModel).native(dialectName);
-      return new CallTarget(candidate.model, path, provider, requestContext, native, request, cappable);
+      return new CallTarget(candidate.model, path, provider, requestContext, pool, native, request, cappable);
     }),
   );
   const targets = request.nativeOnly ? allTargets.filter((target) => target.native !== undefined) : allTargets;
@@ -186,6 +200,7 @@ export function planCall(
   let holdNano = 0n;
   for (const target of targets.slice(0, context.maxAttempts)) if (target.sized.holdNano > holdNano) holdNano = target.sized.holdNano;
   const firstNeeds = first.sized.minHoldNano > 0n ? first.sized.minHoldNano : first.sized.holdNano;
+  const pinnedGroup = route.affinity?.state === "kept" ? turn?.pin?.group : undefined;
   return {
     requestId,
     dialect,
@@ -207,5 +222,6 @@ export function planCall(
       path: first.path.provider,
       ...(route.affinity ? { affinity: route.affinity } : {}),
     },
+    ...(pinnedGroup ? { pinnedGroup } : {}),
   };
 }

@@ -2,6 +2,7 @@
 // that answered, billed at its price), and the state of its hold.
 import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import type { CostPart } from "../control-plane/control-plane-client";
+import type { KeyUse } from "../providers/key-pool/key-pool";
 import type { UpstreamCall } from "../providers/provider-adapter";
 import type { Conversation } from "../routing/conversation-key";
 import type { CallPlan, CallTarget } from "./call-plan";
@@ -11,6 +12,8 @@ export class Call {
   target: CallTarget;
   /** The call sent to it (its body is what an estimate of the prompt reads). */
   upstream: UpstreamCall;
+  /** The pool's key the last attempt took (once answered, the one that answered); undefined on a path without a pool. */
+  key: KeyUse | undefined;
   /** What the control plane held; set by the reserve. */
   reservedNano: bigint | undefined;
   /** What an aggregator said the answer cost it (OpenRouter's usage.cost, USD), for the request's record. */

@@ -40,21 +40,26 @@ export async function countTokens(
 ): Promise<TokenCount> {
   const target = planTargets(context, catalogue, dialectName, request).targets[0]!;
   await admit();
-  const count = target.native?.countTokens?.(request.original, target.context);
-  if (!count) {
+  const built = target.native?.countTokens?.(request.original, target.context);
+  if (!built) {
     const inputTokens = estimateInputTokens(request.body, (body) => target.adapter.request("chat", body, target.context).body);
     return { inputTokens, estimated: true, model: target.model.id };
   }
+  // A count is a request on the account like any other: it takes a key of the pool, and counts in its minute.
+  const key = target.pool?.take(0);
+  const count = key ? target.keyed(built, key.apiKey) : built;
   let response: Awaited<ReturnType<UpstreamProvider["send"]>>;
   try {
     response = await target.provider.send(count, AbortSignal.timeout(COUNT_TIMEOUT_MS), { dispatched: false });
   } catch {
+    key?.unanswered();
     throw upstreamUnreachable();
   }
   const body: unknown = await readTextWithin(response, SMALL_BODY_BYTES)
     .then((text) => JSON.parse(text) as unknown)
     .catch(() => undefined);
   if (response.statusCode === 401 || response.statusCode === 403) target.provider.credentialsRefused();
+  key?.answeredWith(response.statusCode, responseRetryAfter(response.headers));
   const inputTokens = (body as { input_tokens?: unknown } | undefined)?.input_tokens;
   if (response.statusCode === 200 && typeof inputTokens === "number") return { inputTokens, estimated: false, model: target.model.id };
   // A 200 that is no count is the upstream's failure; a redirect is never relayed.

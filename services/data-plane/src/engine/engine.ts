@@ -9,6 +9,7 @@ import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
 import { controlPlaneUnavailable, GatewayError, streamFailed } from "../errors";
 import type { GenAiMetrics } from "../gen-ai-metrics";
 import type { CounterFamily, HistogramFamily, UsdCounterFamily } from "../metric-families";
+import type { KeyPool } from "../providers/key-pool/key-pool";
 import type { UpstreamProvider } from "../providers/upstream-provider";
 import type { PinStore } from "../routing/affinity-pins";
 import type { PathHealth } from "../routing/path-health";
@@ -47,7 +48,8 @@ export interface EngineDependencies {
   /** The last good catalogue; undefined until the first one arrives. */
   catalogue: () => CatalogueSnapshot | undefined;
   providers: ReadonlyMap<string, UpstreamProvider>;
-  credentials: ReadonlyMap<string, string>;
+  /** Each `<NAME>_API_KEY` variable's pool of keys. */
+  credentials: ReadonlyMap<string, KeyPool>;
   health: PathHealth;
   billing: CallBilling;
   metrics: EngineMetrics;

@@ -184,6 +184,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   else if (finished) attempts.answered();
 
   const tokens = meter.tokens(call.upstream.body);
+  attempts.used(tokens.inputTokens + tokens.outputTokens);
   call.upstreamCostUsd = upstreamCost(meter.usage);
   const debitedNano = await context.money.settle(call, tokens);
   const answerContext: AnswerContext = {

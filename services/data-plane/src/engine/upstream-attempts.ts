@@ -5,6 +5,9 @@
 // the metrics. When nothing is left, the hold goes back and the caller gets
 // the last upstream failure, or 504 when every attempt found the upstream
 // unreachable. An upstream's own error body and headers are never relayed.
+// On a path with a pool of keys, each attempt takes a key; a 429, 401 or 403
+// that speaks of that key alone moves the call at once to another key of the
+// pool (docs/providers.md, "Pools of keys"), without counting against the path.
 // Traced, each attempt is a client span, its traceparent sent upstream.
 import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -78,6 +81,8 @@ export class UpstreamAttempts {
   private lastFailure: GatewayError | undefined;
   private current: { attempt: Attempt; healthKey: string } | undefined;
   private lastModel: string | undefined;
+  /** The group of the key whose failure asked for another key (the next attempt prefers it). */
+  private switchGroup: string | undefined;
   private reserved = false;
   /** The current attempt's span, until its outcome is known (NO_SPAN with tracing off). */
   private span: TraceSpan = NO_SPAN;
@@ -105,8 +110,9 @@ export class UpstreamAttempts {
       const next = nextAttempt(this.state, this.outcome, this.context.settings, this.call.plan.targets.length);
       this.state = next.state;
       if (next.step.kind === "give_up") return this.giveUp(this.lastFailure ?? upstreamUnreachable());
-      // A new target is checked at once; only a retry waits (its backoff).
-      if (!(next.step.retry ? await this.retryReady(next.step.waitMs) : this.targetReady(next.step.index))) {
+      // A new target is checked at once; only a retry waits (its backoff); another key goes at once, as its target was admitted.
+      const ready = next.step.keySwitch || (next.step.retry ? await this.retryReady(next.step.waitMs) : this.targetReady(next.step.index));
+      if (!ready) {
         this.outcome = { kind: "unusable" };
         continue;
       }
@@ -115,6 +121,11 @@ export class UpstreamAttempts {
       const response = await this.send(next.step);
       if (response) return response;
     }
+  }
+
+  /** What the answer used (its reported usage, else the estimate): the key's tokens this minute, in place of the request's estimate. */
+  used(tokens: number): void {
+    this.call.key?.used(tokens);
   }
 
   /** The response `open()` returned was read whole: the path is healthy. */
@@ -190,6 +201,7 @@ export class UpstreamAttempts {
         "gateway.upstream_model": target.path.upstreamModel,
         "gateway.attempt.number": this.state.sent + 1,
         "gateway.attempt.retry": step.retry,
+        "gateway.attempt.key_switch": step.keySwitch === true,
         "gateway.attempt.retry_reason": retryReason,
       },
       "client",
@@ -258,8 +270,10 @@ export class UpstreamAttempts {
     this.current = { attempt, healthKey };
     const started = performance.now();
     if (this.state.sent === 0) metrics.overhead.series("before_upstream").observe((started - call.receivedAt) / 1000);
-    if (this.state.sent > 0 && !step.retry) metrics.fallbacks.series(this.lastModel === target.model.id ? "path" : "model").inc();
+    if (this.state.sent > 0 && !step.retry && !step.keySwitch)
+      metrics.fallbacks.series(this.lastModel === target.model.id ? "path" : "model").inc();
     this.lastModel = target.model.id;
+    this.takeKey(step);
     this.sentAt = started;
 
     let response: UpstreamResponse;
@@ -268,6 +282,7 @@ export class UpstreamAttempts {
       response = await target.provider.send(call.upstream, this.client.upstream, watch, this.span.headers());
     } catch (error) {
       attempt.ms = Math.round(performance.now() - started);
+      call.key?.unanswered();
       if (this.client.gone) {
         // The client left while the upstream had the prompt: the prompt is billed. A call still waiting
         // for a connection never reached the provider: nothing is.
@@ -296,8 +311,11 @@ export class UpstreamAttempts {
     attempt.ms = Math.round(seconds * 1000);
     metrics.upstreamLatency.series(target.path.provider).observe(seconds);
     this.span.set("http.response.status_code", response.statusCode);
-    // A 200 counts for the path's health once its body is read: answered() or failed...FirstByte().
-    if (response.statusCode === 200) return response;
+    // A 200 counts for the path's health once its body is read: answered() or failed...FirstByte(); its key served.
+    if (response.statusCode === 200) {
+      call.key?.answeredWith(200);
+      return response;
+    }
     // A cloud credential refused (expired early, revoked): the next call on this provider fetches a new one.
     if (response.statusCode === 401 || response.statusCode === 403) target.provider.credentialsRefused();
     const unexpected = isUnexpected(response.statusCode);
@@ -306,11 +324,15 @@ export class UpstreamAttempts {
     const category = unexpected ? undefined : target.adapter.classifyError(body, response.headers);
     // A provider's own failure under a request-like status (Bedrock's quota as a 400) is acted on as what it is.
     const status = effectiveStatus(response.statusCode, category);
-    this.context.health.record(healthKey, {
-      ok: !isPathFault(status),
-      latencyMs: attempt.ms,
-      project: isAboutPathItself(status) ? undefined : call.projectId,
-    });
+    const retryAfter = unexpected ? undefined : responseRetryAfter(response.headers);
+    // Another key of the pool serves at once: the failure was the key's, not the path's.
+    const anotherKey = this.keyFailed(status, retryAfter);
+    if (!anotherKey)
+      this.context.health.record(healthKey, {
+        ok: !isPathFault(status),
+        latencyMs: attempt.ms,
+        project: isAboutPathItself(status) ? undefined : call.projectId,
+      });
 
     attempt.outcome = `http_${response.statusCode}`;
     this.count(attempt.outcome);
@@ -320,14 +342,44 @@ export class UpstreamAttempts {
       this.outcome = { kind: "path_refused" };
       return undefined;
     }
-    const retryAfter = responseRetryAfter(response.headers);
     this.lastFailure = upstreamFailure(status, { category, retryAfterSeconds: retryAfter });
+    if (anotherKey) this.outcome = { kind: "key_switch" };
     // The path's quota will not have come back by a retry: the next path, at once.
-    if (PATH_REFUSALS.has(status) || category === "quota_exceeded") this.outcome = { kind: "path_refused" };
+    else if (PATH_REFUSALS.has(status) || category === "quota_exceeded") this.outcome = { kind: "path_refused" };
     else if (TRANSIENT_STATUSES.has(status))
       this.outcome = { kind: "transient", retryAfterMs: retryAfter === undefined ? undefined : retryAfter * 1000 };
     else this.outcome = { kind: "rejected" };
     return undefined;
+  }
+
+  /**
+   * The attempt's key from its target's pool (none on a path without one), and the call sent with it: a
+   * key of the group whose key just failed, else of the conversation's pinned group on its pinned target.
+   */
+  private takeKey(step: SendStep): void {
+    const { call } = this;
+    const { target } = call;
+    const group = step.keySwitch ? this.switchGroup : step.index === 0 ? call.plan.pinnedGroup : undefined;
+    call.key = target.pool?.take(target.sized.bound.inputTokens, group);
+    if (!call.key) return;
+    // The call was built with the pool's first key: a pool of one sends it as built.
+    if (call.key.apiKey !== target.context.apiKey) call.upstream = target.keyed(call.upstream, call.key.apiKey);
+    this.span.set("gateway.provider_key", call.key.fingerprint);
+  }
+
+  /**
+   * An upstream failure on the attempt's key: a 429 rests it (its Retry-After, else the pool's
+   * cooldown), a 401 or 403 takes it out of the pool. True when another key can serve now: for a 429 one
+   * of the same group (the account whose cache the call may have), for a refusal any.
+   */
+  private keyFailed(status: number, retryAfterSeconds: number | undefined): boolean {
+    const { key, target } = this.call;
+    if (!key || !target.pool) return false;
+    key.answeredWith(status, retryAfterSeconds);
+    this.switchGroup = key.group;
+    const tokens = target.sized.bound.inputTokens;
+    if (status === 429) return target.pool.hasUsable(tokens, key.group);
+    return (status === 401 || status === 403) && target.pool.hasUsable(tokens);
   }
 
   /**

@@ -1,8 +1,10 @@
 // A data plane's state, computed once for GET /health and for the reports to the control plane
-// (state-reporter.ts): whether it can serve, its link to the control plane, rate limiting, circuits.
+// (state-reporter.ts): whether it can serve, its link to the control plane, rate limiting, circuits,
+// pools of provider keys (fingerprints only: a key never leaves the process but upstream).
 // The public GET /health says only whether it serves and why not; the details (access paths, the
 // catalogue revision) are for operators: GET /health on the metrics port, and the reports.
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
+import type { KeyPoolView } from "../providers/key-pool/key-pool";
 import type { CircuitView } from "../routing/circuit-breaker";
 
 /** What readiness is judged from. */
@@ -16,6 +18,8 @@ export interface HealthSources {
   /** The draw journal's Redis: "redis", "bypassed (...)" while its circuit is open, "none" without Redis. */
   drawJournal: { readonly mode: string };
   circuitViews(): CircuitView[];
+  /** Every pool of provider keys, a pool of one included. */
+  keyPools(): KeyPoolView[];
 }
 
 export interface HealthDetail {
@@ -28,6 +32,8 @@ export interface HealthDetail {
   draw_journal: string;
   /** Access paths whose circuit is not closed (open: skipped; half_open: one probe allowed), for everyone or for some projects (projects_open). */
   circuits: CircuitView[];
+  /** Each provider variable's keys by fingerprint: group, weight, limits, state (active, cooling, refused) and last minute's use. */
+  key_pools: KeyPoolView[];
 }
 
 export function unavailableReason(sources: HealthSources): string | undefined {
@@ -46,6 +52,7 @@ export function healthDetail(sources: HealthSources): HealthDetail {
     rate_limit: sources.rateLimiter.mode,
     draw_journal: sources.drawJournal.mode,
     circuits: sources.circuitViews().filter((view) => view.state !== "closed" || (view.projects_open ?? 0) > 0),
+    key_pools: sources.keyPools(),
   };
 }
 

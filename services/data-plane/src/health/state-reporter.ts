@@ -33,12 +33,31 @@ export function buildReport(sources: HealthSources, identity: ReporterIdentity):
       opens: view.opens,
       projectsOpen: view.projects_open ?? 0,
     })),
+    keyPools: detail.key_pools.map((pool) => ({
+      pool: pool.pool,
+      source: pool.source,
+      keys: pool.keys.map((key) => ({
+        fingerprint: key.fingerprint,
+        group: key.group,
+        weight: key.weight,
+        rpm: key.rpm ?? 0,
+        tpm: String(key.tpm ?? 0),
+        state: key.state,
+        untilUnixMs: key.until === null ? "0" : String(Date.parse(key.until)),
+        requestsLastMinute: key.requests_last_minute,
+        tokensLastMinute: String(key.tokens_last_minute),
+      })),
+    })),
   };
 }
 
-/** What makes a report worth sending before the interval is up (failure counts alone do not). */
+/** What makes a report worth sending before the interval is up (failure counts and a key's use alone do not). */
 const fingerprint = (report: DataPlaneReport) =>
-  JSON.stringify({ ...report, circuits: report.circuits?.map((circuit) => [circuit.path, circuit.state, circuit.projectsOpen]) });
+  JSON.stringify({
+    ...report,
+    circuits: report.circuits?.map((circuit) => [circuit.path, circuit.state, circuit.projectsOpen]),
+    keyPools: report.keyPools?.map((pool) => [pool.pool, pool.keys?.map((key) => [key.fingerprint, key.state])]),
+  });
 
 export class StateReporter {
   private timer: NodeJS.Timeout | undefined;

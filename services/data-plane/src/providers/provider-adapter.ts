@@ -129,6 +129,12 @@ export interface ProviderAdapter {
    */
   request(endpoint: Endpoint, body: Record<string, unknown>, context: RequestContext): UpstreamCall;
   /**
+   * The same call (this adapter's or its native codecs') under another API key: an attempt sends the
+   * key its pool chose (providers/key-pool/). Absent on adapters that take no key from the context
+   * (the clouds authenticate their own way).
+   */
+  withKey?(call: UpstreamCall, apiKey: string): UpstreamCall;
+  /**
    * A complete non-streamed upstream body (parsed JSON) as an OpenAI
    * `chat.completion` or embeddings `list`, usage included when the upstream
    * reported it. Throws when the body is not an answer it can read.

@@ -11,6 +11,8 @@ export interface Pin {
   /** The access path's provider name. */
   provider: string;
   upstreamModel: string;
+  /** The key group (provider account) whose key answered, where the prompt is cached; absent for a path without a pool. */
+  group?: string;
 }
 
 export interface PinStore {
@@ -28,11 +30,13 @@ export interface PinStore {
 /** Conversations a data plane remembers; the least recently used go first. */
 export const LOCAL_PINS = 100_000;
 
-const encode = (pin: Pin) => `${pin.model}\n${pin.provider}\n${pin.upstreamModel}`;
+// The group is a fourth line, only when there is one: a data plane from before groups reads the first three.
+const encode = (pin: Pin) => `${pin.model}\n${pin.provider}\n${pin.upstreamModel}${pin.group ? `\n${pin.group}` : ""}`;
 function decode(value: unknown): Pin | undefined {
   if (typeof value !== "string") return undefined;
-  const [model, provider, upstreamModel] = value.split("\n");
-  return model && provider && upstreamModel !== undefined ? { model, provider, upstreamModel } : undefined;
+  const [model, provider, upstreamModel, group] = value.split("\n");
+  if (!model || !provider || upstreamModel === undefined) return undefined;
+  return group ? { model, provider, upstreamModel, group } : { model, provider, upstreamModel };
 }
 
 /** This data plane's pins: bounded, least recently used evicted, each dropped at its expiry. */

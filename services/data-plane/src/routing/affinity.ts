@@ -17,7 +17,8 @@ export type BreakReason =
   | "model_changed"
   | "unavailable"
   | "balance"
-  | "failed";
+  | "failed"
+  | "key_group";
 
 export interface AffinityTrace {
   /** new: no live pin; kept: the pinned target goes first; broken: the pin gave way (`reason`). */

@@ -36,8 +36,8 @@ type Endpoint = "chat" | "embeddings";
 export interface RoutingContext {
   providers: ReadonlyMap<string, { adapterFor(upstreamModel: string): { supports(endpoint: Endpoint): boolean } }>;
   health: PathHealth;
-  /** The data plane's `<NAME>_API_KEY` variables that are set: a path naming another is never called. */
-  credentials: ReadonlyMap<string, string>;
+  /** The data plane's `<NAME>_API_KEY` variables that have keys (a pool of them): a path naming another is never called. */
+  credentials: { has(variable: string): boolean };
 }
 
 const pathHealth = (context: RoutingContext) => (path: AccessPath) =>

@@ -4,7 +4,7 @@
 // planes, spread round-robin over the control planes' gRPC addresses. Tests
 // talk to it over HTTP like any client and operator would.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -36,6 +36,11 @@ export interface StackOptions {
   productionDataPlane?: boolean;
   /** Configure the `bedrock`, `vertex` and `azure` providers on the mock's cloud personas (deploy/local/mock-clouds.ts). */
   clouds?: boolean;
+  /**
+   * The key the mock requires of every persona (MOCK_PROVIDER_API_KEY), default "upstream-secret-key"; ""
+   * accepts any key, for pools of several keys (docs/providers.md, "Pools of keys").
+   */
+  mockApiKey?: string;
   /** Environment of one data plane only (by index), over everything else; given the mock's URL when it needs it. */
   dataPlaneEnvs?: Record<string, string>[] | ((mockUrl: string) => Record<string, string>[]);
 }
@@ -169,7 +174,10 @@ export class GatewayStack {
       databaseEnv.DATABASE_URL = "";
     }
     // The mock starts beside the control planes (nothing of one needs the other); the data planes need both.
-    const mockStarting = startService("mock-provider", { PORT: "0", MOCK_PROVIDER_API_KEY: "upstream-secret-key" });
+    const mockStarting = startService("mock-provider", {
+      PORT: "0",
+      MOCK_PROVIDER_API_KEY: this.options.mockApiKey ?? "upstream-secret-key",
+    });
     try {
       await this.startControlPlanes(databaseEnv);
     } finally {
@@ -279,8 +287,10 @@ export class GatewayStack {
     if (this.options.clouds) secrets.push(MOCK_AWS_SECRET_ACCESS_KEY, "ya29.", "Signature=", "PRIVATE KEY", "IQoJmock");
     // Whatever credential a test gave one data plane (a wrong AWS secret, a wrong Azure key) is a secret too.
     for (const start of this.dataPlaneStarts)
-      for (const [name, value] of Object.entries(start.env))
+      for (const [name, value] of Object.entries(start.env)) {
         if (value && value.length >= 8 && /(SECRET_ACCESS_KEY|_API_KEY|_BEARER_TOKEN|SESSION_TOKEN)$/.test(name)) secrets.push(value);
+        if (value) secrets.push(...poolKeys(name, value).filter((key) => key.length >= 8));
+      }
     for (const process of [...this.dataPlanes, ...this.controlPlanes, ...this.retired]) {
       const output = process.output();
       const leaked = secrets.find((secret) => output.includes(secret));
@@ -460,6 +470,19 @@ export class GatewayStack {
       headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
       body: typeof body === "string" ? body : JSON.stringify(body),
     });
+  }
+}
+
+/** The keys of a pool variable (`<NAME>_API_KEYS` entries, a `<NAME>_API_KEYS_FILE`'s `key` fields, read if it is still there). */
+function poolKeys(name: string, value: string): string[] {
+  if (/_API_KEYS$/.test(name)) return value.split(",").map((entry) => entry.trim().split(";")[0]!);
+  if (!/_API_KEYS_FILE$/.test(name) || !existsSync(value)) return [];
+  try {
+    return (JSON.parse(readFileSync(value, "utf8")) as { key?: unknown }[]).flatMap((entry) =>
+      typeof entry.key === "string" ? [entry.key] : [],
+    );
+  } catch {
+    return [];
   }
 }
 

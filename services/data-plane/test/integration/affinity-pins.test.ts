@@ -2,6 +2,7 @@
 // conversation and data plane, on its first turn there; a data plane that kept a pin another has moved
 // learns the new one from its own write; a gone Redis answers nothing and costs no wait.
 import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_REDIS_URL } from "../../../../deploy/test/test-services";
 import { type Pin, RedisPins } from "../../src/routing/affinity-pins";
@@ -68,6 +69,22 @@ describe("RedisPins", () => {
       expect(await fresh.get(conversation)).toBeUndefined(); // its copy expired with the pin
     } finally {
       await Promise.all([fresh.close(), later.close()]);
+    }
+  });
+
+  it("a pin's key group travels as a fourth line; a pin written before groups (three lines) is read without one", async () => {
+    const grouped = randomUUID();
+    one.put(grouped, { ...ALPHA, group: "acct-a" }, 60_000, false);
+    const old = randomUUID();
+    const raw = new Redis(TEST_REDIS_URL);
+    try {
+      await raw.set(`gateway:pin:${old}`, "acme/beta\nopenai\nbeta-1", "PX", 60_000);
+      await settled();
+      expect(await two.get(grouped)).toEqual({ ...ALPHA, group: "acct-a" });
+      expect(await raw.get(`gateway:pin:${grouped}`)).toBe("acme/alpha\nopenai\nalpha-1\nacct-a");
+      expect(await two.get(old)).toStrictEqual(BETA);
+    } finally {
+      raw.disconnect();
     }
   });
 

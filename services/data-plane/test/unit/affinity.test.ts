@@ -1,6 +1,7 @@
 // Conversation affinity's parts (docs/routing.md, "Affinity"): which conversation a request is a turn
 // of, the data plane's own pins, and how a pin orders the targets or gives way, and why.
 import type { Catalogue__Output } from "@gateway/proto";
+import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { KeyIdentity } from "../../src/auth/key-cache";
 import { buildSnapshot } from "../../src/catalogue/catalogue-snapshot";
@@ -8,14 +9,18 @@ import { anthropicMessages } from "../../src/dialects/anthropic-messages/anthrop
 import { openAiChat } from "../../src/dialects/openai/openai-chat-dialect";
 import { openAiEmbeddings } from "../../src/dialects/openai/openai-embeddings-dialect";
 import { openAiResponses } from "../../src/dialects/openai-responses/openai-responses-dialect";
+import { Call } from "../../src/engine/call";
+import { CallAffinity } from "../../src/engine/call-affinity";
 import { type PlanContext, planCall } from "../../src/engine/call-plan";
+import { CounterFamily } from "../../src/metric-families";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
-import { LocalPins, type Pin } from "../../src/routing/affinity-pins";
+import { LocalPins, type Pin, type PinStore } from "../../src/routing/affinity-pins";
 import { conversationOf, PREFIX_BYTES, SESSION_HEADER } from "../../src/routing/conversation-key";
 import { PathHealth } from "../../src/routing/path-health";
 import { reasonHeader } from "../../src/routing/route-trace";
 import { UpstreamHttp } from "../../src/upstream/upstream-http";
 import { catalogueModel, protoPrice } from "../support/catalogue-model";
+import { keyPools } from "../support/key-pools";
 
 const SYSTEM = { role: "system", content: "You are a careful agent." };
 const chatTurn = (...rest: Record<string, unknown>[]) =>
@@ -152,10 +157,7 @@ function planWith(
   const context: PlanContext = {
     providers,
     health,
-    credentials: new Map([
-      ["OPENAI_API_KEY", "k1"],
-      ["OPENROUTER_API_KEY", "k2"],
-    ]),
+    credentials: keyPools({ OPENAI_API_KEY: "k1", OPENROUTER_API_KEY: "k2" }),
     maxAttempts: 4,
   };
   const request = openAiChat.parse({ messages: [{ role: "user", content: "hello" }], ...body });
@@ -205,5 +207,49 @@ describe("a pin orders the targets", () => {
       reason: "excluded_by_service",
     });
     expect(planWith(SMALL, { model: "openai/fast" }).affinity).toEqual({ state: "broken", reason: "model_changed" });
+  });
+});
+
+describe("a pin's key group (the provider account whose key answered)", () => {
+  /** A call planned with `pin`, its key taken from the openai pool (two accounts), answered; what was pinned. */
+  function answered(pin: Pin | undefined, keyGroup: "acct-a" | "acct-b") {
+    const { plan } = planWith(pin, { model: "openai/fast" });
+    const pool = keyPools({ OPENAI_API_KEY: ["k-a;group=acct-a", "k-b;group=acct-b"] }).get("OPENAI_API_KEY")!;
+    const call = new Call(plan, 0, undefined, { key: "conversation", source: "prefix" });
+    call.key = pool.take(10, keyGroup);
+    const puts: [Pin, boolean][] = [];
+    const store: PinStore = {
+      get: () => undefined,
+      put: (_, put, __, kept) => puts.push([put, kept]),
+      mode: "test",
+      close: async () => {},
+    };
+    const turns = new CounterFamily(new Registry(), "turns", "turns", ["outcome", "reason"]);
+    new CallAffinity(store, { pinTtlMs: 1_000, hourPinTtlMs: 2_000 }, turns).answered(call);
+    return { plan, affinity: plan.trace.affinity, puts };
+  }
+  const OPENAI: Pin = { model: "openai/fast", provider: "openai", upstreamModel: "fast" };
+
+  it("a kept pin's group is the plan's preferred group; a broken pin's is not", () => {
+    expect(planWith({ ...OPENAI, group: "acct-b" }, { model: "openai/fast" }).plan.pinnedGroup).toBe("acct-b");
+    expect(planWith({ ...SMALL, group: "acct-b" }, { model: "openai/fast" }).plan.pinnedGroup).toBeUndefined();
+  });
+
+  it("pins the group of the key that answered, keeping the pin when it is the pinned group", () => {
+    const { affinity, puts } = answered({ ...OPENAI, group: "acct-a" }, "acct-a");
+    expect(affinity).toEqual({ state: "kept" });
+    expect(puts).toEqual([[{ ...OPENAI, group: "acct-a" }, true]]);
+  });
+
+  it("another account's key answered (none of the pinned group was usable): the pin gives way, key_group, and moves", () => {
+    const { affinity, puts } = answered({ ...OPENAI, group: "acct-a" }, "acct-b");
+    expect(affinity).toEqual({ state: "broken", reason: "key_group" });
+    expect(puts).toEqual([[{ ...OPENAI, group: "acct-b" }, false]]);
+  });
+
+  it("a pin from before groups is kept, and written anew with its group", () => {
+    const { affinity, puts } = answered(OPENAI, "acct-b");
+    expect(affinity).toEqual({ state: "kept" });
+    expect(puts).toEqual([[{ ...OPENAI, group: "acct-b" }, false]]);
   });
 });

@@ -18,6 +18,7 @@ import { PathHealth } from "../../src/routing/path-health";
 import type { UpstreamHttp } from "../../src/upstream/upstream-http";
 import { catalogueModel, protoPrice } from "../support/catalogue-model";
 import { thrown } from "../support/thrown";
+import { keyPools } from "../support/key-pools";
 
 const price = protoPrice("3000000000", "15000000000");
 const catalogue: Catalogue__Output = {
@@ -64,11 +65,7 @@ function context(http: Pick<UpstreamHttp, "post"> = fakeHttp): PlanContext {
   return {
     providers,
     health: new PathHealth({ errorHalfLifeMs: 30_000, failureThreshold: 5, cooldownMs: 30_000 }),
-    credentials: new Map([
-      ["OPENAI_API_KEY", "sk-openai"],
-      ["OPENROUTER_API_KEY", "sk-or"],
-      ["ANTHROPIC_API_KEY", "sk-ant"],
-    ]),
+    credentials: keyPools({ OPENAI_API_KEY: "sk-openai", OPENROUTER_API_KEY: "sk-or", ANTHROPIC_API_KEY: "sk-ant" }),
     maxAttempts: 4,
   };
 }

@@ -16,6 +16,7 @@ import { PathHealth } from "../../src/routing/path-health";
 import { UpstreamHttp } from "../../src/upstream/upstream-http";
 import { catalogueModel, protoPrice } from "../support/catalogue-model";
 import { thrown } from "../support/thrown";
+import { keyPools } from "../support/key-pools";
 
 const price = (input: string, output: string) => protoPrice(input, output);
 
@@ -72,10 +73,7 @@ function planContext(maxAttempts = 4, responsesApi: string[] = []): PlanContext 
   return {
     providers,
     health: new PathHealth({ errorHalfLifeMs: 30_000, failureThreshold: 5, cooldownMs: 30_000 }),
-    credentials: new Map([
-      ["OPENAI_API_KEY", "sk-openai"],
-      ["OPENROUTER_API_KEY", "sk-or"],
-    ]),
+    credentials: keyPools({ OPENAI_API_KEY: "sk-openai", OPENROUTER_API_KEY: "sk-or" }),
     maxAttempts,
   };
 }
@@ -100,7 +98,7 @@ const plan = (call: ReturnType<typeof prepare>) => call.targets.map((target) => 
 
 describe("planCall: a path whose key is not set", () => {
   it("is never a target, and the trace says it was skipped, without naming the operator's variable", () => {
-    const context = { ...planContext(4), credentials: new Map([["OPENROUTER_API_KEY", "sk-or"]]) };
+    const context = { ...planContext(4), credentials: keyPools({ OPENROUTER_API_KEY: "sk-or" }) };
     const call = planCall(
       context,
       buildSnapshot(catalogue),

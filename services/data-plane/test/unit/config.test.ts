@@ -182,9 +182,33 @@ describe("provider protocols", () => {
 });
 
 describe("credentials", () => {
-  it("collects non-empty *_API_KEY variables by variable name", () => {
+  it("collects non-empty *_API_KEY variables by variable name, each a pool of one key", () => {
     const config = parse({ OPENAI_API_KEY: "sk-1", MY_VENDOR_API_KEY: "k2", EMPTY_API_KEY: "", API_KEY: "bare", lower_API_KEY: "x" });
-    expect(Object.fromEntries(config.credentials)).toEqual({ OPENAI_API_KEY: "sk-1", MY_VENDOR_API_KEY: "k2" });
+    const keys = Object.fromEntries([...config.credentials].map(([variable, pool]) => [variable, pool.keys.map((entry) => entry.key)]));
+    expect(keys).toEqual({ OPENAI_API_KEY: ["sk-1"], MY_VENDOR_API_KEY: ["k2"] });
+  });
+
+  it("takes a pool from <NAME>_API_KEYS under the singular variable's name, and registers a well-known provider by it", () => {
+    const config = parse({ ANTHROPIC_API_KEYS: "sk-a;weight=3,sk-b" });
+    const pool = config.credentials.get("ANTHROPIC_API_KEY")!;
+    expect([pool.source, pool.keys.map((entry) => [entry.key, entry.weight])]).toEqual([
+      "ANTHROPIC_API_KEYS",
+      [
+        ["sk-a", 3],
+        ["sk-b", 1],
+      ],
+    ]);
+    expect(config.providers.has("anthropic")).toBe(true);
+    expect(config.keyPool).toEqual({ cooldownMs: 10_000, refusalMs: 600_000 });
+  });
+
+  it("refuses two forms of one pool, and a pool for a cloud's single key, without echoing a key", () => {
+    expect(() => parse({ OPENAI_API_KEY: "sk-secret-1", OPENAI_API_KEYS: "sk-secret-2" })).toThrow(
+      new ConfigError("OPENAI_API_KEY and OPENAI_API_KEYS are set: they configure one pool of keys, set only one of them"),
+    );
+    expect(() => parse({ AZURE_RESOURCE: "r", AZURE_API_KEYS: "sk-secret-1,sk-secret-2" })).toThrow(
+      new ConfigError("AZURE_API_KEYS: azure is a cloud provider and authenticates with one key (AZURE_API_KEY), not a pool"),
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CatalogueSnapshot } from "../../src/catalogue/catalogue-snapshot";
 import { healthDetail, type HealthSources } from "../../src/health/health-state";
 import { buildReport, StateReporter } from "../../src/health/state-reporter";
+import type { KeyPoolView } from "../../src/providers/key-pool/key-pool";
 import type { CircuitView } from "../../src/routing/circuit-breaker";
 
 const IDENTITY = { replicaId: "dp-1", version: "1.0.0", startedAtMs: 1_700_000_000_000, intervalMs: 5000 };
@@ -17,6 +18,7 @@ function sources() {
     stalled: false,
     mode: "redis",
     circuits: [] as CircuitView[],
+    pools: [] as KeyPoolView[],
   };
   const health: HealthSources = {
     draining: () => state.draining,
@@ -40,6 +42,7 @@ function sources() {
     },
     drawJournal: { mode: "redis" },
     circuitViews: () => state.circuits,
+    keyPools: () => state.pools,
   };
   return { state, health };
 }
@@ -74,7 +77,54 @@ describe("state reporter", () => {
       catalogueRevision: "7",
       rateLimit: detail.rate_limit,
       circuits: [{ path: "openai/a", state: "open", consecutiveFailures: 3, opens: 1, projectsOpen: 1 }],
+      keyPools: [],
     });
+  });
+
+  it("reports each pool of provider keys by fingerprint, and a key's change of state at once (not its use)", async () => {
+    const { state, health } = sources();
+    const key = {
+      fingerprint: "0a1b2c3d",
+      group: "acct-a",
+      weight: 2,
+      rpm: 500,
+      tpm: null,
+      state: "active" as const,
+      until: null,
+      requests_last_minute: 3,
+      tokens_last_minute: 120,
+    };
+    state.pools = [{ pool: "OPENAI_API_KEY", source: "OPENAI_API_KEYS", keys: [key] }];
+    expect(buildReport(health, IDENTITY).keyPools).toEqual([
+      {
+        pool: "OPENAI_API_KEY",
+        source: "OPENAI_API_KEYS",
+        keys: [
+          {
+            fingerprint: "0a1b2c3d",
+            group: "acct-a",
+            weight: 2,
+            rpm: 500,
+            tpm: "0",
+            state: "active",
+            untilUnixMs: "0",
+            requestsLastMinute: 3,
+            tokensLastMinute: "120",
+          },
+        ],
+      },
+    ]);
+    const sent: DataPlaneReport[] = [];
+    const reporter = new StateReporter(health, async (report) => void sent.push(report), IDENTITY, { warn: vi.fn(), info: vi.fn() });
+    await reporter.tick();
+    state.pools = [{ ...state.pools[0]!, keys: [{ ...key, requests_last_minute: 9, tokens_last_minute: 900 }] }];
+    await reporter.tick();
+    expect(sent).toHaveLength(1); // use alone is no change worth a report
+    const until = new Date(Date.now() + 2_000).toISOString();
+    state.pools = [{ ...state.pools[0]!, keys: [{ ...key, state: "cooling", until }] }];
+    await reporter.tick();
+    expect(sent).toHaveLength(2);
+    expect(sent.at(-1)!.keyPools![0]!.keys![0]).toMatchObject({ state: "cooling", untilUnixMs: String(Date.parse(until)) });
   });
 
   it("sends every interval, and at once on a change of state", async () => {

@@ -1,6 +1,7 @@
 // Original file: gateway/v1/control_plane.proto
 
 import type { CircuitReport as _gateway_v1_CircuitReport, CircuitReport__Output as _gateway_v1_CircuitReport__Output } from '../../gateway/v1/CircuitReport';
+import type { KeyPoolReport as _gateway_v1_KeyPoolReport, KeyPoolReport__Output as _gateway_v1_KeyPoolReport__Output } from '../../gateway/v1/KeyPoolReport';
 import type { Long } from '@grpc/proto-loader';
 
 export interface DataPlaneReport {
@@ -15,6 +16,7 @@ export interface DataPlaneReport {
   'catalogueRevision'?: (string);
   'rateLimit'?: (string);
   'circuits'?: (_gateway_v1_CircuitReport)[];
+  'keyPools'?: (_gateway_v1_KeyPoolReport)[];
 }
 
 export interface DataPlaneReport__Output {
@@ -29,4 +31,5 @@ export interface DataPlaneReport__Output {
   'catalogueRevision': (string);
   'rateLimit': (string);
   'circuits': (_gateway_v1_CircuitReport__Output)[];
+  'keyPools': (_gateway_v1_KeyPoolReport__Output)[];
 }

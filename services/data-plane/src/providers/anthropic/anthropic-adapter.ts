@@ -45,6 +45,10 @@ export class AnthropicAdapter implements ProviderAdapter {
     return buildAnthropicChatCall(body, context);
   }
 
+  withKey(call: UpstreamCall, apiKey: string): UpstreamCall {
+    return { ...call, headers: { ...call.headers, "x-api-key": apiKey } };
+  }
+
   response(endpoint: Endpoint, json: unknown, context: ResponseContext): Record<string, unknown> {
     if (endpoint !== "chat") throw noEmbeddings();
     return convertAnthropicMessage(json, context);

@@ -40,6 +40,10 @@ export class GeminiAdapter implements ProviderAdapter {
     return endpoint === "embeddings" ? embeddingsCall(body, context) : chatCall(body, context);
   }
 
+  withKey(call: UpstreamCall, apiKey: string): UpstreamCall {
+    return { ...call, headers: { ...call.headers, "x-goog-api-key": apiKey } };
+  }
+
   response(endpoint: Endpoint, json: unknown, context: ResponseContext): Record<string, unknown> {
     return endpoint === "embeddings" ? embeddingsList(json, context) : chatCompletion(json, context);
   }

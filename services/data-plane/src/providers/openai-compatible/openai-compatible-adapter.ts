@@ -66,6 +66,10 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     return { path: "/chat/completions", headers, body: this.chatBody(body, context.upstreamModel) };
   }
 
+  withKey(call: UpstreamCall, apiKey: string): UpstreamCall {
+    return { ...call, headers: { ...call.headers, authorization: `Bearer ${apiKey}` } };
+  }
+
   /**
    * The upstream chat body: accepted fields only, the upstream's model id, usage always requested on
    * streams, and `store: false` whenever the client sent `store`: a tenant must not make the
