@@ -1,8 +1,8 @@
 // The console's Health and Audit log pages in a real browser against a real stack (a control plane on
 // PostgreSQL, two data planes, the mock provider): both data planes and the control plane are shown with
-// the figures of GET /admin/health, an access path's circuit opened by a failing upstream appears on the
-// page, and a key's revocation and a project's new limits appear in the audit log as GET /admin/audit-log
-// has them. Screenshots: health-*.png and audit-*.png (page-screenshots.ts).
+// the figures of GET /admin/health with their provider keys (by fingerprint), an access path's circuit
+// opened by a failing upstream appears on the page, and a key's revocation and a project's new limits
+// appear in the audit log as GET /admin/audit-log has them. Screenshots: health-*.png and audit-*.png (page-screenshots.ts).
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayStack, marker, startStack, type TestProject } from "../../data-plane/test/harness/gateway-stack";
@@ -121,6 +121,37 @@ describe("operator console: health and audit log", () => {
       self.subscribed_data_planes.map((subscriber) => expect.stringContaining(subscriber.replica_id)),
     );
     expect(self.subscribed_data_planes.map((subscriber) => subscriber.replica_id)).toEqual(["test-data-plane-0", "test-data-plane-1"]);
+
+    // Each data plane's provider keys (here one key, a pool of one), by fingerprint: never the key.
+    const keys = await page.locator("tr[data-key]").evaluateAll((rows) =>
+      rows.map((row) => ({
+        data_plane: row.getAttribute("data-data-plane"),
+        pool: row.getAttribute("data-pool"),
+        fingerprint: row.querySelector('[data-field="fingerprint"]')?.textContent,
+        group: row.querySelector('[data-field="group"]')?.textContent,
+        weight: Number(row.querySelector('[data-field="weight"]')?.textContent),
+        state: row.querySelector('[data-field="state"]')?.className.replace(/^status status-/, ""),
+      })),
+    );
+    expect(keys).toEqual(
+      shown.data_planes!.flatMap((dataPlane) =>
+        dataPlane.key_pools.flatMap((pool) =>
+          pool.keys.map((key) => ({
+            data_plane: dataPlane.replica_id,
+            pool: pool.pool,
+            fingerprint: key.fingerprint,
+            group: key.group,
+            weight: key.weight,
+            state: key.state,
+          })),
+        ),
+      ),
+    );
+    expect(keys.map((key) => [key.pool, key.state])).toEqual([
+      ["OPENAI_API_KEY", "active"],
+      ["OPENAI_API_KEY", "active"],
+    ]);
+    expect(await page.content()).not.toContain("upstream-secret-key");
 
     // What the page got is what the API says (the figures that do not move with time).
     const now = await api<Health>("/admin/health");

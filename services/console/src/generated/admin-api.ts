@@ -1796,6 +1796,38 @@ export interface components {
             /** @description the control-plane replica its latest report reached */
             control_plane_replica: string;
             draining: boolean;
+            /** @description its pools of provider keys (docs/providers.md, "Pools of keys"), a single key as a pool of one; each key by fingerprint, never the key */
+            key_pools: {
+                keys: {
+                    /** @description the first 8 hex characters of the key's sha256 */
+                    fingerprint: string;
+                    /** @description the provider account it belongs to (its prompt cache) */
+                    group: string;
+                    /** @description on this data plane */
+                    requests_last_minute: number;
+                    /** @description requests per minute for the whole gateway; null: no limit */
+                    rpm: number | null;
+                    /**
+                     * @description cooling: resting after a 429; refused: out of the pool after a 401 or 403
+                     * @enum {string}
+                     */
+                    state: "active" | "cooling" | "refused";
+                    /** @description on this data plane: estimated input, then the usage reported */
+                    tokens_last_minute: number;
+                    /** @description tokens per minute for the whole gateway; null: no limit */
+                    tpm: number | null;
+                    /**
+                     * Format: date-time
+                     * @description cooling: usable again at; refused: tried again at
+                     */
+                    until: string | null;
+                    weight: number;
+                }[];
+                /** @description the variable catalogue paths name, e.g. OPENAI_API_KEY */
+                pool: string;
+                /** @description the variable its keys came from: the same, <NAME>_API_KEYS or <NAME>_API_KEYS_FILE */
+                source: string;
+            }[];
             /** @description redis, local (no Redis configured), or local fallback while Redis is unreachable */
             rate_limit: string;
             /** @description why the status is not ok, in words */

@@ -1,10 +1,12 @@
 // The gateway's health (GET /admin/health): the control-plane replica that answered, and every data plane's
-// latest report with its status in words, control-plane link, rate limiting, catalogue and open circuits.
+// latest report with its status in words, control-plane link, rate limiting, catalogue and open circuits,
+// then their pools of provider keys (provider-keys-table.tsx).
 import type { Schemas } from "../api/client";
 import { unwrap } from "../api/client";
 import { useClient } from "../api/client-context";
 import { Time } from "../components/figures";
 import { Empty, ErrorNote, Loading, useLoad } from "../components/states";
+import { ProviderKeysTable } from "./provider-keys-table";
 
 type ControlPlaneHealth = Schemas["ControlPlaneHealth"];
 type DataPlaneHealth = Schemas["DataPlaneHealth"];
@@ -31,7 +33,11 @@ export function HealthPage() {
           ) : loaded.data.data_planes.length === 0 ? (
             <Empty>No data plane has reported yet.</Empty>
           ) : (
-            <DataPlaneTable dataPlanes={loaded.data.data_planes} />
+            <>
+              <DataPlaneTable dataPlanes={loaded.data.data_planes} />
+              <h2 id="provider-keys-title">Provider keys</h2>
+              <ProviderKeysTable dataPlanes={loaded.data.data_planes} />
+            </>
           )}
         </>
       )}

@@ -34,6 +34,7 @@ export function presentDataPlane(report: StoredReport) {
     rate_limit: report.rateLimit,
     catalogue_revision: report.catalogueRevision,
     circuits: report.circuits,
+    key_pools: report.keyPools,
     draining: report.draining,
     unavailable_reason: report.unavailableReason,
     report_interval_ms: report.reportIntervalMs,

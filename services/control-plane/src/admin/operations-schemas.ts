@@ -58,6 +58,7 @@ export const dataPlaneHealthSchema = {
     "rate_limit",
     "catalogue_revision",
     "circuits",
+    "key_pools",
     "draining",
     "unavailable_reason",
     "report_interval_ms",
@@ -94,6 +95,43 @@ export const dataPlaneHealthSchema = {
           consecutive_failures: { type: "integer" },
           opens: { type: "integer", description: "times it opened since the data plane started" },
           projects_open: { type: "integer" },
+        },
+      },
+    },
+    key_pools: {
+      type: "array",
+      description:
+        'its pools of provider keys (docs/providers.md, "Pools of keys"), a single key as a pool of one; each key by fingerprint, never the key',
+      items: {
+        type: "object",
+        required: ["pool", "source", "keys"],
+        additionalProperties: false,
+        properties: {
+          pool: { type: "string", description: "the variable catalogue paths name, e.g. OPENAI_API_KEY" },
+          source: { type: "string", description: "the variable its keys came from: the same, <NAME>_API_KEYS or <NAME>_API_KEYS_FILE" },
+          keys: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["fingerprint", "group", "weight", "rpm", "tpm", "state", "until", "requests_last_minute", "tokens_last_minute"],
+              additionalProperties: false,
+              properties: {
+                fingerprint: { type: "string", description: "the first 8 hex characters of the key's sha256" },
+                group: { type: "string", description: "the provider account it belongs to (its prompt cache)" },
+                weight: { type: "integer" },
+                rpm: { ...nullable("integer"), description: "requests per minute for the whole gateway; null: no limit" },
+                tpm: { ...nullable("integer"), description: "tokens per minute for the whole gateway; null: no limit" },
+                state: {
+                  type: "string",
+                  enum: ["active", "cooling", "refused"],
+                  description: "cooling: resting after a 429; refused: out of the pool after a 401 or 403",
+                },
+                until: { ...nullable("string"), format: "date-time", description: "cooling: usable again at; refused: tried again at" },
+                requests_last_minute: { type: "integer", description: "on this data plane" },
+                tokens_last_minute: { type: "integer", description: "on this data plane: estimated input, then the usage reported" },
+              },
+            },
+          },
         },
       },
     },

@@ -13,6 +13,23 @@ export interface CircuitReport {
   projects_open: number;
 }
 
+/** A pool of provider keys on a data plane; keys by fingerprint (a key never leaves its data plane but upstream). */
+export interface KeyPoolReport {
+  pool: string;
+  source: string;
+  keys: {
+    fingerprint: string;
+    group: string;
+    weight: number;
+    rpm: number | null;
+    tpm: number | null;
+    state: string;
+    until: string | null;
+    requests_last_minute: number;
+    tokens_last_minute: number;
+  }[];
+}
+
 export interface StoredReport {
   replicaId: string;
   controlPlaneReplica: string;
@@ -26,6 +43,7 @@ export interface StoredReport {
   catalogueRevision: string | null;
   rateLimit: string;
   circuits: CircuitReport[];
+  keyPools: KeyPoolReport[];
   reportedAt: Date;
   /** Milliseconds since the report, by the database's clock. */
   ageMs: number;
@@ -44,6 +62,7 @@ interface ReportRow {
   catalogue_revision: string | null;
   rate_limit: string;
   circuits: CircuitReport[];
+  key_pools: KeyPoolReport[];
   reported_at: Date;
   age_ms: string;
 }
@@ -67,15 +86,31 @@ export class DataPlaneReports {
       opens: circuit.opens,
       projects_open: circuit.projectsOpen,
     }));
+    const keyPools: KeyPoolReport[] = report.keyPools.map((pool) => ({
+      pool: pool.pool,
+      source: pool.source,
+      keys: pool.keys.map((key) => ({
+        fingerprint: key.fingerprint,
+        group: key.group,
+        weight: key.weight,
+        rpm: key.rpm || null,
+        tpm: Number(key.tpm) || null,
+        state: key.state,
+        until: key.untilUnixMs === "0" ? null : new Date(Number(key.untilUnixMs)).toISOString(),
+        requests_last_minute: key.requestsLastMinute,
+        tokens_last_minute: Number(key.tokensLastMinute),
+      })),
+    }));
     await this.database.query(
       `INSERT INTO data_plane_reports (replica_id, control_plane_replica, version, started_at, report_interval_ms, draining,
-         unavailable_reason, control_plane_link, control_plane_calls, catalogue_revision, rate_limit, circuits, reported_at)
-       VALUES ($1, $2, $3, to_timestamp($4::bigint / 1000.0), $5, $6, $7, $8, $9, $10, $11, $12::jsonb, now())
+         unavailable_reason, control_plane_link, control_plane_calls, catalogue_revision, rate_limit, circuits, key_pools, reported_at)
+       VALUES ($1, $2, $3, to_timestamp($4::bigint / 1000.0), $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, now())
        ON CONFLICT (replica_id) DO UPDATE SET control_plane_replica = excluded.control_plane_replica, version = excluded.version,
          started_at = excluded.started_at, report_interval_ms = excluded.report_interval_ms, draining = excluded.draining,
          unavailable_reason = excluded.unavailable_reason, control_plane_link = excluded.control_plane_link,
          control_plane_calls = excluded.control_plane_calls, catalogue_revision = excluded.catalogue_revision,
-         rate_limit = excluded.rate_limit, circuits = excluded.circuits, reported_at = excluded.reported_at`,
+         rate_limit = excluded.rate_limit, circuits = excluded.circuits, key_pools = excluded.key_pools,
+         reported_at = excluded.reported_at`,
       [
         report.replicaId,
         controlPlaneReplica,
@@ -89,6 +124,7 @@ export class DataPlaneReports {
         report.catalogueRevision || null,
         report.rateLimit,
         JSON.stringify(circuits),
+        JSON.stringify(keyPools),
       ],
     );
   }
@@ -113,6 +149,7 @@ export class DataPlaneReports {
       catalogueRevision: row.catalogue_revision,
       rateLimit: row.rate_limit,
       circuits: row.circuits,
+      keyPools: row.key_pools,
       reportedAt: new Date(row.reported_at),
       ageMs: Math.max(0, Number(row.age_ms)),
     }));

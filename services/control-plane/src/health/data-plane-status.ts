@@ -25,5 +25,8 @@ export function dataPlaneStatus(report: StoredReport): { status: DataPlaneStatus
     else if (circuit.state === "half_open") reasons.push(`circuit half-open: ${circuit.path}`);
     else if (circuit.projects_open > 0) reasons.push(`circuit open for ${circuit.projects_open} project(s): ${circuit.path}`);
   }
+  // A key its upstream refused (401, 403) is out of its pool until retried: the operator's to replace. A resting key (429) is load, not a fault.
+  for (const pool of report.keyPools)
+    for (const key of pool.keys) if (key.state === "refused") reasons.push(`provider key refused: ${pool.pool} ${key.fingerprint}`);
   return { status: reasons.length > 0 ? "degraded" : "ok", reasons };
 }

@@ -2,6 +2,7 @@
 // control-plane replica they reach and whichever replica is asked: two control planes on one PostgreSQL
 // database, two data planes, one on each. A data plane that stops goes silent after 3 intervals, and its
 // row is pruned after the retention period. A report with a wrong token is refused.
+import { createHash } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import { AUTH_METADATA_KEY, bearer, ControlPlaneClientConstructor } from "@gateway/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +18,7 @@ interface DataPlaneHealth {
   rate_limit: string;
   catalogue_revision: string | null;
   circuits: unknown[];
+  key_pools: { pool: string; source: string; keys: { fingerprint: string; state: string }[] }[];
   version: string;
   report_interval_ms: number;
   reported_at: string;
@@ -95,6 +97,15 @@ describe("data-plane state reports", () => {
     const own = await stack.dataPlaneHealth<{ rate_limit: string; catalogue_revision: string }>(1);
     expect(dataPlane1).toMatchObject({ rate_limit: own.detail.rate_limit, catalogue_revision: own.detail.catalogue_revision });
     expect(dataPlane0!.age_ms).toBeLessThan(3 * INTERVAL_MS);
+    // Its one provider key, a pool of one, by fingerprint only (sha256's first 8 hex characters).
+    const fingerprint = createHash("sha256").update("upstream-secret-key").digest("hex").slice(0, 8);
+    expect(dataPlane0!.key_pools).toEqual([
+      {
+        pool: "OPENAI_API_KEY",
+        source: "OPENAI_API_KEY",
+        keys: [expect.objectContaining({ fingerprint, group: fingerprint, weight: 1, rpm: null, tpm: null, state: "active", until: null })],
+      },
+    ]);
   });
 
   it("keeps reports fresh: the latest report is newer on each look", async () => {

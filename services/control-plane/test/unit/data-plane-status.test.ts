@@ -16,6 +16,7 @@ const healthy: StoredReport = {
   catalogueRevision: "3",
   rateLimit: "redis",
   circuits: [],
+  keyPools: [],
   reportedAt: new Date(0),
   ageMs: 1000,
 };
@@ -37,6 +38,29 @@ describe("data-plane status", () => {
       },
       "degraded",
       ["circuit open: openai/a", "circuit half-open: openai/b", "circuit open for 2 project(s): openai/c"],
+    ],
+    [
+      {
+        keyPools: [
+          {
+            pool: "OPENAI_API_KEY",
+            source: "OPENAI_API_KEYS",
+            keys: ["active", "cooling", "refused"].map((state, index) => ({
+              fingerprint: `0000000${index}`,
+              group: "acct-a",
+              weight: 1,
+              rpm: null,
+              tpm: null,
+              state,
+              until: state === "active" ? null : "2026-01-01T00:00:00.000Z",
+              requests_last_minute: 1,
+              tokens_last_minute: 10,
+            })),
+          },
+        ],
+      },
+      "degraded",
+      ["provider key refused: OPENAI_API_KEY 00000002"],
     ],
     [
       { unavailableReason: "no catalogue received from the control plane yet" },
