@@ -8,6 +8,7 @@ import { pathOf } from "./personas";
 import type { GateFor } from "./personas";
 import { sendJson } from "./respond";
 import type { Exchange } from "./respond";
+import { presentedKeys } from "./presented-keys";
 import { cachedUsage } from "./prompt-request";
 import { parseScript, ScriptError, scriptStatus } from "./scripts";
 import type { MockState } from "./state";
@@ -72,7 +73,11 @@ export function registerExchangeHook(app: FastifyInstance, state: MockState, gat
         return reply;
       }
     }
-    ex.script = state.scripts.resolve(state.rawBodies.get(request) ?? "", request.url, headerScript);
+    ex.script = state.scripts.resolve(
+      state.rawBodies.get(request) ?? "",
+      { url: request.url, credentials: presentedKeys(request) },
+      headerScript,
+    );
     if (ex.script) entry.script = ex.script;
     // Scripted usage wins; a call scripted to fail never reaches the model, so it caches nothing.
     if (state.promptCache.enabled && ex.script?.usage === undefined && !failsBeforeAnswering(ex.script)) {

@@ -135,14 +135,24 @@ export function parseMatchScript(input: unknown, errorFixtures: ReadonlySet<stri
   const match = parseMatch(input.match);
   const times = input.times === undefined ? 1 : nonNegativeInt(input.times, "times");
   if (input.path !== undefined && !isNonEmptyString(input.path)) throw new ScriptError("path must be a non-empty string");
-  const script = { ...parseScript(input, errorFixtures, new Set(["match", "path", "times"])), match, times };
-  return input.path === undefined ? script : { ...script, path: input.path };
+  if (input.credential !== undefined && !isNonEmptyString(input.credential)) throw new ScriptError("credential must be a non-empty string");
+  const script: MatchScript = { ...parseScript(input, errorFixtures, new Set(["match", "path", "credential", "times"])), match, times };
+  if (input.path !== undefined) script.path = input.path;
+  if (input.credential !== undefined) script.credential = input.credential;
+  return script;
 }
 
-/** True when the raw body contains the match string, or every one of a list, and the URL the script's path. */
-function matches(rawBody: string, url: string, script: MatchScript): boolean {
-  const { match, path } = script;
-  if (path !== undefined && !url.includes(path)) return false;
+/** What a request to match a script carries besides its body: its URL, and the keys it presented. */
+export interface RequestMarks {
+  url: string;
+  credentials: readonly string[];
+}
+
+/** True when the raw body contains the match string, or every one of a list, the URL the script's path, and the request its credential. */
+function matches(rawBody: string, marks: RequestMarks, script: MatchScript): boolean {
+  const { match, path, credential } = script;
+  if (path !== undefined && !marks.url.includes(path)) return false;
+  if (credential !== undefined && !marks.credentials.includes(credential)) return false;
   return typeof match === "string" ? rawBody.includes(match) : match.every((part) => rawBody.includes(part));
 }
 
@@ -159,7 +169,7 @@ export function mergeScripts(...layers: (Script | undefined)[]): Script | undefi
 }
 
 function withoutMatch(script: MatchScript): Script {
-  const { match: _match, path: _path, times: _times, ...rest } = script;
+  const { match: _match, path: _path, credential: _credential, times: _times, ...rest } = script;
   return rest;
 }
 
@@ -201,9 +211,9 @@ export class ScriptStore {
     this.runtimeDefault = undefined;
   }
 
-  /** First queued script whose match occurs in the raw body (and path in the URL); consumes one use of it. */
-  take(rawBody: string, url: string): Script | undefined {
-    const position = this.queue.findIndex((s) => matches(rawBody, url, s));
+  /** First queued script whose match occurs in the raw body (its path in the URL, its credential presented); consumes one use of it. */
+  take(rawBody: string, marks: RequestMarks): Script | undefined {
+    const position = this.queue.findIndex((s) => matches(rawBody, marks, s));
     const found = this.queue[position];
     if (!found) return undefined;
     if (found.times !== 0) {
@@ -214,7 +224,7 @@ export class ScriptStore {
   }
 
   /** Effective script: default < match script < header script. */
-  resolve(rawBody: string, url: string, headerScript: Script | undefined): Script | undefined {
-    return mergeScripts(this.defaultScript, this.take(rawBody, url), headerScript);
+  resolve(rawBody: string, marks: RequestMarks, headerScript: Script | undefined): Script | undefined {
+    return mergeScripts(this.defaultScript, this.take(rawBody, marks), headerScript);
   }
 }

@@ -101,6 +101,8 @@ export interface MatchScript extends Script {
   match: Match;
   /** Also required in the request's path and query, when set (two regions of a cloud send the same body). */
   path?: string;
+  /** Also required as the key the request presented, when set (one key of a gateway's pool). */
+  credential?: string;
   /** How many requests it applies to; 0 = unlimited. Default 1. */
   times?: number;
 }

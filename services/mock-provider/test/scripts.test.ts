@@ -220,6 +220,16 @@ describe("match scripts", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("with a credential, apply only to requests that presented that key", async () => {
+    mock.app.mock.addScript({ match: "mock:key", credential: "sk-one", times: 0, status: 429 });
+    const as = (key: string) => chat(mock, { model: "m", messages: withMarker("mock:key") }, { authorization: `Bearer ${key}` });
+    expect((await as("sk-two")).status).toBe(200);
+    expect((await as("sk-one")).status).toBe(429);
+    expect((await as("sk-one")).status).toBe(429);
+    const bad = await control("/_mock/scripts", "POST", { match: "mock:key", credential: 7, status: 500 });
+    expect(bad.status).toBe(400);
+  });
+
   it("queue a copy: changing the caller's match list afterwards changes nothing", async () => {
     const match = ["mock:copy"];
     mock.app.mock.addScript({ match, status: 500 });
