@@ -363,7 +363,7 @@ export class UpstreamAttempts {
     call.key = target.pool?.take(target.sized.bound.inputTokens, group);
     if (!call.key) return;
     // The call was built with the pool's first key: a pool of one sends it as built.
-    if (call.key.apiKey !== target.context.apiKey) call.upstream = target.keyed(call.upstream, call.key.apiKey);
+    if (!target.pool!.single) call.upstream = target.keyed(call.upstream, call.key.apiKey);
     this.span.set("gateway.provider_key", call.key.fingerprint);
   }
 

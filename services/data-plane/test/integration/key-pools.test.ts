@@ -13,6 +13,7 @@ import { type GatewayStack, marker, type MockRequest, startStack, type TestProje
 import { accessPath, catalogueOf, chatModel } from "../support/catalogue-file";
 
 const KEYS = { A: "sk-pool-alpha-7f3a91c2", B: "sk-pool-bravo-2c8d44e0", C: "sk-pool-charlie-9e1b07aa" } as const;
+const SHARED_ACCOUNT = { D: "sk-pool-delta-41b7c0de", E: "sk-pool-echo-88a2f31b" } as const;
 type Name = keyof typeof KEYS;
 const GROUP: Record<Name, string> = { A: "acct-a", B: "acct-a", C: "acct-b" };
 const fingerprint = (key: string) => createHash("sha256").update(key).digest("hex").slice(0, 8);
@@ -49,11 +50,14 @@ describe("pools of provider keys", () => {
       backend: "pglite",
       mockApiKey: "", // the mock takes any key: each of the pool's is an account of its own there
       mockAsProviders: ["openrouter"],
+      dataPlanes: 2,
       dataPlaneEnv: {
         OPENAI_API_KEY: "", // the harness's single key: the pool below takes its place
         OPENAI_API_KEYS: `${KEYS.A};weight=3;group=acct-a, ${KEYS.B};group=acct-a, ${KEYS.C};weight=2;group=acct-b`,
         DATA_PLANE_REPORT_INTERVAL_MS: "1000",
       },
+      // Data plane 1: two keys of one account, for the cache they share.
+      dataPlaneEnvs: [{}, { OPENAI_API_KEYS: `${SHARED_ACCOUNT.D};group=acct-d, ${SHARED_ACCOUNT.E};group=acct-d` }],
     });
     await stack.loadCatalogue(CATALOGUE);
     project = await stack.createProject({ balanceUsd: "5.00" });
@@ -165,6 +169,58 @@ describe("pools of provider keys", () => {
     expect(metrics).toMatch(/^gateway_provider_keys\{pool="OPENAI_API_KEY",state="active"\} 3$/m);
   });
 
+  it("one key answering 429 on every call: no request fails, it rests for each Retry-After, the others carry the load by weight", async () => {
+    await stack.mockScript({ match: '"model":"pooled-1"', credential: KEYS.B, times: 0, status: 429, headers: { "retry-after": "1" } });
+    try {
+      const answered: string[] = [];
+      const triedB: number[] = [];
+      const until = Date.now() + 3_000;
+      while (Date.now() < until) {
+        const answer = await call();
+        expect(answer.status).toBe(200);
+        for (const request of answer.sent) if (keyOf(request) === "B") triedB.push(request.receivedAt);
+        answered.push(keyOf(answer.sent.at(-1)!));
+      }
+      expect(answered).not.toContain("B");
+      // B was tried again only once each rest was over (the mock's clock: its receive times).
+      expect(triedB.length).toBeGreaterThanOrEqual(1);
+      for (const [index, at] of triedB.slice(1).entries()) expect(at - triedB[index]!).toBeGreaterThanOrEqual(950);
+      const counts = tally(answered);
+      expect(Math.abs(counts.A! / counts.C! - 3 / 2)).toBeLessThan(0.5);
+    } finally {
+      await fetch(`${stack.mockUrl}/_mock/scripts`, { method: "DELETE" });
+    }
+  });
+
+  it("a conversation spread over its account's two keys keeps its provider cache (the mock caches per account)", async () => {
+    const json = { "content-type": "application/json" };
+    await fetch(`${stack.mockUrl}/_mock/prompt-cache`, { method: "POST", headers: json, body: JSON.stringify({ enabled: true }) });
+    await fetch(`${stack.mockUrl}/_mock/prompt-cache/accounts`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ [SHARED_ACCOUNT.D]: "account-d", [SHARED_ACCOUNT.E]: "account-d" }),
+    });
+    try {
+      const system = { role: "system", content: "Answer as the release manager would. ".repeat(200) };
+      const messages: unknown[] = [system, { role: "user", content: `Plan the release ${marker()}` }];
+      const used: string[] = [];
+      const cached: number[] = [];
+      for (let turn = 0; turn < 6; turn++) {
+        const response = await stack.post("/v1/chat/completions", project.key, { model: SOLO, messages }, 1);
+        expect(response.status).toBe(200);
+        const { usage } = (await response.json()) as { usage: { prompt_tokens_details: { cached_tokens: number } } };
+        cached.push(usage.prompt_tokens_details.cached_tokens);
+        const sent = (await stack.mockRequests()).at(-1)!;
+        used.push(sent.headers.authorization === `Bearer ${SHARED_ACCOUNT.D}` ? "D" : "E");
+        messages.push({ role: "assistant", content: `Step ${turn}.` }, { role: "user", content: "Go on." });
+      }
+      expect(new Set(used)).toEqual(new Set(["D", "E"])); // spread over both keys, by their equal weights
+      expect(cached.slice(1).every((tokens) => tokens > 0)).toBe(true); // and every turn after the first read the cache
+    } finally {
+      await fetch(`${stack.mockUrl}/_mock/prompt-cache`, { method: "POST", headers: json, body: JSON.stringify({ enabled: false }) });
+    }
+  });
+
   it("keeps a conversation's turns on one account's keys, while other calls spread over all", async () => {
     const turns: string[] = [];
     for (let index = 0; index < 6; index++) {
@@ -241,7 +297,8 @@ describe("pools of provider keys", () => {
     const health = JSON.stringify(await stack.dataPlaneHealth());
     const metrics = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     const admin = JSON.stringify((await stack.admin("GET", "/admin/health")).json);
-    for (const key of Object.values(KEYS)) for (const shown of [health, metrics, admin]) expect(shown).not.toContain(key);
+    for (const key of [...Object.values(KEYS), ...Object.values(SHARED_ACCOUNT)])
+      for (const shown of [health, metrics, admin]) expect(shown).not.toContain(key);
     for (const name of ["A", "B", "C"] as const) {
       expect(health).toContain(FINGERPRINT[name]);
       expect(metrics).toContain(`key="${FINGERPRINT[name]}"`);

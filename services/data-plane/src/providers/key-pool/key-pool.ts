@@ -177,6 +177,11 @@ export class KeyPool {
     return this.keys[0]!.settings.key;
   }
 
+  /** A pool of one key: every call goes with the key it was built with. */
+  get single(): boolean {
+    return this.keys.length === 1;
+  }
+
   /**
    * The key for one attempt of `tokens` (the request's estimated input), counted in its minute: a
    * usable key of `group` when there is one (a conversation's account keeps its prompt cache), else
@@ -184,7 +189,7 @@ export class KeyPool {
    */
   take(tokens: number, group?: string): KeyUse {
     const now = this.now();
-    const key = this.keys.length === 1 ? this.keys[0]! : this.choose(tokens, group, now);
+    const key = this.single ? this.keys[0]! : this.choose(tokens, group, now);
     return new KeyUse(this, key, now, key.window.add(now, tokens), tokens);
   }
 
