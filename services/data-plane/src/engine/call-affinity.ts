@@ -67,9 +67,12 @@ export class CallAffinity {
     this.turns.series(affinity.state, affinity.reason ?? "").inc();
     call.span.set("gateway.affinity", affinity.reason ? `${affinity.state}: ${affinity.reason}` : affinity.state);
     const { model, path } = call.target;
-    const ttlMs = bodyMarks(call.upstream.body).cacheWrite === "1h" ? this.settings.hourPinTtlMs : this.settings.pinTtlMs;
+    const ttlMs = hourLongCache(call.upstream.body) ? this.settings.hourPinTtlMs : this.settings.pinTtlMs;
     const pin: Pin = { model: model.id, provider: path.provider, upstreamModel: path.upstreamModel, ...(group ? { group } : {}) };
     // A pin that gains its group (set before groups were pinned) is written as a new one.
     this.pins.put(conversation.key, pin, ttlMs, affinity.state === "kept" && call.plan.pinnedGroup === group);
   }
 }
+
+/** Whether the turn asked for 1-hour cache writes; a body without `"ttl":"1h"` cannot have (most bodies: not scanned). */
+const hourLongCache = (body: string) => body.includes('"ttl":"1h"') && bodyMarks(body).cacheWrite === "1h";

@@ -29,6 +29,11 @@ export interface PinStore {
 
 /** Conversations a data plane remembers; the least recently used go first. */
 export const LOCAL_PINS = 100_000;
+/**
+ * A kept pin is written to Redis again (its lifetime extended there) at most this often per data plane;
+ * that write is also where a data plane learns that another moved the conversation.
+ */
+export const PIN_REFRESH_MS = 15_000;
 
 // The group is a fourth line, only when there is one: a data plane from before groups reads the first three.
 const encode = (pin: Pin) => `${pin.model}\n${pin.provider}\n${pin.upstreamModel}${pin.group ? `\n${pin.group}` : ""}`;
@@ -39,9 +44,16 @@ function decode(value: unknown): Pin | undefined {
   return group ? { model, provider, upstreamModel, group } : { model, provider, upstreamModel };
 }
 
+interface LocalPin {
+  pin: Pin;
+  expiresAt: number;
+  /** When this data plane last wrote it to Redis (RedisPins), if it did. */
+  writtenAt?: number;
+}
+
 /** This data plane's pins: bounded, least recently used evicted, each dropped at its expiry. */
 export class LocalPins implements PinStore {
-  private readonly pins = new Map<string, { pin: Pin; expiresAt: number }>();
+  private readonly pins = new Map<string, LocalPin>();
   readonly mode: string = "local";
 
   constructor(
@@ -58,10 +70,18 @@ export class LocalPins implements PinStore {
     return entry.pin;
   }
 
-  put(key: string, pin: Pin, ttlMs: number): void {
+  put(key: string, pin: Pin, ttlMs: number, _kept?: boolean, writtenAt?: number): void {
     this.pins.delete(key);
-    this.pins.set(key, { pin, expiresAt: this.now() + ttlMs });
+    this.pins.set(
+      key,
+      writtenAt === undefined ? { pin, expiresAt: this.now() + ttlMs } : { pin, expiresAt: this.now() + ttlMs, writtenAt },
+    );
     if (this.pins.size > this.capacity) this.pins.delete(this.pins.keys().next().value!);
+  }
+
+  /** The entry as held, live or not, without touching its place in the eviction order. */
+  peek(key: string): Readonly<LocalPin> | undefined {
+    return this.pins.get(key);
   }
 
   async close(): Promise<void> {}
@@ -91,7 +111,12 @@ export class RedisPins implements PinStore {
   /** Lookups answered by Redis, and those given up (late or failed): a test's and a metric's view. */
   readonly stats = { lookups: 0, missed: 0 };
 
-  constructor(url: string, capacity = LOCAL_PINS) {
+  constructor(
+    url: string,
+    /** How often a kept pin is written again; a move another data plane made is learnt from that write. */
+    private readonly refreshMs = PIN_REFRESH_MS,
+    capacity = LOCAL_PINS,
+  ) {
     this.local = new LocalPins(capacity);
     this.redis = new Redis(url, {
       // Fail fast instead of queueing: a request must not wait for Redis to come back.
@@ -136,8 +161,20 @@ export class RedisPins implements PinStore {
   }
 
   put(key: string, pin: Pin, ttlMs: number, kept: boolean): void {
-    this.local.put(key, pin, ttlMs);
-    if (!this.usable) return;
+    const now = Date.now();
+    const held = this.local.peek(key);
+    // A kept pin this data plane wrote lately is still in Redis with most of its life: not written again
+    // on every turn. The sliding lifetime in Redis trails by at most the refresh interval.
+    const refreshMs = Math.min(ttlMs / 4, this.refreshMs);
+    if (kept && held?.writtenAt !== undefined && now - held.writtenAt < refreshMs && encode(held.pin) === encode(pin)) {
+      this.local.put(key, pin, ttlMs, kept, held.writtenAt);
+      return;
+    }
+    if (!this.usable) {
+      this.local.put(key, pin, ttlMs);
+      return;
+    }
+    this.local.put(key, pin, ttlMs, kept, now);
     // Off the answer's path: a late write only loses stickiness, and trips the circuit for the next ones.
     const sentAt = performance.now();
     inTime(this.script("gatewayPinPut")(redisKey(key), encode(pin), ttlMs, kept ? "1" : "0"), () => sentAt + REDIS_TIMEOUT_MS).then(

@@ -38,16 +38,28 @@ describe("RedisPins", () => {
     expect(two.stats.lookups).toBe(before + 1);
   });
 
-  it("keeping a pin that another data plane moved meanwhile learns the move instead of undoing it", async () => {
+  it("a kept pin is written again once per refresh interval, and that write learns a move another data plane made", async () => {
     const conversation = randomUUID();
     one.put(conversation, ALPHA, 60_000, false);
     await settled();
     expect(await two.get(conversation)).toEqual(ALPHA);
     two.put(conversation, BETA, 60_000, false); // moved on data plane two
     await settled();
-    one.put(conversation, ALPHA, 60_000, true); // data plane one's turn kept its (stale) pin
+    one.put(conversation, ALPHA, 60_000, true); // data plane one's turn kept its (stale) pin: written lately, not again
     await settled();
-    expect(one.get(conversation)).toEqual(BETA);
+    expect(one.get(conversation)).toEqual(ALPHA);
+    const refreshing = await connected(new RedisPins(TEST_REDIS_URL, 0)); // a data plane whose every kept turn writes
+    try {
+      refreshing.put(conversation, ALPHA, 60_000, false);
+      await settled();
+      two.put(conversation, BETA, 60_000, false);
+      await settled();
+      refreshing.put(conversation, ALPHA, 60_000, true);
+      await settled();
+      expect(refreshing.get(conversation)).toEqual(BETA);
+    } finally {
+      await refreshing.close();
+    }
     const fresh = await connected(new RedisPins(TEST_REDIS_URL));
     try {
       expect(await fresh.get(conversation)).toEqual(BETA);

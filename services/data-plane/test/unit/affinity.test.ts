@@ -189,6 +189,11 @@ describe("a pin orders the targets", () => {
       first: "openai/fast via openai",
       affinity: { state: "broken", reason: "circuit_open" },
     });
+    // Failing its recent calls with its circuit still closed (its threshold not reached): unhealthy.
+    const failing = new PathHealth({ errorHalfLifeMs: 30_000, failureThreshold: 100, cooldownMs: 30_000 });
+    for (let call = 0; call < 6; call++) failing.record(PathHealth.key("openrouter", "acme/small"), { ok: false, latencyMs: 10 });
+    expect(failing.view(PathHealth.key("openrouter", "acme/small")).circuit).toBe("closed");
+    expect(planWith(SMALL, { model: "auto" }, failing).affinity).toEqual({ state: "broken", reason: "unhealthy" });
   });
 
   it("gives way when the request no longer fits the model, the service block excludes it, or another model is asked for", () => {
@@ -251,5 +256,32 @@ describe("a pin's key group (the provider account whose key answered)", () => {
     const { affinity, puts } = answered(OPENAI, "acct-b");
     expect(affinity).toEqual({ state: "kept" });
     expect(puts).toEqual([[{ ...OPENAI, group: "acct-b" }, false]]);
+  });
+});
+
+describe("CallAffinity: the pin's life after an answer", () => {
+  /** An answered call of the planned first target, its upstream body as given. */
+  function answeredWith(upstreamBody: string) {
+    const puts: { ttlMs: number; kept: boolean }[] = [];
+    const pins: PinStore = {
+      get: () => undefined,
+      put: (_key, _pin, ttlMs, kept) => puts.push({ ttlMs, kept }),
+      mode: "test",
+      close: async () => {},
+    };
+    const affinity = new CallAffinity(pins, { pinTtlMs: 300_000, hourPinTtlMs: 3_600_000 }, { series: () => ({ inc: () => {} }) } as never);
+    const { plan } = planWith(SMALL, { model: "auto" });
+    const target = plan.targets[0]!;
+    const call = { conversation: { key: "c", source: "prefix" }, plan, target, upstream: { body: upstreamBody }, span: { set: () => {} } };
+    affinity.answered(call as never);
+    return puts[0]!;
+  }
+
+  it("lives the default 5 minutes, or an hour after a turn that asked for 1-hour cache writes", () => {
+    expect(answeredWith('{"messages":[{"role":"user","content":"hi"}]}')).toEqual({ ttlMs: 300_000, kept: true });
+    const hourLong = '{"system":[{"type":"text","text":"x","cache_control":{"type":"ephemeral","ttl":"1h"}}]}';
+    expect(answeredWith(hourLong).ttlMs).toBe(3_600_000);
+    // The words in a message are no request for it.
+    expect(answeredWith('{"messages":[{"role":"user","content":"\\"ttl\\":\\"1h\\""}]}').ttlMs).toBe(300_000);
   });
 });
