@@ -24,6 +24,7 @@ interface UsageRow {
   input_tokens: number;
   output_tokens: number;
   tokens: Tokens;
+  cached_share: number;
   cost: Money;
 }
 
@@ -251,7 +252,10 @@ describe("operator console", () => {
       expect(await modelRow.locator('[data-field="requests"]').textContent()).toBe(String(totals.requests));
       expect(await shown(modelRow.locator('[data-field="cost"]'))).toEqual(totals.cost);
       expect(await tokensShown(modelRow)).toEqual(totals.tokens);
+      expect(await modelRow.locator('[data-field="cached_share"]').textContent()).toBe(`${(totals.cached_share * 100).toFixed(1)}%`);
     }
+    // The scripted model's input: 200 of its 300 tokens from the cache.
+    expect(usage.by_model.find((totals) => totals.model === model)!.cached_share).toBe(0.6667);
     expect(usage.by_model.find((totals) => totals.model === model)).toMatchObject({ tokens: scripted.tokens, cost: scripted.cost });
     const total = page.locator('[data-table="models"] tr[data-model="total"]');
     expect(await total.locator('[data-field="requests"]').textContent()).toBe(String(usage.total.requests));

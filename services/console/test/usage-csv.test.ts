@@ -11,6 +11,7 @@ const row = (model: string, cost = { usd: "0.000400", nano: "400000" }) => ({
   input_tokens: 1000,
   output_tokens: 10,
   tokens: { input: 1000, cached_input: 0, cache_write: 0, output: 10, reasoning: 0 },
+  cached_share: 0,
   cost,
   cost_by_component: {},
 });

@@ -2111,6 +2111,8 @@ export interface components {
         Usage: {
             /** @description each UTC day's totals, for the days with requests, in order */
             by_day: {
+                /** @description the share of input tokens read from the provider's cache (tokens.cached_input / input_tokens, 4 decimals; 0 without input) */
+                cached_share: number;
                 cost: {
                     /** @description nano-USD (1e-9 USD), exact */
                     nano: string;
@@ -2139,6 +2141,8 @@ export interface components {
             }[];
             /** @description each model's totals over the range, the most spent first */
             by_model: {
+                /** @description the share of input tokens read from the provider's cache (tokens.cached_input / input_tokens, 4 decimals; 0 without input) */
+                cached_share: number;
                 cost: {
                     /** @description nano-USD (1e-9 USD), exact */
                     nano: string;
@@ -2165,6 +2169,8 @@ export interface components {
                 };
             }[];
             data: {
+                /** @description the share of input tokens read from the provider's cache (tokens.cached_input / input_tokens, 4 decimals; 0 without input) */
+                cached_share: number;
                 cost: {
                     /** @description nano-USD (1e-9 USD), exact */
                     nano: string;
@@ -2209,6 +2215,8 @@ export interface components {
             to: string;
             /** @description the range's totals: the sum of the rows */
             total: {
+                /** @description the share of input tokens read from the provider's cache (tokens.cached_input / input_tokens, 4 decimals; 0 without input) */
+                cached_share: number;
                 cost: {
                     /** @description nano-USD (1e-9 USD), exact */
                     nano: string;

@@ -4,6 +4,8 @@ import { Money } from "../components/figures";
 import { type ModelTotals, TOKEN_TYPES, type Totals, type UsageRow } from "./usage-figures";
 
 const numberFormat = new Intl.NumberFormat("en-US");
+// The share of input the provider served from its cache (the API's cached_share): what affinity keeps high.
+const percent = new Intl.NumberFormat("en-US", { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 function TokenCells({ tokens }: { tokens: Totals["tokens"] }) {
   return (
@@ -38,6 +40,9 @@ function ModelRow({ id, name, totals }: { id: string; name: string; totals: Tota
         {totals.requests}
       </td>
       <TokenCells tokens={totals.tokens} />
+      <td data-label="Input from cache" data-field="cached_share">
+        {percent.format(totals.cached_share)}
+      </td>
       <td data-label="Spend" data-field="cost">
         <Money value={totals.cost} />
       </td>
@@ -55,6 +60,7 @@ export function ModelTable({ caption, models, total }: { caption: string; models
             <th scope="col">Model</th>
             <th scope="col">Requests</th>
             <TokenHeaders />
+            <th scope="col">Input from cache</th>
             <th scope="col">Spend</th>
           </tr>
         </thead>

@@ -124,9 +124,14 @@ const usageFigures = {
   input_tokens: { type: "integer", description: "every prompt token, cache reads and writes included" },
   output_tokens: { type: "integer", description: "every produced token, reasoning included" },
   tokens: tokensByTypeSchema,
+  cached_share: {
+    type: "number",
+    description:
+      "the share of input tokens read from the provider's cache (tokens.cached_input / input_tokens, 4 decimals; 0 without input)",
+  },
   cost: money,
 } as const;
-const usageFiguresRequired = ["requests", "input_tokens", "output_tokens", "tokens", "cost"] as const;
+const usageFiguresRequired = ["requests", "input_tokens", "output_tokens", "tokens", "cached_share", "cost"] as const;
 
 export const usageSchema = {
   $id: "Usage",

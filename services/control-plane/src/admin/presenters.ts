@@ -167,19 +167,26 @@ function tokensByType(row: UsageRow) {
   };
 }
 
-const presentUsageRow = (row: UsageRow) => ({
-  day: row.day,
-  model: row.model,
-  requests: row.requests,
-  input_tokens: row.inputTokens,
-  output_tokens: row.outputTokens,
-  tokens: tokensByType(row),
-  cost: money(row.costNano),
-  // What each component cost (tokens or units billed at it); the parts add up to `cost` unless a debit was capped at its hold.
-  cost_by_component: Object.fromEntries(
-    Object.entries(row.components).map(([component, part]) => [component, { units: part.units, cost: money(part.costNano) }]),
-  ),
-});
+/** What share of the input the provider served from its cache: what conversation affinity keeps high (docs/money.md). */
+const cachedShare = (cached: number, input: number) => (input === 0 ? 0 : Math.round((cached / input) * 10_000) / 10_000);
+
+const presentUsageRow = (row: UsageRow) => {
+  const tokens = tokensByType(row);
+  return {
+    day: row.day,
+    model: row.model,
+    requests: row.requests,
+    input_tokens: row.inputTokens,
+    output_tokens: row.outputTokens,
+    tokens,
+    cached_share: cachedShare(tokens.cached_input, row.inputTokens),
+    cost: money(row.costNano),
+    // What each component cost (tokens or units billed at it); the parts add up to `cost` unless a debit was capped at its hold.
+    cost_by_component: Object.fromEntries(
+      Object.entries(row.components).map(([component, part]) => [component, { units: part.units, cost: money(part.costNano) }]),
+    ),
+  };
+};
 
 /** What rows add up to: requests, tokens (in all and by type) and cost, exactly. */
 function usageTotals(rows: UsageRow[]) {
@@ -193,7 +200,14 @@ function usageTotals(rows: UsageRow[]) {
     const byType = tokensByType(row);
     for (const type of Object.keys(tokens) as (keyof typeof tokens)[]) tokens[type] += byType[type];
   }
-  return { requests, input_tokens: inputTokens, output_tokens: outputTokens, tokens, cost: money(costNano) };
+  return {
+    requests,
+    input_tokens: inputTokens,
+    output_tokens: outputTokens,
+    tokens,
+    cached_share: cachedShare(tokens.cached_input, inputTokens),
+    cost: money(costNano),
+  };
 }
 
 /** Rows grouped by `keyOf`, each group with its totals. */

@@ -106,6 +106,7 @@ describe("gatewayctl", () => {
         input_tokens: 19,
         output_tokens: 10,
         tokens: { input: 19, cached_input: 0, cache_write: 0, output: 10, reasoning: 0 },
+        cached_share: 0,
         cost: { nano: "23600", usd: "0.0000236" },
         cost_by_component: {
           input: { units: 19, cost: { nano: "7600", usd: "0.0000076" } },

@@ -50,6 +50,7 @@ describe("presentUsage", () => {
         input_tokens: 1040,
         output_tokens: 307,
         tokens: { input: 90, cached_input: 600, cache_write: 350, output: 187, reasoning: 120 },
+        cached_share: 0.5769, // 600 of 1,040
         cost: { nano: "1000000004", usd: "1.000000004" },
       },
       {
@@ -58,6 +59,7 @@ describe("presentUsage", () => {
         input_tokens: 10,
         output_tokens: 20,
         tokens: { input: 10, cached_input: 0, cache_write: 0, output: 20, reasoning: 0 },
+        cached_share: 0,
         cost: { nano: "1000000001", usd: "1.000000001" },
       },
     ]);
@@ -73,6 +75,7 @@ describe("presentUsage", () => {
       input_tokens: 1050,
       output_tokens: 327,
       tokens: { input: 100, cached_input: 600, cache_write: 350, output: 207, reasoning: 120 },
+      cached_share: 0.5714, // 600 of 1,050
       cost: { nano: "2000000005", usd: "2.000000005" },
     });
   });
