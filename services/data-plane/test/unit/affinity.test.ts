@@ -212,6 +212,11 @@ describe("a pin orders the targets", () => {
       reason: "excluded_by_service",
     });
     expect(planWith(SMALL, { model: "openai/fast" }).affinity).toEqual({ state: "broken", reason: "model_changed" });
+    // A model or path the catalogue no longer has (or this data plane cannot reach).
+    const gone: Pin = { model: "acme/retired", provider: "openrouter", upstreamModel: "acme/retired" };
+    expect(planWith(gone, { model: "auto" }).affinity).toEqual({ state: "broken", reason: "unavailable" });
+    const pathGone: Pin = { model: "openai/fast", provider: "azure", upstreamModel: "fast" };
+    expect(planWith(pathGone, { model: "openai/fast" }).affinity).toEqual({ state: "broken", reason: "unavailable" });
   });
 });
 
