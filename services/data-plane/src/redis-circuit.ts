@@ -2,6 +2,23 @@
 // Redis (the per-minute limit, docs/limits.md; the draw journal, docs/money.md). Once a call fails or
 // is late the part trips it: while it is open, the part's callers do not use Redis at all, and a
 // background probe (one PING at a time) closes it once Redis answers one within REDIS_TIMEOUT_MS.
+import { Redis } from "ioredis";
+
+/**
+ * A connection for such a part: nothing queued while it is down (a caller must not wait for Redis to
+ * come back), no retries per command, and a command Redis does not answer ended after 2 s so the next
+ * can be sent (each caller gives up sooner, at REDIS_TIMEOUT_MS); reconnecting in the background.
+ */
+export function failFastRedis(url: string, options: { autoPipelining?: boolean } = {}): Redis {
+  return new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    enableAutoPipelining: options.autoPipelining ?? false,
+    commandTimeout: 2_000,
+    connectTimeout: 1_000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+}
 
 /** A call to Redis not answered within this long counts as late; longer than a healthy Redis ever takes. */
 export const REDIS_TIMEOUT_MS = 250;

@@ -10,9 +10,9 @@
 // sends no more checks until a background probe sees Redis answer in time
 // (its RedisCircuit), and writes what it admitted meanwhile into Redis before
 // using it again.
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { CallCoalescer } from "../call-coalescer";
-import { inTime, REDIS_TIMEOUT_MS, RedisCircuit } from "../redis-circuit";
+import { failFastRedis, inTime, REDIS_TIMEOUT_MS, RedisCircuit } from "../redis-circuit";
 import { AdmissionBlocks, BLOCK_MS } from "./admission-blocks";
 import { LocalRateLimiter } from "./local-rate-limiter";
 import type { RateDecision, RateLimiter } from "./rate-limiter";
@@ -95,17 +95,8 @@ export class RedisRateLimiter implements RateLimiter {
     onDegradedChange: (degraded: boolean) => void = () => {},
   ) {
     this.fallback = new LocalRateLimiter(windowMs);
-    this.redis = new Redis(url, {
-      // Fail fast instead of queueing: a check must never wait for Redis to come back.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      // Ends a call Redis does not answer (a script call, a probe), so the next can be sent; each
-      // check gives up sooner (REDIS_TIMEOUT_MS), and checks given up on are not sent.
-      commandTimeout: 2_000,
-      connectTimeout: 1_000,
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-      lazyConnect: false,
-    });
+    // Checks given up on (late) are not sent (call-coalescer.ts).
+    this.redis = failFastRedis(url);
     // What was admitted locally goes into Redis's windows before checks go back to Redis.
     this.circuit = new RedisCircuit(() => this.redis.ping(), { beforeClose: (since) => this.resync(since), onChange: onDegradedChange });
     this.redis.on("error", () => this.circuit.trip());

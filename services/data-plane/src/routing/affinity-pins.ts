@@ -3,8 +3,8 @@
 // data plane shares them through Redis (a load balancer spreads a conversation's turns), each keeping a
 // local copy, so a conversation costs one Redis round trip per data plane, on its first turn there.
 // Redis slow or away loses stickiness, never a request: the limiter's circuit rules (redis-circuit.ts).
-import { Redis } from "ioredis";
-import { inTime, REDIS_TIMEOUT_MS, RedisCircuit } from "../redis-circuit";
+import type { Redis } from "ioredis";
+import { failFastRedis, inTime, REDIS_TIMEOUT_MS, RedisCircuit } from "../redis-circuit";
 
 export interface Pin {
   model: string;
@@ -118,15 +118,7 @@ export class RedisPins implements PinStore {
     capacity = LOCAL_PINS,
   ) {
     this.local = new LocalPins(capacity);
-    this.redis = new Redis(url, {
-      // Fail fast instead of queueing: a request must not wait for Redis to come back.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      enableAutoPipelining: true,
-      commandTimeout: 2_000,
-      connectTimeout: 1_000,
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-    });
+    this.redis = failFastRedis(url, { autoPipelining: true });
     this.circuit = new RedisCircuit(() => this.redis.ping());
     this.redis.on("error", () => this.circuit.trip());
     this.redis.defineCommand("gatewayPinGet", { numberOfKeys: 1, lua: GET_SCRIPT });
