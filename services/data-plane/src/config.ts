@@ -4,6 +4,7 @@
 import { providerEnvPrefix } from "@gateway/proto/provider-env";
 import { weakTokenProblem } from "@gateway/proto/token-strength";
 import ipaddr from "ipaddr.js";
+import os from "node:os";
 import path from "node:path";
 import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import type { LeaseSettings } from "./billing/budget-leases";
@@ -86,6 +87,11 @@ export interface DataPlaneConfig {
   reportIntervalMs: number;
   /** Redis for the per-minute limit shared by all replicas; unset = an in-process limiter. */
   redisUrl: string | undefined;
+  /**
+   * Where the draw journal's local files go (docs/money.md, "A killed data plane"): this data plane's
+   * own directory, <DRAW_JOURNAL_DIR>/<replica id>; undefined with DRAW_JOURNAL_DIR=off (no journal).
+   */
+  drawJournalDir: string | undefined;
   /** Model calls held at once at most (0: no limit); beyond, 503 overloaded (app/plugins/in-flight-limit.ts). */
   maxInFlight: number;
   /** Requests per minute for projects without their own limit; 0 = none. */
@@ -322,6 +328,18 @@ function parseTrustedProxies(env: NodeJS.ProcessEnv): string[] {
   return entries;
 }
 
+/**
+ * The journal's directory: under DRAW_JOURNAL_DIR (default: the OS temp dir's gateway-draw-journal,
+ * which the deploy files' /tmp emptyDir keeps across container restarts), one per replica id, so that
+ * a data plane started again under the same id (a pod's container) finds what its predecessor left.
+ */
+function drawJournalDir(env: NodeJS.ProcessEnv): string | undefined {
+  const root = env.DRAW_JOURNAL_DIR?.trim() || path.join(os.tmpdir(), "gateway-draw-journal");
+  if (root === "off") return undefined;
+  const replicaId = env.DATA_PLANE_REPLICA_ID || `data-plane-${process.pid}`;
+  return path.resolve(root, replicaId.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+$/, "_"));
+}
+
 export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): DataPlaneConfig {
   const internalToken = env.GATEWAY_INTERNAL_TOKEN;
   if (!internalToken) throw new ConfigError("GATEWAY_INTERNAL_TOKEN is required");
@@ -376,6 +394,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     version: env.GATEWAY_VERSION || "dev",
     reportIntervalMs: integer(env, "DATA_PLANE_REPORT_INTERVAL_MS", 5000, 100),
     redisUrl: env.REDIS_URL || undefined,
+    drawJournalDir: drawJournalDir(env),
     maxInFlight: integer(env, "DATA_PLANE_MAX_IN_FLIGHT", 2000, 0),
     defaultRpmLimit: integer(env, "DEFAULT_RPM_LIMIT", 600),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 60_000, 100),

@@ -179,14 +179,16 @@ describe("request billing under budget leases", () => {
     let journalUp = true;
     let finishAppend: (kept: boolean) => void = () => {};
     const journal = {
-      stats: { kept: 0, failed: 0, bypassed: 0 },
-      mode: "redis",
+      stats: { kept: 0, failed: 0, replicated: 0, recovered: 0 },
+      mode: "file+redis",
       circuit: { open: false },
       append: (draw: DrawCall) => {
         appended.push(draw.requestId);
         return journalUp ? new Promise<boolean>((resolve) => (finishAppend = resolve)) : Promise.resolve(false);
       },
+      landed: vi.fn(),
       forget: vi.fn(),
+      takeRecovered: () => [],
       close: async () => {},
     };
     const billing = new RequestBilling(client, log, settings, journal);
@@ -210,6 +212,7 @@ describe("request billing under budget leases", () => {
     await vi.advanceTimersByTimeAsync(10_000); // behind "a"'s draw, 5 s each
     expect(answered).toBe(7n); // the control plane's debit
     await billing.flush(30_000);
+    expect(journal.landed.mock.calls).toEqual([["a"], ["b"]]); // each entry is let go once its draw landed
     expect(journal.forget).toHaveBeenCalledTimes(1); // the lease's journal goes once the lease is released
   });
 
@@ -217,11 +220,13 @@ describe("request billing under budget leases", () => {
     vi.useFakeTimers();
     const { client, calls } = controlPlane({ drawnNano: "7" });
     const journal = {
-      stats: { kept: 0, failed: 0, bypassed: 0 },
-      mode: "bypassed",
-      circuit: { open: true },
-      append: async () => false, // as while the journal's circuit is open
+      stats: { kept: 0, failed: 0, replicated: 0, recovered: 0 },
+      mode: "failing",
+      circuit: { open: false },
+      append: async () => false, // as while the local file cannot be written
+      landed: () => {},
       forget: () => {},
+      takeRecovered: () => [],
       close: async () => {},
     };
     const billing = new RequestBilling(client, log, { ...settings, drawIntervalMs: 1_000 }, journal);

@@ -1,0 +1,141 @@
+// Copies the draw journal's entries to Redis behind the answers (docs/money.md, "A killed data
+// plane"), in the format the control plane's reconciler reads (one hash per lease, field = request
+// id; proto/src/draw-journal.ts): a pod deleted or a node lost takes its local file with it, and the
+// reconciler applies what reached Redis. Entries queued meanwhile go together, one batch in flight at
+// a time, so under load a batch carries what arrived during the previous one's round trip. Nothing
+// waits for it: a batch Redis fails or does not take within REDIS_TIMEOUT_MS trips the circuit
+// (redis-circuit.ts), its entries go back in the queue, and the queue is sent again once a probe sees
+// Redis answer. An entry whose draw landed first is not sent at all: the ledger has it.
+import { DRAW_JOURNAL_KEEP_MS, drawJournalKey } from "@gateway/proto";
+import { Redis } from "ioredis";
+import { inTime, REDIS_TIMEOUT_MS, RedisCircuit } from "../redis-circuit";
+
+interface Queued {
+  leaseId: string;
+  text: string;
+  /** performance.now() when its local append returned. */
+  appendedAt: number;
+}
+
+/** Entries per batch at most (one pipeline: an HSET and a PEXPIRE per lease in it). */
+const MAX_BATCH = 1024;
+
+export class JournalReplicator {
+  private readonly redis: Redis;
+  readonly circuit: RedisCircuit;
+  /** By request id: entries not sent yet, or sent in the batch in flight (back in the queue if it fails). */
+  private readonly queue = new Map<string, Queued>();
+  private readonly inFlight = new Map<string, Queued>();
+  private scheduled = false;
+  private sending: Promise<void> | undefined;
+  private closed = false;
+  /** Entries Redis acknowledged; batches that failed or were late. */
+  readonly stats = { replicated: 0, failedBatches: 0 };
+  /** Told, for each entry Redis acknowledged, how long after its local append (ms): the window a deleted pod loses. */
+  onReplicated: (delayMs: number) => void = () => {};
+
+  constructor(url: string, onCircuitChange: (open: boolean) => void = () => {}) {
+    this.redis = new Redis(url, {
+      // Fail fast instead of queueing in the client: the entries wait in this queue, which knows what landed.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: 2_000,
+      connectTimeout: 1_000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    });
+    this.circuit = new RedisCircuit(() => this.redis.ping(), {
+      onChange: (open) => {
+        if (!open) this.schedule(); // what was written while Redis was away goes now
+        onCircuitChange(open);
+      },
+    });
+    this.redis.on("error", () => this.circuit.trip());
+  }
+
+  /** Entries neither in Redis nor landed yet (queued, or in the batch in flight). */
+  get backlog(): number {
+    return this.queue.size + this.inFlight.size;
+  }
+
+  push(requestId: string, leaseId: string, text: string, appendedAt = performance.now()): void {
+    this.queue.set(requestId, { leaseId, text, appendedAt });
+    this.schedule();
+  }
+
+  /** Its draw is on the ledger: no need to send it (one in flight is sent all the same; it is a replay to the reconciler). */
+  drop(requestId: string): void {
+    this.queue.delete(requestId);
+    this.inFlight.delete(requestId);
+  }
+
+  /**
+   * The lease was released (all its draws landed): its hash goes. Sent on the same connection after
+   * any batch already sent, so no HSET of it arrives after the DEL; if it is lost, the hash expires.
+   */
+  forget(leaseId: string): void {
+    for (const [requestId, entry] of this.queue) if (entry.leaseId === leaseId) this.queue.delete(requestId);
+    if (!this.circuit.open) this.redis.del(drawJournalKey(leaseId)).catch(() => {});
+  }
+
+  /** Shutdown: one last batch if Redis answers (the local file keeps the rest in any case). */
+  async close(): Promise<void> {
+    await this.sending;
+    if (!this.circuit.open && this.queue.size > 0) await this.flush();
+    this.closed = true;
+    this.circuit.stop();
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  /** After the answers of this turn of the event loop: they share the batch. */
+  private schedule(): void {
+    if (this.scheduled || this.sending || this.circuit.open || this.closed || this.queue.size === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.sending || this.circuit.open || this.closed || this.queue.size === 0) return;
+      this.sending = this.flush().finally(() => {
+        this.sending = undefined;
+        this.schedule();
+      });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const byLease = new Map<string, string[]>();
+    for (const [requestId, entry] of this.queue) {
+      if (this.inFlight.size >= MAX_BATCH) break;
+      this.queue.delete(requestId);
+      this.inFlight.set(requestId, entry);
+      const fields = byLease.get(entry.leaseId) ?? [];
+      if (fields.length === 0) byLease.set(entry.leaseId, fields);
+      fields.push(requestId, entry.text);
+    }
+    const batch = new Map(this.inFlight);
+    const pipeline = this.redis.pipeline();
+    for (const [leaseId, fields] of byLease) {
+      const key = drawJournalKey(leaseId);
+      pipeline.hset(key, ...fields);
+      // Days beyond any lease's life, set again with each batch: a hash recreated after a lost DEL still expires.
+      pipeline.pexpire(key, DRAW_JOURNAL_KEEP_MS);
+    }
+    const sentAt = performance.now();
+    try {
+      const results = await inTime(pipeline.exec(), () => sentAt + REDIS_TIMEOUT_MS);
+      const failed = results?.find(([error]) => error);
+      if (!results || failed) throw failed?.[0] ?? new Error("Redis answered no results");
+      const now = performance.now();
+      for (const [requestId, entry] of batch) {
+        this.inFlight.delete(requestId);
+        this.stats.replicated++;
+        this.onReplicated(now - entry.appendedAt);
+      }
+    } catch {
+      // Back in the queue, unless landed meanwhile; sent again once a probe sees Redis (HSET of a field again changes nothing).
+      for (const [requestId, entry] of batch) {
+        if (this.inFlight.delete(requestId)) this.queue.set(requestId, entry);
+      }
+      this.stats.failedBatches++;
+      this.circuit.trip();
+    }
+  }
+}
