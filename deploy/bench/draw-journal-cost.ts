@@ -86,7 +86,11 @@ async function replication(rate: number, burst: number): Promise<void> {
   const dir = fs.mkdtempSync(path.join(base, "journal-bench-"));
   const journal = new LocalDrawJournal({ dir: path.join(dir, "replicated"), redisUrl: url });
   const delays: number[] = [];
-  journal.onReplicated = (delay) => delays.push(delay);
+  const sends: number[] = [];
+  journal.onReplicated = (acked, sent) => {
+    delays.push(acked);
+    sends.push(sent);
+  };
   const leaseId = `lease:bench:${randomUUID()}`;
   // Connected first: until then the copy's circuit is open and entries wait.
   while (journal.circuit.open || journal.stats.replicated === 0) {
@@ -94,6 +98,7 @@ async function replication(rate: number, burst: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   delays.length = 0;
+  sends.length = 0;
   const failedBefore = journal.replicator!.stats.failedBatches;
   const started = performance.now();
   let appended = 0;
@@ -111,8 +116,10 @@ async function replication(rate: number, burst: number): Promise<void> {
   await journal.close();
   fs.rmSync(dir, { recursive: true, force: true });
   delays.sort((a, b) => a - b);
+  sends.sort((a, b) => a - b);
   console.log(
     `${String(rate).padStart(6)} appends/s in bursts of ${String(burst).padStart(3)}: ${delays.length} copied, ` +
+      `append -> batch sent p50 ${ms(quantile(sends, 0.5))}, p99 ${ms(quantile(sends, 0.99))}; ` +
       `append -> Redis ack p50 ${ms(quantile(delays, 0.5))}, p99 ${ms(quantile(delays, 0.99))}, max ${ms(delays.at(-1) ?? 0)}; batches failed ${failed}`,
   );
 }

@@ -74,6 +74,7 @@ export interface MetricSources {
     readonly circuit: { readonly open: boolean };
     readonly disk: { readonly bytes: number; readonly segments: number };
     readonly backlog: number;
+    readonly failedBatches: number;
   };
   health: { circuitViews(): CircuitView[] };
   controlPlane: { readonly stall: { readonly stalled: boolean; readonly fastFailures: number } };
@@ -150,6 +151,12 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
     "gateway_draw_journal_replicated_total",
     "Draw journal entries copied to Redis (acknowledged), for the control plane's reconciler.",
     () => (sources.journal ? [[{}, sources.journal.stats.replicated]] : []),
+  );
+  cumulative(
+    registry,
+    "gateway_draw_journal_replication_failures_total",
+    "Batches of draw journal copies Redis failed or did not take within 250 ms: each opens the copy's circuit (its entries wait and go again).",
+    () => (sources.journal ? [[{}, sources.journal.failedBatches]] : []),
   );
   cumulative(
     registry,

@@ -75,16 +75,16 @@ export class LocalDrawJournal implements DrawJournal {
   private readonly entries = new Map<string, Segment>();
   private recovered: DrawCall[] = [];
   private writeFailing = false;
-  /** Told, for each entry Redis acknowledged, how long after its local append (ms). */
-  onReplicated: (delayMs: number) => void = () => {};
+  /** Told, for each entry Redis acknowledged, how long after its local append (ms) the ack was read and its batch sent. */
+  onReplicated: (ackedMs: number, sentMs: number) => void = () => {};
 
   constructor(options: LocalDrawJournalOptions) {
     this.segments = new JournalSegments(options.dir, options.limits ?? DEFAULT_SEGMENT_LIMITS);
     this.replicator = options.redisUrl ? new JournalReplicator(options.redisUrl, options.onCircuitChange) : undefined;
     if (this.replicator)
-      this.replicator.onReplicated = (delayMs) => {
+      this.replicator.onReplicated = (ackedMs, sentMs) => {
         this.stats.replicated++;
-        this.onReplicated(delayMs);
+        this.onReplicated(ackedMs, sentMs);
       };
     for (const { segment, lines } of this.segments.recover()) {
       for (const line of lines) {
@@ -114,6 +114,11 @@ export class LocalDrawJournal implements DrawJournal {
   /** Bytes and segment files on disk now (the bound: docs/money.md). */
   get disk(): { bytes: number; segments: number } {
     return { bytes: this.segments.bytes, segments: this.segments.count };
+  }
+
+  /** Batches of copies Redis failed or took too long for. */
+  get failedBatches(): number {
+    return this.replicator?.stats.failedBatches ?? 0;
   }
 
   /** Entries not copied to Redis nor landed yet. */

@@ -1,8 +1,8 @@
 // Copies the draw journal's entries to Redis behind the answers (docs/money.md, "A killed data
 // plane"), in the format the control plane's reconciler reads (one hash per lease, field = request
 // id; proto/src/draw-journal.ts): a pod deleted or a node lost takes its local file with it, and the
-// reconciler applies what reached Redis. Entries queued meanwhile go together, one batch in flight at
-// a time, so under load a batch carries what arrived during the previous one's round trip. Nothing
+// reconciler applies what reached Redis. The entries of one turn of the event loop go together, in
+// one pipeline, without waiting for the batch before to be acknowledged. Nothing
 // waits for it: a batch Redis fails or does not take within REDIS_TIMEOUT_MS trips the circuit
 // (redis-circuit.ts), its entries go back in the queue, and the queue is sent again once a probe sees
 // Redis answer. An entry whose draw landed first is not sent at all: the ledger has it.
@@ -19,6 +19,8 @@ interface Queued {
 
 /** Entries per batch at most (one pipeline: an HSET and a PEXPIRE per lease in it). */
 const MAX_BATCH = 1024;
+/** Batches sent and not answered yet, at most: a hung Redis holds no more than these. */
+const MAX_IN_FLIGHT = 4;
 
 export class JournalReplicator {
   private readonly redis: Redis;
@@ -27,12 +29,18 @@ export class JournalReplicator {
   private readonly queue = new Map<string, Queued>();
   private readonly inFlight = new Map<string, Queued>();
   private scheduled = false;
-  private sending: Promise<void> | undefined;
+  /** Batches sent and not answered yet. */
+  private sending = 0;
+  private readonly flushes = new Set<Promise<void>>();
   private closed = false;
   /** Entries Redis acknowledged; batches that failed or were late. */
   readonly stats = { replicated: 0, failedBatches: 0 };
-  /** Told, for each entry Redis acknowledged, how long after its local append (ms): the window a deleted pod loses. */
-  onReplicated: (delayMs: number) => void = () => {};
+  /**
+   * Told, for each entry Redis acknowledged, how long after its local append (ms) the acknowledgement
+   * was read, and how long after it its batch was written to the socket: a pod deleted with its volume
+   * loses what it appended within the first (the window ends between the two).
+   */
+  onReplicated: (ackedMs: number, sentMs: number) => void = () => {};
 
   constructor(url: string, onCircuitChange: (open: boolean) => void = () => {}) {
     this.redis = new Redis(url, {
@@ -79,38 +87,46 @@ export class JournalReplicator {
 
   /** Shutdown: one last batch if Redis answers (the local file keeps the rest in any case). */
   async close(): Promise<void> {
-    await this.sending;
+    await Promise.allSettled([...this.flushes]);
     if (!this.circuit.open && this.queue.size > 0) await this.flush();
     this.closed = true;
     this.circuit.stop();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
-  /** After the answers of this turn of the event loop: they share the batch. */
+  /**
+   * After the answers of this turn of the event loop: they share the batch. Batches do not wait for
+   * the one before to be acknowledged (up to MAX_IN_FLIGHT): on a busy process reading that answer
+   * takes a turn of the event loop, and an entry would wait up to two turns instead of one.
+   */
   private schedule(): void {
-    if (this.scheduled || this.sending || this.circuit.open || this.closed || this.queue.size === 0) return;
+    if (this.scheduled || this.sending >= MAX_IN_FLIGHT || this.circuit.open || this.closed || this.queue.size === 0) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (this.sending || this.circuit.open || this.closed || this.queue.size === 0) return;
-      this.sending = this.flush().finally(() => {
-        this.sending = undefined;
+      if (this.sending >= MAX_IN_FLIGHT || this.circuit.open || this.closed || this.queue.size === 0) return;
+      this.sending++;
+      const sent = this.flush().finally(() => {
+        this.sending--;
+        this.flushes.delete(sent);
         this.schedule();
       });
+      this.flushes.add(sent);
     });
   }
 
   private async flush(): Promise<void> {
     const byLease = new Map<string, string[]>();
+    const batch = new Map<string, Queued>();
     for (const [requestId, entry] of this.queue) {
-      if (this.inFlight.size >= MAX_BATCH) break;
+      if (batch.size >= MAX_BATCH) break;
       this.queue.delete(requestId);
       this.inFlight.set(requestId, entry);
+      batch.set(requestId, entry);
       const fields = byLease.get(entry.leaseId) ?? [];
       if (fields.length === 0) byLease.set(entry.leaseId, fields);
       fields.push(requestId, entry.text);
     }
-    const batch = new Map(this.inFlight);
     const pipeline = this.redis.pipeline();
     for (const [leaseId, fields] of byLease) {
       const key = drawJournalKey(leaseId);
@@ -127,7 +143,7 @@ export class JournalReplicator {
       for (const [requestId, entry] of batch) {
         this.inFlight.delete(requestId);
         this.stats.replicated++;
-        this.onReplicated(now - entry.appendedAt);
+        this.onReplicated(now - entry.appendedAt, sentAt - entry.appendedAt);
       }
     } catch {
       // Back in the queue, unless landed meanwhile; sent again once a probe sees Redis (HSET of a field again changes nothing).

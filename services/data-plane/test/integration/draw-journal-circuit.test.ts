@@ -1,6 +1,6 @@
 // The draw journal's copy to Redis and its circuit (docs/money.md, "Redis down or slow"), against a
 // Redis of its own: appends are kept in the local file at once whatever Redis does; a hung Redis costs
-// the batch in flight one timeout, after which only probes go to Redis, until one is answered in time;
+// the batches in flight one timeout, after which only probes go to Redis, until one is answered in time;
 // a Redis that dies opens the circuit too, and the one that comes back on its address closes it. What
 // was appended while Redis was away reaches it once it answers.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -56,7 +56,7 @@ describe("the draw journal's copy to Redis", () => {
     return { redis, admin, journal };
   }
 
-  it("a hung Redis costs no append anything: one late batch opens the circuit, then only probes, and every entry reaches Redis after the thaw", async () => {
+  it("a hung Redis costs no append anything: the late batches in flight open the circuit, then only probes, and every entry reaches Redis after the thaw", async () => {
     const { redis, admin, journal } = await start();
     expect(journal.mode).toBe("file+redis");
     const failedBefore = journal.replicator!.stats.failedBatches;
@@ -76,7 +76,9 @@ describe("the draw journal's copy to Redis", () => {
     expect(waitedOn).toEqual([]);
     expect(journal.mode).toMatch(/^file \(Redis unreachable or late/);
     expect(journal.circuit.open).toBe(true);
-    expect(journal.replicator!.stats.failedBatches - failedBefore).toBe(1); // the batch in flight when it hung; none since
+    // The batches in flight when it hung (at most 4 at once), then none: 2.6 s of appends were not sent.
+    expect(journal.replicator!.stats.failedBatches - failedBefore).toBeGreaterThanOrEqual(1);
+    expect(journal.replicator!.stats.failedBatches - failedBefore).toBeLessThanOrEqual(4);
     expect(journal.replicator!.circuit.probes).toBeGreaterThan(0);
     expect(journal.backlog).toBe(appended.length);
     redis.resume();
