@@ -22,12 +22,12 @@ const journal = !process.env.BENCH_NO_JOURNAL;
 const restart = journal && !process.env.BENCH_NO_RESTART;
 const HOLD_TTL_SECONDS = 3;
 
-/** The replication histogram's cumulative buckets (upper bound in ms -> count) on one data plane now. */
-async function replicationBuckets(metricsUrl: string): Promise<Map<number, number>> {
+/** The replication histogram's cumulative buckets of `stage` (upper bound in ms -> count) on one data plane now. */
+async function replicationBuckets(metricsUrl: string, stage: "sent" | "acknowledged"): Promise<Map<number, number>> {
   const text = await (await fetch(`${metricsUrl}/metrics`)).text();
   const buckets = new Map<number, number>();
-  for (const [, le, count] of text.matchAll(/^gateway_draw_journal_replication_seconds_bucket\{le="([^"]+)"\} (\S+)$/gm))
-    buckets.set(le === "+Inf" ? Infinity : Number(le) * 1000, Number(count));
+  const pattern = new RegExp(`^gateway_draw_journal_replication_seconds_bucket\\{le="([^"]+)",stage="${stage}"\\} (\\S+)$`, "gm");
+  for (const [, le, count] of text.matchAll(pattern)) buckets.set(le === "+Inf" ? Infinity : Number(le) * 1000, Number(count));
   return buckets;
 }
 
@@ -49,7 +49,7 @@ try {
   const run = `bench-sigkill-${Date.now()}`;
   await stack.mockScript({ match: run, times: 0, usage: "random" });
   const answered = new Map<string, bigint>();
-  const replication = new Map<number, number>();
+  const replication = { sent: new Map<number, number>(), acknowledged: new Map<number, number>() };
   for (let victim = 0; victim < kills; victim++) {
     const load = startAnswerLoad({ url: stack.dataPlanes[victim]!.ready.url!, key: project.key, concurrency, tag: run });
     // The rate is measured over the last second before the kill, once the load has warmed up.
@@ -57,7 +57,12 @@ try {
     const before = load.answered.size;
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const rate = load.answered.size - before;
-    const buckets = journal ? await replicationBuckets(stack.dataPlanes[victim]!.ready.metrics!) : new Map<number, number>();
+    const metricsUrl = stack.dataPlanes[victim]!.ready.metrics!;
+    for (const stage of journal ? (["sent", "acknowledged"] as const) : [])
+      for (const [bound, count] of await replicationBuckets(metricsUrl, stage)) {
+        const buckets = replication[stage];
+        buckets.set(bound, (buckets.get(bound) ?? 0) + count);
+      }
     await stack.dataPlanes[victim]!.stop("SIGKILL");
     await load.stop();
     for (const [id, told] of load.answered) answered.set(id, told);
@@ -67,17 +72,18 @@ try {
       const text = await (await fetch(`${stack.dataPlanes[victim]!.ready.metrics}/metrics`)).text();
       recovered = `, ${/^gateway_draw_journal_recovered_total (\S+)$/m.exec(text)?.[1] ?? "?"} journal entries drawn again at restart`;
     }
-    for (const [bound, count] of buckets) replication.set(bound, (replication.get(bound) ?? 0) + count);
     console.log(`data plane ${victim}: killed at ${rate} answers/s, ${load.answered.size} answers in all${recovered}`);
   }
-  if (journal) {
-    const copies = replication.get(Infinity) ?? 0;
-    const within = (ms: number) => `${(((replication.get(ms) ?? 0) / Math.max(1, copies)) * 100).toFixed(1)}% within ${ms} ms`;
-    console.log(
-      `journal copies to Redis: ${copies}; append -> Redis ack p50 <= ${bucketQuantile(replication, 0.5)} ms, p99 <= ${bucketQuantile(replication, 0.99)} ms ` +
-        `(histogram buckets); ${within(1)}, ${within(2)}, ${within(5)}`,
-    );
-  }
+  if (journal)
+    for (const stage of ["sent", "acknowledged"] as const) {
+      const buckets = replication[stage];
+      const copies = buckets.get(Infinity) ?? 0;
+      const within = (ms: number) => `${(((buckets.get(ms) ?? 0) / Math.max(1, copies)) * 100).toFixed(1)}% within ${ms} ms`;
+      console.log(
+        `journal copies to Redis, append -> ${stage === "sent" ? "batch written" : "ack read"}: ${copies} copies, p50 <= ${bucketQuantile(buckets, 0.5)} ms, ` +
+          `p99 <= ${bucketQuantile(buckets, 0.99)} ms (histogram buckets); ${within(1)}, ${within(5)}, ${within(25)}`,
+      );
+    }
   // The restarted data planes drain (their own leases go back); the killed ones' leases expire.
   for (const dataPlane of restart ? stack.dataPlanes : []) await dataPlane.stop();
   await stack.waitHeldZero(project.projectId, HOLD_TTL_SECONDS * 1000 + 30_000);

@@ -83,7 +83,14 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   // Shared by every data plane through Redis when there is one; else this data plane's own.
   const pins: PinStore = config.redisUrl ? new RedisPins(config.redisUrl) : new LocalPins();
   const metrics = createMetrics({ rateLimiter, billing, health, controlPlane, journal }, { projectLabels: config.metricsProjectLabels });
-  if (journal) journal.onReplicated = (ackedMs) => metrics.journalReplication.observe(ackedMs / 1000);
+  if (journal) {
+    const sent = metrics.journalReplication.labels("sent");
+    const acknowledged = metrics.journalReplication.labels("acknowledged");
+    journal.onReplicated = (ackedMs, sentMs) => {
+      sent.observe(sentMs / 1000);
+      acknowledged.observe(ackedMs / 1000);
+    };
+  }
   controlPlane.observe = (method, seconds, outcome) => metrics.controlPlaneCalls.series(method, outcome).observe(seconds);
   keys.onLookup = (result) => metrics.keyCacheLookups.series(result).inc();
   keys.onFailure = (outcome) => metrics.authFailures.series(outcome).inc();

@@ -48,8 +48,8 @@ export interface DataPlaneMetrics {
   unbilledUsd: UsdCounterFamily;
   /** OpenTelemetry GenAI token usage, time to first token and request duration, and the spend in USD (gen-ai-metrics.ts). */
   genAi: GenAiMetrics;
-  /** From a journal entry's local append to Redis acknowledging its copy (seconds): what a deleted pod can lose. */
-  journalReplication: Histogram;
+  /** From a journal entry's local append to its copy sent to Redis, and to Redis's acknowledgement (seconds), by stage. */
+  journalReplication: Histogram<"stage">;
 }
 
 /** Ratio buckets around 1 (the catalogue price agrees with the aggregator's charge). */
@@ -190,8 +190,9 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
   });
   const journalReplication = new Histogram({
     name: "gateway_draw_journal_replication_seconds",
-    help: "From a draw journal entry's local append to Redis acknowledging its copy: the window in which a pod deleted with its volume, or a lost node, loses that debit.",
-    buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    help: "From a draw journal entry's local append to its copy's batch written to Redis (stage=sent) and to Redis's acknowledgement read (stage=acknowledged): a pod deleted with its volume, or a lost node, loses the debits appended within this.",
+    labelNames: ["stage"] as const,
+    buckets: [0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [registry],
   });
   new Gauge({
