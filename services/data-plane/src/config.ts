@@ -4,10 +4,10 @@
 import { providerEnvPrefix } from "@gateway/proto/provider-env";
 import { weakTokenProblem } from "@gateway/proto/token-strength";
 import ipaddr from "ipaddr.js";
-import os from "node:os";
 import path from "node:path";
 import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import type { LeaseSettings } from "./billing/budget-leases";
+import { drawJournalDir } from "./billing/journal-dir";
 import type { ControlPlaneTlsFiles } from "./control-plane/control-plane-tls";
 import { DEFAULT_API_VERSION } from "./providers/azure/azure-paths";
 import type { CloudSettings, ProviderConfig, ProviderProtocol } from "./providers/provider-config";
@@ -87,10 +87,7 @@ export interface DataPlaneConfig {
   reportIntervalMs: number;
   /** Redis for the per-minute limit shared by all replicas; unset = an in-process limiter. */
   redisUrl: string | undefined;
-  /**
-   * Where the draw journal's local files go (docs/money.md, "A killed data plane"): this data plane's
-   * own directory, <DRAW_JOURNAL_DIR>/<replica id>; undefined with DRAW_JOURNAL_DIR=off (no journal).
-   */
+  /** The draw journal's own directory, <DRAW_JOURNAL_DIR>/<replica id> (billing/journal-dir.ts); undefined: DRAW_JOURNAL_DIR=off. */
   drawJournalDir: string | undefined;
   /** Model calls held at once at most (0: no limit); beyond, 503 overloaded (app/plugins/in-flight-limit.ts). */
   maxInFlight: number;
@@ -326,18 +323,6 @@ function parseTrustedProxies(env: NodeJS.ProcessEnv): string[] {
     if (!PROXY_RANGE_NAMES.includes(entry) && !isAddressOrRange(entry))
       throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(", ")}`);
   return entries;
-}
-
-/**
- * The journal's directory: under DRAW_JOURNAL_DIR (default: the OS temp dir's gateway-draw-journal,
- * which the deploy files' /tmp emptyDir keeps across container restarts), one per replica id, so that
- * a data plane started again under the same id (a pod's container) finds what its predecessor left.
- */
-function drawJournalDir(env: NodeJS.ProcessEnv): string | undefined {
-  const root = env.DRAW_JOURNAL_DIR?.trim() || path.join(os.tmpdir(), "gateway-draw-journal");
-  if (root === "off") return undefined;
-  const replicaId = env.DATA_PLANE_REPLICA_ID || `data-plane-${process.pid}`;
-  return path.resolve(root, replicaId.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+$/, "_"));
 }
 
 export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): DataPlaneConfig {
