@@ -6,6 +6,7 @@
 // directory, as a container is restarted in its pod (the volume kept): it draws what it finds there;
 // the control plane applies the Redis copies of the killed one's expired leases. Every answer a client
 // received is on the ledger once, at exactly the usage.cost it was told.
+import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAnswerLoad } from "../harness/answer-load";
 import { type GatewayStack, startStack } from "../harness/gateway-stack";
@@ -60,6 +61,8 @@ describe("SIGKILL under load", () => {
     // The restarted data planes drain (their own leases go back); the killed ones' leases expire (TTL,
     // then the sweep applies their Redis copies, replays by now, and voids them).
     for (const dataPlane of stack.dataPlanes) expect(await dataPlane.stop()).toBe(0);
+    // Drained, every draw landed: their journal directories went with their last segments.
+    expect(readdirSync(stack.journalDir!)).toEqual([]);
 
     await stack.waitHeldZero(project.projectId, HOLD_TTL_SECONDS * 1000 + 15_000);
     const onLedger = await stack.debitsByRequest(project.projectId); // throws on a request id debited twice
