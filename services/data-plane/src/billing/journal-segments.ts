@@ -15,6 +15,7 @@ export interface Segment {
   bytes: number;
   /** Entries in it whose draw has not landed yet. */
   unlanded: number;
+  /** performance.now() when it was opened (the monotonic clock: a step of the wall clock rotates nothing). */
   readonly startedAt: number;
 }
 
@@ -98,7 +99,7 @@ export class JournalSegments {
     const found: { segment: Segment; lines: string[] }[] = [];
     for (const name of names) {
       const text = fs.readFileSync(path.join(this.dir, name), "utf8");
-      const segment: Segment = { name, fd: undefined, bytes: Buffer.byteLength(text), unlanded: 0, startedAt: Date.now() };
+      const segment: Segment = { name, fd: undefined, bytes: Buffer.byteLength(text), unlanded: 0, startedAt: performance.now() };
       this.segments.add(segment);
       this.totalBytes += segment.bytes;
       this.nextNumber = Math.max(this.nextNumber, Number(SEGMENT.exec(name)![1]) + 1);
@@ -173,7 +174,7 @@ export class JournalSegments {
     this.retireCurrent();
     const name = `segment-${String(this.nextNumber++).padStart(16, "0")}.jsonl`;
     const fd = fs.openSync(path.join(this.dir, name), "a");
-    const segment: Segment = { name, fd, bytes: 0, unlanded: 0, startedAt: Date.now() };
+    const segment: Segment = { name, fd, bytes: 0, unlanded: 0, startedAt: performance.now() };
     this.current = segment;
     this.segments.add(segment);
     return segment;
@@ -181,7 +182,7 @@ export class JournalSegments {
 
   /** A segment written to for `segmentMs` stops being current, so it goes once its draws landed. */
   private rotateIfOld(): void {
-    if (this.current && Date.now() - this.current.startedAt >= this.limits.segmentMs) this.retireCurrent();
+    if (this.current && performance.now() - this.current.startedAt >= this.limits.segmentMs) this.retireCurrent();
   }
 
   /** The current segment takes no more appends; it goes at once if all its draws landed. */
