@@ -25,7 +25,7 @@ export const MAX_IN_FLIGHT = 64;
 export class JournalReplicator {
   private readonly redis: Redis;
   readonly circuit: RedisCircuit;
-  /** By request id: entries not sent yet, or sent in the batch in flight (back in the queue if it fails). */
+  /** By request id: entries not sent yet, and entries of batches in flight (back in the queue if theirs fails). */
   private readonly queue = new Map<string, Queued>();
   private readonly inFlight = new Map<string, Queued>();
   private scheduled = false;
@@ -60,7 +60,7 @@ export class JournalReplicator {
     this.redis.on("error", () => this.circuit.trip());
   }
 
-  /** Entries neither in Redis nor landed yet (queued, or in the batch in flight). */
+  /** Entries neither in Redis nor landed yet (queued, or in a batch in flight). */
   get backlog(): number {
     return this.queue.size + this.inFlight.size;
   }
