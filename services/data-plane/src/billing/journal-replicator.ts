@@ -1,8 +1,8 @@
 // Copies the draw journal's entries to Redis behind the answers (docs/money.md, "A killed data
 // plane"), in the format the control plane's reconciler reads (one hash per lease, field = request
 // id; proto/src/draw-journal.ts): a pod deleted or a node lost takes its local file with it, and the
-// reconciler applies what reached Redis. The entries appended by one callback go together, in one
-// pipeline written right after it, without waiting for the batch before to be acknowledged. Nothing
+// reconciler applies what reached Redis. The entries appended within a couple of milliseconds go
+// together, without waiting for the batch before to be acknowledged (schedule() says when). Nothing
 // waits for it: a batch Redis fails or does not take within REDIS_TIMEOUT_MS trips the circuit
 // (redis-circuit.ts), its entries go back in the queue, and the queue is sent again once a probe sees
 // Redis answer. An entry whose draw landed first is not sent at all: the ledger has it.
@@ -21,6 +21,9 @@ interface Queued {
 const MAX_BATCH = 1024;
 /** Batches sent and not answered yet, at most: a hung Redis holds no more than these. */
 export const MAX_IN_FLIGHT = 64;
+/** A batch goes right after the callback that appended once this long has passed since the last one. */
+const SEND_EVERY_MS = 2;
+const MAX_TRACKED_LEASES = 100_000;
 
 export class JournalReplicator {
   private readonly redis: Redis;
@@ -28,7 +31,13 @@ export class JournalReplicator {
   /** By request id: entries not sent yet, and entries of batches in flight (back in the queue if theirs fails). */
   private readonly queue = new Map<string, Queued>();
   private readonly inFlight = new Map<string, Queued>();
-  private scheduled = false;
+  /** A send is due right after the current callback (soon), or at the end of this turn (later). */
+  private soon = false;
+  private later = false;
+  /** performance.now() when the last batch went. */
+  private lastSentAt = -Infinity;
+  /** Leases whose hash has its expiry set: one PEXPIRE per lease, not one per batch. */
+  private readonly expiring = new Set<string>();
   /** Batches sent and not answered yet. */
   private sending = 0;
   private readonly flushes = new Set<Promise<void>>();
@@ -53,7 +62,8 @@ export class JournalReplicator {
     });
     this.circuit = new RedisCircuit(() => this.redis.ping(), {
       onChange: (open) => {
-        if (!open) this.schedule(); // what was written while Redis was away goes now
+        if (open) this.expiring.clear(); // the Redis that comes back may have lost its hashes: expiries are set again
+        else this.schedule(); // what was written while Redis was away goes now
         onCircuitChange(open);
       },
     });
@@ -81,6 +91,7 @@ export class JournalReplicator {
    * any batch already sent, so no HSET of it arrives after the DEL; if it is lost, the hash expires.
    */
   forget(leaseId: string): void {
+    this.expiring.delete(leaseId);
     for (const [requestId, entry] of this.queue) if (entry.leaseId === leaseId) this.queue.delete(requestId);
     if (!this.circuit.open) this.redis.del(drawJournalKey(leaseId)).catch(() => {});
   }
@@ -95,27 +106,42 @@ export class JournalReplicator {
   }
 
   /**
-   * As soon as the code that appended is done (process.nextTick): the entries appended by one callback
-   * share a batch, and the batch is written before the event loop reads another socket. Waiting for the
-   * end of the turn (setImmediate) grouped more entries, but on a saturated process a turn lasts tens of
-   * milliseconds and data planes killed without a restart lost many times more debits (docs/money.md).
-   * Batches do not wait for the one before to be acknowledged, up to MAX_IN_FLIGHT; beyond, the queue
-   * goes as the acknowledgements are read.
+   * When to send: right after the code that appended (process.nextTick, before the event loop reads
+   * another socket) once SEND_EVERY_MS have passed since the last batch went; else at the end of this
+   * turn of the event loop (setImmediate), unless an append after SEND_EVERY_MS sends it sooner. On a
+   * saturated process a turn lasts tens of milliseconds: sending only at its end lost as many debits
+   * as no journal when data planes were killed without a restart, and sending after every callback
+   * cost a pipeline per answer (docs/money.md, "The window"). Batches do not wait for the one before to
+   * be acknowledged, up to MAX_IN_FLIGHT; beyond, the queue goes as acknowledgements are read.
    */
   private schedule(): void {
-    if (this.scheduled || this.sending >= MAX_IN_FLIGHT || this.circuit.open || this.closed || this.queue.size === 0) return;
-    this.scheduled = true;
-    process.nextTick(() => {
-      this.scheduled = false;
-      if (this.sending >= MAX_IN_FLIGHT || this.circuit.open || this.closed || this.queue.size === 0) return;
-      this.sending++;
-      const sent = this.flush().finally(() => {
-        this.sending--;
-        this.flushes.delete(sent);
-        this.schedule();
+    if (this.sending >= MAX_IN_FLIGHT || this.circuit.open || this.closed || this.queue.size === 0) return;
+    if (performance.now() - this.lastSentAt >= SEND_EVERY_MS) {
+      if (this.soon) return;
+      this.soon = true;
+      process.nextTick(() => {
+        this.soon = false;
+        this.send();
       });
-      this.flushes.add(sent);
+    } else if (!this.later) {
+      this.later = true;
+      setImmediate(() => {
+        this.later = false;
+        this.send();
+      });
+    }
+  }
+
+  private send(): void {
+    if (this.sending >= MAX_IN_FLIGHT || this.circuit.open || this.closed || this.queue.size === 0) return;
+    this.sending++;
+    this.lastSentAt = performance.now();
+    const sent = this.flush().finally(() => {
+      this.sending--;
+      this.flushes.delete(sent);
+      this.schedule();
     });
+    this.flushes.add(sent);
   }
 
   private async flush(): Promise<void> {
@@ -130,12 +156,18 @@ export class JournalReplicator {
       if (fields.length === 0) byLease.set(entry.leaseId, fields);
       fields.push(requestId, entry.text);
     }
+    // One HSET per lease, in one pipeline written at once (ioredis's auto-pipelining would wait for the
+    // end of the turn), and each hash's expiry once per lease, days beyond any lease's life: set again
+    // after a failed batch, so a hash recreated after a lost DEL still expires.
     const pipeline = this.redis.pipeline();
     for (const [leaseId, fields] of byLease) {
       const key = drawJournalKey(leaseId);
       pipeline.hset(key, ...fields);
-      // Days beyond any lease's life, set again with each batch: a hash recreated after a lost DEL still expires.
-      pipeline.pexpire(key, DRAW_JOURNAL_KEEP_MS);
+      if (!this.expiring.has(leaseId)) {
+        if (this.expiring.size >= MAX_TRACKED_LEASES) this.expiring.clear(); // leases never forgotten: set again
+        this.expiring.add(leaseId);
+        pipeline.pexpire(key, DRAW_JOURNAL_KEEP_MS);
+      }
     }
     const sentAt = performance.now();
     try {
@@ -153,6 +185,7 @@ export class JournalReplicator {
       for (const [requestId, entry] of batch) {
         if (this.inFlight.delete(requestId)) this.queue.set(requestId, entry);
       }
+      for (const leaseId of byLease.keys()) this.expiring.delete(leaseId);
       this.stats.failedBatches++;
       this.circuit.trip();
     }
