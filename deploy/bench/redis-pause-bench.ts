@@ -1,15 +1,15 @@
 // Chat latency while the data plane's Redis hangs (issue 19, item 12; issue 33,
-// item 8; issue 36, item 5): a stack whose data plane uses a redis-server of its
-// own (another port, so the machine's Redis is never touched) for both the
-// per-minute limit and the draw journal's copies (REDIS_URL names the one Redis
-// of both), its project busy enough for budget leases, so every answer is
-// checked against the limit and journalled (in the local file, copied to Redis
-// behind the answer). Measured with Redis healthy, then frozen (SIGSTOP) once
-// the first check and the first copy have timed out (/health: rate_limit "local
-// fallback", draw_journal "file (Redis unreachable ...)"), then thawed (SIGCONT)
-// once both say Redis again. Prints the p50 and p99 of each phase and what the
-// journal did in it. docs/benchmark.md ("Redis paused") has the figures.
+// item 8): a stack whose data plane uses a redis-server of its own (another
+// port, so the machine's Redis is never touched) for both the per-minute limit
+// and the draw journal (REDIS_URL names the one Redis of both), its project busy
+// enough for budget leases, so every answer is checked against the limit and
+// journalled. Measured with Redis healthy, then frozen (SIGSTOP) once the first
+// check and the first append have timed out (/health: rate_limit "local
+// fallback", draw_journal "bypassed"), then thawed (SIGCONT) once both say
+// "redis" again. Prints the p50 and p99 of each phase and what the journal did
+// in it. docs/benchmark.md ("Redis paused") has the figures.
 //
+//   tsx deploy/bench/redis-pause-bench.ts [--seconds 8] [--warmup 5] [--concurrency 1,16]
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { startOwnRedis } from "../../services/data-plane/test/harness/redis-server";
@@ -41,7 +41,7 @@ const stack = new BenchStack({
   loadCpus: pinned ? "1" : undefined,
 });
 
-/** What the data plane's /health says of the limit ("redis" or "local fallback (...)") and of the journal ("file+redis" or "file (...)"). */
+/** What the data plane's /health says of the limit ("redis" or "local fallback (...)") and of the journal ("redis" or "bypassed (...)"). */
 async function modes(): Promise<{ rateLimit: string; journal: string | undefined }> {
   // The details are on the metrics port's /health (issue 33); a data plane older than that has them on its public one.
   const details = await fetch(`${stack.dataPlane.ready.metrics}/health`).catch(() => undefined);
@@ -71,8 +71,7 @@ async function counters(): Promise<Record<string, number>> {
     leased: read(/^gateway_budget_lease_events_total\{event="leased_request"\} (\S+)$/m),
     kept: read(/^gateway_draw_journal_appends_total\{outcome="kept"\} (\S+)$/m),
     failed: read(/^gateway_draw_journal_appends_total\{outcome="failed"\} (\S+)$/m),
-    copied: read(/^gateway_draw_journal_replicated_total (\S+)$/m),
-    copyFailures: read(/^gateway_draw_journal_replication_failures_total (\S+)$/m),
+    bypassed: read(/^gateway_draw_journal_appends_total\{outcome="bypassed"\} (\S+)$/m),
     // The Draw calls' round trips: what an answer that waits for its draw waits for.
     drawSeconds: read(/^gateway_control_plane_call_seconds_sum\{method="Draw",outcome="ok"\} (\S+)$/m),
     draws: read(/^gateway_control_plane_call_seconds_count\{method="Draw",outcome="ok"\} (\S+)$/m),
@@ -89,7 +88,7 @@ const phase = async (label: string, target: Target, body: string, concurrency: n
   console.log(
     `concurrency ${String(concurrency).padStart(3)}  ${label.padEnd(14)} p50 ${p50.toFixed(2).padStart(7)} ms  p99 ${p99.toFixed(2).padStart(7)} ms  ` +
       `${(samples.ok / seconds).toFixed(0).padStart(6)} req/s  failed ${samples.failed}  ` +
-      `leased ${delta("leased")}, journal kept ${delta("kept")} failed ${delta("failed")}, copied to Redis ${delta("copied")} (failed batches ${delta("copyFailures")}), ` +
+      `leased ${delta("leased")}, journal kept ${delta("kept")} failed ${delta("failed")} bypassed ${delta("bypassed")}, ` +
       `Draw calls ${delta("draws")} (mean ${((1000 * delta("drawSeconds")) / Math.max(1, delta("draws"))).toFixed(2)} ms)  ` +
       `(limit: ${rateLimit}; journal: ${journal ?? "not reported"})`,
   );
@@ -106,10 +105,10 @@ try {
   for (const concurrency of concurrencies) {
     const healthy = await phase("redis healthy", target, body, concurrency);
     redis.pause();
-    await until(/^local fallback/, /^file \(/, target, body); // the first timeouts have been paid (the journal's by no answer)
+    await until(/^local fallback/, /^bypassed/, target, body); // the first timeouts have been paid
     const paused = await phase("redis paused", target, body, concurrency);
     redis.resume();
-    await until(/^redis$/, /^file\+redis$/, target, body); // the probes took the data plane back
+    await until(/^redis$/, /^redis$/, target, body); // the probes took the data plane back
     await phase("redis resumed", target, body, concurrency);
     console.log(`concurrency ${String(concurrency).padStart(3)}  p50 paused - healthy: ${(paused - healthy).toFixed(2)} ms`);
   }

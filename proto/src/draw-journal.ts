@@ -1,7 +1,6 @@
-// The draw journal (docs/money.md, "A killed data plane"): each debit a data plane answered under a
-// budget lease, as a line of its local journal file (written before the answer leaves) and as the copy
-// in Redis (sent right after) from which the control plane reads the debits of a lease whose data plane
-// died. Both planes name the journal and read its entries from here only; the file and Redis hold the same text.
+// The draw journal (docs/money.md, "A killed data plane"): where a data plane keeps each debit it
+// answered under a budget lease before the answer leaves, and the control plane reads the debits of a
+// lease whose data plane died. Both planes name the journal and read its entries from here only.
 
 /** One answered request's debit from a lease: the Draw the data plane sends, amounts as decimal strings. */
 export interface JournalEntry {
@@ -24,9 +23,9 @@ export interface JournalEntry {
 export const drawJournalKey = (leaseId: string): string => `gateway:draw-journal:${leaseId}`;
 
 /**
- * How long a lease's journal in Redis outlives its last batch of copies when nobody deletes it: the data
- * plane deletes it once the lease is released, the control plane once it has reconciled an expired lease.
- * Far beyond any hold TTL, so the sweeper always reads it first.
+ * How long a lease's journal outlives its first append when nobody deletes it: the data plane deletes it
+ * once the lease is released, the control plane once it has reconciled an expired lease. Far beyond any
+ * hold TTL, so the sweeper always reads it first.
  */
 export const DRAW_JOURNAL_KEEP_MS = 7 * 24 * 3600 * 1000;
 

@@ -6,7 +6,7 @@ import { startTracing } from "@gateway/proto/tracing";
 import type { FastifyInstance } from "fastify";
 import { buildDataPlaneApp } from "./app/build-app";
 import { KeyCache } from "./auth/key-cache";
-import { LocalDrawJournal } from "./billing/draw-journal";
+import { RedisDrawJournal } from "./billing/draw-journal";
 import { RequestBilling } from "./billing/request-billing";
 import { buildSnapshot, type CatalogueSnapshot } from "./catalogue/catalogue-snapshot";
 import type { DataPlaneConfig } from "./config";
@@ -60,19 +60,14 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     ]),
   );
   const keys = new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs, config.authFailuresPerMinute);
-  // An answered leased debit is in a local file before its answer leaves, and copied to Redis behind it (docs/money.md, "A killed data plane").
-  const journal = config.drawJournalDir
-    ? new LocalDrawJournal({
-        dir: config.drawJournalDir,
-        redisUrl: config.redisUrl,
-        onCircuitChange: (open) =>
-          log.warn(
-            { open },
-            open
-              ? "Redis failed or late: draw journal entries wait in the local file until it answers"
-              : "draw journal copied to Redis again",
-          ),
-      })
+  // With Redis, an answered leased debit is kept there before its answer leaves (docs/money.md, "A killed data plane").
+  const journal = config.redisUrl
+    ? new RedisDrawJournal(config.redisUrl, (open) =>
+        log.warn(
+          { open },
+          open ? "Redis failed or late: leased answers wait for their draws instead of the draw journal" : "draw journal back on Redis",
+        ),
+      )
     : undefined;
   const billing = new RequestBilling(controlPlane, log, { ...config.leases, replicaId: config.replicaId }, journal);
   const sharedLimiter = config.redisUrl
@@ -92,18 +87,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   const health = new PathHealth(config.pathHealth);
   // Shared by every data plane through Redis when there is one; else this data plane's own.
   const pins: PinStore = config.redisUrl ? new RedisPins(config.redisUrl) : new LocalPins();
-  const metrics = createMetrics(
-    { rateLimiter, billing, health, controlPlane, keyPools, journal },
-    { projectLabels: config.metricsProjectLabels },
-  );
-  if (journal) {
-    const sent = metrics.journalReplication.labels("sent");
-    const acknowledged = metrics.journalReplication.labels("acknowledged");
-    journal.onReplicated = (ackedMs, sentMs) => {
-      sent.observe(sentMs / 1000);
-      acknowledged.observe(ackedMs / 1000);
-    };
-  }
+  const metrics = createMetrics({ rateLimiter, billing, health, controlPlane, keyPools }, { projectLabels: config.metricsProjectLabels });
   controlPlane.observe = (method, seconds, outcome) => metrics.controlPlaneCalls.series(method, outcome).observe(seconds);
   keys.onLookup = (result) => metrics.keyCacheLookups.series(result).inc();
   keys.onFailure = (outcome) => metrics.authFailures.series(outcome).inc();
@@ -197,13 +181,6 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     throw error;
   });
   reporter.start();
-  // What a predecessor on this journal's directory answered and may not have drawn (killed): drawn now.
-  const recovered = billing.replayRecovered();
-  if (recovered > 0)
-    log.warn(
-      { entries: recovered, dir: config.drawJournalDir },
-      "draw journal: drawing what the previous process on this directory answered",
-    );
   return {
     url,
     metricsUrl: metricsServer.url,

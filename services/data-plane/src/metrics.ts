@@ -4,7 +4,7 @@
 // component are read when scraped rather than copied on the request path, and
 // the labelled ones counted per request are metric families (metric-families.ts):
 // a call site names its label values, `overhead.series("before_upstream")`.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
 import { cumulative } from "./cumulative-counter";
 import { GenAiMetrics } from "./gen-ai-metrics";
 import { CounterFamily, HistogramFamily, UsdCounterFamily } from "./metric-families";
@@ -51,8 +51,6 @@ export interface DataPlaneMetrics {
   unbilledUsd: UsdCounterFamily;
   /** OpenTelemetry GenAI token usage, time to first token and request duration, and the spend in USD (gen-ai-metrics.ts). */
   genAi: GenAiMetrics;
-  /** From a journal entry's local append to its copy sent to Redis, and to Redis's acknowledgement (seconds), by stage. */
-  journalReplication: Histogram<"stage">;
 }
 
 /** Ratio buckets around 1 (the catalogue price agrees with the aggregator's charge). */
@@ -70,14 +68,8 @@ export interface MetricSources {
     readonly pendingCount: number;
     readonly drawsUnderWayCount: number;
     readonly leases: { readonly openCount: number; readonly stats: { granted: number; refused: number; leasedRequests: number } };
-  };
-  /** The draw journal, if this data plane keeps one (DRAW_JOURNAL_DIR not "off"). */
-  journal?: {
-    readonly stats: DrawJournalStats;
-    readonly circuit: { readonly open: boolean };
-    readonly disk: { readonly bytes: number; readonly segments: number };
-    readonly backlog: number;
-    readonly failedBatches: number;
+    readonly journalStats: DrawJournalStats | undefined;
+    readonly journalCircuitOpen: boolean;
   };
   health: { circuitViews(): CircuitView[] };
   controlPlane: { readonly stall: { readonly stalled: boolean; readonly fastFailures: number } };
@@ -138,66 +130,26 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
   cumulative(
     registry,
     "gateway_draw_journal_appends_total",
-    "Answered leased debits written to the draw journal's local file before their answers left (kept), or not: the file could not be written or is at its bound (failed; those answers waited for their draws).",
+    "Answered leased debits written to the draw journal before their answers left (kept), or not: failed or late (failed), or not sent while the journal's circuit was open (bypassed). Those answers waited for their draws.",
     () => {
-      const stats = sources.journal?.stats;
+      const stats = sources.billing.journalStats;
       return stats
         ? [
             [{ outcome: "kept" }, stats.kept],
             [{ outcome: "failed" }, stats.failed],
+            [{ outcome: "bypassed" }, stats.bypassed],
           ]
         : [];
     },
     ["outcome"],
   );
-  cumulative(
-    registry,
-    "gateway_draw_journal_replicated_total",
-    "Draw journal entries copied to Redis (acknowledged), for the control plane's reconciler.",
-    () => (sources.journal ? [[{}, sources.journal.stats.replicated]] : []),
-  );
-  cumulative(
-    registry,
-    "gateway_draw_journal_replication_failures_total",
-    "Batches of draw journal copies Redis failed or did not take within 250 ms: each opens the copy's circuit (its entries wait and go again).",
-    () => (sources.journal ? [[{}, sources.journal.failedBatches]] : []),
-  );
-  cumulative(
-    registry,
-    "gateway_draw_journal_recovered_total",
-    "Draw journal entries a predecessor on this data plane's directory left, drawn again at start.",
-    () => (sources.journal ? [[{}, sources.journal.stats.recovered]] : []),
-  );
-  new Gauge({
-    name: "gateway_draw_journal_replication_backlog",
-    help: "Draw journal entries neither copied to Redis nor landed on the ledger yet.",
-    registers: [registry],
-    collect() {
-      this.set(sources.journal?.backlog ?? 0);
-    },
-  });
-  new Gauge({
-    name: "gateway_draw_journal_bytes",
-    help: "What the draw journal's segment files hold on disk (draws not landed, and what shares their segments).",
-    registers: [registry],
-    collect() {
-      this.set(sources.journal?.disk.bytes ?? 0);
-    },
-  });
   new Gauge({
     name: "gateway_draw_journal_circuit_open",
-    help: "1 while the draw journal's copy to Redis failed or was late and a probe has not seen Redis answer since (entries wait in the local file and a queue), else 0.",
+    help: "1 while the draw journal's Redis failed or was late and a probe has not seen it answer since (leased answers wait for their draws), else 0.",
     registers: [registry],
     collect() {
-      this.set(sources.journal?.circuit.open ? 1 : 0);
+      this.set(sources.billing.journalCircuitOpen ? 1 : 0);
     },
-  });
-  const journalReplication = new Histogram({
-    name: "gateway_draw_journal_replication_seconds",
-    help: "From a draw journal entry's local append to its copy's batch written to Redis (stage=sent) and to Redis's acknowledgement read (stage=acknowledged): a pod deleted with its volume, or a lost node, loses the debits appended within this.",
-    labelNames: ["stage"] as const,
-    buckets: [0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-    registers: [registry],
   });
   new Gauge({
     name: "gateway_budget_leases_open",
@@ -283,7 +235,6 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
   return {
     registry,
     genAi: new GenAiMetrics(registry, options.projectLabels),
-    journalReplication,
     rateLimitRejections,
     overloadRefusals: new Counter({
       name: "gateway_overload_refusals_total",

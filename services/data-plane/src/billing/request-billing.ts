@@ -8,12 +8,19 @@
 // `draw`, `release`) when tracing is on; the amounts are never touched by it.
 import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
-import { GatewayError, isOutage } from "../errors";
+import {
+  controlPlaneUnavailable,
+  GatewayError,
+  insufficientCredits,
+  isOutage,
+  invalidApiKey,
+  keyBudgetExceeded,
+  spendCapExceeded,
+} from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
-import type { DrawJournal } from "./draw-journal";
+import type { DrawJournal, DrawJournalStats } from "./draw-journal";
 import { HoldRenewal } from "./hold-renewal";
-import { refusalOf } from "./reserve-refusal";
 
 /** Where billing reports what it could not do at once. */
 export interface BillingLog {
@@ -23,6 +30,26 @@ export interface BillingLog {
 
 /** The control-plane calls billing makes. */
 export type BillingCalls = Pick<ControlPlaneClientWrapper, "reserve" | "checkSpend" | "settle" | "release" | "lease" | "draw" | "renew">;
+
+/** The caller-facing refusal of a Reserve's (or CheckSpend's) answer; undefined when it passed. */
+function refusalOf(answer: Awaited<ReturnType<ControlPlaneClientWrapper["reserve"]>>): GatewayError | undefined {
+  switch (answer.outcome) {
+    case "RESERVED":
+      return undefined;
+    case "INSUFFICIENT_CREDITS":
+      return insufficientCredits();
+    case "SPEND_CAP_EXCEEDED":
+      return spendCapExceeded(answer.retryAfterSeconds);
+    case "KEY_SPEND_CAP_EXCEEDED":
+      return spendCapExceeded(answer.retryAfterSeconds, "key");
+    case "KEY_BUDGET_EXCEEDED":
+      return keyBudgetExceeded();
+    case "UNKNOWN_PROJECT":
+      return invalidApiKey();
+    default:
+      return controlPlaneUnavailable("The control plane gave an unexpected answer.");
+  }
+}
 
 const RETRY_DELAYS_MS = [50, 200, 1000];
 const BACKGROUND_RETRY_MS = 5000;
@@ -228,7 +255,6 @@ export class RequestBilling {
     const drawCall = { ...call, leaseId: lease.id, holdNano: debitNano, ...(keyId ? { keyId } : {}) };
     const work = async () => {
       const answer = await this.draws.submit(drawCall, span);
-      this.journal?.landed(call.requestId); // on the ledger: its journal entry is not needed any more
       if (!answer.settled) this.log.error({ reqId: call.requestId, lease: lease.id }, "draw did not debit: unknown lease");
       if (!finished) this.leases.finish(lease, debitNano, answer.debitedNano);
       finished = true;
@@ -252,30 +278,8 @@ export class RequestBilling {
     if (performance.now() >= lease.certainUntil) return waitForDraw();
     if (!this.journal) return Promise.resolve(debitNano);
     // Kept outside this process before the answer leaves, so a SIGKILL cannot lose it; if it cannot
-    // be kept (the local file unwritable or at its bound), the answer waits for the draw itself.
+    // be kept (Redis down, slow, or its circuit open), the answer waits for the draw itself.
     return this.journal.append(drawCall).then((kept) => (kept ? debitNano : waitForDraw()));
-  }
-
-  /**
-   * At start: the draws a predecessor on this journal's directory answered (it was killed before all
-   * of them landed) are sent like any draw, retried until they land. A draw that had landed is a
-   * replay and debits nothing again (idempotent by request id), and so is one the control plane's
-   * reconciler applied from Redis; one whose lease expired meanwhile debits as a late draw.
-   */
-  replayRecovered(): number {
-    const draws = this.journal?.takeRecovered() ?? [];
-    for (const draw of draws) {
-      this.drawsUnderWay++;
-      const work = async () => {
-        const answer = await this.draws.submit(draw);
-        this.journal?.landed(draw.requestId);
-        return answer.debitedNano;
-      };
-      void this.withRetries(work)
-        .catch((error: unknown) => this.keepTrying(draw.requestId, work, error))
-        .finally(() => this.drawsUnderWay--);
-    }
-    return draws.length;
   }
 
   /**
@@ -306,6 +310,16 @@ export class RequestBilling {
   /** Draws of requests already answered that have not landed yet (and are not pending a retry). */
   get drawsUnderWayCount(): number {
     return this.drawsUnderWay;
+  }
+
+  /** Draw journal appends (metrics); undefined without a journal. */
+  get journalStats(): DrawJournalStats | undefined {
+    return this.journal?.stats;
+  }
+
+  /** The journal's circuit is open: leased answers wait for their draws (metrics); false without a journal. */
+  get journalCircuitOpen(): boolean {
+    return this.journal?.circuit.open ?? false;
   }
 
   /** Requests whose settle or release has not reached the control plane yet. */

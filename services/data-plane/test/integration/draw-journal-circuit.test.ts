@@ -1,16 +1,11 @@
-// The draw journal's copy to Redis and its circuit (docs/money.md, "Redis down or slow"), against a
-// Redis of its own: appends are kept in the local file at once whatever Redis does; a hung Redis costs
-// the batches in flight one timeout, after which only probes go to Redis, until one is answered in time;
-// a Redis that dies opens the circuit too, and the one that comes back on its address closes it. What
-// was appended while Redis was away reaches it once it answers.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+// The draw journal's circuit (docs/money.md, "Journal store down or slow"), against a Redis of its
+// own: a hung Redis costs the appends in flight one timeout, after which appends answer false at once
+// (their answers wait for their draws) and only probes go to Redis, until one is answered in time; a
+// Redis that dies opens it too, and the one that comes back on its address closes it.
 import { drawJournalKey } from "@gateway/proto";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { LocalDrawJournal } from "../../src/billing/draw-journal";
-import { MAX_IN_FLIGHT } from "../../src/billing/journal-replicator";
+import { RedisDrawJournal } from "../../src/billing/draw-journal";
 import type { DrawCall } from "../../src/control-plane/control-plane-client";
 import { type OwnRedis, startOwnRedis } from "../harness/redis-server";
 
@@ -32,90 +27,75 @@ async function answeredAtOnce(append: Promise<boolean>): Promise<boolean> {
   return (await Promise.race([append.then(() => "answered" as const), turned])) === "answered";
 }
 
-describe("the draw journal's copy to Redis", () => {
+describe("the draw journal's circuit", () => {
   let redis: OwnRedis | undefined;
   let admin: Redis | undefined;
-  let journal: LocalDrawJournal | undefined;
-  let dir: string | undefined;
+  let journal: RedisDrawJournal | undefined;
 
   afterEach(async () => {
     redis?.resume();
     await journal?.close();
     admin?.disconnect();
     await redis?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function start(): Promise<{ redis: OwnRedis; admin: Redis; journal: LocalDrawJournal }> {
+  async function start(): Promise<{ redis: OwnRedis; admin: Redis; journal: RedisDrawJournal }> {
     redis = await startOwnRedis();
     admin = new Redis(redis.url);
-    dir = mkdtempSync(path.join(tmpdir(), "journal-circuit-"));
-    journal = new LocalDrawJournal({ dir: path.join(dir, "replica"), redisUrl: redis.url });
-    // Connected: an append reaches Redis.
-    expect(await journal.append(draw("lease-1", "warm"))).toBe(true);
-    await expect.poll(() => admin!.hexists(drawJournalKey("lease-1"), "warm"), { timeout: 10_000 }).toBe(1);
+    journal = new RedisDrawJournal(redis.url);
+    // Connected: an append is kept.
+    for (let attempt = 0; !(await journal.append(draw("lease-1", `warm-${attempt}`))); attempt++) {
+      if (attempt > 100) throw new Error("the journal never kept an append");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     return { redis, admin, journal };
   }
 
-  it("a hung Redis costs no append anything: the late batches in flight open the circuit, then only probes, and every entry reaches Redis after the thaw", async () => {
+  it("after the first late append of a hung Redis, answers every append at once without sending it, until a probe is answered", async () => {
     const { redis, admin, journal } = await start();
-    expect(journal.mode).toBe("file+redis");
-    const failedBefore = journal.replicator!.stats.failedBatches;
+    expect(journal.mode).toBe("redis");
+    const failedBefore = journal.stats.failed;
+    const bypassedBefore = journal.stats.bypassed;
     redis.pause();
-    // Past the first batch's 250 ms and the hung calls' command timeout (2 s): no append waits, each is kept.
+    // Appends in flight together: the first to run out its time opens the circuit, and none waits longer.
+    const sentAt = performance.now();
+    const first = await Promise.all(["late-0", "late-1", "late-2"].map((id) => journal.append(draw("lease-1", id))));
+    const waited = performance.now() - sentAt;
+    expect(first).toEqual([false, false, false]);
+    expect(waited).toBeGreaterThanOrEqual(240);
+    expect(journal.mode).toMatch(/^bypassed/);
+    expect(journal.stats.failed - failedBefore).toBe(3);
+    // Past the hung calls' command timeout (2 s), when the next call could go out: no append waits.
     const waitedOn: number[] = [];
     const until = performance.now() + 2_600;
-    const appended: string[] = [];
+    let bypassed = 0;
     for (let index = 0; performance.now() < until; index++) {
-      const requestId = `paused-${index}`;
-      const append = journal.append(draw("lease-1", requestId));
+      const append = journal.append(draw("lease-1", `bypassed-${index}`));
       if (!(await answeredAtOnce(append))) waitedOn.push(index);
-      expect(await append).toBe(true);
-      appended.push(requestId);
+      expect(await append).toBe(false);
+      bypassed++;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(waitedOn).toEqual([]);
-    expect(journal.mode).toMatch(/^file \(Redis unreachable or late/);
-    expect(journal.circuit.open).toBe(true);
-    // The batches in flight when it hung (at most MAX_IN_FLIGHT at once), then none: 2.6 s of appends were not sent.
-    expect(journal.replicator!.stats.failedBatches - failedBefore).toBeGreaterThanOrEqual(1);
-    expect(journal.replicator!.stats.failedBatches - failedBefore).toBeLessThanOrEqual(MAX_IN_FLIGHT);
-    expect(journal.replicator!.circuit.probes).toBeGreaterThan(0);
-    expect(journal.backlog).toBe(appended.length);
+    expect(journal.stats.bypassed - bypassedBefore).toBe(bypassed);
+    expect(journal.circuit.probes).toBeGreaterThan(0);
     redis.resume();
-    // The probe saw Redis answer: the queue goes, and appends are copied again.
-    await expect.poll(() => journal.mode, { timeout: 10_000 }).toBe("file+redis");
+    // The probe saw Redis answer: appends are sent and kept again.
+    await expect.poll(() => journal.mode, { timeout: 10_000 }).toBe("redis");
     expect(await journal.append(draw("lease-1", "after"))).toBe(true);
-    await expect.poll(() => journal.backlog, { timeout: 10_000 }).toBe(0);
-    const fields = await admin.hkeys(drawJournalKey("lease-1"));
-    expect(fields.sort()).toEqual(["after", "warm", ...appended].sort());
-    expect(await admin.pttl(drawJournalKey("lease-1"))).toBeGreaterThan(0); // it expires if nobody deletes it
+    // Redis ran the late appends when it thawed (their draws are idempotent); the bypassed ones were never sent.
+    const fields = Object.keys(await admin.hgetall(drawJournalKey("lease-1"))).filter((id) => !id.startsWith("warm-"));
+    expect(fields.sort()).toEqual(["after", "late-0", "late-1", "late-2"]);
   });
 
-  it("an entry whose draw landed before Redis came back is not copied: the ledger has it", async () => {
-    const { redis, admin, journal } = await start();
-    redis.pause();
-    expect(await journal.append(draw("lease-3", "late"))).toBe(true); // its batch hangs, then opens the circuit
-    await expect.poll(() => journal.circuit.open, { timeout: 10_000 }).toBe(true);
-    expect(await journal.append(draw("lease-3", "landed-first"))).toBe(true);
-    expect(await journal.append(draw("lease-3", "not-landed"))).toBe(true);
-    journal.landed("landed-first");
-    redis.resume();
-    await expect.poll(() => journal.backlog, { timeout: 10_000 }).toBe(0);
-    // The late batch ran when Redis thawed (a replay to the reconciler); the landed entry never went.
-    expect((await admin.hkeys(drawJournalKey("lease-3"))).sort()).toEqual(["late", "not-landed"]);
-  });
-
-  it("opens when Redis dies and closes once one answers again on its address; what was appended meanwhile reaches it", async () => {
+  it("opens when Redis dies and closes once one answers again on its address", async () => {
     const first = await start();
     await first.redis.stop();
-    expect(await first.journal.append(draw("lease-2", "while-down"))).toBe(true); // kept locally all the same
-    await expect.poll(() => first.journal.circuit.open, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => first.journal.mode, { timeout: 10_000 }).toMatch(/^bypassed/);
+    expect(await first.journal.append(draw("lease-2", "while-down"))).toBe(false);
     redis = await startOwnRedis(first.redis.port); // the same address, nothing in it
-    await expect.poll(() => first.journal.mode, { timeout: 15_000 }).toBe("file+redis");
+    await expect.poll(() => first.journal.mode, { timeout: 15_000 }).toBe("redis");
     expect(await first.journal.append(draw("lease-2", "back"))).toBe(true);
-    await expect
-      .poll(async () => (await first.admin.hkeys(drawJournalKey("lease-2"))).sort(), { timeout: 10_000 })
-      .toEqual(["back", "while-down"]);
+    expect(await first.admin.hkeys(drawJournalKey("lease-2"))).toEqual(["back"]);
   });
 });

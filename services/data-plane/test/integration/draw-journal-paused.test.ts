@@ -1,11 +1,10 @@
-// A paused Redis under the draw journal (issue 36, item 5; docs/money.md, "A killed data plane"):
-// leased answers are kept in the local journal file before they leave and never wait for Redis, so
-// a pause does not slow them (their median stays within a margin of the healthy one, measured in the
-// same test); the copy to Redis opens its circuit after one late batch and nothing more is sent. A data
-// plane SIGKILLed during the pause (its last answers' debits in its local file only: nothing was copied
-// since the pause) and started again on its directory while Redis is still paused draws them itself:
-// every answered debit is on the ledger once. Once Redis is back, the probe closes the circuit and the
-// copies go again.
+// A paused Redis under the draw journal (issue 33, item 8; docs/money.md, "Journal store down or
+// slow"): the first late append opens the journal's circuit, after which leased answers no longer wait
+// for Redis: each waits for its own draw, sent at once, so answers stay within a small margin of their
+// healthy latency (measured in the same test) instead of paying the 250 ms timeout each. A data plane
+// SIGKILLed during the pause, and the one restarted in its place, lose no answered debit and bill
+// none twice once Redis is back (journal entries from before the pause are replays of landed draws);
+// the restarted one's probe closes its circuit after SIGCONT.
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnswerLoad, startAnswerLoad } from "../harness/answer-load";
@@ -16,20 +15,14 @@ import { readMetric } from "../support/metrics";
 const HOLD_TTL_SECONDS = 5;
 /** Sequential answers per latency sample. */
 const SAMPLE = 40;
+/**
+ * How far the median during the pause may be above the healthy one: generous for a loaded 2-core
+ * machine (a draw's round trip to the control plane and its commit is a few ms), far below the 250 ms
+ * every answer paid before the circuit.
+ */
+const MARGIN_MS = 50;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/**
- * How far the median during the pause may be above the healthy one, from what the healthy phase
- * showed: twice the gap between its two samples (this machine's noise now), at least 10 ms or half
- * the healthy median for a loaded 2-core machine, and never more than the 50 ms this test allowed when
- * answers waited for their draws during a pause. A paused Redis that made answers wait would cost
- * each 250 ms (a late append) or a Draw round trip and its commit.
- */
-function marginMs(healthy: [number, number]): number {
-  const noise = Math.abs(healthy[0] - healthy[1]);
-  return Math.min(50, Math.max(10, (healthy[0] + healthy[1]) / 4, 2 * noise));
-}
 
 describe("the draw journal's Redis paused", () => {
   let stack: GatewayStack;
@@ -39,7 +32,7 @@ describe("the draw journal's Redis paused", () => {
     redis = await startOwnRedis();
     stack = await startStack({
       backend: "postgresql",
-      // No per-minute limit: the journal's copy is the only thing that asks Redis for a request.
+      // No per-minute limit: the journal is the only thing that asks Redis on a request's way.
       dataPlaneEnv: { REDIS_URL: redis.url, LEASE_MIN_REQUESTS_PER_SECOND: "5", DEFAULT_RPM_LIMIT: "0" },
       controlPlaneEnv: { REDIS_URL: redis.url, HOLD_TTL_SECONDS: String(HOLD_TTL_SECONDS), HOLD_SWEEP_INTERVAL_MS: "200" },
     });
@@ -62,7 +55,7 @@ describe("the draw journal's Redis paused", () => {
     }
   };
 
-  it("answers as fast as when healthy, and a data plane killed during the pause and restarted on its directory loses no debit", async () => {
+  it("answers within a small margin of healthy after the first late append, and every answered debit is on the ledger once", async () => {
     const project = await stack.createProject({ balanceUsd: "100.00" });
     const run = `journal-paused-${Date.now()}`;
     await stack.mockScript({ match: run, times: 0, usage: "random" });
@@ -94,55 +87,50 @@ describe("the draw journal's Redis paused", () => {
       for (const [id, told] of load.answered) answered.set(id, told);
     };
 
-    // Healthy: the project is busy (a lease), every answer journalled and copied. Two samples: their gap is the noise.
+    // Healthy: the project is busy (a lease), every answer journalled.
     await loadUntil(8, 150);
     const keptBefore = await metric("gateway_draw_journal_appends_total", { outcome: "kept" });
-    const healthy: [number, number] = [median(await sequential(SAMPLE)), median(await sequential(SAMPLE))];
-    expect(await metric("gateway_draw_journal_appends_total", { outcome: "kept" })).toBeGreaterThanOrEqual(keptBefore + 2 * SAMPLE);
-    await waitFor(async () => (await metric("gateway_draw_journal_replication_backlog")) === 0, "the copies to reach Redis");
-    expect(await journalMode()).toBe("file+redis");
-
-    // Paused from the first answer on: none of them waits, not even the one whose copy meets the hung Redis first.
     const leasedBefore = await metric("gateway_budget_lease_events_total", { event: "leased_request" });
-    const keptAtPause = await metric("gateway_draw_journal_appends_total", { outcome: "kept" });
+    const healthy = median(await sequential(SAMPLE));
+    expect(await metric("gateway_draw_journal_appends_total", { outcome: "kept" })).toBeGreaterThanOrEqual(keptBefore + SAMPLE);
+    expect(await journalMode()).toBe("redis");
+
+    const failedBefore = await metric("gateway_draw_journal_appends_total", { outcome: "failed" });
     redis.pause();
-    const paused = median(await sequential(SAMPLE));
-    const margin = marginMs(healthy);
-    console.log(
-      `journal paused: p50 healthy ${healthy.map((value) => value.toFixed(2)).join(" / ")} ms, paused ${paused.toFixed(2)} ms ` +
-        `(n=${SAMPLE} each; margin ${margin.toFixed(1)} ms)`,
-    );
-    // Leased answers all along (not reserves), each kept in the local file, none of them waiting for its draw.
-    expect(await metric("gateway_budget_lease_events_total", { event: "leased_request" })).toBeGreaterThanOrEqual(leasedBefore + SAMPLE);
-    expect(await metric("gateway_draw_journal_appends_total", { outcome: "kept" })).toBeGreaterThanOrEqual(keptAtPause + SAMPLE);
-    expect(await metric("gateway_draw_journal_appends_total", { outcome: "failed" })).toBe(0);
-    expect(paused).toBeLessThan((healthy[0] + healthy[1]) / 2 + margin);
-    // The copy met the hung Redis: one late batch opened its circuit; nothing is copied while it is open.
-    await waitFor(async () => /^file \(Redis unreachable or late/.test(await journalMode()), "the copy's circuit to open");
+    // One answer at a time until one appends to the paused Redis and pays its timeout: the circuit opens. On a
+    // loaded machine the first may come from a reserve instead of the lease (no append), hence more than one.
+    for (let tries = 0; tries < 20 && !/^bypassed/.test(await journalMode()); tries++) await sequential(1);
+    expect(await journalMode()).toMatch(/^bypassed/);
+    expect(await metric("gateway_draw_journal_appends_total", { outcome: "failed" })).toBe(failedBefore + 1); // the first late append
     expect(await metric("gateway_draw_journal_circuit_open")).toBe(1);
-    const replicatedWhilePaused = await metric("gateway_draw_journal_replicated_total");
+    const bypassedBefore = await metric("gateway_draw_journal_appends_total", { outcome: "bypassed" });
+    const paused = median(await sequential(SAMPLE));
+    console.log(`journal paused: p50 healthy ${healthy.toFixed(2)} ms, paused ${paused.toFixed(2)} ms (n=${SAMPLE} each)`);
+    // Leased answers all along (not reserves), none of them asking Redis.
+    expect(await metric("gateway_budget_lease_events_total", { event: "leased_request" })).toBeGreaterThanOrEqual(
+      leasedBefore + 2 * SAMPLE,
+    );
+    expect(await metric("gateway_draw_journal_appends_total", { outcome: "bypassed" })).toBeGreaterThanOrEqual(bypassedBefore + SAMPLE);
+    expect(paused).toBeLessThan(healthy + MARGIN_MS);
 
-    // SIGKILL during the pause, under load: the last answers' debits are in the local file only.
-    const killed = stack.dataPlanes[0]!;
+    // SIGKILL during the pause, under load: what it answered is on the ledger (drawn before each answer left).
     await loadUntil(16, 100, async () => {
-      expect(await metric("gateway_draw_journal_replicated_total")).toBe(replicatedWhilePaused);
-      expect(await killed.stop("SIGKILL")).toBeNull();
+      expect(await stack.dataPlanes[0]!.stop("SIGKILL")).toBeNull();
     });
-    // Restarted on its directory while Redis is still paused: it draws them itself, then serves.
+    // Restarted while Redis is still paused: its first late append opens its own circuit.
     await stack.restartDataPlane(0);
-    expect(await metric("gateway_draw_journal_recovered_total")).toBeGreaterThan(0);
     await loadUntil(8, 60);
-    await waitFor(async () => /^file \(Redis unreachable or late/.test(await journalMode()), "the restarted one's circuit to open");
+    expect(await journalMode()).toMatch(/^bypassed/);
 
-    redis.resume(); // the restarted data plane's probe closes its circuit: entries are copied again
-    await waitFor(async () => (await journalMode()) === "file+redis", "the probe to close the circuit");
+    redis.resume(); // the restarted data plane's probe closes its circuit: answers are journalled again
+    await waitFor(async () => (await journalMode()) === "redis", "the probe to close the circuit");
     expect(await metric("gateway_draw_journal_circuit_open")).toBe(0);
-    const replicatedAfter = await metric("gateway_draw_journal_replicated_total");
+    const keptAfter = await metric("gateway_draw_journal_appends_total", { outcome: "kept" });
     await loadUntil(8, 60);
-    await waitFor(async () => (await metric("gateway_draw_journal_replicated_total")) > replicatedAfter, "copies after the thaw");
+    expect(await metric("gateway_draw_journal_appends_total", { outcome: "kept" })).toBeGreaterThan(keptAfter);
 
     // The restarted data plane drains (its lease goes back); the killed one's lease expires and the sweeper
-    // applies its Redis copies (replays by now) before voiding it.
+    // applies its journal (entries from before the pause: replays) before voiding it.
     expect(await stack.dataPlanes[0]!.stop()).toBe(0);
     await stack.waitHeldZero(project.projectId, HOLD_TTL_SECONDS * 1000 + 30_000);
     const onLedger = await stack.debitsByRequest(project.projectId); // throws on a request id debited twice

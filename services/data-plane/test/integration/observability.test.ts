@@ -92,16 +92,13 @@ describe("observability", () => {
     expect(text).toMatch(/^gateway_rate_limit_rejections_total 0$/m);
     expect(text).toMatch(/^gateway_billing_pending 0$/m);
     expect(text).toMatch(/^gateway_draws_under_way 0$/m);
-    expect(text).toMatch(/^gateway_draw_journal_circuit_open 0$/m); // no Redis here: the journal is the local file alone
-    expect(text).toMatch(/^gateway_draw_journal_replication_backlog 0$/m);
+    expect(text).toMatch(/^gateway_draw_journal_circuit_open 0$/m); // no Redis here: no journal, nothing bypassed
     expect(text).toMatch(/^gateway_rate_limit_block_admissions_total \d+$/m);
     // Everything cumulative is a counter, named _total (rate() and increase() apply); labels say access_path, not path.
     for (const name of [
       "gateway_rate_limit_fallback_checks_total",
       "gateway_rate_limit_block_admissions_total",
       "gateway_budget_lease_events_total",
-      "gateway_draw_journal_replicated_total",
-      "gateway_draw_journal_recovered_total",
       "gateway_control_plane_fast_failures_total",
       "gateway_upstream_circuit_opens_total",
       "gateway_unbilled_usd_total",

@@ -1,5 +1,3 @@
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseDataPlaneConfig } from "../../src/config";
 
@@ -10,13 +8,6 @@ const parse = (env: Record<string, string | undefined>) => parseDataPlaneConfig(
 describe("parseDataPlaneConfig basics", () => {
   it("requires GATEWAY_INTERNAL_TOKEN", () => {
     expect(() => parseDataPlaneConfig({})).toThrow(new ConfigError("GATEWAY_INTERNAL_TOKEN is required"));
-  });
-
-  it("keeps the draw journal in a directory of its replica id under DRAW_JOURNAL_DIR (default: the OS temp dir's); off: none", () => {
-    expect(parse({ DATA_PLANE_REPLICA_ID: "pod-1" }).drawJournalDir).toBe(path.join(os.tmpdir(), "gateway-draw-journal", "pod-1"));
-    expect(parse({ DATA_PLANE_REPLICA_ID: "pod/../x y", DRAW_JOURNAL_DIR: "/journal" }).drawJournalDir).toBe("/journal/pod_.._x_y");
-    expect(parse({ DATA_PLANE_REPLICA_ID: "..", DRAW_JOURNAL_DIR: "/journal" }).drawJournalDir).toBe("/journal/_");
-    expect(parse({ DRAW_JOURNAL_DIR: "off" }).drawJournalDir).toBeUndefined();
   });
 
   it("rejects an empty GATEWAY_INTERNAL_TOKEN", () => {
