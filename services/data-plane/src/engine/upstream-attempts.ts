@@ -37,6 +37,7 @@ import {
 } from "./attempt-policy";
 import type { Call } from "./call";
 import type { CallMoney } from "./call-money";
+import { AttemptKeys } from "./attempt-keys";
 import { type ChosenCall, chooseCall, traceChoice } from "./choose-target";
 import type { ClientLink } from "./client-link";
 
@@ -81,8 +82,8 @@ export class UpstreamAttempts {
   private lastFailure: GatewayError | undefined;
   private current: { attempt: Attempt; healthKey: string } | undefined;
   private lastModel: string | undefined;
-  /** The group of the key whose failure asked for another key (the next attempt prefers it). */
-  private switchGroup: string | undefined;
+  /** Each attempt's key, on a path with a pool. */
+  private readonly keys = new AttemptKeys();
   private reserved = false;
   /** The current attempt's span, until its outcome is known (NO_SPAN with tracing off). */
   private span: TraceSpan = NO_SPAN;
@@ -273,7 +274,7 @@ export class UpstreamAttempts {
     if (this.state.sent > 0 && !step.retry && !step.keySwitch)
       metrics.fallbacks.series(this.lastModel === target.model.id ? "path" : "model").inc();
     this.lastModel = target.model.id;
-    this.takeKey(step);
+    this.keys.take(call, step, this.span);
     this.sentAt = started;
 
     let response: UpstreamResponse;
@@ -326,7 +327,7 @@ export class UpstreamAttempts {
     const status = effectiveStatus(response.statusCode, category);
     const retryAfter = unexpected ? undefined : responseRetryAfter(response.headers);
     // Another key of the pool serves at once: the failure was the key's, not the path's.
-    const anotherKey = this.keyFailed(status, retryAfter);
+    const anotherKey = this.keys.failed(call, status, retryAfter);
     if (!anotherKey)
       this.context.health.record(healthKey, {
         ok: !isPathFault(status),
@@ -350,36 +351,6 @@ export class UpstreamAttempts {
       this.outcome = { kind: "transient", retryAfterMs: retryAfter === undefined ? undefined : retryAfter * 1000 };
     else this.outcome = { kind: "rejected" };
     return undefined;
-  }
-
-  /**
-   * The attempt's key from its target's pool (none on a path without one), and the call sent with it: a
-   * key of the group whose key just failed, else of the conversation's pinned group on its pinned target.
-   */
-  private takeKey(step: SendStep): void {
-    const { call } = this;
-    const { target } = call;
-    const group = step.keySwitch ? this.switchGroup : step.index === 0 ? call.plan.pinnedGroup : undefined;
-    call.key = target.pool?.take(target.sized.bound.inputTokens, group);
-    if (!call.key) return;
-    // The call was built with the pool's first key: a pool of one sends it as built.
-    if (!target.pool!.single) call.upstream = target.keyed(call.upstream, call.key.apiKey);
-    this.span.set("gateway.provider_key", call.key.fingerprint);
-  }
-
-  /**
-   * An upstream failure on the attempt's key: a 429 rests it (its Retry-After, else the pool's
-   * cooldown), a 401 or 403 takes it out of the pool. True when another key can serve now: for a 429 one
-   * of the same group (the account whose cache the call may have), for a refusal any.
-   */
-  private keyFailed(status: number, retryAfterSeconds: number | undefined): boolean {
-    const { key, target } = this.call;
-    if (!key || !target.pool) return false;
-    key.answeredWith(status, retryAfterSeconds);
-    this.switchGroup = key.group;
-    const tokens = target.sized.bound.inputTokens;
-    if (status === 429) return target.pool.hasUsable(tokens, key.group);
-    return (status === 401 || status === 403) && target.pool.hasUsable(tokens);
   }
 
   /**

@@ -13,6 +13,8 @@ const LAYERS: Record<string, number> = {
   "server.ts": 7,
   "data-plane.ts": 7,
   "config.ts": 6,
+  "config-providers.ts": 6,
+  "config-readers.ts": 6,
   app: 5,
   routes: 4,
   "request-context.ts": 4,
