@@ -2,6 +2,7 @@
 // embeddings, token counting or image output), with the credential, model, caching rules and
 // prompt blocks of each; and the model's outcome as the usage the persona then writes in its
 // own wire shape (TokenCounts, in the meaning of that provider's fields).
+import { bearerToken, headerValue } from "./presented-keys";
 import type { FastifyRequest } from "fastify";
 import { AZURE_OPENAI, deploymentOf } from "./azure/azure-deployments";
 import { azureIdentity } from "./azure/azure-identity";
@@ -31,13 +32,6 @@ const GENERATE = new Set(["generateContent", "streamGenerateContent"]);
 
 type Call = Omit<CachedCall, "blocks"> & { prompt: Prompt };
 
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return (Array.isArray(value) ? value[0] : value) || undefined;
-}
-
-const bearer = (request: FastifyRequest) => /^Bearer\s+(\S+)$/i.exec(header(request, "authorization") ?? "")?.[1];
-
 /** The call if the prompt splits (an unservable body is the route's to refuse, and caches nothing). */
 function call(
   family: Persona,
@@ -59,8 +53,8 @@ function openAICall(family: Persona, path: string, body: Json, credential: strin
 
 /** Azure: the resource key (header or bearer), or the managed identity behind any token the mock's Entra stand-in issued. */
 function azureCredential(state: MockState, request: FastifyRequest): string | undefined {
-  const token = bearer(request);
-  const apiKey = header(request, "api-key") ?? token;
+  const token = bearerToken(request);
+  const apiKey = headerValue(request, "api-key") ?? token;
   return apiKey !== undefined && token === apiKey && azureIdentity(state).valid(token) ? "azure-managed-identity" : apiKey;
 }
 
@@ -69,9 +63,9 @@ function azureCredential(state: MockState, request: FastifyRequest): string | un
  * the mock's container endpoint issued belong to the long-term key's account.
  */
 function bedrockCredential(state: MockState, request: FastifyRequest): string | undefined {
-  const token = bearer(request);
+  const token = bearerToken(request);
   if (token !== undefined) return token;
-  const accessKeyId = /Credential=([^/,\s]+)\//.exec(header(request, "authorization") ?? "")?.[1];
+  const accessKeyId = /Credential=([^/,\s]+)\//.exec(headerValue(request, "authorization") ?? "")?.[1];
   if (accessKeyId === undefined) return undefined;
   const temporary = bedrockCredentials(state).lookup(accessKeyId)?.sessionToken !== undefined;
   return temporary ? (state.bedrock?.accessKeyId ?? DEFAULT_ACCESS_KEY_ID) : accessKeyId;
@@ -87,7 +81,7 @@ export function cachedCallOf(state: MockState, request: FastifyRequest, persona:
   switch (persona) {
     case "openai":
     case "openrouter":
-      return path.startsWith("/v1/") ? openAICall(persona, path, body, bearer(request), body.model) : undefined;
+      return path.startsWith("/v1/") ? openAICall(persona, path, body, bearerToken(request), body.model) : undefined;
     case "azure": {
       // The deployments form needs an api-version (the route answers 404 without one).
       const query = request.query as Record<string, unknown> | undefined;
@@ -97,12 +91,12 @@ export function cachedCallOf(state: MockState, request: FastifyRequest, persona:
     }
     case "anthropic":
       if (path !== "/v1/messages" || !isAnthropicBody(body)) return undefined;
-      return call(persona, header(request, "x-api-key"), body.model, "anthropic", messagesPrompt(body));
+      return call(persona, headerValue(request, "x-api-key"), body.model, "anthropic", messagesPrompt(body));
     case "gemini": {
       const target = geminiTarget(request.url);
       if (!target || !GENERATE.has(target.method) || chooseGeminiKind(body) === "image") return undefined;
       const query = request.query as Record<string, unknown> | undefined;
-      const key = header(request, "x-goog-api-key") ?? (typeof query?.key === "string" ? query.key : undefined);
+      const key = headerValue(request, "x-goog-api-key") ?? (typeof query?.key === "string" ? query.key : undefined);
       return call(persona, key, target.model, "gemini", geminiPrompt(body));
     }
     case "vertex": {
