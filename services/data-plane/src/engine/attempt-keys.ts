@@ -15,8 +15,7 @@ export class AttemptKeys {
     const group = step.keySwitch ? this.switchGroup : step.index === 0 ? call.plan.pinnedGroup : undefined;
     call.key = target.pool?.take(target.sized.bound.inputTokens, group);
     if (!call.key) return;
-    // The call was built with the pool's first key: a pool of one sends it as built.
-    if (!target.pool!.single) call.upstream = target.keyed(call.upstream, call.key.apiKey);
+    call.upstream = target.keyed(call.upstream, call.key.apiKey);
     span.set("gateway.provider_key", call.key.fingerprint);
   }
 

@@ -59,8 +59,12 @@ export class CallTarget {
     return this.adapter.request(operation, maxTokens === undefined ? body : { ...body, max_tokens: maxTokens }, this.context);
   }
 
-  /** `upstream` sent with `apiKey` instead of the key it was built with (the same call when the adapter takes no key). */
+  /**
+   * `upstream` sent with `apiKey` instead of the key it was built with: the same call from a pool of one
+   * (built with its key) or when the adapter takes no key.
+   */
   keyed(upstream: UpstreamCall, apiKey: string): UpstreamCall {
+    if (this.pool?.single) return upstream;
     return this.adapter.withKey?.(upstream, apiKey) ?? upstream;
   }
 
