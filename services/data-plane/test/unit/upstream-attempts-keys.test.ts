@@ -16,7 +16,8 @@ import { planCall } from "../../src/engine/call-plan";
 import { type ClientLink, UpstreamAbort } from "../../src/engine/client-link";
 import { UpstreamAttempts } from "../../src/engine/upstream-attempts";
 import type { GatewayError } from "../../src/errors";
-import { CounterFamily, HistogramFamily, UsdCounterFamily } from "../../src/metric-families";
+import { UsdCounterFamily } from "../../src/metric-families";
+import { attemptMetrics } from "../support/attempt-metrics";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
 import { UpstreamHttp } from "../../src/upstream/upstream-http";
@@ -89,15 +90,7 @@ async function run(openai: string, answers: Record<string, Answer[]>, options: {
   );
   const health = new PathHealth({ errorHalfLifeMs: 60_000, failureThreshold: 3, cooldownMs: 60_000 });
   const registry = new Registry();
-  const counter = (name: string, labels: string[]) => new CounterFamily(registry, name, name, labels);
-  const histogram = (name: string, labels: string[]) => new HistogramFamily(registry, name, name, labels, [1]);
-  const metrics = {
-    upstreamAttempts: counter("attempts", ["provider", "outcome"]),
-    retries: counter("retries", ["provider"]),
-    fallbacks: counter("fallbacks", ["kind"]),
-    overhead: histogram("overhead", ["phase"]),
-    upstreamLatency: histogram("latency", ["provider"]),
-  };
+  const metrics = attemptMetrics(registry);
   const billing: CallBilling = {
     reserve: async (hold) => hold.amountNano,
     checkSpend: async () => {},

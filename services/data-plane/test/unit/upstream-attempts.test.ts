@@ -15,7 +15,8 @@ import { planCall } from "../../src/engine/call-plan";
 import { type ClientLink, UpstreamAbort } from "../../src/engine/client-link";
 import { UpstreamAttempts } from "../../src/engine/upstream-attempts";
 import type { GatewayError } from "../../src/errors";
-import { CounterFamily, HistogramFamily, UsdCounterFamily } from "../../src/metric-families";
+import { UsdCounterFamily } from "../../src/metric-families";
+import { attemptMetrics } from "../support/attempt-metrics";
 import { UpstreamProvider } from "../../src/providers/upstream-provider";
 import { PathHealth } from "../../src/routing/path-health";
 import { UpstreamHttp } from "../../src/upstream/upstream-http";
@@ -107,15 +108,7 @@ function harness(answers: Answer[], options: { maxAttempts?: number; budgetMs?: 
   );
   const health = new PathHealth({ errorHalfLifeMs: 1, failureThreshold: 3, cooldownMs: 60_000 });
   const registry = new Registry();
-  const counter = (name: string, labels: string[]) => new CounterFamily(registry, name, name, labels);
-  const histogram = (name: string, labels: string[]) => new HistogramFamily(registry, name, name, labels, [1]);
-  const metrics = {
-    upstreamAttempts: counter("attempts", ["provider", "outcome"]),
-    retries: counter("retries", ["provider"]),
-    fallbacks: counter("fallbacks", ["kind"]),
-    overhead: histogram("overhead", ["phase"]),
-    upstreamLatency: histogram("latency", ["provider"]),
-  };
+  const metrics = attemptMetrics(registry);
   const settings = { maxAttempts: options.maxAttempts ?? 4, retryWaitBudgetMs: options.budgetMs ?? 1_000, retryBackoffMs: 1 };
   const unbilled = new UsdCounterFamily(new Registry(), "unbilled", "unbilled", ["model", "access_path"]);
   const context = {
