@@ -10,7 +10,7 @@
 // explains it; an A/A run (--base HEAD on a clean tree) shows its own noise.
 //
 //   tsx deploy/bench/ab-bench.ts --base <git ref> [--postgres] [--rounds 10] [--seconds 4]
-//                                [--cases json:64,stream:64,json:1,stream:1] [--out <file>] [--cpu-prof <dir>]
+//                                [--cases json:64,stream:64,json:1,stream:1]  (json:64@600: 600 requests a second in all, on 64 connections) [--out <file>] [--cpu-prof <dir>]
 //                                [--tracing]  (B's data plane traces every request, to a sink in this process: trace-sink.ts)
 //                                [--prompt-bytes N]  (the user message padded to N bytes, as size-bench.ts sends)
 //                                [--b-env NAME=value,...]  (B's data plane runs with these set: with --base HEAD, what a
@@ -52,10 +52,17 @@ if (!args.base) throw new Error("--base <git ref>: the data plane to compare the
 
 const rounds = Number(args.rounds);
 const seconds = Number(args.seconds);
-const cases = args.cases.split(",").map((entry) => {
-  const [mode, concurrency] = entry.split(":");
-  if (mode !== "json" && mode !== "stream") throw new Error(`a case is json:<concurrency> or stream:<concurrency>, not ${entry}`);
-  return { mode: mode as "json" | "stream", concurrency: Number(concurrency) };
+/** A window's load: `rate` requests a second in all when set (the CPU each costs, off saturation), else as fast as answered. */
+interface Case {
+  mode: "json" | "stream";
+  concurrency: number;
+  rate: number | undefined;
+}
+const cases: Case[] = args.cases.split(",").map((entry) => {
+  const match = /^(json|stream):(\d+)(?:@(\d+))?$/.exec(entry);
+  if (!match)
+    throw new Error(`a case is json:<concurrency> or stream:<concurrency>, with @<requests a second> for a fixed pace, not ${entry}`);
+  return { mode: match[1] as "json" | "stream", concurrency: Number(match[2]), rate: match[3] ? Number(match[3]) : undefined };
 });
 const pinned = tasksetAvailable() && os.cpus().length >= 2;
 /** --b-env: B's own settings. */
@@ -99,9 +106,9 @@ interface Window {
   controlPlaneCpu: number;
 }
 
-async function window(stack: BenchStack, target: Target, pid: number | undefined, mode: "json" | "stream", concurrency: number) {
+async function window(stack: BenchStack, target: Target, pid: number | undefined, { mode, concurrency, rate }: Case) {
   const before = pid ? [cpuSeconds(pid), cpuSeconds(stack.controlPlane.child.pid!)] : [0, 0];
-  const samples = await drive(target, body(mode), concurrency, seconds);
+  const samples = await drive(target, body(mode), concurrency, seconds, rate);
   const after = pid ? [cpuSeconds(pid), cpuSeconds(stack.controlPlane.child.pid!)] : [0, 0];
   return {
     ok: samples.ok,
@@ -194,12 +201,12 @@ try {
     const targets = await startPair(runtimes, first);
     pids.A.push(targets.A.pid!);
     pids.B.push(targets.B.pid!);
-    for (const [index, { mode, concurrency }] of cases.entries()) {
+    for (const [index, benchCase] of cases.entries()) {
       const caseWindows = windows[index]!;
       const roundsHere = first === "A" ? Math.ceil(rounds / 2) : Math.floor(rounds / 2);
       for (let round = 0; round < roundsHere; round++) {
         const order: Name[] = round % 2 === 0 ? ["A", "B", "mock"] : ["B", "A", "mock"];
-        for (const name of order) caseWindows[name].push(await window(stack, targets[name].target, targets[name].pid, mode, concurrency));
+        for (const name of order) caseWindows[name].push(await window(stack, targets[name].target, targets[name].pid, benchCase));
         const lastA = caseWindows.A.at(-1)!;
         const lastB = caseWindows.B.at(-1)!;
         ratios[index]!.push(
@@ -210,7 +217,7 @@ try {
     for (const plane of planes.splice(0)) await plane.stop();
   }
 
-  const results = cases.map(({ mode, concurrency }, index) => {
+  const results = cases.map(({ mode, concurrency, rate }, index) => {
     const caseWindows = windows[index]!;
     const caseRatios = ratios[index]!;
     const A = summary(caseWindows.A);
@@ -219,6 +226,7 @@ try {
     const result = {
       mode,
       concurrency,
+      ...(rate ? { rate } : {}),
       A,
       B,
       mockP50Ms: mock.p50Ms,
@@ -233,7 +241,7 @@ try {
       windows: caseWindows,
     };
     console.log(
-      `${mode} c=${concurrency} (data planes: A pids ${pids.A.join(",")}, B pids ${pids.B.join(",")}): req/s per core A ${A.requestsPerCore.toFixed(0)} B ${B.requestsPerCore.toFixed(0)} ` +
+      `${mode} c=${concurrency}${rate ? ` at ${rate}/s` : ""} (data planes: A pids ${pids.A.join(",")}, B pids ${pids.B.join(",")}): req/s per core A ${A.requestsPerCore.toFixed(0)} B ${B.requestsPerCore.toFixed(0)} ` +
         `(B/A ${(B.requestsPerCore / A.requestsPerCore).toFixed(3)}, per round ${result.perCoreRatio.min.toFixed(3)}-${result.perCoreRatio.max.toFixed(3)}); ` +
         `data plane µs/req A ${A.dataPlaneMicrosPerRequest.toFixed(1)} B ${B.dataPlaneMicrosPerRequest.toFixed(1)}; ` +
         `p50 overhead A ${result.overheadP50Ms.A.toFixed(3)} B ${result.overheadP50Ms.B.toFixed(3)} ms; failed ${A.failed}/${B.failed}`,

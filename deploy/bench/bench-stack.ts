@@ -114,6 +114,8 @@ export class BenchStack {
   private cloudDir: string | undefined;
   private cloudEnv: Record<string, string> = {};
   private databaseName: string | undefined;
+  /** The data planes' DRAW_JOURNAL_DIR: this stack's own, so that benches running at once never share one. */
+  private journalDir: string | undefined;
 
   constructor(readonly options: StackOptions) {}
 
@@ -173,6 +175,7 @@ export class BenchStack {
     this.cloudDir = mkdtempSync(path.join(os.tmpdir(), "gateway-bench-clouds-"));
     this.cloudEnv = await mockCloudEnv(this.mockUrl, this.cloudDir, UPSTREAM_KEY);
     this.dataPlaneRuntime = dataPlaneBundle ? { kind: "bundle", file: dataPlaneBundle } : { kind: "tsx" };
+    this.journalDir = mkdtempSync(path.join(os.tmpdir(), "gateway-bench-journal-"));
     this.dataPlane = await this.startDataPlane(this.dataPlaneRuntime, "bench-data-plane");
     this.floor = await startFloor(this.mockUrl);
 
@@ -196,6 +199,7 @@ export class BenchStack {
         DATA_PLANE_PORT: "0",
         METRICS_PORT: "0",
         DATA_PLANE_REPLICA_ID: replicaId,
+        DRAW_JOURNAL_DIR: this.journalDir,
         OPENAI_BASE_URL: `${this.mockUrl}/v1`,
         OPENAI_API_KEY: UPSTREAM_KEY,
         // The Messages case's Anthropic path.
@@ -288,6 +292,7 @@ export class BenchStack {
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
     if (this.bundleDir) rmSync(this.bundleDir, { recursive: true, force: true });
     if (this.cloudDir) rmSync(this.cloudDir, { recursive: true, force: true });
+    if (this.journalDir) rmSync(this.journalDir, { recursive: true, force: true });
   }
 }
 

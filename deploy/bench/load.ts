@@ -75,7 +75,8 @@ export function percentiles(values: number[]): Percentiles {
 }
 
 /** autocannon against `target` with `connections` connections for `seconds`. */
-export function drive(target: Target, body: string, connections: number, seconds: number): Promise<LoadSamples> {
+/** `rate`: requests a second in all, sent at that pace (autocannon's overallRate); without it, each connection sends as fast as it is answered. */
+export function drive(target: Target, body: string, connections: number, seconds: number, rate?: number): Promise<LoadSamples> {
   const run = loadAutocannon();
   const latencies: number[] = [];
   let ok = 0;
@@ -91,6 +92,7 @@ export function drive(target: Target, body: string, connections: number, seconds
         body,
         pipelining: 1,
         timeout: 30,
+        ...(rate ? { overallRate: rate } : {}),
       },
       (error, result) => {
         if (error) return reject(error);

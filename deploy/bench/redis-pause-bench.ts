@@ -5,7 +5,7 @@
 // enough for budget leases, so every answer is checked against the limit and
 // journalled. Measured with Redis healthy, then frozen (SIGSTOP) once the first
 // check and the first append have timed out (/health: rate_limit "local
-// fallback", draw_journal "bypassed"), then thawed (SIGCONT) once both say
+// fallback", draw_journal "file (...)": the debits go to the local file), then thawed (SIGCONT) once both say
 // "redis" again. Prints the p50 and p99 of each phase and what the journal did
 // in it. docs/benchmark.md ("Redis paused") has the figures.
 //
@@ -41,7 +41,7 @@ const stack = new BenchStack({
   loadCpus: pinned ? "1" : undefined,
 });
 
-/** What the data plane's /health says of the limit ("redis" or "local fallback (...)") and of the journal ("redis" or "bypassed (...)"). */
+/** What the data plane's /health says of the limit ("redis" or "local fallback (...)") and of the journal ("redis", or "file (...)" / "bypassed (...)"). */
 async function modes(): Promise<{ rateLimit: string; journal: string | undefined }> {
   // The details are on the metrics port's /health (issue 33); a data plane older than that has them on its public one.
   const details = await fetch(`${stack.dataPlane.ready.metrics}/health`).catch(() => undefined);
@@ -71,7 +71,10 @@ async function counters(): Promise<Record<string, number>> {
     leased: read(/^gateway_budget_lease_events_total\{event="leased_request"\} (\S+)$/m),
     kept: read(/^gateway_draw_journal_appends_total\{outcome="kept"\} (\S+)$/m),
     failed: read(/^gateway_draw_journal_appends_total\{outcome="failed"\} (\S+)$/m),
-    bypassed: read(/^gateway_draw_journal_appends_total\{outcome="bypassed"\} (\S+)$/m),
+    file: read(/^gateway_draw_journal_appends_total\{outcome="file"\} (\S+)$/m),
+    // Not sent to Redis, its circuit open (gateway_draw_journal_bypassed_total; an older data plane counted them as an outcome).
+    bypassed:
+      read(/^gateway_draw_journal_bypassed_total (\S+)$/m) || read(/^gateway_draw_journal_appends_total\{outcome="bypassed"\} (\S+)$/m),
     // The Draw calls' round trips: what an answer that waits for its draw waits for.
     drawSeconds: read(/^gateway_control_plane_call_seconds_sum\{method="Draw",outcome="ok"\} (\S+)$/m),
     draws: read(/^gateway_control_plane_call_seconds_count\{method="Draw",outcome="ok"\} (\S+)$/m),
@@ -88,7 +91,7 @@ const phase = async (label: string, target: Target, body: string, concurrency: n
   console.log(
     `concurrency ${String(concurrency).padStart(3)}  ${label.padEnd(14)} p50 ${p50.toFixed(2).padStart(7)} ms  p99 ${p99.toFixed(2).padStart(7)} ms  ` +
       `${(samples.ok / seconds).toFixed(0).padStart(6)} req/s  failed ${samples.failed}  ` +
-      `leased ${delta("leased")}, journal kept ${delta("kept")} failed ${delta("failed")} bypassed ${delta("bypassed")}, ` +
+      `leased ${delta("leased")}, journal kept ${delta("kept")} file ${delta("file")} failed ${delta("failed")} bypassed ${delta("bypassed")}, ` +
       `Draw calls ${delta("draws")} (mean ${((1000 * delta("drawSeconds")) / Math.max(1, delta("draws"))).toFixed(2)} ms)  ` +
       `(limit: ${rateLimit}; journal: ${journal ?? "not reported"})`,
   );
@@ -105,7 +108,7 @@ try {
   for (const concurrency of concurrencies) {
     const healthy = await phase("redis healthy", target, body, concurrency);
     redis.pause();
-    await until(/^local fallback/, /^bypassed/, target, body); // the first timeouts have been paid
+    await until(/^local fallback/, /^(file|bypassed)/, target, body); // the first timeouts have been paid
     const paused = await phase("redis paused", target, body, concurrency);
     redis.resume();
     await until(/^redis$/, /^redis$/, target, body); // the probes took the data plane back

@@ -120,6 +120,9 @@ try {
       CONTROL_PLANE_ADDRESS: controlPlane.ready.grpc,
       DATA_PLANE_PORT: String(ports.DATA_PLANE_PORT),
       METRICS_PORT: String(ports.DATA_PLANE_METRICS_PORT),
+      // The draw journal in the local folder under one name: the next `pnpm start` draws what a killed one answered.
+      DRAW_JOURNAL_DIR: env.DRAW_JOURNAL_DIR || path.join(dataDir, "draw-journal"),
+      DATA_PLANE_REPLICA_ID: env.DATA_PLANE_REPLICA_ID || "local",
     },
     { echo: true },
   );

@@ -7,6 +7,7 @@ import ipaddr from "ipaddr.js";
 import path from "node:path";
 import { parseTracingConfig, type TracingConfig, TracingConfigError } from "@gateway/proto/tracing";
 import type { LeaseSettings } from "./billing/budget-leases";
+import { drawJournalDir } from "./billing/journal-dir";
 import type { ControlPlaneTlsFiles } from "./control-plane/control-plane-tls";
 import { KeyPoolConfigError, type KeyPoolSettings, parseKeyPools } from "./providers/key-pool/key-pool-settings";
 import type { ProviderConfig, ProviderProtocol } from "./providers/provider-config";
@@ -94,6 +95,8 @@ export interface DataPlaneConfig {
   reportIntervalMs: number;
   /** Redis for the per-minute limit shared by all replicas; unset = an in-process limiter. */
   redisUrl: string | undefined;
+  /** The draw journal's local file while Redis is away: <DRAW_JOURNAL_DIR>/<replica id> (billing/journal-dir.ts); undefined: DRAW_JOURNAL_DIR=off. */
+  drawJournalDir: string | undefined;
   /** Model calls held at once at most (0: no limit); beyond, 503 overloaded (app/plugins/in-flight-limit.ts). */
   maxInFlight: number;
   /** Requests per minute for projects without their own limit; 0 = none. */
@@ -249,6 +252,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     version: env.GATEWAY_VERSION || "dev",
     reportIntervalMs: integer(env, "DATA_PLANE_REPORT_INTERVAL_MS", 5000, 100),
     redisUrl: env.REDIS_URL || undefined,
+    drawJournalDir: drawJournalDir(env),
     maxInFlight: integer(env, "DATA_PLANE_MAX_IN_FLIGHT", 2000, 0),
     defaultRpmLimit: integer(env, "DEFAULT_RPM_LIMIT", 600),
     rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 60_000, 100),

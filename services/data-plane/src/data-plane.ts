@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { buildDataPlaneApp } from "./app/build-app";
 import { KeyCache } from "./auth/key-cache";
 import { RedisDrawJournal } from "./billing/draw-journal";
+import { LocalDrawJournal } from "./billing/local-draw-journal";
 import { RequestBilling } from "./billing/request-billing";
 import { buildSnapshot, type CatalogueSnapshot } from "./catalogue/catalogue-snapshot";
 import type { DataPlaneConfig } from "./config";
@@ -60,13 +61,19 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     ]),
   );
   const keys = new KeyCache(controlPlane, config.keyCacheTtlSeconds, config.controlPlaneGraceMs, config.authFailuresPerMinute);
-  // With Redis, an answered leased debit is kept there before its answer leaves (docs/money.md, "A killed data plane").
+  // With Redis, an answered leased debit is kept there before its answer leaves, or in a local file
+  // while Redis is away (docs/money.md, "A killed data plane").
   const journal = config.redisUrl
-    ? new RedisDrawJournal(config.redisUrl, (open) =>
-        log.warn(
-          { open },
-          open ? "Redis failed or late: leased answers wait for their draws instead of the draw journal" : "draw journal back on Redis",
-        ),
+    ? new RedisDrawJournal(
+        config.redisUrl,
+        config.drawJournalDir ? new LocalDrawJournal({ dir: config.drawJournalDir }) : undefined,
+        (open) =>
+          log.warn(
+            { open },
+            open
+              ? "Redis failed or late: leased debits go to the draw journal's local file until a probe sees it answer"
+              : "draw journal back on Redis",
+          ),
       )
     : undefined;
   const billing = new RequestBilling(controlPlane, log, { ...config.leases, replicaId: config.replicaId }, journal);
@@ -181,6 +188,13 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
     throw error;
   });
   reporter.start();
+  // What a predecessor on the journal's directory answered while Redis was away and may not have drawn (killed): drawn now.
+  const recovered = billing.replayRecovered();
+  if (recovered > 0)
+    log.warn(
+      { entries: recovered, dir: config.drawJournalDir },
+      "draw journal: drawing what the previous process on this directory answered",
+    );
   return {
     url,
     metricsUrl: metricsServer.url,

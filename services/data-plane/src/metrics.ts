@@ -130,22 +130,34 @@ export function createMetrics(sources: MetricSources, options: { projectLabels: 
   cumulative(
     registry,
     "gateway_draw_journal_appends_total",
-    "Answered leased debits written to the draw journal before their answers left (kept), or not: failed or late (failed), or not sent while the journal's circuit was open (bypassed). Those answers waited for their draws.",
+    "Answered leased debits kept before their answers left: in Redis (kept), in the local file while Redis failed, was late or its circuit open (file), or nowhere (failed: those answers waited for their draws).",
     () => {
       const stats = sources.billing.journalStats;
       return stats
         ? [
             [{ outcome: "kept" }, stats.kept],
+            [{ outcome: "file" }, stats.keptLocally],
             [{ outcome: "failed" }, stats.failed],
-            [{ outcome: "bypassed" }, stats.bypassed],
           ]
         : [];
     },
     ["outcome"],
   );
+  cumulative(
+    registry,
+    "gateway_draw_journal_bypassed_total",
+    "Draw journal appends not sent to Redis, its circuit being open (each went to the local file, or its answer waited for its draw).",
+    () => (sources.billing.journalStats ? [[{}, sources.billing.journalStats.bypassed]] : []),
+  );
+  cumulative(
+    registry,
+    "gateway_draw_journal_recovered_total",
+    "Entries a predecessor on this data plane's draw journal directory left (answered while Redis was away, maybe not drawn), drawn again at start.",
+    () => (sources.billing.journalStats ? [[{}, sources.billing.journalStats.recovered]] : []),
+  );
   new Gauge({
     name: "gateway_draw_journal_circuit_open",
-    help: "1 while the draw journal's Redis failed or was late and a probe has not seen it answer since (leased answers wait for their draws), else 0.",
+    help: "1 while the draw journal's Redis failed or was late and a probe has not seen it answer since (leased debits go to the local file), else 0.",
     registers: [registry],
     collect() {
       this.set(sources.billing.journalCircuitOpen ? 1 : 0);

@@ -255,6 +255,7 @@ export class RequestBilling {
     const drawCall = { ...call, leaseId: lease.id, holdNano: debitNano, ...(keyId ? { keyId } : {}) };
     const work = async () => {
       const answer = await this.draws.submit(drawCall, span);
+      this.journal?.landed(call.requestId); // on the ledger: a local journal entry of it is not needed any more
       if (!answer.settled) this.log.error({ reqId: call.requestId, lease: lease.id }, "draw did not debit: unknown lease");
       if (!finished) this.leases.finish(lease, debitNano, answer.debitedNano);
       finished = true;
@@ -278,8 +279,30 @@ export class RequestBilling {
     if (performance.now() >= lease.certainUntil) return waitForDraw();
     if (!this.journal) return Promise.resolve(debitNano);
     // Kept outside this process before the answer leaves, so a SIGKILL cannot lose it; if it cannot
-    // be kept (Redis down, slow, or its circuit open), the answer waits for the draw itself.
+    // be kept (Redis away and the local file unwritable or off), the answer waits for the draw itself.
     return this.journal.append(drawCall).then((kept) => (kept ? debitNano : waitForDraw()));
+  }
+
+  /**
+   * At start: the draws a predecessor on the journal's local directory answered while Redis was away
+   * (it was killed before all of them landed) are sent like any draw, retried until they land. One
+   * that had landed is a replay and debits nothing again (idempotent by request id); one whose lease
+   * expired meanwhile debits as a late draw.
+   */
+  replayRecovered(): number {
+    const draws = this.journal?.takeRecovered() ?? [];
+    for (const draw of draws) {
+      this.drawsUnderWay++;
+      const work = async () => {
+        const answer = await this.draws.submit(draw);
+        this.journal?.landed(draw.requestId);
+        return answer.debitedNano;
+      };
+      void this.withRetries(work)
+        .catch((error: unknown) => this.keepTrying(draw.requestId, work, error))
+        .finally(() => this.drawsUnderWay--);
+    }
+    return draws.length;
   }
 
   /**

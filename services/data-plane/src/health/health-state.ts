@@ -15,7 +15,7 @@ export interface HealthSources {
   /** How long the data plane serves from cached state once the control plane is unreachable. */
   controlPlaneGraceMs: number;
   rateLimiter: { readonly mode: string };
-  /** The draw journal's Redis: "redis", "bypassed (...)" while its circuit is open, "none" without Redis. */
+  /** The draw journal: "redis", "file (...)" while its circuit is open ("bypassed (...)" with DRAW_JOURNAL_DIR=off), "none" without Redis. */
   drawJournal: { readonly mode: string };
   circuitViews(): CircuitView[];
   /** Every pool of provider keys, a pool of one included. */
@@ -28,7 +28,7 @@ export interface HealthDetail {
   control_plane_calls: "in_time" | "stalled";
   catalogue_revision: string | undefined;
   rate_limit: string;
-  /** "redis"; "bypassed (...)": Redis failed or was late, leased answers wait for their draws until a probe sees it answer; "none": no Redis. */
+  /** "redis"; "file (...)": Redis failed or was late, leased debits go to the local file until a probe sees it answer ("bypassed (...)": no file, answers wait for their draws); "none": no Redis. */
   draw_journal: string;
   /** Access paths whose circuit is not closed (open: skipped; half_open: one probe allowed), for everyone or for some projects (projects_open). */
   circuits: CircuitView[];

@@ -120,6 +120,11 @@ export class GatewayStack {
   private dataDir: string | undefined;
   /** Where the Vertex key file of a stack with clouds is written. */
   private cloudDir: string | undefined;
+  /**
+   * The data planes' DRAW_JOURNAL_DIR (each its own directory in it, by replica id): this stack's own,
+   * so stacks running at once never share one; a restarted data plane finds what it left there.
+   */
+  journalDir: string | undefined;
   private controlPlaneEnv: Record<string, string> = {};
   /** What each data plane was started with, to start it again (restartDataPlane). */
   private dataPlaneStarts: { env: Record<string, string | undefined>; label: string; runtime: ServiceRuntime | undefined }[] = [];
@@ -192,6 +197,7 @@ export class GatewayStack {
     const ownEnvs = typeof dataPlaneEnvs === "function" ? dataPlaneEnvs(this.mock.ready.url!) : dataPlaneEnvs;
     const count = this.options.dataPlanes ?? 1;
     const runtime = this.options.productionDataPlane ? await productionBundle() : undefined;
+    this.journalDir = mkdtempSync(path.join(tmpdir(), "gateway-draw-journal-"));
     this.dataPlaneStarts = Array.from({ length: count }, (_, index) => ({
       env: {
         GATEWAY_INTERNAL_TOKEN: this.internalToken,
@@ -199,6 +205,7 @@ export class GatewayStack {
         DATA_PLANE_PORT: "0",
         METRICS_PORT: "0",
         DATA_PLANE_REPLICA_ID: `test-data-plane-${index}`,
+        DRAW_JOURNAL_DIR: this.journalDir,
         OPENAI_BASE_URL: `${this.mock.ready.url}/v1`,
         OPENAI_API_KEY: "upstream-secret-key",
         ...Object.fromEntries(
@@ -273,6 +280,7 @@ export class GatewayStack {
     }
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
     if (this.cloudDir) rmSync(this.cloudDir, { recursive: true, force: true });
+    if (this.journalDir) rmSync(this.journalDir, { recursive: true, force: true });
     this.assertNoSecretsLogged();
   }
 

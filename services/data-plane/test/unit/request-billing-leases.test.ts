@@ -179,14 +179,16 @@ describe("request billing under budget leases", () => {
     let journalUp = true;
     let finishAppend: (kept: boolean) => void = () => {};
     const journal = {
-      stats: { kept: 0, failed: 0, bypassed: 0 },
+      stats: { kept: 0, keptLocally: 0, failed: 0, bypassed: 0, recovered: 0 },
       mode: "redis",
       circuit: { open: false },
       append: (draw: DrawCall) => {
         appended.push(draw.requestId);
         return journalUp ? new Promise<boolean>((resolve) => (finishAppend = resolve)) : Promise.resolve(false);
       },
+      landed: vi.fn(),
       forget: vi.fn(),
+      takeRecovered: () => [],
       close: async () => {},
     };
     const billing = new RequestBilling(client, log, settings, journal);
@@ -210,18 +212,51 @@ describe("request billing under budget leases", () => {
     await vi.advanceTimersByTimeAsync(10_000); // behind "a"'s draw, 5 s each
     expect(answered).toBe(7n); // the control plane's debit
     await billing.flush(30_000);
+    expect(journal.landed.mock.calls).toEqual([["a"], ["b"]]); // each entry is let go once its draw landed
     expect(journal.forget).toHaveBeenCalledTimes(1); // the lease's journal goes once the lease is released
+  });
+
+  it("at start, draws its predecessor's journal file left are sent as they were written, retried until they land, each let go once landed", async () => {
+    vi.useFakeTimers();
+    const { client, calls, failDraws } = controlPlane();
+    const recovered: DrawCall[] = ["old-1", "old-2"].map((requestId) => ({
+      ...settle(requestId, 40n),
+      leaseId: "lease:dead:1",
+      holdNano: 40n,
+      keyId: "key-1",
+    }));
+    const journal = {
+      stats: { kept: 0, keptLocally: 0, failed: 0, bypassed: 0, recovered: 2 },
+      mode: "redis",
+      circuit: { open: false },
+      append: async () => true,
+      landed: vi.fn(),
+      forget: () => {},
+      takeRecovered: () => recovered,
+      close: async () => {},
+    };
+    const billing = new RequestBilling(client, log, settings, journal);
+    failDraws(4); // the control plane unreachable for the first tries (outages are retried)
+    expect(billing.replayRecovered()).toBe(2);
+    expect(billing.drawsUnderWayCount).toBe(2);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls.draws.slice(-2)).toEqual(recovered); // the same draws, amounts and what each may debit
+    expect(journal.landed.mock.calls.map(([id]) => id).sort()).toEqual(["old-1", "old-2"]);
+    expect(billing.drawsUnderWayCount).toBe(0);
+    await billing.flush(30_000);
   });
 
   it("an answer that waits for its draw (the journal could not keep it) has the draw sent at once, not at the next draw interval", async () => {
     vi.useFakeTimers();
     const { client, calls } = controlPlane({ drawnNano: "7" });
     const journal = {
-      stats: { kept: 0, failed: 0, bypassed: 0 },
+      stats: { kept: 0, keptLocally: 0, failed: 0, bypassed: 0, recovered: 0 },
       mode: "bypassed",
       circuit: { open: true },
-      append: async () => false, // as while the journal's circuit is open
+      append: async () => false, // as while the journal's circuit is open and the local file cannot be written
+      landed: () => {},
       forget: () => {},
+      takeRecovered: () => [],
       close: async () => {},
     };
     const billing = new RequestBilling(client, log, { ...settings, drawIntervalMs: 1_000 }, journal);
