@@ -8,19 +8,12 @@
 // `draw`, `release`) when tracing is on; the amounts are never touched by it.
 import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
-import {
-  controlPlaneUnavailable,
-  GatewayError,
-  insufficientCredits,
-  isOutage,
-  invalidApiKey,
-  keyBudgetExceeded,
-  spendCapExceeded,
-} from "../errors";
+import { GatewayError, isOutage } from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
 import type { DrawJournal, DrawJournalStats } from "./draw-journal";
 import { HoldRenewal } from "./hold-renewal";
+import { refusalOf } from "./reserve-refusal";
 
 /** Where billing reports what it could not do at once. */
 export interface BillingLog {
@@ -30,26 +23,6 @@ export interface BillingLog {
 
 /** The control-plane calls billing makes. */
 export type BillingCalls = Pick<ControlPlaneClientWrapper, "reserve" | "checkSpend" | "settle" | "release" | "lease" | "draw" | "renew">;
-
-/** The caller-facing refusal of a Reserve's (or CheckSpend's) answer; undefined when it passed. */
-function refusalOf(answer: Awaited<ReturnType<ControlPlaneClientWrapper["reserve"]>>): GatewayError | undefined {
-  switch (answer.outcome) {
-    case "RESERVED":
-      return undefined;
-    case "INSUFFICIENT_CREDITS":
-      return insufficientCredits();
-    case "SPEND_CAP_EXCEEDED":
-      return spendCapExceeded(answer.retryAfterSeconds);
-    case "KEY_SPEND_CAP_EXCEEDED":
-      return spendCapExceeded(answer.retryAfterSeconds, "key");
-    case "KEY_BUDGET_EXCEEDED":
-      return keyBudgetExceeded();
-    case "UNKNOWN_PROJECT":
-      return invalidApiKey();
-    default:
-      return controlPlaneUnavailable("The control plane gave an unexpected answer.");
-  }
-}
 
 const RETRY_DELAYS_MS = [50, 200, 1000];
 const BACKGROUND_RETRY_MS = 5000;
