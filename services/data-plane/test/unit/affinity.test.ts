@@ -13,7 +13,7 @@ import { Call } from "../../src/engine/call";
 import { CallAffinity } from "../../src/engine/call-affinity";
 import { type PlanContext, planCall } from "../../src/engine/call-plan";
 import { CounterFamily } from "../../src/metric-families";
-import { UpstreamProvider } from "../../src/providers/upstream-provider";
+import { openAiCompatibleProviders } from "../support/upstream-providers";
 import { LocalPins, type Pin, type PinStore } from "../../src/routing/affinity-pins";
 import { conversationOf, PREFIX_BYTES, SESSION_HEADER } from "../../src/routing/conversation-key";
 import { PathHealth } from "../../src/routing/path-health";
@@ -133,15 +133,7 @@ const catalogue: Catalogue__Output = {
 };
 
 const http = new UpstreamHttp({ connectTimeoutMs: 1_000, headersTimeoutMs: 1_000, streamIdleTimeoutMs: 1_000, maxConnections: 0 });
-const providers = new Map(
-  ["openai", "openrouter"].map((name) => [
-    name,
-    new UpstreamProvider(
-      { name, baseUrl: `http://${name}.invalid/v1`, protocol: "openai-compatible", extraFields: [], responsesApi: false },
-      http,
-    ),
-  ]),
-);
+const providers = openAiCompatibleProviders(http);
 const identity: KeyIdentity = {
   projectId: "p",
   keyId: "k",

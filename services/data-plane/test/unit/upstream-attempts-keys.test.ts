@@ -18,7 +18,7 @@ import { UpstreamAttempts } from "../../src/engine/upstream-attempts";
 import type { GatewayError } from "../../src/errors";
 import { UsdCounterFamily } from "../../src/metric-families";
 import { attemptMetrics } from "../support/attempt-metrics";
-import { UpstreamProvider } from "../../src/providers/upstream-provider";
+import { openAiCompatibleProviders } from "../support/upstream-providers";
 import { PathHealth } from "../../src/routing/path-health";
 import { UpstreamHttp } from "../../src/upstream/upstream-http";
 import { catalogueModel, protoPrice } from "../support/catalogue-model";
@@ -79,15 +79,7 @@ async function run(openai: string, answers: Record<string, Answer[]>, options: {
   byKey = new Map(Object.entries(answers).map(([key, list]) => [key, [...list]]));
   sent = [];
   const credentials = keyPools({ OPENAI_API_KEY: openai.split(","), OPENROUTER_API_KEY: "or" });
-  const providers = new Map(
-    ["openai", "openrouter"].map((name) => [
-      name,
-      new UpstreamProvider(
-        { name, baseUrl: `${baseUrl}/${name}/v1`, protocol: "openai-compatible", extraFields: [], responsesApi: false },
-        http,
-      ),
-    ]),
-  );
+  const providers = openAiCompatibleProviders(http, { base: baseUrl });
   const health = new PathHealth({ errorHalfLifeMs: 60_000, failureThreshold: 3, cooldownMs: 60_000 });
   const registry = new Registry();
   const metrics = attemptMetrics(registry);

@@ -17,7 +17,7 @@ import { UpstreamAttempts } from "../../src/engine/upstream-attempts";
 import type { GatewayError } from "../../src/errors";
 import { UsdCounterFamily } from "../../src/metric-families";
 import { attemptMetrics } from "../support/attempt-metrics";
-import { UpstreamProvider } from "../../src/providers/upstream-provider";
+import { openAiCompatibleProviders } from "../support/upstream-providers";
 import { PathHealth } from "../../src/routing/path-health";
 import { UpstreamHttp } from "../../src/upstream/upstream-http";
 import { catalogueModel, protoPrice } from "../support/catalogue-model";
@@ -97,15 +97,7 @@ function harness(answers: Answer[], options: { maxAttempts?: number; budgetMs?: 
       money.push("release");
     },
   };
-  const providers = new Map(
-    ["openai", "openrouter"].map((name) => [
-      name,
-      new UpstreamProvider(
-        { name, baseUrl: `${baseUrl}/${name}/v1`, protocol: "openai-compatible", extraFields: [], responsesApi: false },
-        http,
-      ),
-    ]),
-  );
+  const providers = openAiCompatibleProviders(http, { base: baseUrl });
   const health = new PathHealth({ errorHalfLifeMs: 1, failureThreshold: 3, cooldownMs: 60_000 });
   const registry = new Registry();
   const metrics = attemptMetrics(registry);
