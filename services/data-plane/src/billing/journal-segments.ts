@@ -1,6 +1,6 @@
-// The draw journal's local file (docs/money.md, "A killed data plane"): append-only segment files in
-// one directory that one data plane owns at a time. Each entry is one line written by one write(2)
-// before its answer leaves: a SIGKILL cannot lose it (the page cache outlives the process); a lost node
+// The draw journal's local file, written while its Redis is away (docs/money.md, "Journal store down or
+// slow"): append-only segment files in one directory that one data plane owns at a time. Each entry is
+// one line written by one write(2) before its answer leaves: a SIGKILL cannot lose it (the page cache outlives the process); a lost node
 // can (no fsync per answer: docs/money.md has what one would cost). A segment is deleted once every
 // entry in it has landed on the ledger; the one being written rotates by size and age, so what stays
 // on disk is the segments of draws not landed yet, and never more than `maxBytes`.
@@ -118,10 +118,10 @@ export class JournalSegments {
   /** Any of `segment`'s entries that were counted are landed: deleted once none is left and it is not written to. */
   landed(segment: Segment): void {
     segment.unlanded--;
-    if (segment.unlanded <= 0 && segment !== this.current) this.delete(segment);
+    this.dropIfEmpty(segment);
   }
 
-  /** A segment of a predecessor in which nothing was counted (every line unreadable, or none). */
+  /** Deletes `segment` if nothing in it waits to land and it is not being written (a predecessor's with every line unreadable, or none). */
   dropIfEmpty(segment: Segment): void {
     if (segment.unlanded <= 0 && segment !== this.current) this.delete(segment);
   }
