@@ -72,6 +72,8 @@ export interface DataPlaneConfig {
     maxBodyBytes: number;
     /** Connections per provider origin at most; 0: no cap (HTTP/1.1 carries one call at a time, so a cap queues the calls beyond it). */
     maxConnections: number;
+    /** Same-dialect answers relayed as the upstream's bytes (engine/chat-byte-relay.ts); false: parsed and written again. */
+    relayBytes: boolean;
   };
   pathHealth: {
     /** How fast a path's recent error rate is forgotten without calls (it halves in this time). */
@@ -233,6 +235,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
       // 16 MiB leaves room under the production heap (--max-old-space-size=256) for the requests beside it.
       maxBodyBytes: integer(env, "UPSTREAM_MAX_BODY_BYTES", 16 * 1024 * 1024, 1024),
       maxConnections: integer(env, "UPSTREAM_MAX_CONNECTIONS", 0, 0),
+      relayBytes: flag(env, "RELAY_SAME_DIALECT_BYTES", true),
     },
     pathHealth: {
       errorHalfLifeMs: integer(env, "PATH_HEALTH_HALF_LIFE_MS", 30_000, 1),

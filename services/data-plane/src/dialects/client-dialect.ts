@@ -9,6 +9,7 @@ import type { UsageRecord } from "../billing/pricing";
 import type { OpenAiChunk } from "../providers/provider-adapter";
 import type { SseEvent } from "../upstream/sse-parser";
 import type { ServiceBlock } from "../routing/service-block";
+import type { ChatScan } from "./openai/chat-json-scan";
 
 export type Operation = "chat" | "embeddings";
 
@@ -68,6 +69,8 @@ export interface StreamRenderer {
    * a translating one renders `chunks`. `event` is undefined for the chunks the end of the body gave.
    */
   frames(event: SseEvent | undefined, chunks: readonly OpenAiChunk[]): string;
+  /** An event the relay wrote as the bytes that arrived, without parsing it (engine/chat-byte-relay.ts): its JSON data. */
+  relayed?(data: Buffer): void;
   /** The final frames: usage with cost, then the end marker, or after a failure the failure event. */
   finish(context: AnswerContext, failure: GatewayError | undefined): string;
 }
@@ -81,6 +84,11 @@ export interface ClientDialect {
   parse(body: unknown, headers?: Readonly<Record<string, string | string[] | undefined>>): ClientRequest;
   /** A whole answer as the client's body: given as the upstream wrote it when this dialect is the upstream's own, else in the shared representation. */
   answer(answer: Record<string, unknown>, context: AnswerContext): Record<string, unknown>;
+  /**
+   * The same for an answer of this dialect kept as the upstream's bytes, at the places a scan found
+   * (engine/chat-byte-relay.ts); for the dialects whose answers can be relayed so.
+   */
+  answerBytes?(bytes: Buffer, scan: ChatScan, context: AnswerContext): Buffer | undefined;
   /** A renderer for one streamed answer. */
   streamRenderer(context: RenderContext): StreamRenderer;
   /** An error as this dialect's JSON body. */

@@ -25,6 +25,18 @@ export interface EventItems {
   /** Undefined for what the end of the body gave (a whole answer, a translator's last items): no event of its own. */
   event: SseEvent | undefined;
   items: AnswerItem[];
+  /** A same-dialect event relayed as the bytes that arrived, not translated (its items are none). */
+  relay?: RelayedEvent;
+}
+
+/** An event of the client's own dialect, as it came (engine/chat-byte-relay.ts). */
+export interface RelayedEvent {
+  /** The whole SSE frame, blank line included: what the client gets. */
+  frame: Buffer;
+  /** Its data (one JSON chunk). */
+  data: Buffer;
+  /** UTF-8 bytes of the produced text in it, as the usage meter counts them. */
+  producedBytes: number;
 }
 
 const NO_GROUPS: EventItems[] = [];
@@ -34,12 +46,17 @@ export class StreamDecoder implements AnswerDecoder {
   readonly brokenOutcome = "stream_failed";
   private readonly parser: SseParser | AwsEventStreamParser;
 
-  /** @param maxEventLength the largest single event held (a larger one throws UpstreamBodyTooLarge). */
+  /**
+   * @param maxEventLength the largest single event held (a larger one throws UpstreamBodyTooLarge).
+   * @param midStream SSE input that starts at an event boundary inside the stream (no byte-order mark).
+   */
   constructor(
     private readonly translator: StreamTranslator,
     maxEventLength: number,
+    midStream = false,
   ) {
-    this.parser = translator.framing === "aws-eventstream" ? new AwsEventStreamParser(maxEventLength) : new SseParser(maxEventLength);
+    this.parser =
+      translator.framing === "aws-eventstream" ? new AwsEventStreamParser(maxEventLength) : new SseParser(maxEventLength, midStream);
   }
 
   push(bytes: Buffer): EventItems[] {

@@ -31,6 +31,8 @@ export interface EngineSettings extends AttemptSettings {
   maxBodyBytes: number;
   sseKeepAliveMs: number;
   clientDisconnectDrainMs: number;
+  /** Same-dialect answers relayed as the upstream's bytes (engine/chat-byte-relay.ts). */
+  relayBytes: boolean;
 }
 
 export interface EngineMetrics extends AttemptMetrics {
@@ -117,12 +119,14 @@ export class Engine {
       await this.stream(call, reply, client);
       return reply;
     }
-    const body = await this.whole(call, reply, client);
+    const answer = await this.whole(call, reply, client);
     if (call.plan.dialect.routingHeaders) reply.headers(routingHeaders(call));
-    return reply.send(body);
+    // The upstream's own bytes, completed: one write with its Content-Length.
+    if (answer.bytes) return reply.type("application/json; charset=utf-8").send(answer.bytes);
+    return reply.send(answer.body);
   }
 
-  private async whole(call: Call, reply: FastifyReply, client: ClientLink): Promise<Record<string, unknown>> {
+  private async whole(call: Call, reply: FastifyReply, client: ClientLink): Promise<{ body?: Record<string, unknown>; bytes?: Buffer }> {
     const context = this.relayContext(call, reply, client, undefined);
     try {
       for (;;) {
@@ -130,7 +134,7 @@ export class Engine {
         const result = await relayAnswer(context, response);
         if (result.kind === "relayed") {
           this.affinity.answered(call);
-          return result.body!;
+          return result;
         }
       }
     } catch (error) {
@@ -177,6 +181,7 @@ export class Engine {
       sse,
       streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
       maxBodyBytes: settings.maxBodyBytes,
+      relayBytes: settings.relayBytes,
       firstEvent: metrics.upstreamFirstEvent,
       genAi: metrics.genAi,
       malformedEvent: (event, lost) => {

@@ -14,10 +14,11 @@ import type { GenAiMetrics } from "../gen-ai-metrics";
 import type { HistogramFamily } from "../metric-families";
 import type { AnswerContext } from "../dialects/client-dialect";
 import type { OpenAiChunk, ResponseContext } from "../providers/provider-adapter";
-import { readTextWithin, UpstreamBodyTooLarge } from "../upstream/body-limit";
+import { readBytesWithin, UpstreamBodyTooLarge, utf8Text } from "../upstream/body-limit";
 import type { SseEvent } from "../upstream/sse-parser";
 import type { UpstreamResponse } from "../upstream/upstream-http";
 import { type EventItems, StreamDecoder, WholeDecoder } from "./answer-decoders";
+import { ChatByteDecoder, type WholeChatBytes, wholeChatBytes } from "./chat-byte-relay";
 import type { Call } from "./call";
 import type { CallMoney } from "./call-money";
 import type { ClientLink } from "./client-link";
@@ -36,6 +37,8 @@ export interface RelayContext {
   streamIdleTimeoutMs: number;
   /** The largest whole answer, or single stream event, read from the upstream. */
   maxBodyBytes: number;
+  /** Same-dialect answers go out as the upstream's bytes where they can (engine/chat-byte-relay.ts). */
+  relayBytes: boolean;
   /** Streams: from sending upstream to the first event, by provider. */
   firstEvent: HistogramFamily;
   /** Streams: gen_ai_server_time_to_first_token_seconds, from the request's body being read. */
@@ -44,8 +47,8 @@ export interface RelayContext {
   malformedEvent(event: SseEvent | undefined, lost: boolean): void;
 }
 
-/** "retry": the answer broke before anything reached the client (nothing billed). `body`: a whole answer to send. */
-export type RelayResult = { kind: "retry" } | { kind: "relayed"; body?: Record<string, unknown> };
+/** "retry": the answer broke before anything reached the client (nothing billed). `body` or `bytes`: a whole answer to send. */
+export type RelayResult = { kind: "retry" } | { kind: "relayed"; body?: Record<string, unknown>; bytes?: Buffer };
 
 export async function relayAnswer(context: RelayContext, response: UpstreamResponse): Promise<RelayResult> {
   const { call, client, sse, attempts } = context;
@@ -57,8 +60,13 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   };
   const { adapter } = target;
   const { native } = target;
-  const decoder: StreamDecoder | WholeDecoder = sse
-    ? new StreamDecoder(native ? native.stream(responseContext) : adapter.stream(responseContext), context.maxBodyBytes)
+  const asBytes = context.relayBytes && native?.relaysChatBytes === true;
+  const decoder: StreamDecoder | ChatByteDecoder | WholeDecoder = sse
+    ? native
+      ? asBytes
+        ? new ChatByteDecoder(native.stream(responseContext), context.maxBodyBytes)
+        : new StreamDecoder(native.stream(responseContext), context.maxBodyBytes)
+      : new StreamDecoder(adapter.stream(responseContext), context.maxBodyBytes)
     : native
       ? new WholeDecoder(
           (json) => native.response(json, responseContext),
@@ -80,13 +88,24 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   const meter = new UsageMeter();
   /** A whole answer for the client: the upstream's own when the dialect is its own, else the translation. */
   let whole: Record<string, unknown> | undefined;
+  /** Or the upstream's own bytes, read without parsing the answer. */
+  let wholeBytes: WholeChatBytes | undefined;
   let relayedAny = false; // something reached the client: no retry from here on
   let failure: "client_closed" | "upstream_failed" | undefined;
   let finished = false; // the translation said the answer is complete ([DONE], message_stop, a whole body)
   const chunks: OpenAiChunk[] = [];
 
   /** Takes one upstream event's items, in order; true when reading should stop. */
-  const take = ({ event, items }: EventItems): boolean => {
+  const take = ({ event, items, relay }: EventItems): boolean => {
+    if (relay) {
+      // An event of the client's own dialect without usage or error: its bytes, as they came.
+      if (client.gone) return false;
+      meter.deliveredBytesOf(relay.producedBytes);
+      renderer!.relayed?.(relay.data);
+      relayedAny = true;
+      sse!.addBytes(relay.frame);
+      return false;
+    }
     let stop = false;
     chunks.length = 0;
     for (const item of items) {
@@ -134,7 +153,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   let firstEvent = false;
   let firstWritten = false;
   /** Reads a streamed answer event by event; the events of one read go out in one write (awaited only when the client is slow). */
-  const readStream = async (stream: StreamDecoder, writer: SseResponse) => {
+  const readStream = async (stream: StreamDecoder | ChatByteDecoder, writer: SseResponse) => {
     for await (const bytes of response.body) {
       for (const group of stream.push(bytes as Buffer)) {
         idle?.refresh();
@@ -160,9 +179,15 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   };
   let tooLarge: UpstreamBodyTooLarge | undefined;
   try {
-    if (decoder instanceof WholeDecoder)
-      take({ event: undefined, items: decoder.decode(await readTextWithin(response, context.maxBodyBytes)) });
-    else await readStream(decoder, sse!);
+    if (decoder instanceof WholeDecoder) {
+      const bytes = await readBytesWithin(response, context.maxBodyBytes);
+      wholeBytes = asBytes ? wholeChatBytes(bytes, plan.request.service !== undefined, native!.usage) : undefined;
+      if (wholeBytes) {
+        meter.report(wholeBytes, wholeBytes.record);
+        meter.deliveredBytesOf(wholeBytes.scan.producedBytes);
+        finished = true;
+      } else take({ event: undefined, items: decoder.decode(utf8Text(bytes)) });
+    } else await readStream(decoder, sse!);
   } catch (error) {
     failure = client.gone ? "client_closed" : "upstream_failed";
     if (error instanceof UpstreamBodyTooLarge) tooLarge = error;
@@ -205,7 +230,9 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
     sse.addLast(renderer!.finish(answerContext, end)); // written with the response's end
     return { kind: "relayed" };
   }
-  return { kind: "relayed", body: plan.dialect.answer(whole!, answerContext) };
+  const bytes = wholeBytes && plan.dialect.answerBytes?.(wholeBytes.bytes, wholeBytes.scan, answerContext);
+  if (bytes) return { kind: "relayed", bytes };
+  return { kind: "relayed", body: plan.dialect.answer(whole ?? JSON.parse(utf8Text(wholeBytes!.bytes)), answerContext) };
 }
 
 /** An aggregator's own charge in its usage (OpenRouter's `cost`, USD), when it reported one. */

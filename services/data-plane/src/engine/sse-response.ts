@@ -14,8 +14,9 @@ export class SseResponse {
   private started = false;
   /** The headers went out with a keep-alive, before the outcome was known. */
   private early = false;
-  /** Events added and not written yet. */
+  /** Events added and not written yet: text, then (once bytes were added) parts. */
   private pending = "";
+  private parts: (string | Buffer)[] = [];
 
   constructor(
     private readonly reply: FastifyReply,
@@ -70,7 +71,36 @@ export class SseResponse {
 
   /** Adds complete SSE frames; they go out with the others added since the last write at the next `flush`, in one write. */
   add(frames: string): void {
-    this.pending += frames;
+    if (this.parts.length === 0) this.pending += frames;
+    else this.parts.push(frames);
+  }
+
+  /** Adds a frame relayed as the upstream's bytes; one that follows the last in the same buffer joins it (no copy). */
+  addBytes(frame: Buffer): void {
+    const { parts } = this;
+    if (this.pending !== "") {
+      parts.push(this.pending);
+      this.pending = "";
+    }
+    const last = parts[parts.length - 1];
+    if (typeof last === "object" && last.buffer === frame.buffer && last.byteOffset + last.length === frame.byteOffset)
+      parts[parts.length - 1] = Buffer.from(last.buffer, last.byteOffset, last.length + frame.length);
+    else parts.push(frame);
+  }
+
+  /** What was added since the last write, as one chunk ("" for nothing). */
+  private take(): string | Buffer {
+    if (this.parts.length === 0) {
+      const text = this.pending;
+      this.pending = "";
+      return text;
+    }
+    const { parts } = this;
+    if (this.pending !== "") parts.push(this.pending);
+    this.pending = "";
+    this.parts = [];
+    if (parts.length === 1) return parts[0]!;
+    return Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : part)));
   }
 
   /**
@@ -78,9 +108,8 @@ export class SseResponse {
    * (or is gone, or there were none), else a promise of its drain (or close).
    */
   flush(): Promise<void> | undefined {
-    if (this.pending === "") return undefined;
-    const text = this.pending;
-    this.pending = "";
+    const text = this.take();
+    if (text.length === 0) return undefined;
     // Events go out only once the attempts are over: the headers can state the outcome.
     this.commit(false);
     this.timer.refresh();
@@ -120,12 +149,11 @@ export class SseResponse {
    */
   end(): void {
     clearTimeout(this.timer);
-    const text = this.pending;
-    this.pending = "";
-    if (text !== "") this.commit(false);
+    const text = this.take();
+    if (text.length !== 0) this.commit(false);
     const raw = this.raw;
     if (!this.started || raw.writableEnded) return;
-    if (text === "" || raw.destroyed) {
+    if (text.length === 0 || raw.destroyed) {
       raw.end();
       return;
     }

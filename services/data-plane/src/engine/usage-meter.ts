@@ -58,6 +58,11 @@ export class UsageMeter {
     }
   }
 
+  /** Produced text that reached the client as bytes, counted by the relay's scan (engine/chat-byte-relay.ts) as `deliveredChunk` counts it. */
+  deliveredBytesOf(bytes: number): void {
+    this.deliveredBytes += bytes;
+  }
+
   /** A whole answer for the client: its messages' images now, their text if an estimate needs it. */
   deliveredAnswer(answer: { choices?: unknown }): void {
     this.answer = answer;

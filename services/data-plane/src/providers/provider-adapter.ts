@@ -109,6 +109,11 @@ export interface NativeCodec {
   stream(context: ResponseContext): StreamTranslator;
   /** The upstream call that counts a client body's input tokens, for a dialect with such an endpoint (Anthropic's count_tokens). */
   countTokens?(body: Record<string, unknown>, context: RequestContext): UpstreamCall;
+  /**
+   * Its answers are OpenAI chat completions in SSE, as an OpenAI chat client reads them: relayed as bytes
+   * (engine/chat-byte-relay.ts). Its `usage` then reads a completion's `usage` and `service_tier` only.
+   */
+  readonly relaysChatBytes?: true;
 }
 
 export interface ProviderAdapter {

@@ -16,12 +16,23 @@ const BOM = 0xfeff;
 /** What is read of answers the gateway only looks into (an error body's structured fields, a token count). */
 export const SMALL_BODY_BYTES = 64 * 1024;
 
-/**
- * The body as UTF-8 text (as undici's text(): a byte-order mark dropped), read only while it stays
- * within `limitBytes`: a larger Content-Length is refused before reading, a longer body once it
- * passes the cap. Either way the body is destroyed and UpstreamBodyTooLarge thrown.
- */
+/** The body as UTF-8 text (as undici's text(): a byte-order mark dropped), read as readBytesWithin reads it. */
 export async function readTextWithin(response: UpstreamResponse, limitBytes: number): Promise<string> {
+  return utf8Text(await readBytesWithin(response, limitBytes));
+}
+
+/** Bytes as UTF-8 text as undici's text() gives it: a byte-order mark dropped, invalid bytes U+FFFD. */
+export function utf8Text(bytes: Buffer): string {
+  const text = bytes.toString("utf8");
+  return text.charCodeAt(0) === BOM ? text.slice(1) : text;
+}
+
+/**
+ * The body's bytes, read only while they stay within `limitBytes`: a larger Content-Length is refused
+ * before reading, a longer body once it passes the cap. Either way the body is destroyed and
+ * UpstreamBodyTooLarge thrown.
+ */
+export async function readBytesWithin(response: UpstreamResponse, limitBytes: number): Promise<Buffer> {
   const { body } = response;
   if (Number(response.headers["content-length"] ?? 0) > limitBytes) {
     body.destroy();
@@ -37,6 +48,5 @@ export async function readTextWithin(response: UpstreamResponse, limitBytes: num
     }
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks, size).toString("utf8");
-  return text.charCodeAt(0) === BOM ? text.slice(1) : text;
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }

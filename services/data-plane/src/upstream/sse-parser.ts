@@ -33,8 +33,16 @@ export class SseParser {
   private eventName = "";
   private lastId: string | undefined;
 
-  /** @param maxEventLength the longest event (a line, or its data lines joined) held, in characters of the decoded text. */
-  constructor(private readonly maxEventLength = Number.POSITIVE_INFINITY) {}
+  /**
+   * @param maxEventLength the longest event (a line, or its data lines joined) held, in characters of the decoded text.
+   * @param midStream the input starts at an event boundary inside a stream (no byte-order mark to strip).
+   */
+  constructor(
+    private readonly maxEventLength = Number.POSITIVE_INFINITY,
+    midStream = false,
+  ) {
+    this.first = !midStream;
+  }
 
   /** Feeds bytes (or text) and returns the complete items they finish. */
   push(chunk: Uint8Array | string): SseItem[] {

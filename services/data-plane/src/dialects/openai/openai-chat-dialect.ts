@@ -9,6 +9,12 @@ import { openAiErrorBody, openAiErrorFrame } from "./openai-errors";
 import { refuseProviderResources } from "./provider-resources";
 import { requireObjectBody } from "./request-body";
 import { usageWithCost } from "./usage-with-cost";
+import { usdNumber } from "../../billing/pricing";
+import type { ChatScan } from "./chat-json-scan";
+import { withUsageCost } from "./usage-cost-splice";
+
+/** The `service` block of an answer to a request that sent one: the routing trace. */
+const serviceOf = (context: AnswerContext) => ({ reason: context.trace });
 
 export const openAiChat: ClientDialect = {
   name: "openai-chat",
@@ -27,9 +33,12 @@ export const openAiChat: ClientDialect = {
 
   answer(answer: Record<string, unknown>, context: AnswerContext): Record<string, unknown> {
     answer.usage = usageWithCost(context.usage, context.tokens, context.debitedNano);
-    if (context.request.service) answer.service = { reason: context.trace };
+    if (context.request.service) answer.service = serviceOf(context);
     return answer;
   },
+
+  answerBytes: (bytes: Buffer, scan: ChatScan, context: AnswerContext) =>
+    withUsageCost(bytes, scan, usdNumber(context.debitedNano), context.request.service ? serviceOf(context) : undefined),
 
   streamRenderer: ({ native }) => new ChatStreamRenderer(native),
   errorBody: openAiErrorBody,

@@ -43,6 +43,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
 
   private sharedCodec(endpoint: Endpoint): NativeCodec {
     return {
+      ...(endpoint === "chat" ? { relaysChatBytes: true as const } : {}),
       call: (body, context, maxTokens) =>
         this.request(endpoint, maxTokens === undefined ? body : { ...body, max_tokens: maxTokens }, context),
       response: (json) => this.response(endpoint, json),
