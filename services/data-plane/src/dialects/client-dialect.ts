@@ -69,8 +69,12 @@ export interface StreamRenderer {
    * a translating one renders `chunks`. `event` is undefined for the chunks the end of the body gave.
    */
   frames(event: SseEvent | undefined, chunks: readonly OpenAiChunk[]): string;
-  /** An event the relay wrote as the bytes that arrived, without parsing it (engine/chat-byte-relay.ts): its JSON data. */
-  relayed?(data: Buffer): void;
+  /**
+   * An event the relay writes as the bytes that arrived, unparsed (engine/byte-event-decoder.ts), for the
+   * dialects whose codecs relay bytes: the frames to write before it ("" for none), or undefined when the
+   * renderer holds it back (it writes it later, as `frames` would have).
+   */
+  relayed?(data: Buffer, frame: Buffer): string | undefined;
   /** The final frames: usage with cost, then the end marker, or after a failure the failure event. */
   finish(context: AnswerContext, failure: GatewayError | undefined): string;
 }

@@ -18,7 +18,8 @@ import { readBytesWithin, UpstreamBodyTooLarge, utf8Text } from "../upstream/bod
 import type { SseEvent } from "../upstream/sse-parser";
 import type { UpstreamResponse } from "../upstream/upstream-http";
 import { type EventItems, StreamDecoder, WholeDecoder } from "./answer-decoders";
-import { ChatByteDecoder, type WholeChatBytes, wholeChatBytes } from "./chat-byte-relay";
+import { ByteEventDecoder } from "./byte-event-decoder";
+import { type WholeChatBytes, wholeChatBytes } from "./chat-byte-relay";
 import type { Call } from "./call";
 import type { CallMoney } from "./call-money";
 import type { ClientLink } from "./client-link";
@@ -60,11 +61,11 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   };
   const { adapter } = target;
   const { native } = target;
-  const asBytes = context.relayBytes && native?.relaysChatBytes === true;
-  const decoder: StreamDecoder | ChatByteDecoder | WholeDecoder = sse
+  const eventBytes = context.relayBytes ? native?.eventBytes?.() : undefined;
+  const decoder: StreamDecoder | ByteEventDecoder | WholeDecoder = sse
     ? native
-      ? asBytes
-        ? new ChatByteDecoder(native.stream(responseContext), context.maxBodyBytes)
+      ? eventBytes
+        ? new ByteEventDecoder(native.stream(responseContext), context.maxBodyBytes, eventBytes)
         : new StreamDecoder(native.stream(responseContext), context.maxBodyBytes)
       : new StreamDecoder(adapter.stream(responseContext), context.maxBodyBytes)
     : native
@@ -98,11 +99,13 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   /** Takes one upstream event's items, in order; true when reading should stop. */
   const take = ({ event, items, relay }: EventItems): boolean => {
     if (relay) {
-      // An event of the client's own dialect without usage or error: its bytes, as they came.
+      // An event of the client's own dialect the parse would relay as written: its bytes, as they came.
       if (client.gone) return false;
+      const before = renderer!.relayed!(relay.data, relay.frame);
+      if (before === undefined) return false; // held back by the renderer, as its parse would have been
       meter.deliveredBytesOf(relay.producedBytes);
-      renderer!.relayed?.(relay.data);
       relayedAny = true;
+      if (before !== "") sse!.add(before);
       sse!.addBytes(relay.frame);
       return false;
     }
@@ -153,7 +156,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   let firstEvent = false;
   let firstWritten = false;
   /** Reads a streamed answer event by event; the events of one read go out in one write (awaited only when the client is slow). */
-  const readStream = async (stream: StreamDecoder | ChatByteDecoder, writer: SseResponse) => {
+  const readStream = async (stream: StreamDecoder | ByteEventDecoder, writer: SseResponse) => {
     for await (const bytes of response.body) {
       for (const group of stream.push(bytes as Buffer)) {
         idle?.refresh();
@@ -181,7 +184,8 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   try {
     if (decoder instanceof WholeDecoder) {
       const bytes = await readBytesWithin(response, context.maxBodyBytes);
-      wholeBytes = asBytes ? wholeChatBytes(bytes, plan.request.service !== undefined, native!.usage) : undefined;
+      wholeBytes =
+        context.relayBytes && native?.wholeChatBytes ? wholeChatBytes(bytes, plan.request.service !== undefined, native!.usage) : undefined;
       if (wholeBytes) {
         meter.report(wholeBytes, wholeBytes.record);
         meter.deliveredBytesOf(wholeBytes.scan.producedBytes);

@@ -110,10 +110,25 @@ export interface NativeCodec {
   /** The upstream call that counts a client body's input tokens, for a dialect with such an endpoint (Anthropic's count_tokens). */
   countTokens?(body: Record<string, unknown>, context: RequestContext): UpstreamCall;
   /**
-   * Its answers are OpenAI chat completions in SSE, as an OpenAI chat client reads them: relayed as bytes
+   * Which events of its SSE streams can go out as the bytes that arrived, unparsed (engine/byte-event-decoder.ts);
+   * absent, every event is parsed. One per stream.
+   */
+  eventBytes?(): EventBytes;
+  /**
+   * Its whole answers are OpenAI chat completions, relayed as bytes with the cost spliced in
    * (engine/chat-byte-relay.ts). Its `usage` then reads a completion's `usage` and `service_tier` only.
    */
-  readonly relaysChatBytes?: true;
+  readonly wholeChatBytes?: true;
+}
+
+/** What of a dialect's stream events can go out as bytes, and the produced text in each (engine/byte-event-decoder.ts). */
+export interface EventBytes {
+  /**
+   * The UTF-8 bytes of produced text in an event (valid UTF-8) that can go out as it came, as the meter
+   * counts its translation; -1 when it must be parsed and translated. `nameStart` is -1 for an event of
+   * data alone.
+   */
+  relayable(bytes: Buffer, nameStart: number, nameEnd: number, dataStart: number, dataEnd: number): number;
 }
 
 export interface ProviderAdapter {

@@ -1,10 +1,14 @@
 // One upstream answer through the engine's relay (engine/relay-answer.ts) for
-// an OpenAI chat client on an OpenAI-compatible path, with the parts around it
+// a client of the upstream's own dialect (OpenAI chat, Anthropic Messages or
+// Responses on a path that speaks it), with the parts around it
 // recorded instead of running: the bytes the client got, the usage billed, and
 // what the attempt and the malformed-event counter were told. The same answer
 // relayed as bytes and parsed gives what a differential test compares.
 import { Readable } from "node:stream";
+import { anthropicMessages } from "../../src/dialects/anthropic-messages/anthropic-messages-dialect";
 import { openAiChat } from "../../src/dialects/openai/openai-chat-dialect";
+import { openAiResponses } from "../../src/dialects/openai-responses/openai-responses-dialect";
+import { AnthropicAdapter } from "../../src/providers/anthropic/anthropic-adapter";
 import { Call } from "../../src/engine/call";
 import type { CallPlan } from "../../src/engine/call-plan";
 import type { MeteredTokens } from "../../src/engine/usage-meter";
@@ -23,14 +27,22 @@ export interface RelayRun {
   malformed: boolean[];
 }
 
-const adapter = new OpenAiCompatibleAdapter();
+const chatAdapter = new OpenAiCompatibleAdapter();
+const responsesAdapter = new OpenAiCompatibleAdapter([], true);
+const anthropicAdapter = new AnthropicAdapter();
+const DIALECTS = {
+  chat: { dialect: openAiChat, adapter: chatAdapter },
+  messages: { dialect: anthropicMessages, adapter: anthropicAdapter },
+  responses: { dialect: openAiResponses, adapter: responsesAdapter },
+};
 const SILENT = { series: () => ({ observe: () => {} }) };
 
 /** Relays `reads` (the upstream body, as it arrived read by read). */
 export async function relayOnce(
   reads: readonly Buffer[],
-  options: { stream: boolean; relayBytes: boolean; service?: boolean; maxBodyBytes?: number },
+  options: { stream: boolean; relayBytes: boolean; service?: boolean; maxBodyBytes?: number; dialect?: keyof typeof DIALECTS },
 ): Promise<RelayRun> {
+  const { dialect, adapter } = DIALECTS[options.dialect ?? "chat"];
   const request = {
     operation: "chat" as const,
     body: {},
@@ -42,13 +54,13 @@ export async function relayOnce(
     path: { upstreamModel: "gpt-test", provider: "openai" },
     model: { id: "gpt-test" },
     adapter,
-    native: adapter.native("openai-chat"),
+    native: adapter.native(dialect.name),
     sized: { upstream: { path: "/chat/completions", headers: {}, body: '{"messages":[{"role":"user","content":"hello there"}]}' } },
   };
   const plan = {
     requestId: "00000000-0000-4000-8000-000000000000",
     request,
-    dialect: openAiChat,
+    dialect,
     trace: { attempts: [] },
     targets: [target],
   } as unknown as CallPlan;

@@ -26,6 +26,11 @@ export class MessagesNativeStreamRenderer implements StreamRenderer {
     this.opening = new HeldOpening(maxHeldLength);
   }
 
+  /** A content event relayed as its bytes (a text or thinking delta): the held opening goes first. */
+  relayed(): string {
+    return this.opening.release();
+  }
+
   frames(event: SseEvent | undefined, _chunks: readonly OpenAiChunk[]): string {
     if (!event) return ""; // the end of the body: no event to relay
     if (this.opening.holding && (event.event === "message_start" || event.event === "ping")) {

@@ -28,14 +28,22 @@ interface EventShape {
 
 export class ResponsesNativeStreamRenderer implements StreamRenderer {
   private held: { event: SseEvent; parsed: EventShape } | undefined;
-  /** The last event's data, read only when a failure must be numbered after it. */
-  private lastData = "";
+  /** The last event's data, read only when a failure must be numbered after it (a relayed one's bytes). */
+  private lastData: string | Buffer = "";
   /** The latest response snapshot (created / in_progress), for response.failed. */
   private response: Record<string, unknown> | undefined;
   private readonly opening: HeldOpening;
 
   constructor(maxHeldLength?: number) {
     this.opening = new HeldOpening(maxHeldLength);
+  }
+
+  /** A text delta relayed as its bytes: held with the opening until the first output item, as `frames` holds it. */
+  relayed(data: Buffer, frame: Buffer): string | undefined {
+    this.lastData = data;
+    if (!this.opening.holding) return "";
+    this.opening.hold(frame.toString());
+    return undefined;
   }
 
   // The codec's reader has parsed every event for the meter already: only the few events this
@@ -61,7 +69,7 @@ export class ResponsesNativeStreamRenderer implements StreamRenderer {
     // Without a failure the engine has seen the terminal event; a stream without one ended early all the same.
     if (failure || !this.held) {
       const response = { ...(this.response ?? {}), usage: responsesUsage(context) };
-      const last = parseEvent(this.lastData).sequence_number;
+      const last = parseEvent(this.lastData.toString()).sequence_number;
       return this.opening.release() + failureFrames(failure ?? streamFailed(), typeof last === "number" ? last + 1 : 0, response);
     }
     const { event, parsed } = this.held;

@@ -12,10 +12,8 @@ import type { AnswerContext, StreamRenderer } from "../client-dialect";
 import { openAiErrorFrame } from "./openai-errors";
 import { usageWithCost } from "./usage-with-cost";
 import { usdNumber } from "../../billing/pricing";
-import { ChatJsonScan } from "./chat-json-scan";
+import { ChatJsonScan, DELTA } from "./chat-json-scan";
 import { withUsageCost } from "./usage-cost-splice";
-
-const DELTA = Buffer.from("delta");
 
 interface ChunkShape {
   id?: unknown;
@@ -38,9 +36,10 @@ export class ChatStreamRenderer implements StreamRenderer {
 
   constructor(private readonly native: boolean) {}
 
-  relayed(data: Buffer): void {
+  relayed(data: Buffer): string {
     this.lastRelayed = data;
     this.lastChunk = undefined;
+    return "";
   }
 
   frames(event: SseEvent | undefined, chunks: readonly OpenAiChunk[]): string {

@@ -5,6 +5,7 @@
 // and read here into the shared representation and the usage record for the usage meter only.
 import type { NativeCodec, RequestContext, UpstreamCall } from "../provider-adapter";
 import { AnthropicStreamTranslator } from "./anthropic-stream-translator";
+import { MessagesEventBytes } from "./messages-event-bytes";
 import { anthropicHeaders } from "./build-anthropic-request";
 import { convertAnthropicMessage } from "./convert-anthropic-message";
 import { readMessageUsage } from "./convert-anthropic-usage";
@@ -77,6 +78,7 @@ export const anthropicMessagesCodec: NativeCodec = {
   response: (json, context) => convertAnthropicMessage(json, context),
   usage: (json) => readMessageUsage(json),
   stream: (context) => new AnthropicStreamTranslator(context),
+  eventBytes: () => new MessagesEventBytes(),
   countTokens: (body, context) => anthropicCountTokensCall(body, context),
 };
 

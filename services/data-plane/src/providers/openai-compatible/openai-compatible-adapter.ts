@@ -20,6 +20,7 @@ import { OPENAI_CHAT_FIELDS, OPENAI_EMBEDDINGS_FIELDS, pickFields } from "./acce
 import { classifyUpstreamError } from "./classify-error";
 import { responsesCodec } from "./responses-codec";
 import { malformedEvent } from "../malformed-event";
+import { ChatEventBytes } from "./chat-event-bytes";
 
 export class OpenAiCompatibleAdapter implements ProviderAdapter {
   readonly protocol = "openai-compatible";
@@ -43,7 +44,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
 
   private sharedCodec(endpoint: Endpoint): NativeCodec {
     return {
-      ...(endpoint === "chat" ? { relaysChatBytes: true as const } : {}),
+      ...(endpoint === "chat" ? { eventBytes: () => new ChatEventBytes(), wholeChatBytes: true as const } : {}),
       call: (body, context, maxTokens) =>
         this.request(endpoint, maxTokens === undefined ? body : { ...body, max_tokens: maxTokens }, context),
       response: (json) => this.response(endpoint, json),

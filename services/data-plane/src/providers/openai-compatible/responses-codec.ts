@@ -6,6 +6,7 @@ import type { NativeCodec, RequestContext, UpstreamCall } from "../provider-adap
 import { OPENAI_RESPONSES_FIELDS, pickFields } from "./accepted-fields";
 import { readResponsesAnswer } from "./read-responses-answer";
 import { ResponsesStreamReader } from "./responses-stream-reader";
+import { ResponsesEventBytes } from "./responses-event-bytes";
 import { readResponsesUsage } from "./responses-usage";
 
 export const responsesCodec: NativeCodec = {
@@ -13,6 +14,7 @@ export const responsesCodec: NativeCodec = {
   response: (json, context) => readResponsesAnswer(json, context),
   usage: (json) => (typeof json === "object" && json !== null ? readResponsesUsage(json) : undefined),
   stream: () => new ResponsesStreamReader(),
+  eventBytes: () => new ResponsesEventBytes(),
 };
 
 /**

@@ -43,6 +43,8 @@ export class VertexClaudeAdapter implements ProviderAdapter {
       response: anthropicMessagesCodec.response,
       usage: anthropicMessagesCodec.usage,
       stream: anthropicMessagesCodec.stream,
+      // Claude on Vertex streams Anthropic's own SSE.
+      eventBytes: anthropicMessagesCodec.eventBytes,
       countTokens: (body, context) => this.countTokensCall(body, context),
     };
   }
