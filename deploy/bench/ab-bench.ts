@@ -11,6 +11,7 @@
 //
 //   tsx deploy/bench/ab-bench.ts --base <git ref> [--postgres] [--rounds 10] [--seconds 4]
 //                                [--cases json:64,stream:64,json:1,stream:1]  (json:64@600: 600 requests a second in all, on 64 connections) [--out <file>] [--cpu-prof <dir>]
+//                                [--dialect chat|responses|messages]  (the client dialect of every case: chat completions by default)
 //                                [--tracing]  (B's data plane traces every request, to a sink in this process: trace-sink.ts)
 //                                [--prompt-bytes N]  (the user message padded to N bytes, as size-bench.ts sends)
 //                                [--b-env NAME=value,...]  (B's data plane runs with these set: with --base HEAD, what a
@@ -24,7 +25,7 @@ import type { ServiceProcess, ServiceRuntime } from "../local/service-process";
 import { repositoryRoot } from "../local/service-process";
 import { BENCH_POSTGRES_URL, BENCH_REDIS_URL, BenchStack, profileEnv, upstreamHeaders } from "./bench-stack";
 import { startTraceSink } from "./trace-sink";
-import { chatBody, chatBodyWithPrompt, drive, percentiles, type Target } from "./load";
+import { chatBody, chatBodyWithPrompt, drive, messagesBody, percentiles, responsesBody, type Target } from "./load";
 import { cpuSeconds, pin, tasksetAvailable } from "./process-stats";
 
 const { values: args } = parseArgs({
@@ -35,6 +36,7 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "4" },
     warmup: { type: "string", default: "15" },
     cases: { type: "string", default: "json:64,stream:64,json:1,stream:1" },
+    dialect: { type: "string", default: "chat" },
     model: { type: "string", default: "gpt-4.1-mini" },
     out: { type: "string", default: path.join(repositoryRoot, "deploy/bench/results/ab-latest.json") },
     /** Both data planes write a V8 CPU profile (<dir>/data-plane/<pid>.cpuprofile) when they stop; profile-top.ts reads them. */
@@ -80,8 +82,24 @@ const bEnv: Record<string, string> = Object.fromEntries(
 const promptBytes = args["prompt-bytes"] === undefined ? undefined : Number(args["prompt-bytes"]);
 if (promptBytes !== undefined && !(Number.isInteger(promptBytes) && promptBytes > 0))
   throw new Error(`--prompt-bytes takes a positive number of bytes, not ${args["prompt-bytes"]}`);
+const dialect = args.dialect;
+if (dialect !== "chat" && dialect !== "responses" && dialect !== "messages")
+  throw new Error(`--dialect is chat, responses or messages, not ${dialect}`);
+if (promptBytes !== undefined && dialect !== "chat") throw new Error("--prompt-bytes is for the chat dialect");
+/** The route of the dialect's calls, and the Anthropic model a Messages client asks for (answered by the mock's Messages API). */
+const ROUTE = { chat: "/v1/chat/completions", responses: "/v1/responses", messages: "/v1/messages" }[dialect];
+const MESSAGES_MODEL = "anthropic/claude-sonnet-4";
 const body = (mode: "json" | "stream") =>
-  promptBytes === undefined ? chatBody(args.model, mode) : chatBodyWithPrompt(args.model, mode, promptBytes);
+  dialect === "messages"
+    ? messagesBody(MESSAGES_MODEL, mode)
+    : dialect === "responses"
+      ? responsesBody(args.model, mode)
+      : promptBytes === undefined
+        ? chatBody(args.model, mode)
+        : chatBodyWithPrompt(args.model, mode, promptBytes);
+/** A client's headers for the dialect: Anthropic's clients send their key in x-api-key, with the API version. */
+const clientHeaders = (bearer: string): Record<string, string> =>
+  dialect === "messages" ? { "x-api-key": bearer, "anthropic-version": "2023-06-01" } : { authorization: `Bearer ${bearer}` };
 
 /** The base ref's data-plane bundle, built in a detached worktree of it (its own install, offline from the store). */
 function buildBaseBundle(ref: string, dir: string): { file: string; commit: string } {
@@ -168,11 +186,12 @@ async function startPair(runtimes: Record<"A" | "B", ServiceRuntime>, first: "A"
   const second = first === "A" ? "B" : "A";
   const started = { [first]: await startPlane(runtimes[first], first === "A" ? "a" : "b") } as Record<"A" | "B", ServiceProcess>;
   started[second] = await startPlane(runtimes[second], second === "A" ? "a" : "b");
-  const headers = { authorization: `Bearer ${stack.key}` };
+  const headers = clientHeaders(stack.key);
+  const mockHeaders = clientHeaders(upstreamHeaders.authorization.slice("Bearer ".length));
   const targets: Targets = {
-    A: { target: { url: `${started.A.ready.url}/v1/chat/completions`, headers }, pid: started.A.child.pid! },
-    B: { target: { url: `${started.B.ready.url}/v1/chat/completions`, headers }, pid: started.B.child.pid! },
-    mock: { target: { url: `${stack.mockUrl}/v1/chat/completions`, headers: upstreamHeaders }, pid: undefined },
+    A: { target: { url: `${started.A.ready.url}${ROUTE}`, headers }, pid: started.A.child.pid! },
+    B: { target: { url: `${started.B.ready.url}${ROUTE}`, headers }, pid: started.B.child.pid! },
+    mock: { target: { url: `${stack.mockUrl}${ROUTE}`, headers: mockHeaders }, pid: undefined },
   };
   for (const mode of ["json", "stream"] as const) {
     for (const name of ["A", "B", "mock"] as const) await drive(targets[name].target, body(mode), 16, Number(args.warmup));
@@ -251,7 +270,7 @@ try {
   mkdirSync(path.dirname(args.out), { recursive: true });
   writeFileSync(
     args.out,
-    `${JSON.stringify({ base: { ref: args.base, commit: base.commit }, node: process.version, rounds, seconds, postgres: args.postgres, promptBytes, pinned, tracing: traceSink?.stats() ?? false, bEnv, results }, null, 2)}\n`,
+    `${JSON.stringify({ base: { ref: args.base, commit: base.commit }, node: process.version, rounds, seconds, postgres: args.postgres, dialect, promptBytes, pinned, tracing: traceSink?.stats() ?? false, bEnv, results }, null, 2)}\n`,
   );
   if (traceSink)
     console.log(`B traced: ${traceSink.stats().exports} OTLP exports, ${(traceSink.stats().bytes / 1024 / 1024).toFixed(1)} MB`);
