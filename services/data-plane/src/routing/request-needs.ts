@@ -1,22 +1,25 @@
 // What a chat request needs from a model, read from its body.
-import { countImageParts } from "../billing/hold-estimate";
-
 /** Tokens an image is counted as for the context filter (its bytes say nothing about its tokens). */
 const IMAGE_CONTEXT_TOKENS = 1_500;
 
-/** Characters of inline image data (data: URLs) in the messages. */
-function imageUrlBytes(messages: unknown): number {
-  if (!Array.isArray(messages)) return 0;
-  let bytes = 0;
+/**
+ * The messages' image parts (as billing/hold-estimate.ts countImageParts counts them) and the
+ * characters of their inline data (data: URLs), in one walk.
+ */
+function imagesIn(messages: unknown): { parts: number; urlBytes: number } {
+  const images = { parts: 0, urlBytes: 0 };
+  if (!Array.isArray(messages)) return images;
   for (const message of messages) {
     const content = (message as { content?: unknown } | null)?.content;
     if (!Array.isArray(content)) continue;
     for (const part of content) {
-      const url = (part as { image_url?: { url?: unknown } } | null)?.image_url?.url;
-      if (typeof url === "string") bytes += url.length;
+      if (typeof part !== "object" || part === null) continue;
+      if ((part as { type?: unknown }).type === "image_url") images.parts++;
+      const url = (part as { image_url?: { url?: unknown } }).image_url?.url;
+      if (typeof url === "string") images.urlBytes += url.length;
     }
   }
-  return bytes;
+  return images;
 }
 
 export interface RequestNeeds {
@@ -37,12 +40,12 @@ export function requestNeeds(body: Record<string, unknown>, bodyBytes: number): 
   const maxOutput = [body.max_completion_tokens, body.max_tokens].filter(
     (value): value is number => typeof value === "number" && value > 0,
   );
-  const images = countImageParts(body.messages);
-  const estimatedInputTokens = Math.ceil(Math.max(0, bodyBytes - imageUrlBytes(body.messages)) / 4) + images * IMAGE_CONTEXT_TOKENS;
+  const images = imagesIn(body.messages);
+  const estimatedInputTokens = Math.ceil(Math.max(0, bodyBytes - images.urlBytes) / 4) + images.parts * IMAGE_CONTEXT_TOKENS;
   return {
     tools: Array.isArray(body.tools) && body.tools.length > 0,
     jsonSchema: format?.type === "json_schema",
-    imageInput: images > 0,
+    imageInput: images.parts > 0,
     imageOutput: modalities.includes("image"),
     contextTokens: estimatedInputTokens + (maxOutput.length > 0 ? Math.max(...maxOutput) : 0),
     serviceTier: body.service_tier,

@@ -4,7 +4,7 @@
 import {
   ARRAY,
   BOOLEAN,
-  checkFieldTypes,
+  fieldChecker,
   type FieldType,
   integerFrom,
   NUMBER,
@@ -43,5 +43,4 @@ const FIELDS: Record<string, FieldType> = {
 };
 
 /** Throws invalid_body naming the first documented field whose value is not of its type. */
-export const checkMessagesFields = (body: Record<string, unknown>): void =>
-  checkFieldTypes(body, FIELDS, (field, expected) => badField(field, `must be ${expected}.`));
+export const checkMessagesFields = fieldChecker(FIELDS, (field, expected) => badField(field, `must be ${expected}.`));

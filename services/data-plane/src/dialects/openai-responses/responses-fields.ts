@@ -3,7 +3,7 @@
 import {
   ARRAY,
   BOOLEAN,
-  checkFieldTypes,
+  fieldChecker,
   type FieldType,
   integerFrom,
   NUMBER,
@@ -46,4 +46,4 @@ const FIELDS: Record<string, FieldType> = {
 };
 
 /** Throws invalid_body naming the first defined field whose value is not of its type. */
-export const checkResponsesFields = (body: Record<string, unknown>): void => checkFieldTypes(body, FIELDS);
+export const checkResponsesFields = fieldChecker(FIELDS);

@@ -4,7 +4,7 @@ import {
   ANY_INTEGER,
   ARRAY,
   BOOLEAN,
-  checkFieldTypes,
+  fieldChecker,
   type FieldType,
   integerFrom,
   NUMBER,
@@ -46,4 +46,4 @@ const FIELDS: Record<string, FieldType> = {
 };
 
 /** Throws invalid_body naming the first defined field whose value is not of its type. */
-export const checkChatFields = (body: Record<string, unknown>): void => checkFieldTypes(body, FIELDS);
+export const checkChatFields = fieldChecker(FIELDS);

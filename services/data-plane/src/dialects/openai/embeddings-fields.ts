@@ -1,7 +1,7 @@
 // The types OpenAI's API defines for the embeddings fields (CreateEmbeddingRequest in its OpenAPI
 // spec): `input` is text, token ids, or a list of either, never anything else, and no list longer
 // than OpenAI's documented 2048 items.
-import { checkFieldTypes, type FieldType, integerFrom, oneOf, STRING } from "../field-types";
+import { type FieldType, fieldChecker, integerFrom, oneOf, STRING } from "../field-types";
 
 /** OpenAI's documented maximum for every array in `input` ("2048 dimensions or less"): the gateway walks each to estimate and translate. */
 export const EMBEDDINGS_INPUT_ITEMS = 2048;
@@ -26,4 +26,4 @@ const FIELDS: Record<string, FieldType> = {
 };
 
 /** Throws invalid_body naming the first defined field whose value is not of its type. */
-export const checkEmbeddingsFields = (body: Record<string, unknown>): void => checkFieldTypes(body, FIELDS);
+export const checkEmbeddingsFields = fieldChecker(FIELDS);
