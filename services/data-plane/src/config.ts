@@ -72,7 +72,7 @@ export interface DataPlaneConfig {
     maxBodyBytes: number;
     /** Connections per provider origin at most; 0: no cap (HTTP/1.1 carries one call at a time, so a cap queues the calls beyond it). */
     maxConnections: number;
-    /** Same-dialect answers relayed as the upstream's bytes (engine/chat-byte-relay.ts); false: parsed and written again. */
+    /** Same-dialect answers relayed as the upstream's bytes (engine/byte-event-decoder.ts, chat-byte-relay.ts); false: parsed and written again. */
     relayBytes: boolean;
   };
   pathHealth: {

@@ -29,7 +29,7 @@ export interface EventItems {
   relay?: RelayedEvent;
 }
 
-/** An event of the client's own dialect, as it came (engine/chat-byte-relay.ts). */
+/** An event of the client's own dialect, as it came (engine/byte-event-decoder.ts). */
 export interface RelayedEvent {
   /** The whole SSE frame, blank line included: what the client gets. */
   frame: Buffer;

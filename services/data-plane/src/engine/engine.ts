@@ -31,7 +31,7 @@ export interface EngineSettings extends AttemptSettings {
   maxBodyBytes: number;
   sseKeepAliveMs: number;
   clientDisconnectDrainMs: number;
-  /** Same-dialect answers relayed as the upstream's bytes (engine/chat-byte-relay.ts). */
+  /** Same-dialect answers relayed as the upstream's bytes (byte-event-decoder.ts, chat-byte-relay.ts). */
   relayBytes: boolean;
 }
 

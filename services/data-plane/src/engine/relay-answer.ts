@@ -7,7 +7,10 @@
 // there is no retry: a streamed answer ends with its usage and one error
 // event, billed for what was delivered. A client that leaves stops the
 // relaying; the upstream is read on for a short drain to catch its usage, and
-// the call is billed from that usage or from what was delivered.
+// the call is billed from that usage or from what was delivered. For a client
+// of the upstream's own dialect most events skip the translation and the
+// rendering: they go out as the bytes that arrived (byte-event-decoder.ts; a
+// whole chat answer: chat-byte-relay.ts).
 import type { GatewayError } from "@gateway/proto";
 import { clientClosed, streamFailed } from "../errors";
 import type { GenAiMetrics } from "../gen-ai-metrics";
@@ -38,7 +41,7 @@ export interface RelayContext {
   streamIdleTimeoutMs: number;
   /** The largest whole answer, or single stream event, read from the upstream. */
   maxBodyBytes: number;
-  /** Same-dialect answers go out as the upstream's bytes where they can (engine/chat-byte-relay.ts). */
+  /** Same-dialect answers go out as the upstream's bytes where they can (byte-event-decoder.ts, chat-byte-relay.ts). */
   relayBytes: boolean;
   /** Streams: from sending upstream to the first event, by provider. */
   firstEvent: HistogramFamily;

@@ -58,7 +58,7 @@ export class UsageMeter {
     }
   }
 
-  /** Produced text that reached the client as bytes, counted by the relay's scan (engine/chat-byte-relay.ts) as `deliveredChunk` counts it. */
+  /** Produced text that reached the client as bytes, counted by the relay's scan (engine/byte-event-decoder.ts) as `deliveredChunk` counts it. */
   deliveredBytesOf(bytes: number): void {
     this.deliveredBytes += bytes;
   }

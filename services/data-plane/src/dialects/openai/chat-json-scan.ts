@@ -1,6 +1,7 @@
 // The scan of one OpenAI chat chunk or completion (json-scan.ts), for the
-// same-dialect relay (engine/chat-byte-relay.ts): the produced text's UTF-8
-// length as the usage meter counts it (each choice's `delta` or `message`),
+// same-dialect relay (chunks: engine/byte-event-decoder.ts; a whole answer:
+// engine/chat-byte-relay.ts): the produced text's UTF-8 length as the usage
+// meter counts it (each choice's `delta` or `message`),
 // and where `usage`, its `cost`, `service_tier` and the closing brace are, so
 // that the cost can be spliced in. An `error` key, duplicate `choices`,
 // `usage`, `delta` or `cost` keys, or a choice that is not an object leave the
