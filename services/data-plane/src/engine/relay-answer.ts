@@ -64,7 +64,17 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   };
   const { adapter } = target;
   const { native } = target;
-  const eventBytes = context.relayBytes ? native?.eventBytes?.() : undefined;
+  const renderer = sse
+    ? plan.dialect.streamRenderer({
+        request: plan.request,
+        requestId: call.requestId,
+        native: native !== undefined,
+        upstreamModel: target.path.upstreamModel,
+        maxHeldLength: context.maxBodyBytes,
+      })
+    : undefined;
+  // Only into a renderer that takes events as bytes (a dialect whose codecs relay them).
+  const eventBytes = context.relayBytes && renderer?.relayed ? native?.eventBytes?.() : undefined;
   const decoder: StreamDecoder | ByteEventDecoder | WholeDecoder = sse
     ? native
       ? eventBytes
@@ -80,15 +90,6 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
           (json) => adapter.response(plan.request.operation, json, responseContext),
           (json) => adapter.usage(plan.request.operation, json),
         );
-  const renderer = sse
-    ? plan.dialect.streamRenderer({
-        request: plan.request,
-        requestId: call.requestId,
-        native: native !== undefined,
-        upstreamModel: target.path.upstreamModel,
-        maxHeldLength: context.maxBodyBytes,
-      })
-    : undefined;
   const meter = new UsageMeter();
   /** A whole answer for the client: the upstream's own when the dialect is its own, else the translation. */
   let whole: Record<string, unknown> | undefined;
@@ -104,7 +105,7 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
     if (relay) {
       // An event of the client's own dialect the parse would relay as written: its bytes, as they came.
       if (client.gone) return false;
-      const before = renderer!.relayed!(relay.data, relay.frame);
+      const before = renderer!.relayed!(relay.data, relay.frame); // set: eventBytes asks for it
       if (before === undefined) return false; // held back by the renderer, as its parse would have been
       meter.deliveredBytesOf(relay.producedBytes);
       relayedAny = true;
