@@ -125,3 +125,17 @@ export async function relayOnce(
   run.client = Buffer.concat(written);
   return run;
 }
+
+/** Splits `bytes` into reads at the given fractions of its length, as an upstream's body may arrive. */
+export function reads(bytes: Buffer, cuts: readonly number[]): Buffer[] {
+  const points = [...new Set(cuts.map((cut) => Math.floor(cut * bytes.length)))].sort((a, b) => a - b);
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const point of points) {
+    if (point <= from || point >= bytes.length) continue;
+    parts.push(bytes.subarray(from, point));
+    from = point;
+  }
+  parts.push(bytes.subarray(from));
+  return parts;
+}

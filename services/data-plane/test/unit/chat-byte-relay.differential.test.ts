@@ -11,27 +11,13 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SseResponse } from "../../src/engine/sse-response";
-import { type RelayRun, relayOnce } from "../support/relay-harness";
+import { type RelayRun, reads, relayOnce } from "../support/relay-harness";
 
 const FIXTURES = join(__dirname, "../../../mock-provider/fixtures");
 const recorded = (suffix: string) =>
   readdirSync(FIXTURES)
     .filter((name) => /^(openai|azure|openrouter)\.chat\./.test(name) && name.endsWith(suffix))
     .map((name) => ({ name, bytes: readFileSync(join(FIXTURES, name)) }));
-
-/** Splits `bytes` into reads at the given fractions of its length. */
-function reads(bytes: Buffer, cuts: readonly number[]): Buffer[] {
-  const points = [...new Set(cuts.map((cut) => Math.floor(cut * bytes.length)))].sort((a, b) => a - b);
-  const parts: Buffer[] = [];
-  let from = 0;
-  for (const point of points) {
-    if (point <= from || point >= bytes.length) continue;
-    parts.push(bytes.subarray(from, point));
-    from = point;
-  }
-  parts.push(bytes.subarray(from));
-  return parts;
-}
 
 /** The client's frames (SSE) or body, with each JSON read so that spacing does not count. */
 function frames(client: Buffer, stream: boolean): unknown[] {

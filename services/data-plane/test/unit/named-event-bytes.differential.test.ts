@@ -10,7 +10,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { SseResponse } from "../../src/engine/sse-response";
-import { relayOnce } from "../support/relay-harness";
+import { reads, relayOnce } from "../support/relay-harness";
 
 const FIXTURES = join(__dirname, "../../../mock-provider/fixtures");
 const recorded = (pattern: RegExp) =>
@@ -22,19 +22,6 @@ vi.spyOn(Date, "now").mockReturnValue(1_790_000_000_000);
 const relayed = vi.spyOn(SseResponse.prototype, "addBytes");
 
 type Dialect = "messages" | "responses";
-
-function reads(bytes: Buffer, cuts: readonly number[]): Buffer[] {
-  const points = [...new Set(cuts.map((cut) => Math.floor(cut * bytes.length)))].sort((a, b) => a - b);
-  const parts: Buffer[] = [];
-  let from = 0;
-  for (const point of points) {
-    if (point <= from || point >= bytes.length) continue;
-    parts.push(bytes.subarray(from, point));
-    from = point;
-  }
-  parts.push(bytes.subarray(from));
-  return parts;
-}
 
 async function same(dialect: Dialect, body: Buffer, cuts: readonly number[]): Promise<void> {
   const parsed = await relayOnce(reads(body, cuts), { stream: true, relayBytes: false, dialect });
