@@ -10,6 +10,7 @@
 // the rare wait that needs one (a retry's backoff).
 import { EventEmitter } from "node:events";
 import type { FastifyReply } from "fastify";
+import { onResponseClose } from "../response-close";
 
 /**
  * A request's upstream abort signal, in the EventEmitter form undici accepts: 'abort' once, then
@@ -67,6 +68,6 @@ export function clientLink(reply: FastifyReply, drainMs: number): ClientLink {
   // 'close' has fired already and would never be heard.
   // (Not request.raw.destroyed: a request stream is destroyed once its body has been read.)
   if (reply.raw.destroyed || reply.raw.socket?.destroyed === true) link.leave();
-  else reply.raw.once("close", () => link.leave());
+  else onResponseClose(reply.raw, () => link.leave());
   return link;
 }

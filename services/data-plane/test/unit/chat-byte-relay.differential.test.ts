@@ -255,13 +255,15 @@ describe("generated answers", () => {
     );
   });
 
-  it("whole answers that are not one: an error, not JSON, a byte-order mark, invalid UTF-8", async () => {
+  it("whole answers that are not one (an error, not JSON, a byte-order mark, invalid UTF-8) or have no usage to read", async () => {
     for (const body of [
       '{"error":{"message":"overloaded"}}',
       '{"choices":{}}',
       "not json",
       '\ufeff{"id":"x","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2}}',
       '{"id":"x","choices":[{"message":{"content":"a"}}],"usage":{"prompt_tokens":1,"completion_tokens":2},"usage":null}',
+      // A usage object the codec cannot read: both estimate from the delivered text.
+      '{"id":"x","choices":[{"message":{"content":"h\\u00e9llo 😀","tool_calls":[{"id":"c","function":{"arguments":"{}"}}]}}],"usage":{}}',
     ])
       await same(Buffer.from(body), [], false, false);
     const invalid = Buffer.concat([

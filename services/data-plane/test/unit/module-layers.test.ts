@@ -38,6 +38,7 @@ const LAYERS: Record<string, number> = {
   "call-coalescer.ts": 0,
   "redis-circuit.ts": 0,
   "log-destination.ts": 0,
+  "response-close.ts": 0,
 };
 
 function sourceFiles(dir: string): string[] {

@@ -6,6 +6,7 @@
 // response closes.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from "fastify";
 import { overloaded } from "../../errors";
+import { onResponseClose } from "../../response-close";
 import { globalPlugin } from "./global-plugin";
 import { onModelCallRoutes } from "./route-hooks";
 
@@ -21,7 +22,7 @@ export const inFlightLimit = globalPlugin<{ maxInFlight: number; refusals: { inc
       return done(overloaded(maxInFlight));
     }
     inFlight++;
-    reply.raw.once("close", ended);
+    onResponseClose(reply.raw, ended);
     done();
   };
   onModelCallRoutes(app, { onRequest: admit as onRequestHookHandler });

@@ -11,6 +11,7 @@ import type { CostPart } from "../../control-plane/control-plane-client";
 import type { GenAiMetrics } from "../../gen-ai-metrics";
 import type { CounterFamily, HistogramFamily } from "../../metric-families";
 import { usdNumber } from "../../billing/pricing";
+import { onResponseClose } from "../../response-close";
 import { globalPlugin } from "./global-plugin";
 
 export interface RequestMetrics {
@@ -33,7 +34,7 @@ export const requestRecord = globalPlugin<{ metrics: RequestMetrics }>(async (ap
   app.decorateRequest("call", undefined);
   app.addHook("onRequest", (request, reply, done) => {
     request.receivedAt = performance.now();
-    reply.raw.once("close", () => recordCompletion(metrics, request, reply));
+    onResponseClose(reply.raw, () => recordCompletion(metrics, request, reply));
     done();
   });
   app.addHook("preHandler", (request, _reply, done) => {

@@ -5,6 +5,7 @@
 import type { Tracing } from "@gateway/proto/tracing";
 import type { FastifyRequest } from "fastify";
 import { globalPlugin } from "./global-plugin";
+import { onResponseClose } from "../../response-close";
 
 export const requestSpan = globalPlugin<{ tracing: Tracing }>(async (app, { tracing }) => {
   app.addHook("onRequest", (request, reply, done) => {
@@ -15,7 +16,7 @@ export const requestSpan = globalPlugin<{ tracing: Tracing }>(async (app, { trac
       "gateway.request_id": request.id,
     });
     request.span = span;
-    reply.raw.once("close", () => {
+    onResponseClose(reply.raw, () => {
       const status = reply.raw.writableFinished ? reply.raw.statusCode : 499;
       span.set("http.response.status_code", status);
       span.set("gateway.client_request_id", request.clientRequestId);
