@@ -108,7 +108,7 @@ export class ByteEventDecoder implements AnswerDecoder {
       id: undefined,
     };
     const items = this.translator.push(event);
-    if (items.some((item) => item.kind === "done" || item.kind === "error")) this.over = true;
+    for (const item of items) if (item.kind === "done" || item.kind === "error") this.over = true;
     return { event, items };
   }
 

@@ -16,7 +16,7 @@ export class SseResponse {
   private early = false;
   /** Events added and not written yet: text, then (once bytes were added) parts. */
   private pending = "";
-  private parts: (string | Buffer)[] = [];
+  private readonly parts: (string | Buffer)[] = [];
 
   constructor(
     private readonly reply: FastifyReply,
@@ -98,9 +98,10 @@ export class SseResponse {
     const { parts } = this;
     if (this.pending !== "") parts.push(this.pending);
     this.pending = "";
-    this.parts = [];
-    if (parts.length === 1) return parts[0]!;
-    return Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : part)));
+    const joined =
+      parts.length === 1 ? parts[0]! : Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : part)));
+    parts.length = 0; // the same array for the next read's events
+    return joined;
   }
 
   /**

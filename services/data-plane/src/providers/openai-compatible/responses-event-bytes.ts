@@ -53,7 +53,7 @@ export class ResponsesEventBytes implements EventBytes {
 
   relayable(bytes: Buffer, nameStart: number, nameEnd: number, dataStart: number, dataEnd: number): number {
     if (nameStart === -1) return -1;
-    const name = TEXT_DELTAS.find((each) => bytesAre(bytes, nameStart, nameEnd, each));
-    return name ? this.scan.read(bytes, dataStart, dataEnd, name) : -1;
+    for (const name of TEXT_DELTAS) if (bytesAre(bytes, nameStart, nameEnd, name)) return this.scan.read(bytes, dataStart, dataEnd, name);
+    return -1;
   }
 }
