@@ -23,8 +23,9 @@ const NO_ITEMS: AnswerItem[] = [];
 
 export class ByteEventDecoder implements AnswerDecoder {
   readonly brokenOutcome = "stream_failed";
-  /** The start of an event not complete yet. */
-  private rest: Buffer | undefined;
+  /** The reads of an event not complete yet (joined once it is: a long event is not copied on every read). */
+  private readonly pending: Buffer[] = [];
+  private pendingLength = 0;
   /** The SSE parser, once the stream left the canonical framing. */
   private parsed: StreamDecoder | undefined;
   private first = true;
@@ -40,8 +41,10 @@ export class ByteEventDecoder implements AnswerDecoder {
 
   push(chunk: Buffer): EventItems[] {
     if (this.parsed) return this.parsed.push(chunk);
-    const bytes = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
-    this.rest = undefined;
+    if (this.pending.length > 0 && this.stillPending(chunk)) return [];
+    const bytes = this.pending.length > 0 ? Buffer.concat([...this.pending, chunk], this.pendingLength + chunk.length) : chunk;
+    this.pending.length = 0;
+    this.pendingLength = 0;
     const groups: EventItems[] = [];
     // A byte-order mark is the parser's to strip.
     if (this.first && bytes.length > 0) {
@@ -64,15 +67,27 @@ export class ByteEventDecoder implements AnswerDecoder {
     }
     if (start < bytes.length) {
       if (cr !== -1 || bytes.length - start > this.maxEventLength) return this.handOver(bytes, start, groups, true);
-      this.rest = bytes.subarray(start);
+      this.pending.push(bytes.subarray(start));
+      this.pendingLength = bytes.length - start;
     }
     return groups;
+  }
+
+  /** Whether `chunk` leaves the pending event unfinished (no blank line, no CR, within the limit): then it is kept with it. */
+  private stillPending(chunk: Buffer): boolean {
+    const last = this.pending.at(-1)!;
+    const ends = chunk.indexOf(BLANK_LINE) !== -1 || (last[last.length - 1] === LF && chunk[0] === LF);
+    if (ends || chunk.indexOf(CR) !== -1 || this.pendingLength + chunk.length > this.maxEventLength) return false;
+    this.pending.push(chunk);
+    this.pendingLength += chunk.length;
+    return true;
   }
 
   /** The body ended: an unfinished event is dropped, as the standard says; then the translator's last items. */
   end(): AnswerItem[] {
     if (this.parsed) return this.parsed.end();
-    this.rest = undefined;
+    this.pending.length = 0;
+    this.pendingLength = 0;
     return this.translator.end();
   }
 
