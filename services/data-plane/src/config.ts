@@ -31,6 +31,8 @@ export interface DataPlaneConfig {
   tlsReloadIntervalMs: number;
   internalToken: string;
   bodyLimitBytes: number;
+  /** RAW_FRONT_DOOR: the model calls' exact paths served from Node's server before fastify (app/front-door.ts). */
+  rawFrontDoor: boolean;
   /**
    * How long a client may take to send a request: its headers, and all of it, body included (0: no
    * limit). Over it: 408 request_timeout. Receiving only: an answer, a stream's included, is never cut by them.
@@ -210,6 +212,7 @@ export function parseDataPlaneConfig(env: NodeJS.ProcessEnv = process.env): Data
     tlsReloadIntervalMs: integer(env, "TLS_RELOAD_INTERVAL_MS", 60_000, 100),
     internalToken,
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024),
+    rawFrontDoor: flag(env, "RAW_FRONT_DOOR", true),
     requestTimeouts: parseRequestTimeouts(env),
     authFailuresPerMinute: integer(env, "AUTH_FAILURES_PER_MINUTE", 60, 0),
     trustedProxies: parseTrustedProxies(env),

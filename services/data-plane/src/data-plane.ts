@@ -130,6 +130,7 @@ export async function startDataPlane(config: DataPlaneConfig): Promise<RunningDa
   const running = buildDataPlaneApp({
     logLevel: config.logLevel,
     bodyLimitBytes: config.bodyLimitBytes,
+    rawFrontDoor: config.rawFrontDoor,
     requestTimeouts: config.requestTimeouts,
     trustedProxies: config.trustedProxies,
     maxInFlight: config.maxInFlight,

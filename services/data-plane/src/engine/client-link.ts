@@ -9,7 +9,7 @@
 // request's signal; an AbortSignal for the client's departure is made only for
 // the rare wait that needs one (a retry's backoff).
 import { EventEmitter } from "node:events";
-import type { FastifyReply } from "fastify";
+import type { ClientReply } from "./client-reply";
 import { onResponseClose } from "../response-close";
 
 /**
@@ -42,7 +42,7 @@ class RequestClientLink implements ClientLink {
   private goneController: AbortController | undefined;
 
   constructor(
-    private readonly reply: FastifyReply,
+    private readonly reply: ClientReply,
     private readonly drainMs: number,
   ) {}
 
@@ -62,7 +62,7 @@ class RequestClientLink implements ClientLink {
   }
 }
 
-export function clientLink(reply: FastifyReply, drainMs: number): ClientLink {
+export function clientLink(reply: ClientReply, drainMs: number): ClientLink {
   const link = new RequestClientLink(reply, drainMs);
   // The client may have left before the handler ran (during the key check or the body read): its
   // 'close' has fired already and would never be heard.

@@ -2,7 +2,7 @@
 // client's body is read by its dialect, planned (models, paths, hold), sent
 // through the attempts, and its answer relayed and billed by the pipeline.
 import type { TraceSpan } from "@gateway/proto/tracing";
-import type { FastifyReply } from "fastify";
+import type { ClientReply } from "./client-reply";
 import type { KeyIdentity } from "../auth/key-cache";
 import type { CatalogueSnapshot } from "../catalogue/catalogue-snapshot";
 import type { ClientDialect, ClientRequest } from "../dialects/client-dialect";
@@ -113,7 +113,7 @@ export class Engine {
   }
 
   /** Serves a prepared call: a whole answer is sent, a stream written; failures before anything was sent are thrown. */
-  async serve(call: Call, reply: FastifyReply): Promise<FastifyReply> {
+  async serve(call: Call, reply: ClientReply): Promise<ClientReply> {
     const client = clientLink(reply, this.deps.settings.clientDisconnectDrainMs);
     if (call.plan.request.stream) {
       await this.stream(call, reply, client);
@@ -126,7 +126,7 @@ export class Engine {
     return reply.send(answer.body);
   }
 
-  private async whole(call: Call, reply: FastifyReply, client: ClientLink): Promise<{ body?: Record<string, unknown>; bytes?: Buffer }> {
+  private async whole(call: Call, reply: ClientReply, client: ClientLink): Promise<{ body?: Record<string, unknown>; bytes?: Buffer }> {
     const context = this.relayContext(call, reply, client, undefined);
     try {
       for (;;) {
@@ -145,7 +145,7 @@ export class Engine {
     }
   }
 
-  private async stream(call: Call, reply: FastifyReply, client: ClientLink): Promise<void> {
+  private async stream(call: Call, reply: ClientReply, client: ClientLink): Promise<void> {
     const { settings } = this.deps;
     const sse = new SseResponse(reply, settings.sseKeepAliveMs, settings.streamIdleTimeoutMs, (soFar) => routingHeaders(call, soFar));
     const context = this.relayContext(call, reply, client, sse);
@@ -171,7 +171,7 @@ export class Engine {
     }
   }
 
-  private relayContext(call: Call, reply: FastifyReply, client: ClientLink, sse: SseResponse | undefined): RelayContext {
+  private relayContext(call: Call, reply: ClientReply, client: ClientLink, sse: SseResponse | undefined): RelayContext {
     const { settings, metrics } = this.deps;
     return {
       call,

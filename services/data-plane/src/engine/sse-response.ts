@@ -6,7 +6,7 @@
 // the first chunk and during upstream pauses alike. Headers sent by a keep-alive
 // go out before the attempts are over: they say so ("2 attempts so far"), and
 // the stream's last JSON event carries their final values (`service`).
-import type { FastifyReply } from "fastify";
+import type { ClientReply } from "./client-reply";
 import { withFieldInLastEvent } from "../dialects/sse-frames";
 
 export class SseResponse {
@@ -19,7 +19,7 @@ export class SseResponse {
   private readonly parts: (string | Buffer)[] = [];
 
   constructor(
-    private readonly reply: FastifyReply,
+    private readonly reply: ClientReply,
     keepAliveMs: number,
     /** A client that reads nothing for this long is cut, so a stalled reader cannot hold a request open. */
     private readonly writeTimeoutMs: number,

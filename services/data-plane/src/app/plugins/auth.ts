@@ -11,6 +11,7 @@ import { API_KEY_PATTERN } from "@gateway/proto";
 import type { TraceSpan } from "@gateway/proto/tracing";
 import type { KeyIdentity } from "../../auth/key-cache";
 import { GatewayError, invalidApiKey } from "../../errors";
+import type { Hook } from "../../request-context";
 import { globalPlugin } from "./global-plugin";
 import { failWith } from "./hook-failure";
 
@@ -26,10 +27,9 @@ export interface KeyValidation {
   validate(key: string, span?: TraceSpan, client?: () => string): KeyIdentity | undefined | Promise<KeyIdentity | undefined>;
 }
 
-export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) => {
-  app.decorateRequest("identity", undefined);
-  // A callback hook: a key the cache knows is checked without a promise.
-  app.addHook("onRequest", (request, reply, done) => {
+/** A callback hook: a key the cache knows is checked without a promise. */
+export function authHook(keys: KeyValidation): Hook {
+  return (request, reply, done) => {
     request.clientRequestId = clientRequestId(request.headers["x-request-id"]);
     reply.header("x-request-id", request.clientRequestId ?? request.id);
     reply.header("x-gateway-request-id", request.id);
@@ -52,7 +52,12 @@ export const auth = globalPlugin<{ keys: KeyValidation }>(async (app, { keys }) 
     }
     if (identity instanceof Promise) identity.then(admit, failWith(done));
     else admit(identity);
-  });
+  };
+}
+
+export const auth = globalPlugin<{ hook: Hook }>(async (app, { hook }) => {
+  app.decorateRequest("identity", undefined);
+  app.addHook("onRequest", hook);
 });
 
 type KeyHeaders = { authorization?: string; "x-api-key"?: string | string[] };

@@ -10,19 +10,30 @@ import { nestsDeeperThan } from "./nesting-depth";
 /** Deeper than any OpenAI or Anthropic body needs (a JSON schema in a tool nests a few tens of levels at most). */
 export const MAX_BODY_DEPTH = 64;
 
-/** For the scope of the routes that take a body. */
+/** A model call's body: undefined when empty, else its JSON; throws the 400 of a body that is not JSON or nests too deep. */
+export function parseBody(text: string): unknown {
+  if (text === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidRequest("invalid_body", "The request body is not valid JSON.");
+  }
+  if (nestsDeeperThan(parsed, MAX_BODY_DEPTH))
+    throw invalidRequest("invalid_body", `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
+  return parsed;
+}
+
+/** For the scope of the routes that take a body (the front door reads its own: app/front-door.ts). */
 export const bodyParser = globalPlugin(async (app) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
-    if (body === "") return done(null, undefined);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body as string);
-    } catch {
-      return done(invalidRequest("invalid_body", "The request body is not valid JSON."), undefined);
+      parsed = parseBody(body as string);
+    } catch (error) {
+      return done(error as Error, undefined);
     }
-    if (nestsDeeperThan(parsed, MAX_BODY_DEPTH))
-      return done(invalidRequest("invalid_body", `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`), undefined);
     done(null, parsed);
   });
 });

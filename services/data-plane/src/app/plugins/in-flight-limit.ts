@@ -4,19 +4,20 @@
 // stream 30-55 KB of RSS here), and a replica past its heap dies with every stream it carries, unbilled for
 // what they had delivered: measured in docs/benchmark.md ("10,000 slow streams"). A call counts until its
 // response closes.
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from "fastify";
 import { overloaded } from "../../errors";
 import { onResponseClose } from "../../response-close";
+import type { Hook } from "../../request-context";
 import { globalPlugin } from "./global-plugin";
 import { onModelCallRoutes } from "./route-hooks";
 
-export const inFlightLimit = globalPlugin<{ maxInFlight: number; refusals: { inc(): void } }>(async (app, { maxInFlight, refusals }) => {
-  if (maxInFlight === 0) return; // no limit: no hook
+/** The one count of a replica's model calls (both doors share it); none without a limit. */
+export function inFlightHook(maxInFlight: number, refusals: { inc(): void }): Hook | undefined {
+  if (maxInFlight === 0) return undefined; // no limit: no hook
   let inFlight = 0;
   const ended = () => {
     inFlight--;
   };
-  const admit = (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  return (_request, reply, done) => {
     if (inFlight >= maxInFlight) {
       refusals.inc();
       return done(overloaded(maxInFlight));
@@ -25,5 +26,8 @@ export const inFlightLimit = globalPlugin<{ maxInFlight: number; refusals: { inc
     onResponseClose(reply.raw, ended);
     done();
   };
-  onModelCallRoutes(app, { onRequest: admit as onRequestHookHandler });
+}
+
+export const inFlightLimit = globalPlugin<{ hook: Hook | undefined }>(async (app, { hook }) => {
+  if (hook) onModelCallRoutes(app, { onRequest: hook });
 });

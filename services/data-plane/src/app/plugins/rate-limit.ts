@@ -6,14 +6,14 @@
 // The answer is awaited once the body is read, before anything goes upstream
 // or holds money.
 import type { TraceSpan } from "@gateway/proto/tracing";
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, preHandlerHookHandler } from "fastify";
 import { rateLimitExceeded } from "../../errors";
 import { type RateDecision, type RateLimiter, rateLimitHeaders } from "../../limits/rate-limiter";
+import type { Hook } from "../../request-context";
 import { globalPlugin } from "./global-plugin";
 import { failWith } from "./hook-failure";
 import { onModelCallRoutes } from "./route-hooks";
 
-export interface RateLimitOptions extends Record<string, unknown> {
+export interface RateLimitOptions {
   limiter: Pick<RateLimiter, "check">;
   /** For projects without a limit of their own; 0 = none. */
   defaultRpmLimit: number;
@@ -23,9 +23,15 @@ export interface RateLimitOptions extends Record<string, unknown> {
 /** The headers of two admissions describe the one with fewer requests left. */
 const tighter = (key: RateDecision, project: RateDecision): RateDecision => (key.remaining < project.remaining ? key : project);
 
-export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, defaultRpmLimit, rejections }) => {
-  app.decorateRequest("rateDecision", undefined);
-  const ask = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+export interface RateLimitHooks {
+  /** On request: the check is sent. */
+  ask: Hook;
+  /** Before the handler: its answer awaited. */
+  enforce: Hook;
+}
+
+export function rateLimitHooks({ limiter, defaultRpmLimit, rejections }: RateLimitOptions): RateLimitHooks {
+  const ask: Hook = (request, _reply, done) => {
     const identity = request.identity;
     if (identity) {
       const projectLimit = identity.rpmLimit ?? defaultRpmLimit;
@@ -48,7 +54,7 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
     }
     done();
   };
-  const enforce = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  const enforce: Hook = (request, reply, done) => {
     if (!request.rateDecision) return done();
     request.rateDecision.then((decision) => {
       if (!decision.allowed) {
@@ -59,7 +65,12 @@ export const rateLimit = globalPlugin<RateLimitOptions>(async (app, { limiter, d
       done();
     }, failWith(done));
   };
-  onModelCallRoutes(app, { onRequest: ask as onRequestHookHandler, preHandler: enforce as preHandlerHookHandler });
+  return { ask, enforce };
+}
+
+export const rateLimit = globalPlugin<{ hooks: RateLimitHooks }>(async (app, { hooks }) => {
+  app.decorateRequest("rateDecision", undefined);
+  onModelCallRoutes(app, { onRequest: hooks.ask, preHandler: hooks.enforce });
 });
 
 /** The `limit` span: from the check's sending to its answer (the body is read meanwhile). */

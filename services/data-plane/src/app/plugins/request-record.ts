@@ -6,12 +6,12 @@
 // key, header or message content.
 // Hooks on every request take a callback rather than returning a promise: no promise per request and hook.
 import { traceIdOf } from "@gateway/proto/tracing";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CostPart } from "../../control-plane/control-plane-client";
 import type { GenAiMetrics } from "../../gen-ai-metrics";
 import type { CounterFamily, HistogramFamily } from "../../metric-families";
 import { usdNumber } from "../../billing/pricing";
 import { onResponseClose } from "../../response-close";
+import type { Hook, HookReply, HookRequest } from "../../request-context";
 import { globalPlugin } from "./global-plugin";
 
 export interface RequestMetrics {
@@ -28,22 +28,30 @@ export interface RequestMetrics {
 /** A charge further than this from the aggregator's own figure is logged as a warning: the catalogue price is likely stale. */
 const COST_TOLERANCE = 0.01;
 
-export const requestRecord = globalPlugin<{ metrics: RequestMetrics }>(async (app, { metrics }) => {
+/** The record's hooks: the arrival (and the record's listener) on request, the body's read before the handler. */
+export function requestRecordHooks(metrics: RequestMetrics): { onRequest: Hook; preHandler: Hook } {
+  return {
+    onRequest: (request, reply, done) => {
+      request.receivedAt = performance.now();
+      onResponseClose(reply.raw, () => recordCompletion(metrics, request, reply));
+      done();
+    },
+    preHandler: (request, _reply, done) => {
+      request.readAt = performance.now();
+      done();
+    },
+  };
+}
+
+export const requestRecord = globalPlugin<{ hooks: ReturnType<typeof requestRecordHooks> }>(async (app, { hooks }) => {
   app.decorateRequest("receivedAt", 0);
   app.decorateRequest("readAt", 0);
   app.decorateRequest("call", undefined);
-  app.addHook("onRequest", (request, reply, done) => {
-    request.receivedAt = performance.now();
-    onResponseClose(reply.raw, () => recordCompletion(metrics, request, reply));
-    done();
-  });
-  app.addHook("preHandler", (request, _reply, done) => {
-    request.readAt = performance.now();
-    done();
-  });
+  app.addHook("onRequest", hooks.onRequest);
+  app.addHook("preHandler", hooks.preHandler);
 });
 
-function recordCompletion(metrics: RequestMetrics, request: FastifyRequest, reply: FastifyReply): void {
+function recordCompletion(metrics: RequestMetrics, request: HookRequest, reply: HookReply): void {
   const route = request.routeOptions.url ?? "unmatched";
   if (route === "/health") return; // probes are not traffic
   const seconds = (performance.now() - request.receivedAt) / 1000;
@@ -90,7 +98,7 @@ function recordCompletion(metrics: RequestMetrics, request: FastifyRequest, repl
 }
 
 /** "ok", the error table's code of an error answer, or how a stream that had started ended. */
-function outcomeOf(request: FastifyRequest, status: number): string {
+function outcomeOf(request: HookRequest, status: number): string {
   if (request.errorCode) return request.errorCode;
   const last = request.call?.plan.trace.attempts.at(-1)?.outcome;
   if (last === "stream_failed" || last === "client_closed") return last;

@@ -3,12 +3,12 @@
 // upstream attempts are its children. Registered only when tracing is on, so
 // with it off no hook runs and `request.span` stays undefined.
 import type { Tracing } from "@gateway/proto/tracing";
-import type { FastifyRequest } from "fastify";
-import { globalPlugin } from "./global-plugin";
 import { onResponseClose } from "../../response-close";
+import type { Hook, HookRequest } from "../../request-context";
+import { globalPlugin } from "./global-plugin";
 
-export const requestSpan = globalPlugin<{ tracing: Tracing }>(async (app, { tracing }) => {
-  app.addHook("onRequest", (request, reply, done) => {
+export function requestSpanHook(tracing: Tracing): Hook {
+  return (request, reply, done) => {
     const route = request.routeOptions.url ?? "unmatched";
     const span = tracing.server(`${request.method} ${route}`, (name) => header(request, name), {
       "http.request.method": request.method,
@@ -29,10 +29,14 @@ export const requestSpan = globalPlugin<{ tracing: Tracing }>(async (app, { trac
       span.end();
     });
     done();
-  });
+  };
+}
+
+export const requestSpan = globalPlugin<{ hook: Hook }>(async (app, { hook }) => {
+  app.addHook("onRequest", hook);
 });
 
-function header(request: FastifyRequest, name: string): string | undefined {
+function header(request: HookRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === "string" ? value : undefined;
 }

@@ -2,7 +2,7 @@
 // x-request-id; a key that cannot be checked is the checker's error.
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { auth, type KeyValidation } from "../../../src/app/plugins/auth";
+import { auth, authHook, type KeyValidation } from "../../../src/app/plugins/auth";
 import { errorHandler } from "../../../src/app/plugins/error-handler";
 import type { KeyIdentity } from "../../../src/auth/key-cache";
 import { controlPlaneUnavailable } from "../../../src/errors";
@@ -18,7 +18,7 @@ const ACME: KeyIdentity = {
 async function app(keys: KeyValidation) {
   const instance = Fastify({ genReqId: () => "req-1" });
   await instance.register(errorHandler, { bodyLimitBytes: 1_000 });
-  await instance.register(auth, { keys });
+  await instance.register(auth, { hook: authHook(keys) });
   instance.get("/v1/whoami", async (request) => request.identity);
   return instance;
 }

@@ -3,7 +3,7 @@
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import { errorHandler } from "../../../src/app/plugins/error-handler";
-import { rateLimit } from "../../../src/app/plugins/rate-limit";
+import { rateLimit, rateLimitHooks } from "../../../src/app/plugins/rate-limit";
 import type { KeyIdentity } from "../../../src/auth/key-cache";
 import { openAiChat } from "../../../src/dialects/openai/openai-chat-dialect";
 import type { RateDecision } from "../../../src/limits/rate-limiter";
@@ -19,19 +19,21 @@ function app(decision: RateDecision | Error | ((subject: string) => RateDecision
     done();
   });
   void instance.register(rateLimit, {
-    limiter: {
-      check: async (projectId, limit) => {
-        checks.push([projectId, limit]);
-        if (decision instanceof Error) throw decision;
-        return typeof decision === "function" ? decision(projectId) : decision;
+    hooks: rateLimitHooks({
+      limiter: {
+        check: async (projectId, limit) => {
+          checks.push([projectId, limit]);
+          if (decision instanceof Error) throw decision;
+          return typeof decision === "function" ? decision(projectId) : decision;
+        },
       },
-    },
-    defaultRpmLimit,
-    rejections: {
-      inc: () => {
-        rejections++;
+      defaultRpmLimit,
+      rejections: {
+        inc: () => {
+          rejections++;
+        },
       },
-    },
+    }),
   });
   void instance.register(async (scope) => {
     scope.post("/v1/chat/completions", { config: { dialect: openAiChat } }, async () => ({ ok: true }));

@@ -5,7 +5,7 @@
 import Fastify, { LogController } from "fastify";
 import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
-import { requestRecord } from "../../../src/app/plugins/request-record";
+import { requestRecord, requestRecordHooks } from "../../../src/app/plugins/request-record";
 import { CounterFamily, HistogramFamily } from "../../../src/metric-families";
 import type { Call } from "../../../src/engine/call";
 import "../../../src/request-context";
@@ -23,7 +23,7 @@ async function app() {
     logger: { level: "info", stream: { write: (line: string) => logged.push(JSON.parse(line)) } },
     logController: new LogController({ disableRequestLogging: true }),
   });
-  await instance.register(requestRecord, { metrics });
+  await instance.register(requestRecord, { hooks: requestRecordHooks(metrics) });
   instance.get("/v1/models", async (request) => ({ read: request.readAt >= request.receivedAt && request.receivedAt > 0 }));
   instance.get("/health", async () => ({ status: "ok" }));
   // A call answered through an aggregator that reported its own cost ($0.0012); the ledger debited ?debited nano-USD.
