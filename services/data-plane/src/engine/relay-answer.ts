@@ -161,8 +161,13 @@ export async function relayAnswer(context: RelayContext, response: UpstreamRespo
   let firstWritten = false;
   /** Reads a streamed answer event by event; the events of one read go out in one write (awaited only when the client is slow). */
   const readStream = async (stream: StreamDecoder | ByteEventDecoder, writer: SseResponse) => {
-    for await (const bytes of response.body) {
-      for (const group of stream.push(bytes as Buffer)) {
+    const { body } = response;
+    for (;;) {
+      // A read already queued is taken without a promise (upstream/upstream-body.ts).
+      let bytes = body.read();
+      if (bytes instanceof Promise) bytes = await bytes;
+      if (bytes === null) break;
+      for (const group of stream.push(bytes)) {
         idle?.refresh();
         if (!firstEvent) {
           firstEvent = true;

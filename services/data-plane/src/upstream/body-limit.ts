@@ -40,13 +40,16 @@ export async function readBytesWithin(response: UpstreamResponse, limitBytes: nu
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
+  for (;;) {
+    let chunk = body.read();
+    if (chunk instanceof Promise) chunk = await chunk;
+    if (chunk === null) break;
+    size += chunk.length;
     if (size > limitBytes) {
       body.destroy();
       throw new UpstreamBodyTooLarge(limitBytes);
     }
-    chunks.push(chunk as Buffer);
+    chunks.push(chunk);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }

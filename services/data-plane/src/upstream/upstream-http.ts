@@ -7,8 +7,9 @@
 // No cap on connections per origin unless UPSTREAM_MAX_CONNECTIONS sets one: HTTP/1.1 carries one call
 // per connection, and a cap queues every call beyond it (a long stream holds its connection for minutes).
 import type { EventEmitter } from "node:events";
-import { Agent, request, type Dispatcher } from "undici";
-import undiciRequest from "undici/lib/api/api-request.js";
+import type { IncomingHttpHeaders } from "node:http";
+import { Agent, type Dispatcher, errors } from "undici";
+import { UpstreamBody } from "./upstream-body";
 
 /** The agent's settings (README: UPSTREAM_*_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS, UPSTREAM_MAX_CONNECTIONS). */
 export interface UpstreamSettings {
@@ -28,26 +29,89 @@ export interface DispatchWatch {
   dispatched: boolean;
 }
 
-/** undici's own request handler, which also marks the watch when the call is handed to a connection. */
-class WatchedRequest extends undiciRequest.RequestHandler {
+/**
+ * One upstream call as undici's dispatch handler: resolves with the status and headers, then feeds the
+ * body (upstream-body.ts); marks the watch when the call is handed to a connection, and aborts the call
+ * when its signal fires, before a byte is written if it fired while the call waited.
+ */
+class UpstreamExchange implements Dispatcher.DispatchHandler {
+  private readonly body = new UpstreamBody();
+  private controller: Dispatcher.DispatchController | undefined;
+  private started = false;
+  private abortReason: Error | undefined;
+
   constructor(
-    opts: Dispatcher.RequestOptions,
-    callback: (error: Error | null, data: Dispatcher.ResponseData) => void,
+    private readonly signal: UpstreamSignal,
     private readonly watch: DispatchWatch,
+    private readonly settle: (error: Error | null, response?: UpstreamResponse) => void,
   ) {
-    super(opts, callback);
+    if (signal.aborted) this.abortReason = abortError(signal);
+    else addAbortListener(signal, this.onAbort);
   }
 
-  override onConnect(abort: (error?: Error) => void, context?: unknown): void {
-    // A call whose signal already fired is aborted here, before a byte is written.
-    if (!this.reason) this.watch.dispatched = true;
-    super.onConnect(abort, context);
+  private readonly onAbort = (): void => {
+    this.abortReason = abortError(this.signal);
+    this.controller?.abort(this.abortReason);
+  };
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.abortReason) {
+      controller.abort(this.abortReason);
+      return;
+    }
+    this.watch.dispatched = true;
+    this.body.attach(controller);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    if (statusCode < 200) return; // an informational answer: the final one follows
+    this.started = true;
+    this.settle(null, { statusCode, headers, body: this.body });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.body.received(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.done();
+    this.body.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.done();
+    if (this.started) this.body.fail(error);
+    else this.settle(error);
+  }
+
+  private done(): void {
+    removeAbortListener(this.signal, this.onAbort);
   }
 }
 
-export type UpstreamResponse = Dispatcher.ResponseData;
+export interface UpstreamResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: UpstreamBody;
+}
 /** What aborts an upstream request: either form undici takes (engine/client-link.ts uses the lighter EventEmitter). */
-export type UpstreamSignal = AbortSignal | EventEmitter;
+export type UpstreamSignal = AbortSignal | (EventEmitter & { aborted: boolean });
+
+function abortError(signal: UpstreamSignal): Error {
+  const reason = (signal as AbortSignal).reason as unknown;
+  return reason instanceof Error ? reason : new errors.RequestAbortedError();
+}
+
+function addAbortListener(signal: UpstreamSignal, listener: () => void): void {
+  if ("addEventListener" in signal) signal.addEventListener("abort", listener, { once: true });
+  else signal.once("abort", listener);
+}
+
+function removeAbortListener(signal: UpstreamSignal, listener: () => void): void {
+  if ("removeEventListener" in signal) signal.removeEventListener("abort", listener);
+  else signal.off("abort", listener);
+}
 
 /** Upstream URLs are few (providers x models x endpoints); the cache is cleared if that ever stops being true. */
 const MAX_CACHED_URLS = 10_000;
@@ -76,13 +140,13 @@ export class UpstreamHttp {
     watch: DispatchWatch,
   ): Promise<UpstreamResponse> {
     const target = this.targets.get(url) ?? this.split(url);
-    // A URL undici would refuse goes through its own request(), which throws its own error (nothing is sent).
-    if (!target) return request(url, { method: "POST", headers, body, signal, dispatcher: this.agent });
-    const opts: Dispatcher.RequestOptions = { origin: target.origin, path: target.path, method: "POST", headers, body, signal };
-    // As undici's own request() does, with its handler extended.
+    // A URL undici would refuse: nothing is sent.
+    if (!target) return Promise.reject(new errors.InvalidArgumentError(`invalid upstream URL: ${url.slice(0, 200)}`));
+    const opts: Dispatcher.DispatchOptions = { origin: target.origin, path: target.path, method: "POST", headers, body };
     return new Promise((resolve, reject) => {
+      const exchange = new UpstreamExchange(signal, watch, (error, response) => (error ? reject(error) : resolve(response!)));
       try {
-        this.agent.dispatch(opts, new WatchedRequest(opts, (error, data) => (error ? reject(error) : resolve(data)), watch));
+        this.agent.dispatch(opts, exchange);
       } catch (error) {
         reject(error);
       }

@@ -4,7 +4,6 @@
 // recorded instead of running: the bytes the client got, the usage billed, and
 // what the attempt and the malformed-event counter were told. The same answer
 // relayed as bytes and parsed gives what a differential test compares.
-import { Readable } from "node:stream";
 import { anthropicMessages } from "../../src/dialects/anthropic-messages/anthropic-messages-dialect";
 import { openAiChat } from "../../src/dialects/openai/openai-chat-dialect";
 import { openAiResponses } from "../../src/dialects/openai-responses/openai-responses-dialect";
@@ -15,6 +14,7 @@ import type { MeteredTokens } from "../../src/engine/usage-meter";
 import { relayAnswer } from "../../src/engine/relay-answer";
 import { SseResponse } from "../../src/engine/sse-response";
 import { OpenAiCompatibleAdapter } from "../../src/providers/openai-compatible/openai-compatible-adapter";
+import { bodyOf } from "./upstream-body";
 
 export interface RelayRun {
   /** What reached the client: the stream's bytes, or the whole answer's body as it is sent. */
@@ -102,7 +102,7 @@ export async function relayOnce(
       return 1_234_567n;
     },
   };
-  const response = { statusCode: 200, headers: {}, body: Readable.from(reads, { objectMode: true }) };
+  const response = { statusCode: 200, headers: {}, body: bodyOf(reads) };
   const result = await relayAnswer(
     {
       call,

@@ -1,7 +1,6 @@
 // The Anthropic Messages dialect meets routing: native targets (Anthropic paths) get the body as written,
 // a request only Anthropic can carry is planned onto Anthropic paths alone (or refused with a clear 400),
 // and count_tokens is forwarded to Anthropic's endpoint or estimated, never billed.
-import { Readable } from "node:stream";
 import type { Catalogue__Output } from "@gateway/proto";
 import { describe, expect, it } from "vitest";
 import type { KeyIdentity } from "../../src/auth/key-cache";
@@ -19,6 +18,7 @@ import type { UpstreamHttp } from "../../src/upstream/upstream-http";
 import { catalogueModel, protoPrice } from "../support/catalogue-model";
 import { thrown } from "../support/thrown";
 import { keyPools } from "../support/key-pools";
+import { bodyOf } from "../support/upstream-body";
 
 const price = protoPrice("3000000000", "15000000000");
 const catalogue: Catalogue__Output = {
@@ -35,11 +35,11 @@ const catalogue: Catalogue__Output = {
 
 type Post = Pick<UpstreamHttp, "post">["post"];
 const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
-/** An upstream answer as undici gives it: its status, headers and a body stream of `json`. */
+/** An upstream answer as undici gives it: its status, headers and a body of `json`. */
 const answer = (statusCode: number, json: unknown) => ({
   statusCode,
   headers: {},
-  body: Readable.from([Buffer.from(JSON.stringify(json))]),
+  body: bodyOf([Buffer.from(JSON.stringify(json))]),
 });
 /** A fake upstream: Anthropic's count_tokens answers {"input_tokens": 42}. */
 const fakeHttp: Pick<UpstreamHttp, "post"> = {
