@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { KeyIdentity } from "./auth/key-cache";
 import type { ClientDialect } from "./dialects/client-dialect";
 import type { Call } from "./engine/call";
-import type { RateDecision } from "./limits/rate-limiter";
+import type { RateAnswer } from "./limits/rate-limiter";
 
 export interface CallState {
   /** The caller, once its key was validated (the /v1 routes). */
@@ -24,8 +24,8 @@ export interface CallState {
   errorCode?: string;
   /** The request's server span, when tracing is on (app/plugins/request-span.ts). */
   span?: TraceSpan;
-  /** The per-minute limit's answer, asked for as the request arrives and awaited once its body is read. */
-  rateDecision?: Promise<RateDecision>;
+  /** The per-minute limit's answer (at once, or a promise), asked for as the request arrives and awaited once its body is read. */
+  rateDecision?: RateAnswer;
 }
 
 export interface HookRequest extends CallState {

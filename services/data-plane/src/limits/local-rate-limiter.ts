@@ -20,7 +20,7 @@ export class LocalRateLimiter implements RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async check(projectId: string, limit: number): Promise<RateDecision> {
+  check(projectId: string, limit: number): RateDecision {
     return this.checkNow(projectId, limit);
   }
 

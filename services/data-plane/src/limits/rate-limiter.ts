@@ -11,8 +11,16 @@ export interface RateDecision {
   scope?: "key";
 }
 
+/** A decision at once when it is in memory (an admission block, the local window), else its promise. */
+export type RateAnswer = RateDecision | Promise<RateDecision>;
+
+/** `f` of the answer: at once when the answer is, else once it comes. */
+export function afterAnswer<T>(answer: RateAnswer, f: (decision: RateDecision) => T | Promise<T>): T | Promise<T> {
+  return answer instanceof Promise ? answer.then(f) : f(answer);
+}
+
 export interface RateLimiter {
-  check(projectId: string, limit: number, requestId: string): Promise<RateDecision>;
+  check(projectId: string, limit: number, requestId: string): RateAnswer;
   /** A line for /health detail: "redis", or "local" (no Redis, or Redis unreachable). */
   readonly mode: string;
   /**

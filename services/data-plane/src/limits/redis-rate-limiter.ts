@@ -15,7 +15,7 @@ import { CallCoalescer } from "../call-coalescer";
 import { failFastRedis, inTime, REDIS_TIMEOUT_MS, RedisCircuit } from "../redis-circuit";
 import { AdmissionBlocks, BLOCK_MS } from "./admission-blocks";
 import { LocalRateLimiter } from "./local-rate-limiter";
-import type { RateDecision, RateLimiter } from "./rate-limiter";
+import type { RateAnswer, RateDecision, RateLimiter } from "./rate-limiter";
 import { WriteBack } from "./write-back";
 
 // Checks in order, one per key: KEYS[i] is a project's window, ARGV[1] the window length,
@@ -131,13 +131,18 @@ export class RedisRateLimiter implements RateLimiter {
     return this.circuit.open ? `local fallback (Redis unreachable; limit / ${this.knownReplicas} replicas)` : "redis";
   }
 
-  async check(projectId: string, limit: number, requestId: string): Promise<RateDecision> {
+  /** At once (no promise) when the local window or an admission block answers; else Redis's answer. */
+  check(projectId: string, limit: number, requestId: string): RateAnswer {
     if (this.circuit.open) return this.checkLocally(projectId, limit);
     const fromBlock = this.blocks.take(projectId, limit);
     if (fromBlock) {
       this.fallback.record(projectId);
       return fromBlock;
     }
+    return this.checkInRedis(projectId, limit, requestId);
+  }
+
+  private async checkInRedis(projectId: string, limit: number, requestId: string): Promise<RateDecision> {
     const check: Check = { projectId, limit, requestId };
     let answer: Answer;
     try {

@@ -118,19 +118,28 @@ describe("RedisRateLimiter", () => {
     expect(members).not.toContain("abandoned-2");
   });
 
+  /** Answers given at once (a decision, not a promise) by `sequential`'s checks. */
+  let answeredAtOnce = 0;
+
   /** Checks of one project one after another (each awaited), as a client at concurrency 1 sends them. */
   async function sequential(checker: RedisRateLimiter, project: string, limit: number, count: number, ids = project) {
     const decisions = [];
-    for (let index = 0; index < count; index++) decisions.push(await checker.check(project, limit, `${ids}-${index}`));
+    for (let index = 0; index < count; index++) {
+      const answer = checker.check(project, limit, `${ids}-${index}`);
+      if (!(answer instanceof Promise)) answeredAtOnce++;
+      decisions.push(await answer);
+    }
     return decisions;
   }
 
   it("admits a busy project far below its limit from blocks, and takes a block's unused admissions out of the window", async () => {
     const checker = await limiter("replica-blocks");
+    answeredAtOnce = 0;
     const decisions = await sequential(checker, "busy", 100_000, 300);
     expect(decisions.every((decision) => decision.allowed)).toBe(true);
     expect(checker.blocks.stats.granted).toBeGreaterThan(0);
     expect(checker.blocks.stats.admitted).toBeGreaterThan(100); // most of them without a round trip each
+    expect(answeredAtOnce).toBe(checker.blocks.stats.admitted); // and each of those without a promise
     // The remaining count never shows more than is left after this client's own admissions, blocks
     // included, give or take the one check that was on its way when a block was granted.
     expect(decisions.every((decision, index) => decision.remaining <= 100_000 - index)).toBe(true);

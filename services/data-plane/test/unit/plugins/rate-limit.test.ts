@@ -1,13 +1,18 @@
 // The rate-limit plugin: model-calling routes (those with a dialect) are
 // checked against the caller's limit; the answer is awaited after the body.
+// Every case runs twice: the limiter answering later (Redis) and at once (an
+// admission block or the local window: no promise).
 import Fastify from "fastify";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { errorHandler } from "../../../src/app/plugins/error-handler";
 import { rateLimit, rateLimitHooks } from "../../../src/app/plugins/rate-limit";
 import type { KeyIdentity } from "../../../src/auth/key-cache";
 import { openAiChat } from "../../../src/dialects/openai/openai-chat-dialect";
 import type { RateDecision } from "../../../src/limits/rate-limiter";
 import "../../../src/request-context";
+
+/** Whether the limiter answers at once (its decision, not a promise) in the cases being run. */
+let atOnce = false;
 
 function app(decision: RateDecision | Error | ((subject: string) => RateDecision), identity: KeyIdentity, defaultRpmLimit = 600) {
   const checks: [project: string, limit: number][] = [];
@@ -21,10 +26,13 @@ function app(decision: RateDecision | Error | ((subject: string) => RateDecision
   void instance.register(rateLimit, {
     hooks: rateLimitHooks({
       limiter: {
-        check: async (projectId, limit) => {
+        check: (projectId, limit) => {
           checks.push([projectId, limit]);
-          if (decision instanceof Error) throw decision;
-          return typeof decision === "function" ? decision(projectId) : decision;
+          const answer = () => {
+            if (decision instanceof Error) throw decision;
+            return typeof decision === "function" ? decision(projectId) : decision;
+          };
+          return atOnce ? answer() : Promise.resolve().then(answer);
         },
       },
       defaultRpmLimit,
@@ -52,7 +60,14 @@ const ACME: KeyIdentity = {
 };
 const chat = { method: "POST" as const, url: "/v1/chat/completions", payload: { model: "auto" } };
 
-describe("rateLimit", () => {
+describe.each([
+  ["later", false],
+  ["at once", true],
+])("rateLimit, the limiter answering %s", (_mode, answersAtOnce) => {
+  beforeEach(() => {
+    atOnce = answersAtOnce;
+  });
+
   it("checks a model call against the deployment default and sends the x-ratelimit headers", async () => {
     const { instance, checks } = app(ALLOWED, ACME);
     const response = await instance.inject(chat);
