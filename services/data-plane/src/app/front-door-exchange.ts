@@ -1,5 +1,5 @@
 // The front door's request and reply (front-door.ts): the members of fastify's that the model calls'
-// hooks, the error handler and the engine use (hook-types.ts, engine/client-reply.ts), over Node's own
+// hooks, the error handler and the engine use (request-context.ts, engine/client-reply.ts), over Node's own
 // request and response, with nothing else per request.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger } from "fastify";

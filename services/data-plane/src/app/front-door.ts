@@ -1,7 +1,7 @@
 // The model calls' front door (issue 36, item 2): a POST to one of their paths, spelled exactly, is
 // taken from Node's server before fastify builds its request, reply and hook chain for it, and runs the
 // same hooks, in the order fastify runs them, the same body reading and parsing, the same handler and
-// the same error handler, each one function shared with the fastify routes (hook-types.ts). Anything
+// the same error handler, each one function shared with the fastify routes (request-context.ts). Anything
 // else (another method or path, a query string, an absolute-form target) goes to fastify as before,
 // which serves the model calls too. RAW_FRONT_DOOR=false sends everything to fastify.
 import { randomUUID } from "node:crypto";
