@@ -83,8 +83,9 @@ export class DoorReply implements ClientReply, HookReply {
     return this;
   }
 
+  /** Node's getHeaders() is a copy already (the stream's writer completes it in place). */
   getHeaders(): Record<string, unknown> {
-    return { ...this.raw.getHeaders() };
+    return this.raw.getHeaders();
   }
 
   type(contentType: string): this {
