@@ -103,7 +103,7 @@ describe("conversation affinity", () => {
     const turns: Turn[] = [];
     // Each conversation starts with the providers' caches empty: its system prompt is every run's.
     await fetch(`${stack.mockUrl}/_mock/prompt-cache`, { method: "DELETE" });
-    await latencies(tag, { [first]: 30, [second]: 0 });
+    await latencies(tag, { [first]: 60, [second]: 0 });
     for (let turn = 0; turn < TURNS; turn++) {
       if (turn === TURNS / 2) await latencies(tag, { [first]: 0, [second]: 150 });
       history.push({ role: "user", content: turn === 0 ? `Fix the failing test ${tag}` : `Step ${turn}: go on.` });
@@ -139,7 +139,30 @@ describe("conversation affinity", () => {
     };
   }
 
+  /**
+   * Path health keeps a path's last latency until the path is tried again, so one cold first call
+   * (a new upstream connection on a loaded machine) could keep `auto` off that model for good. Warm
+   * both paths on a data plane first, beta slower, so a conversation's first turn goes to alpha and
+   * each crossing of the latencies moves the turns: two switches, whatever the machine's noise.
+   */
+  async function warmPaths(dataPlane: number): Promise<void> {
+    const tag = marker();
+    await stack.mockScript({ match: [tag, `"model":"beta-1"`], times: 0, latencyMs: 40 });
+    for (const model of ["acme/pricey", "acme/alpha", "acme/beta"])
+      for (let call = 0; call < (model === "acme/pricey" ? 1 : 8); call++) {
+        const response = await stack.post(
+          "/v1/chat/completions",
+          project.key,
+          { model, max_tokens: 16, messages: [{ role: "user", content: `warm ${tag}` }] },
+          dataPlane,
+        );
+        expect(response.status, await response.clone().text()).toBe(200);
+        await response.arrayBuffer();
+      }
+  }
+
   it("without affinity the turns follow the latencies and lose the cache; with it, they stay and cost what one path costs", async () => {
+    await warmPaths(WITHOUT_AFFINITY);
     const wandering = await converse(
       chatSender(() => WITHOUT_AFFINITY),
       marker(),
