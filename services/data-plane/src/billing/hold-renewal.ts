@@ -44,8 +44,9 @@ export class HoldRenewal {
     const ttlMs = ttlSeconds * 1000;
     const now = performance.now();
     this.holds.set(requestId, { projectId, ttlMs, renewedAt: now, placedAt: now, ...(onRenewed ? { onRenewed } : {}) });
-    // Rounds often enough that a hold a third of the TTL old is renewed well before its end.
-    const tickMs = Math.min(5_000, Math.max(100, ttlMs / 6));
+    // Rounds often enough that a hold a third of the TTL old is renewed well before half of it: a
+    // lease's answers skip the journal and wait for their draws once half a TTL passed unrenewed.
+    const tickMs = Math.min(5_000, Math.max(100, ttlMs / 12));
     if (tickMs < this.tickMs || !this.timer) {
       clearInterval(this.timer);
       this.tickMs = tickMs;

@@ -57,6 +57,24 @@ describe("hold renewal", () => {
     renewal.stop();
   });
 
+  it("sends each renewal of a lease well before half its TTL since the last, whatever the ticks' alignment", async () => {
+    vi.useFakeTimers();
+    const { client } = fakeControlPlane();
+    const renewal = new HoldRenewal(client, log);
+    const sent: number[] = [performance.now()];
+    await vi.advanceTimersByTimeAsync(77); // the lease placed between two ticks of an earlier hold's timer
+    renewal.track("earlier", "p", 3);
+    await vi.advanceTimersByTimeAsync(123);
+    sent[0] = performance.now();
+    renewal.track("lease-1", "p", 3, (_, sentAt) => sent.push(sentAt));
+    await vi.advanceTimersByTimeAsync(10_000);
+    const gaps = sent.slice(1).map((at, index) => at - sent[index]!);
+    expect(gaps.length).toBeGreaterThan(5);
+    // Half of the 3 s TTL is the lease's certainty; a quarter of a second is left for the call itself.
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(1_250);
+    renewal.stop();
+  });
+
   it("tries a failed round again at the next tick, and gives a hold up after a day", async () => {
     vi.useFakeTimers();
     const { client, calls, failing } = fakeControlPlane();
