@@ -85,7 +85,10 @@ async function measure(label: "before" | "after", definition: string, round: num
       inputTokens: 120,
       outputTokens: 48,
       keyId: "key-bench",
-      costParts: { input: { units: 120, nano: "48000" }, output: { units: 48, nano: "75456" } },
+      costParts: [
+        { component: "input", units: 120, nano: 48_000n },
+        { component: "output", units: 48, nano: 75_456n },
+      ],
     }));
   await ledger.draw(call());
   const batches = ledger.batcher.batches;

@@ -58,6 +58,15 @@ export { answerClientError, BAD_URL_MESSAGE, routingFailure, shuttingDown, TIMEO
 
 export { protoField } from "./loader-options";
 export { API_KEY_PATTERN } from "./api-key";
-export { decodeJournalEntry, DRAW_JOURNAL_KEEP_MS, drawJournalKey, encodeJournalEntry, type JournalEntry } from "./draw-journal";
+export {
+  DRAW_JOURNAL_KEEP_MS,
+  type DrawEntry,
+  type DrawFields,
+  decodeDrawEntry,
+  drawElement,
+  drawJournalKey,
+  encodeDrawEntry,
+  encodeOlderEntry,
+} from "./draw-journal";
 export { type HealthDetails, type MetricsText, type RunningMetricsServer, startMetricsServer } from "./metrics-server";
 export { CertificateFiles, type CertificateFilesConfig, TlsFilesError } from "./tls-files";

@@ -4,9 +4,9 @@
 // renews its leases, so an expired one is a dead data plane's), this applies every journalled draw
 // of it while it still holds their money: a draw that did reach the ledger is a replay (draws are
 // idempotent by request id), so each debit lands exactly once.
-import { decodeJournalEntry, drawJournalKey } from "@gateway/proto";
+import { type DrawEntry, decodeDrawEntry, drawJournalKey } from "@gateway/proto";
 import { Redis } from "ioredis";
-import type { DrawInput, LedgerService } from "./ledger-service";
+import type { LedgerService } from "./ledger-service";
 
 /** An expired lease whose journal cannot be read is kept for at most this many hold TTLs more (renewed once per TTL). */
 const UNREADABLE_TTLS = 4;
@@ -67,29 +67,15 @@ export class DrawJournalReconciler {
       return;
     }
     this.unreadSince.delete(leaseId);
-    const draws: DrawInput[] = [];
+    const draws: DrawEntry[] = [];
     for (const text of texts) {
-      const entry = decodeJournalEntry(text);
+      const entry = decodeDrawEntry(text);
       // Only this lease's own entries: an entry becomes a debit.
       if (!entry || entry.leaseId !== leaseId || entry.projectId !== projectId) {
         this.log.error({ leaseId }, "draw journal entry not readable or not of this lease: skipped");
         continue;
       }
-      draws.push({
-        requestId: entry.requestId,
-        leaseId,
-        projectId,
-        amountNano: BigInt(entry.amountNano),
-        holdNano: BigInt(entry.holdNano),
-        model: entry.model,
-        accessPath: entry.accessPath,
-        inputTokens: entry.inputTokens,
-        outputTokens: entry.outputTokens,
-        ...(entry.keyId ? { keyId: entry.keyId } : {}),
-        ...(entry.costParts.length > 0
-          ? { costParts: Object.fromEntries(entry.costParts.map((part) => [part.component, { units: part.units, nano: part.nano }])) }
-          : {}),
-      });
+      draws.push(entry);
     }
     for (let start = 0; start < draws.length; start += DRAWS_PER_CALL) {
       const chunk = draws.slice(start, start + DRAWS_PER_CALL);

@@ -3,7 +3,7 @@
 // id on PostgreSQL and PGlite alike. Reserve, settle and release, the per
 // request calls, go through the group-commit batcher (money-batcher.ts).
 // What it takes and answers: money-operations.ts; the reads it inherits: ledger-queries.ts.
-import { echo } from "@gateway/proto";
+import { type DrawEntry, type DrawFields, echo, encodeDrawEntry } from "@gateway/proto";
 import { randomUUID } from "node:crypto";
 import { type Actor, auditEventRow } from "../changes/audit-log";
 import { secondsToNextUtcMidnight, utcDay, type Clock } from "../clock";
@@ -13,7 +13,6 @@ import { conflict } from "../errors";
 import { LedgerQueries } from "./ledger-queries";
 import { MoneyBatcher, type MoneyOperation, type MoneyResult } from "./money-batcher";
 import {
-  type DrawInput,
   LEASE_SHARE,
   type LeaseInput,
   type ReleaseOutcome,
@@ -27,7 +26,7 @@ import { formatUsd } from "./money";
 
 // The types callers meet in the service's answers and arguments, from the service's own module.
 export type { Balance, HoldStatusName, UsageRow } from "./ledger-queries";
-export type { CostParts, DrawInput, ReserveAnswer } from "./money-operations";
+export type { CostParts, ReserveAnswer } from "./money-operations";
 
 /** The writer; the ledger's reads (balance, holds, usage, entries, totals) come with it from LedgerQueries. */
 export class LedgerService extends LedgerQueries {
@@ -157,28 +156,20 @@ export class LedgerService extends LedgerQueries {
    * in the order given.
    */
   async draw(
-    inputs: DrawInput[],
+    draws: readonly (DrawFields | DrawEntry)[],
     options: { extendLease?: boolean } = {},
   ): Promise<{ outcome: "settled" | "unknown_lease" | "failed"; debitedNano: bigint }[]> {
     // The draw op moves an active lease's expiry to at least this: the epoch moves nothing.
     const expiresAt = options.extendLease === false ? new Date(0).toISOString() : this.expiresAt(this.clock.now());
     // Each on its own: one that fails (the batcher retries a failed batch op by op) must not fail the others.
+    // A checked entry goes as the bytes it came in; fields (an older data plane, the tests) are encoded here.
     const results = await Promise.allSettled(
-      inputs.map((input) =>
+      draws.map((draw) =>
         this.batcher.submit({
           op: "draw",
-          request_id: input.requestId,
-          lease_id: input.leaseId,
-          project_id: input.projectId,
-          amount: input.amountNano.toString(),
-          hold: input.holdNano.toString(),
+          project_id: draw.projectId,
+          entry: "text" in draw ? draw.text : encodeDrawEntry(draw),
           expires_at: expiresAt,
-          model: input.model || null,
-          access_path: input.accessPath || null,
-          input_tokens: input.inputTokens,
-          output_tokens: input.outputTokens,
-          ...(input.costParts ? { cost_parts: input.costParts } : {}),
-          ...(input.keyId ? { key_id: input.keyId } : {}),
         }),
       ),
     );

@@ -8,6 +8,7 @@
 // A batch is sorted by project id (stably: a project's own operations keep
 // their order) so that every batch, from every replica, locks project rows in
 // the same order.
+import { drawElement } from "@gateway/proto";
 import type { Database } from "../database/connect";
 
 export type MoneyOperation =
@@ -44,19 +45,8 @@ export type MoneyOperation =
       day: string;
       expires_at: string;
     }
-  | {
-      op: "draw";
-      request_id: string;
-      lease_id: string;
-      project_id: string;
-      amount: string;
-      hold: string;
-      expires_at: string;
-      model: string | null;
-      access_path: string | null;
-      input_tokens: number;
-      output_tokens: number;
-    };
+  /** A draw is its entry's own text (@gateway/proto's draw-journal.ts), spliced into the batch with its expiry. */
+  | { op: "draw"; project_id: string; entry: string; expires_at: string };
 
 export interface MoneyResult {
   outcome: string;
@@ -123,8 +113,11 @@ export class MoneyBatcher {
   }
 
   private async write(batch: Pending[]): Promise<MoneyResult[]> {
+    const elements = batch.map(({ operation }) =>
+      operation.op === "draw" ? drawElement(operation.entry, operation.expires_at) : JSON.stringify(operation),
+    );
     const rows = await this.database.query<{ results: MoneyResult[] }>("SELECT gateway_apply_batch($1::jsonb) AS results", [
-      JSON.stringify(batch.map((entry) => entry.operation)),
+      `[${elements.join(",")}]`,
     ]);
     this.batches++;
     this.operations += batch.length;

@@ -52,20 +52,5 @@ export interface LeaseInput {
   minAmountNano: bigint;
 }
 
-export interface DrawInput {
-  requestId: string;
-  leaseId: string;
-  projectId: string;
-  amountNano: bigint;
-  holdNano: bigint;
-  model: string;
-  accessPath: string;
-  inputTokens: number;
-  outputTokens: number;
-  costParts?: CostParts;
-  /** The request's API key, recorded on its debit. */
-  keyId?: string;
-}
-
 /** A lease holds at most this share of what a project can spend (1/8): a busy data plane never takes the whole balance. */
 export const LEASE_SHARE = 8;

@@ -11,6 +11,7 @@ import {
   type ControlEvent,
   type ControlPlaneHandlers,
   type CostPart__Output,
+  decodeDrawEntry,
 } from "@gateway/proto";
 import { NO_SPAN, NO_TRACING, TRACE_LINKS_KEY, type TraceSpan, type Tracing } from "@gateway/proto/tracing";
 import { timingSafeEqual } from "node:crypto";
@@ -227,11 +228,13 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
         amountNano: amount(request.amountNano),
         minAmountNano: amount(request.minAmountNano),
       });
-      return { granted: result.granted, amountNano: result.amountNano.toString(), ttlSeconds: result.ttlSeconds };
+      // draw_entries: this control plane takes each draw as its entry's bytes (older data planes send fields).
+      return { granted: result.granted, amountNano: result.amountNano.toString(), ttlSeconds: result.ttlSeconds, drawEntries: true };
     }),
     Draw: unary("Draw", async (request) => {
-      // A draw with a negative amount is refused alone (INVALID); the others in the call go ahead.
+      // An entry that does not check, or fields with a negative amount, is refused alone (INVALID); the others go ahead.
       const inputs = request.draws.map((draw) => {
+        if (draw.entry.length > 0) return decodeDrawEntry(draw.entry);
         try {
           return {
             requestId: draw.requestId,
@@ -243,7 +246,7 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
             accessPath: draw.accessPath,
             inputTokens: tokens(draw.inputTokens),
             outputTokens: tokens(draw.outputTokens),
-            costParts: costParts(draw.costParts),
+            costParts: draw.costParts.map((part) => ({ component: part.component, units: Number(part.units), nano: amount(part.nano) })),
             keyId: draw.keyId,
           };
         } catch {

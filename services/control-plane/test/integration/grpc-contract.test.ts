@@ -1,7 +1,15 @@
 // The control plane's gRPC contract, called as a data plane calls it: a real
 // server on a free port, the generated client, PGlite in a fresh directory.
 import * as grpc from "@grpc/grpc-js";
-import { AUTH_METADATA_KEY, bearer, ControlPlaneClientConstructor, ERROR_CODE_METADATA_KEY, type ControlPlaneClient } from "@gateway/proto";
+import {
+  AUTH_METADATA_KEY,
+  bearer,
+  ControlPlaneClientConstructor,
+  type DrawFields,
+  ERROR_CODE_METADATA_KEY,
+  type ControlPlaneClient,
+  encodeDrawEntry,
+} from "@gateway/proto";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scratchPgliteDir } from "../../../../deploy/test/pglite-template";
@@ -359,6 +367,69 @@ describe("control-plane gRPC contract", () => {
       { outcome: "SETTLED", debitedNano: "70" },
     ]);
     expect((await controlPlane.services.ledger.balance(projectId)).balanceNano).toBe(after.balanceNano - 70n);
+  });
+
+  it("takes a draw as its entry's bytes (a lease says so), debits exactly what they say, and refuses alone an entry that does not check", async () => {
+    const granted = await call<object, { granted: boolean; drawEntries: boolean }>("lease", {
+      leaseId: "lease-entries",
+      projectId,
+      amountNano: "100000",
+      minAmountNano: "1",
+    });
+    expect(granted).toMatchObject({ granted: true, drawEntries: true });
+    const fields = (requestId: string, amountNano: bigint): DrawFields => ({
+      requestId,
+      leaseId: "lease-entries",
+      projectId,
+      amountNano,
+      holdNano: 900n,
+      model: "acme/m",
+      accessPath: "openai",
+      inputTokens: 12,
+      outputTokens: 34,
+      costParts: [
+        { component: "input", units: 12, nano: amountNano - 100n },
+        { component: "output", units: 34, nano: 100n },
+      ],
+      keyId: "key-entries",
+    });
+    const entry = (text: string) => ({ entry: Buffer.from(text) });
+    const withExpiry = encodeDrawEntry(fields("e-expiry", 500n)).replace(
+      '{"op":"draw",',
+      '{"op":"draw","expires_at":"2999-01-01T00:00:00Z",',
+    );
+    const answers = await call<object, { results: { outcome: string; debitedNano: string }[] }>("draw", {
+      draws: [
+        entry(encodeDrawEntry(fields("e-1", 700n))),
+        entry(withExpiry), // an expiry of its own: the lease's is the control plane's to set
+        entry(`${encodeDrawEntry(fields("e-2", 300n)).slice(0, -1)},"op":"settle"}`),
+        entry(encodeDrawEntry(fields("e-3", 2_000n))), // above its hold: at most the hold
+        // An older data plane's fields, in the same call.
+        { ...fields("e-4", 250n), amountNano: "250", holdNano: "900", costParts: [{ component: "input", units: 12, nano: "250" }] },
+      ],
+    });
+    expect(answers.results).toEqual([
+      { outcome: "SETTLED", debitedNano: "700" },
+      { outcome: "INVALID", debitedNano: "0" },
+      { outcome: "INVALID", debitedNano: "0" },
+      { outcome: "SETTLED", debitedNano: "900" },
+      { outcome: "SETTLED", debitedNano: "250" },
+    ]);
+    const [debit] = (await controlPlane.services.ledger.ledger(projectId, 1, { requestId: "e-1" })) as Record<string, unknown>[];
+    expect(debit).toMatchObject({
+      kind: "debit",
+      amountNano: -700n,
+      model: "acme/m",
+      accessPath: "openai",
+      inputTokens: 12,
+      outputTokens: 34,
+      keyId: "key-entries",
+    });
+    expect(debit!.costParts).toEqual({ input: { units: 12, nano: "600" }, output: { units: 34, nano: "100" } });
+    expect(await controlPlane.services.ledger.ledger(projectId, 1, { requestId: "e-expiry" })).toEqual([]);
+    expect((await call<object, { outcome: string }>("release", { requestId: "lease-entries", projectId, keepNano: "0" })).outcome).toBe(
+      "RELEASED",
+    );
   });
 
   it("renews active holds and leases to the TTL from now; a settled, released or unknown hold is not renewed", async () => {

@@ -47,6 +47,8 @@ export interface Lease {
   lastUsedAt: number;
   /** Takes no new requests; reduced to what its requests in flight set aside, released once the last one is done. */
   retired: boolean;
+  /** Its control plane takes draws as entries (LeaseResponse.draw_entries): each draw is encoded once. */
+  readonly drawEntries?: boolean;
 }
 
 /** After a refused or failed lease, the project reserves per request for this long before asking again. */
@@ -238,6 +240,7 @@ export class BudgetLeases {
           certainUntil,
           lastUsedAt: granted,
           retired: false,
+          drawEntries: answer.drawEntries === true,
         };
         const previous = this.current.get(projectId);
         if (previous) this.retire(previous);

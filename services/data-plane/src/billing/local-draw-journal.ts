@@ -5,45 +5,22 @@
 // and a SIGKILL still loses no debit. A data plane started again on the same directory draws what its
 // predecessor left there (RequestBilling.replayRecovered; draws are idempotent by request id).
 // The line in the file is the entry Redis would have held (proto/src/draw-journal.ts).
-import { decodeJournalEntry, encodeJournalEntry, type JournalEntry } from "@gateway/proto";
+import { decodeDrawEntry, encodeOlderEntry } from "@gateway/proto";
 import type { DrawCall } from "../control-plane/control-plane-client";
 import { DEFAULT_SEGMENT_LIMITS, JournalSegments, type Segment, type SegmentLimits } from "./journal-segments";
 
-/** A draw as the journal's entry (amounts as decimal strings): the same text in Redis and in the file. */
-export function journalEntryOf(draw: DrawCall): string {
-  const entry: JournalEntry = {
-    requestId: draw.requestId,
-    leaseId: draw.leaseId,
-    projectId: draw.projectId,
-    amountNano: draw.amountNano.toString(),
-    holdNano: draw.holdNano.toString(),
-    model: draw.model,
-    accessPath: draw.accessPath,
-    inputTokens: draw.inputTokens,
-    outputTokens: draw.outputTokens,
-    costParts: (draw.costParts ?? []).map((part) => ({ component: part.component, units: part.units, nano: part.nano.toString() })),
-    ...(draw.keyId ? { keyId: draw.keyId } : {}),
-  };
-  return encodeJournalEntry(entry);
-}
+/**
+ * A draw as the journal holds it, the same text in Redis and in the file: its entry (the bytes its Draw
+ * sends), or the older form for a lease whose control plane predates entries.
+ */
+export const journalEntryOf = (draw: DrawCall): string => draw.entry ?? encodeOlderEntry(draw);
 
-/** What a journal line holds, as the draw it was written from; undefined for a line that cannot be read. */
-function drawOf(text: string): DrawCall | undefined {
-  const entry = decodeJournalEntry(text);
+/** A journal line as a draw, drawn again as fields: whatever the control plane's version, it takes those. */
+function drawOf(line: string): DrawCall | undefined {
+  const entry = decodeDrawEntry(line);
   if (!entry) return undefined;
-  return {
-    requestId: entry.requestId,
-    leaseId: entry.leaseId,
-    projectId: entry.projectId,
-    amountNano: BigInt(entry.amountNano),
-    holdNano: BigInt(entry.holdNano),
-    model: entry.model,
-    accessPath: entry.accessPath,
-    inputTokens: entry.inputTokens,
-    outputTokens: entry.outputTokens,
-    costParts: entry.costParts.map((part) => ({ component: part.component, units: part.units, nano: BigInt(part.nano) })),
-    ...(entry.keyId ? { keyId: entry.keyId } : {}),
-  };
+  const { text: _, ...fields } = entry;
+  return fields;
 }
 
 export interface LocalDrawJournalStats {

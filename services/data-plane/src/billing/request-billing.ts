@@ -6,8 +6,9 @@
 // settle is a draw from the lease (batched), its release stays in memory.
 // Each step is a span under the request's (`reserve` or `lease`, `settle` or
 // `draw`, `release`) when tracing is on; the amounts are never touched by it.
+import { encodeDrawEntry } from "@gateway/proto";
 import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
-import type { ControlPlaneClientWrapper, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
+import type { ControlPlaneClientWrapper, DrawCall, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
 import { GatewayError, isOutage } from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
@@ -225,7 +226,8 @@ export class RequestBilling {
     this.leases.shrink(lease, needNano, debitNano);
     this.drawsUnderWay++;
     let finished = false; // a replayed draw answers again: its share goes back to the lease once
-    const drawCall = { ...call, leaseId: lease.id, holdNano: debitNano, ...(keyId ? { keyId } : {}) };
+    const drawCall: DrawCall = { ...call, leaseId: lease.id, holdNano: debitNano, ...(keyId ? { keyId } : {}) };
+    if (lease.drawEntries) drawCall.entry = encodeDrawEntry(drawCall); // the journal's and the Draw's bytes
     const work = async () => {
       const answer = await this.draws.submit(drawCall, span);
       this.journal?.landed(call.requestId); // on the ledger: a local journal entry of it is not needed any more

@@ -73,6 +73,11 @@ export interface DrawCall {
   costParts?: readonly CostPart[];
   /** The request's API key, recorded on its debit. */
   keyId?: string;
+  /**
+   * The draw encoded once (@gateway/proto's encodeDrawEntry), for a lease whose control plane takes
+   * entries: the journal holds this text and the Draw call sends its bytes instead of the fields.
+   */
+  entry?: string;
 }
 
 /**
@@ -236,12 +241,11 @@ export class ControlPlaneClientWrapper {
   /** `spans`: the draws' own spans, when traced; the first is the call's parent, the others its links. */
   draw(draws: DrawCall[], spans?: readonly TraceSpan[]): Promise<DrawResponse__Output> {
     const request = {
-      draws: draws.map((draw) => ({
-        ...draw,
-        amountNano: wireAmount(draw.amountNano),
-        holdNano: wireAmount(draw.holdNano),
-        costParts: wireParts(draw.costParts),
-      })),
+      draws: draws.map(({ entry, ...draw }) =>
+        entry !== undefined
+          ? { entry: Buffer.from(entry) }
+          : { ...draw, amountNano: wireAmount(draw.amountNano), holdNano: wireAmount(draw.holdNano), costParts: wireParts(draw.costParts) },
+      ),
     };
     if (!spans?.length) return this.unary("background", "Draw", this.client.draw, request);
     const links = spans

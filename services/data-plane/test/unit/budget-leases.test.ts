@@ -12,8 +12,8 @@ function fakeControlPlane(grant?: (amount: bigint) => bigint | undefined) {
       asks.push({ leaseId, projectId, amount, min });
       const granted = grant ? grant(amount) : amount;
       return granted === undefined
-        ? { granted: false, amountNano: "0", ttlSeconds: 0 }
-        : { granted: true, amountNano: granted.toString(), ttlSeconds: 900 };
+        ? { granted: false, amountNano: "0", ttlSeconds: 0, drawEntries: true }
+        : { granted: true, amountNano: granted.toString(), ttlSeconds: 900, drawEntries: true };
     }),
   };
   return { client, asks };
@@ -274,7 +274,7 @@ describe("budget leases", () => {
     const leases = new BudgetLeases(client, settings, "dp1", (lease, keep) => keep === 0n && released.push(lease.id));
     for (let i = 0; i < 3; i++) leases.take("p", 10n);
     leases.projectChanged("p");
-    answer({ granted: true, amountNano: "100", ttlSeconds: 900 });
+    answer({ granted: true, amountNano: "100", ttlSeconds: 900, drawEntries: true });
     await flush();
     expect(released).toHaveLength(1);
     expect(leases.take("p", 10n)).toBeUndefined();

@@ -1,7 +1,9 @@
 // RequestBilling's budget-lease paths against a scripted control plane: draws
 // that fail and land later finish their request once, lease asks whose answer
 // is lost are released, and shutdown releases a lease granted while it drains.
+import { decodeDrawEntry, encodeOlderEntry } from "@gateway/proto";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { journalEntryOf } from "../../src/billing/local-draw-journal";
 import { RequestBilling } from "../../src/billing/request-billing";
 import type {
   DrawResponse__Output,
@@ -53,7 +55,7 @@ function controlPlane(options: { leaseAnswer?: () => Promise<LeaseResponse__Outp
     }),
     lease: vi.fn(async (leaseId: string): Promise<LeaseResponse__Output> => {
       calls.leases.push(leaseId);
-      return options.leaseAnswer ? options.leaseAnswer() : { granted: true, amountNano: "1000", ttlSeconds: 900 };
+      return options.leaseAnswer ? options.leaseAnswer() : { granted: true, amountNano: "1000", ttlSeconds: 900, drawEntries: true };
     }),
     draw: vi.fn(async (draws: DrawCall[]): Promise<DrawResponse__Output> => {
       calls.draws.push(...draws);
@@ -216,6 +218,55 @@ describe("request billing under budget leases", () => {
     expect(journal.forget).toHaveBeenCalledTimes(1); // the lease's journal goes once the lease is released
   });
 
+  it("encodes each draw once: the journal keeps the entry the Draw sends; under an older control plane's lease, fields and the older journal form", async () => {
+    for (const drawEntries of [true, false]) {
+      vi.useFakeTimers();
+      const { client, calls } = controlPlane({
+        leaseAnswer: async () => ({ granted: true, amountNano: "1000", ttlSeconds: 900, drawEntries }),
+      });
+      const journalled: string[] = [];
+      const journal = {
+        stats: { kept: 0, keptLocally: 0, failed: 0, bypassed: 0, recovered: 0 },
+        mode: "redis",
+        circuit: { open: false },
+        append: async (draw: DrawCall) => {
+          journalled.push(journalEntryOf(draw)); // the text RedisDrawJournal and LocalDrawJournal write
+          return true;
+        },
+        landed: vi.fn(),
+        forget: vi.fn(),
+        takeRecovered: () => [],
+        close: async () => {},
+      };
+      const billing = new RequestBilling(client, log, settings, journal);
+      await busyWithLease(billing);
+      await billing.reserve({ ...hold("a"), keyId: "key-1" } as never);
+      let answered: bigint | undefined;
+      void billing
+        .settle({ ...settle("a", 40n), costParts: [{ component: "input", units: 1, nano: 40n }] })
+        .then((debit) => (answered = debit));
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(answered).toBe(40n);
+      await billing.flush(30_000);
+      const [sent] = calls.draws.filter((draw) => draw.requestId === "a");
+      const fields = {
+        ...settle("a", 40n),
+        leaseId: sent!.leaseId,
+        holdNano: 40n,
+        costParts: [{ component: "input", units: 1, nano: 40n }],
+      };
+      if (drawEntries) {
+        expect(journalled).toEqual([sent!.entry]);
+        expect(decodeDrawEntry(sent!.entry!)).toMatchObject(fields);
+      } else {
+        expect(sent!.entry).toBeUndefined();
+        expect(journalled).toEqual([encodeOlderEntry(sent!)]);
+        expect(sent).toMatchObject(fields);
+      }
+      vi.useRealTimers();
+    }
+  });
+
   it("at start, draws its predecessor's journal file left are sent as they were written, retried until they land, each let go once landed", async () => {
     vi.useFakeTimers();
     const { client, calls, failDraws } = controlPlane();
@@ -275,7 +326,7 @@ describe("request billing under budget leases", () => {
   it("a request on a lease past half its TTL, not renewed since, waits for the control plane's answer (the lease may have expired)", async () => {
     vi.useFakeTimers();
     const { client } = controlPlane({
-      leaseAnswer: async () => ({ granted: true, amountNano: "1000", ttlSeconds: 2 }),
+      leaseAnswer: async () => ({ granted: true, amountNano: "1000", ttlSeconds: 2, drawEntries: true }),
       drawnNano: "7",
       renewFails: true,
     });
@@ -291,7 +342,10 @@ describe("request billing under budget leases", () => {
 
   it("a lease renewed while it holds money stays certain past half its first TTL: answers do not wait for their draws", async () => {
     vi.useFakeTimers();
-    const { client } = controlPlane({ leaseAnswer: async () => ({ granted: true, amountNano: "1000", ttlSeconds: 2 }), drawnNano: "7" });
+    const { client } = controlPlane({
+      leaseAnswer: async () => ({ granted: true, amountNano: "1000", ttlSeconds: 2, drawEntries: true }),
+      drawnNano: "7",
+    });
     const billing = new RequestBilling(client, log, settings);
     await busyWithLease(billing);
     await billing.reserve(hold("a"));
@@ -374,7 +428,7 @@ describe("request billing under budget leases", () => {
     const burst = ["b", "c", "d"].map((id) => billing.reserve(hold(id))); // "b" makes the project busy: one ask
     await vi.advanceTimersByTimeAsync(10);
     expect(calls.leases).toHaveLength(1);
-    grant({ granted: true, amountNano: "1000", ttlSeconds: 900 });
+    grant({ granted: true, amountNano: "1000", ttlSeconds: 900, drawEntries: true });
     expect(await Promise.all(burst)).toEqual([100n, 100n, 100n]);
     expect(client.reserve).toHaveBeenCalledTimes(1);
     expect(billing.leases.stats.leasedRequests).toBe(3);
@@ -382,7 +436,7 @@ describe("request billing under budget leases", () => {
 
   it("a burst whose lease ask is refused, or not answered within 250 ms, reserves per request", async () => {
     vi.useFakeTimers();
-    const refused = controlPlane({ leaseAnswer: async () => ({ granted: false, amountNano: "0", ttlSeconds: 0 }) });
+    const refused = controlPlane({ leaseAnswer: async () => ({ granted: false, amountNano: "0", ttlSeconds: 0, drawEntries: true }) });
     const billing = new RequestBilling(refused.client, log, settings);
     await billing.reserve(hold("first"));
     expect(await Promise.all(["b", "c"].map((id) => billing.reserve(hold(id))))).toEqual([100n, 100n]);
@@ -416,7 +470,7 @@ describe("request billing under budget leases", () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(calls.leases).toHaveLength(1);
     billing.leases.close();
-    grant({ granted: true, amountNano: "1000", ttlSeconds: 900 });
+    grant({ granted: true, amountNano: "1000", ttlSeconds: 900, drawEntries: true });
     expect(await Promise.all(burst)).toEqual([100n, 100n]);
     expect(client.reserve).toHaveBeenCalledTimes(3);
     expect(billing.leases.stats.leasedRequests).toBe(0);
@@ -430,7 +484,7 @@ describe("request billing under budget leases", () => {
     vi.useFakeTimers();
     let grant: (value: LeaseResponse__Output) => void = () => {};
     let asks = 0;
-    const first = { granted: true, amountNano: "1000", ttlSeconds: 900 };
+    const first = { granted: true, amountNano: "1000", ttlSeconds: 900, drawEntries: true };
     const { client, calls } = controlPlane({
       leaseAnswer: () => (asks++ === 0 ? Promise.resolve(first) : new Promise((resolve) => (grant = resolve))),
     });
@@ -441,7 +495,7 @@ describe("request billing under budget leases", () => {
     for (let i = 0; i < 8; i++) await billing.release(`r${i}`, "p");
     const flushed = billing.flush(5_000);
     await vi.advanceTimersByTimeAsync(100);
-    grant({ granted: true, amountNano: "1000", ttlSeconds: 900 });
+    grant({ granted: true, amountNano: "1000", ttlSeconds: 900, drawEntries: true });
     await vi.advanceTimersByTimeAsync(100);
     await flushed;
     expect(calls.releases).toEqual(calls.leases); // the first on close, the second as soon as it was granted

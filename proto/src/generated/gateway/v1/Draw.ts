@@ -15,6 +15,7 @@ export interface Draw {
   'outputTokens'?: (number);
   'costParts'?: (_gateway_v1_CostPart)[];
   'keyId'?: (string);
+  'entry'?: (Buffer | Uint8Array | string);
 }
 
 export interface Draw__Output {
@@ -29,4 +30,5 @@ export interface Draw__Output {
   'outputTokens': (number);
   'costParts': (_gateway_v1_CostPart__Output)[];
   'keyId': (string);
+  'entry': (Buffer);
 }

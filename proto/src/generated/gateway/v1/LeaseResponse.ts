@@ -6,10 +6,12 @@ export interface LeaseResponse {
   'granted'?: (boolean);
   'amountNano'?: (number | string | Long);
   'ttlSeconds'?: (number);
+  'drawEntries'?: (boolean);
 }
 
 export interface LeaseResponse__Output {
   'granted': (boolean);
   'amountNano': (string);
   'ttlSeconds': (number);
+  'drawEntries': (boolean);
 }
