@@ -100,6 +100,23 @@ const settle = (requestId: string, amountNano: bigint) => ({
   outputTokens: 1,
 });
 
+/** A draw journal that keeps what `append` says; the rest as a healthy Redis journal's (landed and forget recorded). */
+function fakeJournal(
+  append: (draw: DrawCall) => Promise<boolean>,
+  overrides: { mode?: string; circuit?: { open: boolean }; takeRecovered?: () => DrawCall[] } = {},
+) {
+  return {
+    stats: { kept: 0, keptLocally: 0, failed: 0, bypassed: 0, recovered: overrides.takeRecovered?.().length ?? 0 },
+    mode: overrides.mode ?? "redis",
+    circuit: overrides.circuit ?? { open: false },
+    append,
+    landed: vi.fn(),
+    forget: vi.fn(),
+    takeRecovered: overrides.takeRecovered ?? ((): DrawCall[] => []),
+    close: async () => {},
+  };
+}
+
 async function busyWithLease(billing: RequestBilling): Promise<void> {
   for (let i = 0; i < 2; i++) {
     await billing.reserve(hold(`warm${i}`));
@@ -180,19 +197,10 @@ describe("request billing under budget leases", () => {
     const appended: string[] = [];
     let journalUp = true;
     let finishAppend: (kept: boolean) => void = () => {};
-    const journal = {
-      stats: { kept: 0, keptLocally: 0, failed: 0, bypassed: 0, recovered: 0 },
-      mode: "redis",
-      circuit: { open: false },
-      append: (draw: DrawCall) => {
-        appended.push(draw.requestId);
-        return journalUp ? new Promise<boolean>((resolve) => (finishAppend = resolve)) : Promise.resolve(false);
-      },
-      landed: vi.fn(),
-      forget: vi.fn(),
-      takeRecovered: () => [],
-      close: async () => {},
-    };
+    const journal = fakeJournal((draw) => {
+      appended.push(draw.requestId);
+      return journalUp ? new Promise<boolean>((resolve) => (finishAppend = resolve)) : Promise.resolve(false);
+    });
     const billing = new RequestBilling(client, log, settings, journal);
     await busyWithLease(billing);
     await billing.reserve(hold("a"));
@@ -225,19 +233,10 @@ describe("request billing under budget leases", () => {
         leaseAnswer: async () => ({ granted: true, amountNano: "1000", ttlSeconds: 900, drawEntries }),
       });
       const journalled: string[] = [];
-      const journal = {
-        stats: { kept: 0, keptLocally: 0, failed: 0, bypassed: 0, recovered: 0 },
-        mode: "redis",
-        circuit: { open: false },
-        append: async (draw: DrawCall) => {
-          journalled.push(journalEntryOf(draw)); // the text RedisDrawJournal and LocalDrawJournal write
-          return true;
-        },
-        landed: vi.fn(),
-        forget: vi.fn(),
-        takeRecovered: () => [],
-        close: async () => {},
-      };
+      const journal = fakeJournal(async (draw) => {
+        journalled.push(journalEntryOf(draw)); // the text RedisDrawJournal and LocalDrawJournal write
+        return true;
+      });
       const billing = new RequestBilling(client, log, settings, journal);
       await busyWithLease(billing);
       await billing.reserve({ ...hold("a"), keyId: "key-1" } as never);
@@ -276,16 +275,7 @@ describe("request billing under budget leases", () => {
       holdNano: 40n,
       keyId: "key-1",
     }));
-    const journal = {
-      stats: { kept: 0, keptLocally: 0, failed: 0, bypassed: 0, recovered: 2 },
-      mode: "redis",
-      circuit: { open: false },
-      append: async () => true,
-      landed: vi.fn(),
-      forget: () => {},
-      takeRecovered: () => recovered,
-      close: async () => {},
-    };
+    const journal = fakeJournal(async () => true, { takeRecovered: () => recovered });
     const billing = new RequestBilling(client, log, settings, journal);
     failDraws(4); // the control plane unreachable for the first tries (outages are retried)
     expect(billing.replayRecovered()).toBe(2);
@@ -300,16 +290,8 @@ describe("request billing under budget leases", () => {
   it("an answer that waits for its draw (the journal could not keep it) has the draw sent at once, not at the next draw interval", async () => {
     vi.useFakeTimers();
     const { client, calls } = controlPlane({ drawnNano: "7" });
-    const journal = {
-      stats: { kept: 0, keptLocally: 0, failed: 0, bypassed: 0, recovered: 0 },
-      mode: "bypassed",
-      circuit: { open: true },
-      append: async () => false, // as while the journal's circuit is open and the local file cannot be written
-      landed: () => {},
-      forget: () => {},
-      takeRecovered: () => [],
-      close: async () => {},
-    };
+    // As while the journal's circuit is open and the local file cannot be written.
+    const journal = fakeJournal(async () => false, { mode: "bypassed", circuit: { open: true } });
     const billing = new RequestBilling(client, log, { ...settings, drawIntervalMs: 1_000 }, journal);
     await busyWithLease(billing);
     await billing.reserve(hold("a"));
