@@ -1,6 +1,7 @@
 // Bundles the data plane for production (esbuild): services/data-plane/src/server.ts, @gateway/proto and
 // every npm dependency in one ES module run by plain node, without tsx's loader and the memory it takes
-// (docs/deploy.md, "Memory"). `pnpm start` and the tests run the TypeScript through tsx.
+// (docs/deploy.md, "Memory"). `pnpm start` runs the TypeScript through tsx; the tests run this bundle,
+// built once per run by their global setup (deploy/test/data-plane-bundle.ts).
 //
 //   pnpm build:data-plane                      -> dist/data-plane.mjs (+ .map, + .LEGAL.txt)
 //   tsx deploy/build/bundle-data-plane.ts <outfile>

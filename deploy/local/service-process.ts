@@ -34,8 +34,8 @@ export type ServiceRuntime = { kind: "tsx" } | { kind: "bundle"; file: string };
 let testBundle: Promise<string> | undefined;
 
 /**
- * The runtime a caller did not choose: tsx, or with GATEWAY_TEST_DATA_PLANE=bundle (e.g. for the
- * integration tests) the data plane's production bundle.
+ * The runtime a caller did not choose: tsx, or with GATEWAY_TEST_DATA_PLANE=bundle the data plane's
+ * production bundle (the test stacks choose the bundle their global setup built: deploy/test/data-plane-bundle.ts).
  */
 async function defaultRuntime(service: ServiceName): Promise<ServiceRuntime> {
   if (service !== "data-plane" || process.env.GATEWAY_TEST_DATA_PLANE !== "bundle") return { kind: "tsx" };

@@ -1,5 +1,5 @@
 // Starts the whole gateway as real processes on free ports: the mock
-// provider, one or more control planes (on one fresh PostgreSQL database on
+// provider, one or more control planes (on one new PostgreSQL database on
 // the machine's server, or a fresh PGlite directory) and one or more data
 // planes, spread round-robin over the control planes' gRPC addresses. Tests
 // talk to it over HTTP like any client and operator would.
@@ -11,6 +11,8 @@ import pg from "pg";
 import { providerEnvPrefix } from "@gateway/proto/provider-env";
 import { MOCK_AWS_SECRET_ACCESS_KEY, mockCloudEnv } from "../../../../deploy/local/mock-clouds";
 import { productionBundle, type ServiceProcess, type ServiceRuntime, startService } from "../../../../deploy/local/service-process";
+import { sharedDataPlaneBundle, testDataPlaneRuntime } from "../../../../deploy/test/data-plane-bundle";
+import { postgresTemplateClause } from "../../../../deploy/test/postgres-template";
 import { scratchPgliteDir } from "../../../../deploy/test/pglite-template";
 import { TEST_POSTGRES_URL } from "../../../../deploy/test/test-services";
 
@@ -169,12 +171,17 @@ export class GatewayStack {
 
   async start(): Promise<this> {
     const databaseEnv: Record<string, string> = {};
+    // A copy of this run's database already migrated and holding the default catalogue, as a control plane
+    // leaves it at its first start (deploy/test/database-templates.ts); a truly empty one where the test is
+    // about control planes starting together on a fresh database, or one loads another default catalogue.
+    const fromTemplate = !this.options.startControlPlanesTogether && !this.options.controlPlaneEnv?.GATEWAY_DEFAULT_CATALOGUE;
     if (this.options.backend === "postgresql") {
       this.databaseName = `gateway_test_${randomBytes(6).toString("hex")}`;
-      await withPostgres((client) => client.query(`CREATE DATABASE ${this.databaseName}`));
+      const template = fromTemplate ? postgresTemplateClause() : "";
+      await withPostgres((client) => client.query(`CREATE DATABASE ${this.databaseName}${template}`));
       databaseEnv.DATABASE_URL = this.databaseUrl;
     } else {
-      this.dataDir = scratchPgliteDir("gateway-pglite-");
+      this.dataDir = scratchPgliteDir("gateway-pglite-", { withCatalogue: fromTemplate });
       databaseEnv.GATEWAY_DATA_DIR = this.dataDir;
       databaseEnv.DATABASE_URL = "";
     }
@@ -196,7 +203,8 @@ export class GatewayStack {
     const { dataPlaneEnvs } = this.options;
     const ownEnvs = typeof dataPlaneEnvs === "function" ? dataPlaneEnvs(this.mock.ready.url!) : dataPlaneEnvs;
     const count = this.options.dataPlanes ?? 1;
-    const runtime = this.options.productionDataPlane ? await productionBundle() : undefined;
+    // The production bundle built once for the run (deploy/test/data-plane-bundle.ts), else as service-process.ts chooses.
+    const runtime = this.options.productionDataPlane ? (sharedDataPlaneBundle() ?? (await productionBundle())) : testDataPlaneRuntime();
     this.journalDir = mkdtempSync(path.join(tmpdir(), "gateway-draw-journal-"));
     this.dataPlaneStarts = Array.from({ length: count }, (_, index) => ({
       env: {
