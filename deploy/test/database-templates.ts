@@ -4,12 +4,12 @@
 // machine that load is about 1.5 s of each control plane's start on either backend; PostgreSQL copies
 // a template database (CREATE DATABASE ... TEMPLATE, postgres-template.ts) in under 0.1 s, as an empty one.
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { loadDefaultCatalogue } from "../../services/control-plane/src/catalogue/load-default-catalogue";
 import { CatalogueService } from "../../services/control-plane/src/catalogue/catalogue-service";
 import { ChangeFeed } from "../../services/control-plane/src/changes/change-feed";
 import { parseControlPlaneConfig } from "../../services/control-plane/src/config";
 import { openDatabase } from "../../services/control-plane/src/database/connect";
+import { withTestPostgres } from "./postgres-template";
 import { TEST_POSTGRES_URL } from "./test-services";
 
 /** Migrates the database (or PGlite folder) and loads the default catalogue into it, as a control plane's first start does. */
@@ -26,16 +26,6 @@ export async function migrateWithDefaultCatalogue(options: { databaseUrl: string
   }
 }
 
-async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * A template database of this run on the test server, migrated and with the default catalogue; closed to
  * connections, so a copy never fails for a session still on it. Returns its name and how to drop it;
@@ -44,14 +34,14 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
 export async function createPostgresTemplate(): Promise<{ name: string; drop(): Promise<void> } | undefined> {
   const name = `gateway_test_template_${randomBytes(6).toString("hex")}`;
   try {
-    await withAdmin((client) => client.query(`CREATE DATABASE ${name}`));
+    await withTestPostgres((client) => client.query(`CREATE DATABASE ${name}`));
   } catch {
     return undefined;
   }
-  const drop = () => withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {});
+  const drop = () => withTestPostgres((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {});
   try {
     await migrateWithDefaultCatalogue({ databaseUrl: TEST_POSTGRES_URL.replace(/\/[^/]*$/, `/${name}`), dataDir: "" });
-    await withAdmin((client) => client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`));
+    await withTestPostgres((client) => client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`));
   } catch (error) {
     await drop().catch(() => {});
     throw error;

@@ -12,7 +12,7 @@ import { providerEnvPrefix } from "@gateway/proto/provider-env";
 import { MOCK_AWS_SECRET_ACCESS_KEY, mockCloudEnv } from "../../../../deploy/local/mock-clouds";
 import { productionBundle, type ServiceProcess, type ServiceRuntime, startService } from "../../../../deploy/local/service-process";
 import { sharedDataPlaneBundle, testDataPlaneRuntime } from "../../../../deploy/test/data-plane-bundle";
-import { postgresTemplateClause } from "../../../../deploy/test/postgres-template";
+import { postgresTemplateClause, withTestPostgres } from "../../../../deploy/test/postgres-template";
 import { scratchPgliteDir } from "../../../../deploy/test/pglite-template";
 import { TEST_POSTGRES_URL } from "../../../../deploy/test/test-services";
 
@@ -101,16 +101,6 @@ async function startAll(starts: Promise<ServiceProcess>[]): Promise<ServiceProce
   throw failed.reason;
 }
 
-async function withPostgres<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 export class GatewayStack {
   readonly adminToken = randomBytes(16).toString("hex");
   readonly internalToken = randomBytes(16).toString("hex");
@@ -178,7 +168,7 @@ export class GatewayStack {
     if (this.options.backend === "postgresql") {
       this.databaseName = `gateway_test_${randomBytes(6).toString("hex")}`;
       const template = fromTemplate ? postgresTemplateClause() : "";
-      await withPostgres((client) => client.query(`CREATE DATABASE ${this.databaseName}${template}`));
+      await withTestPostgres((client) => client.query(`CREATE DATABASE ${this.databaseName}${template}`));
       databaseEnv.DATABASE_URL = this.databaseUrl;
     } else {
       this.dataDir = scratchPgliteDir("gateway-pglite-", { withCatalogue: fromTemplate });
@@ -284,7 +274,7 @@ export class GatewayStack {
     await Promise.all(this.controlPlanes.map((process) => process.stop()));
     await this.mock?.stop();
     if (this.databaseName) {
-      await withPostgres((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`));
+      await withTestPostgres((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`));
     }
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
     if (this.cloudDir) rmSync(this.cloudDir, { recursive: true, force: true });
