@@ -10,7 +10,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayStack, startStack } from "../../data-plane/test/harness/gateway-stack";
 import type { components } from "../src/generated/admin-api";
-import { consoleBuildOfItsOwn } from "./console-build";
+import { consoleBuildOfItsOwn, removeConsoleBuilds } from "./console-build";
 import { launchChromium } from "./browser";
 import { pageScreenshots } from "./page-screenshots";
 
@@ -49,6 +49,7 @@ describe("operator console: catalogue", () => {
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
+    removeConsoleBuilds();
     if (files) rmSync(files, { recursive: true, force: true });
   });
 

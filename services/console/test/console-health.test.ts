@@ -7,7 +7,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayStack, marker, startStack, type TestProject } from "../../data-plane/test/harness/gateway-stack";
 import type { components } from "../src/generated/admin-api";
-import { consoleBuildOfItsOwn } from "./console-build";
+import { consoleBuildOfItsOwn, removeConsoleBuilds } from "./console-build";
 import { launchChromium } from "./browser";
 import { pageScreenshots } from "./page-screenshots";
 
@@ -53,6 +53,7 @@ describe("operator console: health and audit log", () => {
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
+    removeConsoleBuilds();
   });
 
   const api = async <T>(route: string): Promise<T> => {

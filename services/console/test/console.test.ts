@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayStack, startStack } from "../../data-plane/test/harness/gateway-stack";
 import { launchChromium } from "./browser";
-import { consoleBuildOfItsOwn } from "./console-build";
+import { consoleBuildOfItsOwn, removeConsoleBuilds } from "./console-build";
 import { pageScreenshots } from "./page-screenshots";
 
 interface Money {
@@ -60,6 +60,7 @@ describe("operator console", () => {
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
+    removeConsoleBuilds();
   });
 
   const api = async <T>(route: string): Promise<T> => {

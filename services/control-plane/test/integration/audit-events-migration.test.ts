@@ -1,6 +1,6 @@
 // Migration 0009 (audit_events) on a database that already has change events: they become the audit log's
 // first entries, in their order, with no actor (who acted was not recorded before).
-import { cpSync, mkdtempSync, readdirSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -25,7 +25,9 @@ describe("migration 0009: the audit log starts from the change events", () => {
     const before = mkdtempSync(path.join(os.tmpdir(), "migrations-"));
     for (const name of readdirSync(migrationsDir).filter((entry) => entry < "0009"))
       cpSync(path.join(migrationsDir, name), path.join(before, name), { recursive: true });
-    await withPostgresRunner(scratch.url, (runner) => applyMigrations(runner, before));
+    await withPostgresRunner(scratch.url, (runner) => applyMigrations(runner, before)).finally(() =>
+      rmSync(before, { recursive: true, force: true }),
+    );
 
     const client = new pg.Client({ connectionString: scratch.url });
     await client.connect();

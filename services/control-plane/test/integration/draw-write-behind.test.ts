@@ -8,7 +8,7 @@
 //     leases and projects, replays, journal draws, draws naming another project, key budgets, daily
 //     caps, expiry sweeps between batches) applied to two databases alike: the same answers, the same
 //     projects, holds, ledger entries (ids included) and key counters after every batch.
-import { cpSync, mkdtempSync, readdirSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
@@ -76,6 +76,8 @@ const draw = (request: string, lease: string, amount: number, hold: number, expi
   input_tokens: 10,
   output_tokens: 5,
 });
+
+afterAll(() => rmSync(before, { recursive: true, force: true })); // after every describe below
 
 describe.each(DEFINITIONS)("draws of one lease in one batch (%s's gateway_apply_batch)", (definition) => {
   let lane: Lane;

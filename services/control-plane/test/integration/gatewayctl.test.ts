@@ -361,6 +361,7 @@ describe("gatewayctl", () => {
     writeFileSync(file, JSON.stringify(catalogue));
 
     const loaded = await ctlJson<{ revision: string; models: number; curated: number }>("catalogue", "load", "--file", file);
+    rmSync(path.dirname(file), { recursive: true, force: true });
     const loadedAt = Date.now();
     expect(loaded).toMatchObject({ models: catalogue.models.length + 1, curated: catalogue.models.length });
 
@@ -419,6 +420,7 @@ describe("gatewayctl", () => {
     const valid = path.join(path.dirname(file), "valid.json");
     writeFileSync(valid, readFileSync(path.join(repositoryRoot, "services/control-plane/src/catalogue/default-catalogue.json")));
     const checked = await ctl("catalogue", "load", "--file", valid, "--dry-run");
+    rmSync(path.dirname(file), { recursive: true, force: true });
     expect(checked).toMatchObject({ code: 0, stderr: "" });
     expect(checked.stdout).toMatch(/^valid, nothing loaded: it would give \d+ models \(9 curated\)\n$/);
     expect((await ctlJson<{ revision: string }>("catalogue", "show")).revision).toBe((shown as unknown as { revision: string }).revision);
