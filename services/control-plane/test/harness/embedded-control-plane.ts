@@ -32,8 +32,11 @@ export async function startEmbeddedControlPlane(adminToken: string, env: Record<
   return {
     controlPlane,
     stop: async () => {
-      await controlPlane.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await controlPlane.close();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true }); // also when closing fails (a test closed its database)
+      }
     },
   };
 }
