@@ -7,6 +7,8 @@
 // them, splices them into the gateway_apply_batch array with the lease's new expiry. Journals written
 // before entries (camelCase fields, decodeDrawEntry's `older` form) are still read.
 
+import { INT64_MAX, TOKENS_MAX, wireAmount, wireTokens } from "./wire-numbers";
+
 /** One answered request's debit from a lease. */
 export interface DrawFields {
   requestId: string;
@@ -40,9 +42,6 @@ export const drawJournalKey = (leaseId: string): string => `gateway:draw-journal
  */
 export const DRAW_JOURNAL_KEEP_MS = 7 * 24 * 3600 * 1000;
 
-const INT64_MAX = 9_223_372_036_854_775_807n;
-/** Token counts are stored as 32-bit integers: a count beyond is an upstream's nonsense, kept at the maximum. */
-const TOKENS_MAX = 2_147_483_647;
 const ENTRY_START = '{"op":"draw",';
 const FIELDS = new Set([
   "op",
@@ -58,9 +57,6 @@ const FIELDS = new Set([
   "cost_parts",
   "key_id",
 ]);
-
-const wireAmount = (nano: bigint): string => (nano > INT64_MAX ? INT64_MAX : nano < 0n ? 0n : nano).toString();
-const wireTokens = (count: number): number => Math.min(Math.max(0, Math.floor(count) || 0), TOKENS_MAX);
 
 /** The entry's bytes (as text): fixed key order, amounts as decimal strings, an empty model or path as null. */
 export function encodeDrawEntry(draw: DrawFields): string {

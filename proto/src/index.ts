@@ -68,5 +68,6 @@ export {
   encodeDrawEntry,
   encodeOlderEntry,
 } from "./draw-journal";
+export { INT64_MAX, TOKENS_MAX, wireAmount, wireTokens } from "./wire-numbers";
 export { type HealthDetails, type MetricsText, type RunningMetricsServer, startMetricsServer } from "./metrics-server";
 export { CertificateFiles, type CertificateFilesConfig, TlsFilesError } from "./tls-files";

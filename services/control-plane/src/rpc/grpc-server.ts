@@ -12,6 +12,7 @@ import {
   type ControlPlaneHandlers,
   type CostPart__Output,
   decodeDrawEntry,
+  wireTokens,
 } from "@gateway/proto";
 import { NO_SPAN, NO_TRACING, TRACE_LINKS_KEY, type TraceSpan, type Tracing } from "@gateway/proto/tracing";
 import { timingSafeEqual } from "node:crypto";
@@ -107,9 +108,6 @@ function amount(value: string | undefined): bigint {
   if (nano < 0n) throw invalidRequest("amounts must not be negative");
   return nano;
 }
-
-/** Token counts are stored as 32-bit integers; a count beyond that is an upstream's nonsense, kept at the maximum. */
-const tokens = (count: number): number => Math.min(Math.max(0, Math.floor(count)), 2_147_483_647);
 
 /** A settle's cost by component as the ledger stores it; none sent, none stored. */
 function costParts(parts: CostPart__Output[]): CostParts | undefined {
@@ -212,8 +210,8 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
         amountNano: amount(request.amountNano),
         model: request.model,
         accessPath: request.accessPath,
-        inputTokens: tokens(request.inputTokens),
-        outputTokens: tokens(request.outputTokens),
+        inputTokens: wireTokens(request.inputTokens),
+        outputTokens: wireTokens(request.outputTokens),
         costParts: costParts(request.costParts),
       });
       return { outcome: settleOutcomes[result.outcome], debitedNano: result.debitedNano.toString() };
@@ -244,8 +242,8 @@ export function buildHandlers(deps: RpcDependencies, subscriptions: Subscription
             holdNano: amount(draw.holdNano),
             model: draw.model,
             accessPath: draw.accessPath,
-            inputTokens: tokens(draw.inputTokens),
-            outputTokens: tokens(draw.outputTokens),
+            inputTokens: wireTokens(draw.inputTokens),
+            outputTokens: wireTokens(draw.outputTokens),
             costParts: draw.costParts.map((part) => ({ component: part.component, units: Number(part.units), nano: amount(part.nano) })),
             keyId: draw.keyId,
           };

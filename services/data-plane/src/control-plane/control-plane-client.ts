@@ -19,6 +19,7 @@ import {
   type ReserveResponse__Output,
   type SettleResponse__Output,
   type ValidateKeyResponse__Output,
+  wireAmount,
 } from "@gateway/proto";
 import { MAX_TRACE_LINKS, TRACE_LINKS_KEY, TRACEPARENT_KEY, TRACESTATE_KEY, type TraceSpan } from "@gateway/proto/tracing";
 import { controlPlaneUnavailable, type GatewayError, internalError } from "../errors";
@@ -111,9 +112,7 @@ function callEnd(error: grpc.ServiceError | null, response: unknown): CallEnd {
   return error || !response ? "failed" : "answered";
 }
 
-const INT64_MAX = 9_223_372_036_854_775_807n;
-/** A money amount for an int64 field: an absurd cost (an upstream's nonsense usage) is kept at the maximum instead of wrapping negative. */
-const wireAmount = (nano: bigint): string => (nano > INT64_MAX ? INT64_MAX : nano < 0n ? 0n : nano).toString();
+/** Cost parts for the wire: an absurd cost (an upstream's nonsense usage) is kept at int64's maximum instead of wrapping negative (wireAmount). */
 const wireParts = (parts: readonly CostPart[] | undefined) =>
   (parts ?? []).map((part) => ({ component: part.component, units: part.units, nano: wireAmount(part.nano) }));
 
