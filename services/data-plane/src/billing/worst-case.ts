@@ -144,7 +144,31 @@ const OUTPUT_RATES: readonly TokenRate[] = ["output", "reasoning"];
  * standard rates and each tier the body names, both below and (when the input bound exceeds the
  * threshold) above the long-context threshold; cache writes only when the body can write a cache.
  */
-export function worstCaseRates(price: Price, bound: UsageBound): { input: bigint; output: bigint } {
+export function worstCaseRates(price: Price, bound: UsageBound): WorstRates {
+  // Without a named tier, the answer depends on the price (fixed for its catalogue revision) and seven
+  // flags of the bound: resolved once per price and flags, not per call.
+  if (bound.serviceTiers.length > 0) return resolveWorstRates(price, bound);
+  const above = price.longContext ? bound.inputTokens > price.longContext.aboveInputTokens : false;
+  const flags =
+    (above ? 1 : 0) |
+    (bound.cacheWrite === "5m" ? 2 : bound.cacheWrite === "1h" ? 4 : 0) |
+    (bound.audioInput ? 8 : 0) |
+    (bound.imageInput ? 16 : 0) |
+    (bound.audioOutput ? 32 : 0) |
+    (bound.imageOutput ? 64 : 0);
+  let byFlags = WORST_RATES.get(price);
+  if (!byFlags) {
+    byFlags = [];
+    WORST_RATES.set(price, byFlags);
+  }
+  byFlags[flags] ??= Object.freeze(resolveWorstRates(price, bound));
+  return byFlags[flags];
+}
+
+type WorstRates = Readonly<{ input: bigint; output: bigint }>;
+const WORST_RATES = new WeakMap<Price, WorstRates[]>();
+
+function resolveWorstRates(price: Price, bound: UsageBound): WorstRates {
   const inputs = price.longContext && bound.inputTokens > price.longContext.aboveInputTokens ? [0, bound.inputTokens] : [0];
   const tiers: (string | undefined)[] = [undefined];
   for (const tier of bound.serviceTiers) tiers.push(...(tier === "auto" ? (price.serviceTiers?.keys() ?? []) : [tier]));

@@ -22,6 +22,11 @@ function imagesIn(messages: unknown): { parts: number; urlBytes: number } {
   return images;
 }
 
+/** The body asks for image output (`modalities` lists "image"). */
+export function asksForImages(body: Record<string, unknown>): boolean {
+  return Array.isArray(body.modalities) && body.modalities.includes("image");
+}
+
 export interface RequestNeeds {
   tools: boolean;
   jsonSchema: boolean;
@@ -36,7 +41,6 @@ export interface RequestNeeds {
 /** @param bodyBytes the body's size as received; image data in it is counted per image, not per byte. */
 export function requestNeeds(body: Record<string, unknown>, bodyBytes: number): RequestNeeds {
   const format = body.response_format as { type?: unknown } | undefined;
-  const modalities = Array.isArray(body.modalities) ? body.modalities : [];
   const maxOutput = [body.max_completion_tokens, body.max_tokens].filter(
     (value): value is number => typeof value === "number" && value > 0,
   );
@@ -46,7 +50,7 @@ export function requestNeeds(body: Record<string, unknown>, bodyBytes: number): 
     tools: Array.isArray(body.tools) && body.tools.length > 0,
     jsonSchema: format?.type === "json_schema",
     imageInput: images.parts > 0,
-    imageOutput: modalities.includes("image"),
+    imageOutput: asksForImages(body),
     contextTokens: estimatedInputTokens + (maxOutput.length > 0 ? Math.max(...maxOutput) : 0),
     serviceTier: body.service_tier,
   };

@@ -7,7 +7,7 @@ import { GatewayError, invalidRequest } from "../errors";
 import { type AffinityTrace, applyPin } from "./affinity";
 import type { Pin } from "./affinity-pins";
 import { PathHealth } from "./path-health";
-import { requestNeeds } from "./request-needs";
+import { asksForImages, requestNeeds } from "./request-needs";
 import { resolveConcrete, resolveModel, type Tier } from "./resolve-model";
 import { allowedBy, namedPaths, notNamed, orderPaths, selectCandidates, tierPool, type Candidate } from "./select-candidates";
 import type { ServiceBlock } from "./service-block";
@@ -178,7 +178,7 @@ export function routeRequest(
     throw invalidRequest("model_unknown", `Model ${model.id} does not produce embeddings.`);
   if (endpoint === "chat" && model.embeddings) throw invalidRequest("model_unknown", `Model ${model.id} is an embeddings model.`);
   // A concrete model is honoured as given, except for image output: a model that cannot make images would silently answer text.
-  if (endpoint === "chat" && !model.outputModalities.includes("image") && requestNeeds(body, 0).imageOutput) {
+  if (endpoint === "chat" && !model.outputModalities.includes("image") && asksForImages(body)) {
     throw invalidRequest("no_eligible_model", `Model ${model.id} does not produce images (modalities asks for image output).`);
   }
   if (service?.allow && !allowedBy(service.allow, model.id)) {

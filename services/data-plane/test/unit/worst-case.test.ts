@@ -244,6 +244,32 @@ describe("rates: the highest that can apply to each side", () => {
     expect(usageBound(facts({ shared: { messages: hello, service_tier: "priority" } })).serviceTiers).toEqual(["priority"]);
   });
 
+  it("one price asked with every mix of flags answers as a fresh price does (its answers are kept per price and flags)", () => {
+    const longContext = { aboveInputTokens: 1_000, rates: { input: 3_000_000_000n, output: 7_000_000_000n } };
+    const fields = {
+      rates: { ...rates, audioInput: 11_000_000_000n, imageInput: 12_000_000_000n, imageOutput: 13_000_000_000n },
+      longContext,
+    };
+    const kept = price(fields);
+    const mixes: Partial<UsageBound>[] = [];
+    for (const inputTokens of [1_000, 1_001])
+      for (const cacheWrite of ["none", "5m", "1h"] as const)
+        for (const flags of [0, 1, 2, 4, 8, 15])
+          mixes.push({
+            inputTokens,
+            cacheWrite,
+            audioInput: (flags & 1) > 0,
+            imageInput: (flags & 2) > 0,
+            audioOutput: (flags & 4) > 0,
+            imageOutput: (flags & 8) > 0,
+          });
+    // Twice over, forwards then backwards, so a kept answer is read for other mixes than the one that made it.
+    for (const mix of [...mixes, ...mixes.reverse()])
+      expect(worstCaseRates(kept, bound(mix))).toEqual(worstCaseRates(price(fields), bound(mix)));
+    expect(worstCaseRates(kept, bound({ inputTokens: 1_000, imageInput: true })).input).toBe(12_000_000_000n);
+    expect(worstCaseRates(kept, bound({ inputTokens: 1_001 })).input).toBe(3_000_000_000n);
+  });
+
   it("adds the request, output image and input image prices", () => {
     const unitPrice = price({ inputNanoPerM: 0n, outputNanoPerM: 0n, requestNano: 7n, imageNano: 100n, inputImageNano: 10n });
     expect(worstCaseNano(unitPrice, bound({ images: 4, inputImages: 3 }))).toBe(7n + 400n + 30n);
