@@ -9,10 +9,15 @@
 /** Sends a batch; answers one result per item, in order, or an Error for an item that failed alone. */
 export type BatchCall<Item, Result> = (items: Item[]) => Promise<(Result | Error)[]>;
 
+/** Who is told an item's outcome: a promise's own functions (`submit`), or an object that waits for it (`send`); neither may throw. */
+export interface Receiver<Result> {
+  answered(result: Result): void;
+  failed(error: unknown): void;
+}
+
 interface Pending<Item, Result> {
   item: Item;
-  resolve: (result: Result) => void;
-  reject: (error: unknown) => void;
+  receiver: Receiver<Result>;
 }
 
 export class CallCoalescer<Item, Result> {
@@ -31,11 +36,14 @@ export class CallCoalescer<Item, Result> {
   ) {}
 
   submit(item: Item): Promise<Result> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      if (!this.sending) void this.pump();
-      else if (this.wake && this.queue.length >= this.maxBatch) this.wake();
-    });
+    return new Promise((answered, failed) => this.send(item, { answered, failed }));
+  }
+
+  /** As submit, the outcome told to `receiver`: no promise for an item whose caller does not wait on it. */
+  send(item: Item, receiver: Receiver<Result>): void {
+    this.queue.push({ item, receiver });
+    if (!this.sending) void this.pump();
+    else if (this.wake && this.queue.length >= this.maxBatch) this.wake();
   }
 
   /** What is queued now goes without waiting for the interval (after the call in flight, if any: one call at a time). */
@@ -64,18 +72,21 @@ export class CallCoalescer<Item, Result> {
       this.queue = batch.length > this.maxBatch ? batch.splice(this.maxBatch) : [];
       // What is left may hold a hurried item: it goes next without waiting either.
       if (this.queue.length === 0) this.hurried = false;
+      let results: (Result | Error)[];
       try {
-        const results = await this.call(batch.map((entry) => entry.item));
-        for (let index = 0; index < batch.length; index++) {
-          const result = results[index];
-          if (result === undefined)
-            batch[index]!.reject(new Error(`a batch of ${batch.length} was answered with ${results.length} results`));
-          else if (result instanceof Error) batch[index]!.reject(result);
-          else batch[index]!.resolve(result);
-        }
+        results = await this.call(batch.map((entry) => entry.item));
       } catch (error) {
         // Nothing is known of this call: every item in it fails (the callers retry or fall back).
-        for (const entry of batch) entry.reject(error);
+        for (const entry of batch) entry.receiver.failed(error);
+        continue;
+      }
+      // Outside the call's try: a receiver's own failure is not the call's, and fails no other item.
+      for (let index = 0; index < batch.length; index++) {
+        const result = results[index];
+        const { receiver } = batch[index]!;
+        if (result === undefined) receiver.failed(new Error(`a batch of ${batch.length} was answered with ${results.length} results`));
+        else if (result instanceof Error) receiver.failed(result);
+        else receiver.answered(result);
       }
     }
     this.sending = false;

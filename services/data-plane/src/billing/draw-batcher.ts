@@ -5,7 +5,7 @@
 // when one does wait (`hurry`), the draws queued go as soon as they can.
 // Traced, a call is the child of its first traced draw and links the others' (docs/tracing.md).
 import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
-import { CallCoalescer } from "../call-coalescer";
+import { CallCoalescer, type Receiver } from "../call-coalescer";
 import type { ControlPlaneClientWrapper, DrawCall } from "../control-plane/control-plane-client";
 
 export interface DrawAnswer {
@@ -13,7 +13,7 @@ export interface DrawAnswer {
   debitedNano: bigint;
 }
 
-interface TracedDraw {
+export interface TracedDraw {
   draw: DrawCall;
   /** The request's draw span; absent with tracing off. */
   span?: TraceSpan;
@@ -46,6 +46,11 @@ export class DrawBatcher {
 
   submit(draw: DrawCall, span?: TraceSpan): Promise<DrawAnswer> {
     return this.calls.submit({ draw, span });
+  }
+
+  /** As submit, the answer told to `receiver` (draw-in-flight.ts), which is also the item sent. */
+  send(traced: TracedDraw & Receiver<DrawAnswer>): void {
+    this.calls.send(traced, traced);
   }
 
   /** An answer waits for a draw already submitted: the queued draws go without waiting for the interval. */

@@ -12,6 +12,7 @@ import type { ControlPlaneClientWrapper, DrawCall, ReserveCall, SettleCall } fro
 import { GatewayError, isOutage } from "../errors";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
+import { DrawInFlight, type DrawOwner } from "./draw-in-flight";
 import type { DrawJournal, DrawJournalStats } from "./draw-journal";
 import { HoldRenewal } from "./hold-renewal";
 import { refusalOf } from "./reserve-refusal";
@@ -58,6 +59,7 @@ export class RequestBilling {
   private backgroundTimer: NodeJS.Timeout | undefined;
   readonly leases: BudgetLeases;
   private readonly draws: DrawBatcher;
+  private readonly drawOwner: DrawOwner;
   /** Keeps the holds and leases of running requests from expiring under them. */
   readonly renewal: HoldRenewal;
 
@@ -79,6 +81,22 @@ export class RequestBilling {
       this.giveBackLease(lease, keepNano),
     );
     this.draws = new DrawBatcher(controlPlane, leaseSettings.drawIntervalMs);
+    this.drawOwner = {
+      draws: this.draws,
+      journal,
+      leases: this.leases,
+      log,
+      retry: (requestId, work, error, fallbackNano) =>
+        this.withRetries(work, error).catch((failure: unknown) => {
+          // Its share stays set aside until the draw lands, so the lease is not released before.
+          this.keepTrying(requestId, work, failure);
+          return fallbackNano;
+        }),
+      ended: (requestId) => {
+        this.drawsUnderWay--;
+        this.open.delete(requestId);
+      },
+    };
     this.renewal = new HoldRenewal(controlPlane, log);
     this.leases.onGranted = (lease, ttlSeconds) =>
       this.renewal.track(lease.id, lease.projectId, ttlSeconds, (active, sentAt) => {
@@ -225,37 +243,15 @@ export class RequestBilling {
     const debitNano = call.amountNano <= 0n ? 0n : call.amountNano < needNano ? call.amountNano : needNano;
     this.leases.shrink(lease, needNano, debitNano);
     this.drawsUnderWay++;
-    let finished = false; // a replayed draw answers again: its share goes back to the lease once
     const drawCall: DrawCall = { ...call, leaseId: lease.id, holdNano: debitNano, ...(keyId ? { keyId } : {}) };
     if (lease.drawEntries) drawCall.entry = encodeDrawEntry(drawCall); // the journal's and the Draw's bytes
-    const work = async () => {
-      const answer = await this.draws.submit(drawCall, span);
-      this.journal?.landed(call.requestId); // on the ledger: a local journal entry of it is not needed any more
-      if (!answer.settled) this.log.error({ reqId: call.requestId, lease: lease.id }, "draw did not debit: unknown lease");
-      if (!finished) this.leases.finish(lease, debitNano, answer.debitedNano);
-      finished = true;
-      return answer.debitedNano;
-    };
-    const landed = this.withRetries(work)
-      .catch((error: unknown) => {
-        // Its share stays set aside until the draw lands, so the lease is not released before.
-        this.keepTrying(call.requestId, work, error);
-        return debitNano;
-      })
-      .finally(() => {
-        this.drawsUnderWay--;
-        this.open.delete(call.requestId);
-        span.end(); // once landed (or queued for retry): the answer itself may have left before
-      });
-    const waitForDraw = () => {
-      this.draws.hurry();
-      return landed;
-    };
-    if (performance.now() >= lease.certainUntil) return waitForDraw();
+    const draw = new DrawInFlight(this.drawOwner, drawCall, span, lease, debitNano);
+    draw.send();
+    if (performance.now() >= lease.certainUntil) return draw.wait();
     if (!this.journal) return Promise.resolve(debitNano);
     // Kept outside this process before the answer leaves, so a SIGKILL cannot lose it; if it cannot
     // be kept (Redis away and the local file unwritable or off), the answer waits for the draw itself.
-    return this.journal.append(drawCall).then((kept) => (kept ? debitNano : waitForDraw()));
+    return this.journal.append(drawCall).then((kept) => (kept ? debitNano : draw.wait()));
   }
 
   /**
@@ -351,15 +347,22 @@ export class RequestBilling {
       this.log.error({ requestIds: [...this.pending.keys()] }, "settles/releases never reached the control plane; their holds will expire");
   }
 
-  /** Retries an outage a few times at once; a failure the control plane answered with goes to the background retry straight away. */
-  private async withRetries<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await work();
-      } catch (error) {
+  /**
+   * Retries an outage a few times at once; a failure the control plane answered with goes to the background retry straight away.
+   * @param failedWith a first attempt, made elsewhere, failed with this: the retries follow it.
+   */
+  private async withRetries<T>(work: () => Promise<T>, failedWith?: unknown): Promise<T> {
+    let error = failedWith;
+    for (let attempt = failedWith === undefined ? -1 : 0; ; attempt++) {
+      if (attempt >= 0) {
         const delay = isOutage(error) ? RETRY_DELAYS_MS[attempt] : undefined;
         if (delay === undefined) throw error;
         await sleep(delay);
+      }
+      try {
+        return await work();
+      } catch (caught) {
+        error = caught;
       }
     }
   }

@@ -63,6 +63,30 @@ describe("CallCoalescer", () => {
     expect(await after).toBe(50);
   });
 
+  it("tells a receiver sent with an item its answer or failure, in the same calls as submitted items", async () => {
+    const { batches, answers, call } = manualCall();
+    const coalescer = new CallCoalescer(call, 100);
+    const told: string[] = [];
+    const receiver = (name: string) => ({
+      answered: (result: number) => told.push(`${name}=${result}`),
+      failed: (error: unknown) => told.push(`${name}!${(error as Error).message}`),
+    });
+    coalescer.send(1, receiver("one"));
+    const two = coalescer.submit(2);
+    coalescer.send(3, receiver("three"));
+    coalescer.send(4, receiver("four"));
+    answers[0]!([10]);
+    await tick();
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    answers[1]!([20, new Error("this one failed")]);
+    expect(await two).toBe(20);
+    expect(told).toEqual(["one=10", "three!this one failed", "four!a batch of 3 was answered with 2 results"]);
+    coalescer.send(5, receiver("five"));
+    answers[2]!(new Error("unreachable"));
+    await tick();
+    expect(told.at(-1)).toBe("five!unreachable");
+  });
+
   it("with a minimum interval, starts calls at most that often, unless a full batch waits", async () => {
     vi.useFakeTimers();
     try {
