@@ -114,37 +114,29 @@ export class LedgerQueries {
 
   /** Debits per UTC day (the day each hold was placed) and model: requests, tokens, cost; only one key's with `keyId`. */
   async usage(projectId: string, from?: string, to?: string, keyId?: string): Promise<{ from: string; to: string; rows: UsageRow[] }> {
-    const onlyKey = keyId ?? null;
     await this.requireProject(projectId);
     const today = utcDay(this.clock.now());
     const fromDay = from ?? `${today.slice(0, 8)}01`; // default: this month so far
     const toDay = to ?? today;
+    // From the rollups (usage_daily, kept with the debits): rows per day, model and access path, whatever the requests.
     const rows = await this.prisma.$queryRaw<
-      {
-        day: Date;
-        model: string | null;
-        requests: bigint;
-        input_tokens: bigint | null;
-        output_tokens: bigint | null;
-        cost: bigint | null;
-      }[]
+      { day: Date; model: string; requests: bigint; input_tokens: bigint; output_tokens: bigint; cost: bigint }[]
     >`
-      SELECT day, model, count(*) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, -sum(amount_nano) AS cost
-        FROM ledger_entries
-       WHERE project_id = ${projectId} AND kind = 'debit' AND day BETWEEN ${fromDay}::date AND ${toDay}::date
-         AND (${onlyKey}::text IS NULL OR key_id = ${onlyKey})
+      SELECT day, model, sum(requests)::bigint AS requests, sum(input_tokens)::bigint AS input_tokens,
+             sum(output_tokens)::bigint AS output_tokens, sum(cost_nano)::bigint AS cost
+        FROM usage_daily
+       WHERE project_id = ${projectId} AND key_id = ${keyId ?? "*"} AND day BETWEEN ${fromDay}::date AND ${toDay}::date
        GROUP BY day, model
        ORDER BY day, model`;
     // The split, summed per day, model and component (debits written before it existed have none).
-    const parts = await this.prisma.$queryRaw<{ day: Date; model: string | null; component: string; units: bigint; cost: bigint }[]>`
+    const parts = await this.prisma.$queryRaw<{ day: Date; model: string; component: string; units: bigint; cost: bigint }[]>`
       SELECT day, model, part.key AS component, sum((part.value->>'units')::bigint)::bigint AS units,
              sum((part.value->>'nano')::bigint)::bigint AS cost
-        FROM ledger_entries, jsonb_each(cost_parts) AS part
-       WHERE project_id = ${projectId} AND kind = 'debit' AND cost_parts IS NOT NULL
-         AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND (${onlyKey}::text IS NULL OR key_id = ${onlyKey})
+        FROM usage_daily, jsonb_each(parts) AS part
+       WHERE project_id = ${projectId} AND key_id = ${keyId ?? "*"} AND day BETWEEN ${fromDay}::date AND ${toDay}::date
        GROUP BY day, model, part.key
        ORDER BY day, model, part.key`;
-    const key = (day: Date, model: string | null) => `${utcDay(day)}\u0000${model ?? ""}`;
+    const key = (day: Date, model: string) => `${utcDay(day)}\u0000${model}`;
     const split = new Map<string, UsageRow["components"]>();
     for (const part of parts) {
       const components = split.get(key(part.day, part.model)) ?? {};
@@ -153,11 +145,11 @@ export class LedgerQueries {
     }
     const usage = rows.map((row) => ({
       day: utcDay(row.day),
-      model: row.model ?? "",
+      model: row.model,
       requests: Number(row.requests),
-      inputTokens: Number(row.input_tokens ?? 0n),
-      outputTokens: Number(row.output_tokens ?? 0n),
-      costNano: BigInt(row.cost ?? 0n),
+      inputTokens: Number(row.input_tokens),
+      outputTokens: Number(row.output_tokens),
+      costNano: BigInt(row.cost),
       components: split.get(key(row.day, row.model)) ?? {},
     }));
     return { from: fromDay, to: toDay, rows: usage };

@@ -23,9 +23,14 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<Database> {
+/** @param options.migrationsDir the migrations applied (default: all; a test of an older schema gives a folder of the earlier ones). */
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  migrationsDir?: string;
+}): Promise<Database> {
   if (options.databaseUrl) {
-    await withPostgresRunner(options.databaseUrl, applyMigrations);
+    await withPostgresRunner(options.databaseUrl, (runner) => applyMigrations(runner, options.migrationsDir));
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: options.databaseUrl, max: 10 }) });
     // Money batches are written one at a time (group commit), so a few connections serve them.
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
@@ -42,7 +47,7 @@ export async function openDatabase(options: { databaseUrl: string | undefined; d
   }
   mkdirSync(options.dataDir, { recursive: true });
   const pglite = new PGlite(options.dataDir);
-  await applyMigrations(pgliteRunner(pglite));
+  await applyMigrations(pgliteRunner(pglite), options.migrationsDir);
   // pglite-prisma-adapter 0.6 is typed against an older @prisma/driver-adapter-utils;
   // the runtime contract is the same.
   const adapter = new PrismaPGlite(pglite) as unknown as SqlDriverAdapterFactory;

@@ -174,15 +174,15 @@ export class KeyService {
     return due.length;
   }
 
-  /** Spend per key of a project, from its ledger (keys without debits are absent). */
+  /** Spend per key of a project, from the rollups kept with its debits (keys without debits are absent). */
   async spend(projectId: string, keyId?: string): Promise<Map<string, KeySpend>> {
     const today = utcDay(this.clock.now());
     const rows = await this.prisma.$queryRaw<{ key_id: string; total: bigint; today: bigint | null; requests: bigint; last_used: Date }[]>`
-      SELECT key_id, -sum(amount_nano)::bigint AS total, -sum(amount_nano) FILTER (WHERE day = ${today}::date)::bigint AS today,
-             count(*) AS requests, max(created_at) AS last_used
-        FROM ledger_entries
-       WHERE project_id = ${projectId} AND kind = 'debit' AND key_id IS NOT NULL AND (${keyId ?? null}::text IS NULL OR key_id = ${keyId ?? null})
-       GROUP BY key_id`;
+      SELECT t.key_id, t.cost_nano AS total, d.today, t.requests, t.last_used_at AS last_used
+        FROM usage_key_totals AS t
+        LEFT JOIN (SELECT key_id, sum(cost_nano)::bigint AS today FROM usage_daily
+                    WHERE project_id = ${projectId} AND day = ${today}::date AND key_id <> '*' GROUP BY key_id) AS d USING (key_id)
+       WHERE t.project_id = ${projectId} AND (${keyId ?? null}::text IS NULL OR t.key_id = ${keyId ?? null})`;
     return new Map(
       rows.map((row) => [
         row.key_id,
