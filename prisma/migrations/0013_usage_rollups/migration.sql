@@ -11,7 +11,7 @@ CREATE TABLE "usage_daily" (
     "cost_nano" BIGINT NOT NULL,
     "parts" JSONB NOT NULL DEFAULT '{}',
 
-    CONSTRAINT "usage_daily_pkey" PRIMARY KEY ("project_id","day","key_id","model","access_path")
+    CONSTRAINT "usage_daily_pkey" PRIMARY KEY ("project_id","key_id","day","model","access_path")
 );
 
 -- CreateTable

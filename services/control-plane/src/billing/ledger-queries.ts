@@ -5,6 +5,7 @@ import { utcDay, type Clock } from "../clock";
 import type { Database } from "../database/connect";
 import { invalidRequest, notFound } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
+import { USAGE_PARTS_SQL, USAGE_ROWS_SQL } from "./usage-sql";
 
 export interface UsageRow {
   day: string;
@@ -119,23 +120,14 @@ export class LedgerQueries {
     const fromDay = from ?? `${today.slice(0, 8)}01`; // default: this month so far
     const toDay = to ?? today;
     // From the rollups (usage_daily, kept with the debits): rows per day, model and access path, whatever the requests.
-    const rows = await this.prisma.$queryRaw<
+    const window = [projectId, keyId ?? "*", fromDay, toDay];
+    const rows = await this.prisma.$queryRawUnsafe<
       { day: Date; model: string; requests: bigint; input_tokens: bigint; output_tokens: bigint; cost: bigint }[]
-    >`
-      SELECT day, model, sum(requests)::bigint AS requests, sum(input_tokens)::bigint AS input_tokens,
-             sum(output_tokens)::bigint AS output_tokens, sum(cost_nano)::bigint AS cost
-        FROM usage_daily
-       WHERE project_id = ${projectId} AND key_id = ${keyId ?? "*"} AND day BETWEEN ${fromDay}::date AND ${toDay}::date
-       GROUP BY day, model
-       ORDER BY day, model`;
-    // The split, summed per day, model and component (debits written before it existed have none).
-    const parts = await this.prisma.$queryRaw<{ day: Date; model: string; component: string; units: bigint; cost: bigint }[]>`
-      SELECT day, model, part.key AS component, sum((part.value->>'units')::bigint)::bigint AS units,
-             sum((part.value->>'nano')::bigint)::bigint AS cost
-        FROM usage_daily, jsonb_each(parts) AS part
-       WHERE project_id = ${projectId} AND key_id = ${keyId ?? "*"} AND day BETWEEN ${fromDay}::date AND ${toDay}::date
-       GROUP BY day, model, part.key
-       ORDER BY day, model, part.key`;
+    >(USAGE_ROWS_SQL, ...window);
+    const parts = await this.prisma.$queryRawUnsafe<{ day: Date; model: string; component: string; units: bigint; cost: bigint }[]>(
+      USAGE_PARTS_SQL,
+      ...window,
+    );
     const key = (day: Date, model: string) => `${utcDay(day)}\u0000${model}`;
     const split = new Map<string, UsageRow["components"]>();
     for (const part of parts) {

@@ -10,6 +10,7 @@ import { recordAction, recordChange } from "../changes/record-change";
 import { sqlStateOf } from "../database/sql-state";
 import type { ApiKey, PrismaClient } from "../generated/prisma/client";
 import { conflict, invalidRequest, notFound } from "../errors";
+import { KEY_SPEND_SQL } from "../billing/usage-sql";
 import { type Clock, utcDay } from "../clock";
 import { hashApiKey, newApiKey, parseApiKey, randomBase62 } from "./api-key-format";
 
@@ -177,12 +178,9 @@ export class KeyService {
   /** Spend per key of a project, from the rollups kept with its debits (keys without debits are absent). */
   async spend(projectId: string, keyId?: string): Promise<Map<string, KeySpend>> {
     const today = utcDay(this.clock.now());
-    const rows = await this.prisma.$queryRaw<{ key_id: string; total: bigint; today: bigint | null; requests: bigint; last_used: Date }[]>`
-      SELECT t.key_id, t.cost_nano AS total, d.today, t.requests, t.last_used_at AS last_used
-        FROM usage_key_totals AS t
-        LEFT JOIN (SELECT key_id, sum(cost_nano)::bigint AS today FROM usage_daily
-                    WHERE project_id = ${projectId} AND day = ${today}::date AND key_id <> '*' GROUP BY key_id) AS d USING (key_id)
-       WHERE t.project_id = ${projectId} AND (${keyId ?? null}::text IS NULL OR t.key_id = ${keyId ?? null})`;
+    const rows = await this.prisma.$queryRawUnsafe<
+      { key_id: string; total: bigint; today: bigint | null; requests: bigint; last_used: Date }[]
+    >(KEY_SPEND_SQL, projectId, today, keyId ?? null);
     return new Map(
       rows.map((row) => [
         row.key_id,

@@ -10,6 +10,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LedgerService } from "../../src/billing/ledger-service";
 import { ROLLUP_DRIFT_SQL, rollupDrift } from "../../src/billing/rollup-check";
+import { KEY_SPEND_SQL, USAGE_PARTS_SQL, USAGE_ROWS_SQL } from "../../src/billing/usage-sql";
 import { ADMIN_TOKEN } from "../../src/changes/audit-log";
 import { type Database, openDatabase, withPostgresRunner } from "../../src/database/connect";
 import { applyMigrations, migrationsDir } from "../../src/database/migrations";
@@ -220,5 +221,97 @@ describe("migration 0013 on a ledger written before it", () => {
     } finally {
       await client.end();
     }
+  });
+});
+
+/** Rows the plan's scans of `relation` read (kept or filtered out), over all their loops, and whether any read the whole table. */
+function scansOf(plan: PlanNode, relation: string): { rowsRead: number; sequential: boolean } {
+  let rowsRead = 0;
+  let sequential = false;
+  const visit = (node: PlanNode) => {
+    if (node["Relation Name"] === relation) {
+      const removed = (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0);
+      rowsRead += (node["Actual Rows"] + removed) * node["Actual Loops"];
+      sequential ||= node["Node Type"] === "Seq Scan";
+    }
+    for (const child of node.Plans ?? []) visit(child);
+  };
+  visit(plan);
+  return { rowsRead, sequential };
+}
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Actual Rows": number;
+  "Actual Loops": number;
+  "Rows Removed by Filter"?: number;
+  "Rows Removed by Index Recheck"?: number;
+  Plans?: PlanNode[];
+}
+
+describe("the rollup reads at a realistic size (EXPLAIN)", () => {
+  let scratch: ScratchDatabase;
+  let client: pg.Client;
+  const PROJECTS = 20;
+  const KEYS = 6;
+  const DAYS = 400;
+  const MODELS = 4;
+
+  beforeAll(async () => {
+    scratch = await scratchDatabase("usage_rollups_explain_test");
+    const database = await openDatabase({ databaseUrl: scratch.url, dataDir: "" });
+    await database.close();
+    client = new pg.Client({ connectionString: scratch.url });
+    await client.connect();
+    // 20 projects, 6 keys each (and "*"), 400 days, 4 models: 224,000 rows, as a year of a busy deployment's rollups.
+    await client.query(`INSERT INTO projects (id, name) SELECT 'x' || p, 'x' FROM generate_series(0, ${PROJECTS - 1}) AS p`);
+    await client.query(
+      `INSERT INTO usage_daily (project_id, key_id, day, model, access_path, requests, input_tokens, output_tokens, cost_nano, parts)
+       SELECT 'x' || p, CASE WHEN k = 0 THEN '*' ELSE 'x' || p || '-k' || k END, current_date - d, 'm' || m, 'openai', 10, 100, 10, 1000,
+              '{"input": {"units": 100, "nano": "600"}, "output": {"units": 10, "nano": "400"}}'
+         FROM generate_series(0, ${PROJECTS - 1}) AS p, generate_series(0, ${KEYS}) AS k, generate_series(0, ${DAYS - 1}) AS d,
+              generate_series(0, ${MODELS - 1}) AS m`,
+    );
+    await client.query(
+      `INSERT INTO usage_key_totals (key_id, project_id, requests, cost_nano, last_used_at)
+       SELECT 'x' || p || '-k' || k, 'x' || p, 16000, 1600000, now() FROM generate_series(0, ${PROJECTS - 1}) AS p, generate_series(1, ${KEYS}) AS k`,
+    );
+    // And the keys of 1,000 more projects: key totals are one row per key of the deployment.
+    await client.query("INSERT INTO projects (id, name) SELECT 'y' || p, 'y' FROM generate_series(0, 999) AS p");
+    await client.query(
+      `INSERT INTO usage_key_totals (key_id, project_id, requests, cost_nano, last_used_at)
+       SELECT 'y' || p || '-k' || k, 'y' || p, 1, 1, now() FROM generate_series(0, 999) AS p, generate_series(1, 20) AS k`,
+    );
+    await client.query("ANALYZE usage_daily");
+    await client.query("ANALYZE usage_key_totals");
+  }, 120_000);
+
+  afterAll(async () => {
+    await client?.end();
+    await scratch?.drop();
+  });
+
+  const explain = async (sql: string, params: unknown[]) =>
+    (await client.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0]!["QUERY PLAN"][0]!
+      .Plan;
+  const today = new Date().toISOString().slice(0, 10);
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+  it("a project's or a key's usage over 30 or 365 days reads its days' rows, not the table's", async () => {
+    for (const key of ["*", "x3-k2"])
+      for (const days of [30, 365])
+        for (const sql of [USAGE_ROWS_SQL, USAGE_PARTS_SQL]) {
+          const scans = scansOf(await explain(sql, ["x3", key, daysAgo(days - 1), today]), "usage_daily");
+          expect(scans, `${key}, ${days} days`).toEqual({ rowsRead: days * MODELS, sequential: false });
+        }
+  });
+
+  it("the keys' spend reads each key's totals and today's rows, whatever the days behind them", async () => {
+    const plan = await explain(KEY_SPEND_SQL, ["x3", today, null]);
+    expect(scansOf(plan, "usage_key_totals")).toEqual({ rowsRead: KEYS, sequential: false });
+    expect(scansOf(plan, "usage_daily")).toEqual({ rowsRead: KEYS * MODELS, sequential: false });
+    const one = await explain(KEY_SPEND_SQL, ["x3", today, "x3-k1"]);
+    expect(scansOf(one, "usage_daily").rowsRead).toBe(MODELS);
   });
 });

@@ -1,0 +1,32 @@
+// The rollup reads of the usage routes and key spend (docs/money.md, "Rollups"), as SQL of their own so that
+// the tests run EXPLAIN on exactly what the routes run (usage-rollups.test.ts): each reads index ranges of
+// usage_daily (project, key or "*", days) and usage_key_totals, bounded by days, models and keys, never by requests.
+
+/** $1 project, $2 key id or "*" (all keys), $3 first day, $4 last day: per day and model, the sums. */
+export const USAGE_ROWS_SQL = `
+  SELECT day, model, sum(requests)::bigint AS requests, sum(input_tokens)::bigint AS input_tokens,
+         sum(output_tokens)::bigint AS output_tokens, sum(cost_nano)::bigint AS cost
+    FROM usage_daily
+   WHERE project_id = $1 AND key_id = $2 AND day BETWEEN $3::date AND $4::date
+   GROUP BY day, model
+   ORDER BY day, model`;
+
+/** The same window's cost split, per day, model and component (debits written before splits existed have none). */
+export const USAGE_PARTS_SQL = `
+  SELECT day, model, part.key AS component, sum((part.value->>'units')::bigint)::bigint AS units,
+         sum((part.value->>'nano')::bigint)::bigint AS cost
+    FROM usage_daily, jsonb_each(parts) AS part
+   WHERE project_id = $1 AND key_id = $2 AND day BETWEEN $3::date AND $4::date
+   GROUP BY day, model, part.key
+   ORDER BY day, model, part.key`;
+
+/**
+ * $1 project, $2 today, $3 one key id or null (every key): each key's totals and today's cost. Today's rows
+ * of a key are one index range (project, key, day) per key, whatever the history.
+ */
+export const KEY_SPEND_SQL = `
+  SELECT t.key_id, t.cost_nano AS total, d.today, t.requests, t.last_used_at AS last_used
+    FROM usage_key_totals AS t
+    CROSS JOIN LATERAL (SELECT sum(cost_nano)::bigint AS today FROM usage_daily AS u
+                         WHERE u.project_id = t.project_id AND u.key_id = t.key_id AND u.day = $2::date) AS d
+   WHERE t.project_id = $1 AND ($3::text IS NULL OR t.key_id = $3)`;
