@@ -1,7 +1,8 @@
 // How the database's cost grows with the ledger's history (issue 37): a scratch PostgreSQL database, a real
 // control plane on it, projects and keys made through its admin API; the figures at 0 rows; then `--rows`
 // synthetic debits over `--days` days and `--projects` projects written by the real write path's SQL
-// (ledger-fill.ts), and the same figures again. Figures: a Draw batch's database time per draw, the admin
+// (ledger-fill.ts), and the same figures again. Figures: a Draw batch's database time per draw and its debits'
+// roll-up into the usage rollups, the admin
 // usage routes of the busy project over 30 and 365 days, the console's Usage page data, key spend, the ledger
 // and holds pages, and table and index bytes per million requests.
 //
@@ -45,6 +46,8 @@ export interface LedgerBenchResults {
   machine: { cpus: number; cpu: string; postgres: string };
   fill_seconds: number;
   draw_us_per_draw: { empty: number; full: number };
+  /** The roll-up of those draws' debits into usage_daily and usage_key_totals, µs per debit (null: the sweeper was first). */
+  rollup_us_per_debit: { empty: number | null; full: number | null };
   usage_route_ms: { d30: number; d365: number };
   bytes_per_million_requests: number;
   empty: LedgerFigures;
@@ -117,6 +120,7 @@ export async function runLedgerBench(options: LedgerBenchOptions): Promise<Ledge
       },
       fill_seconds: Math.round(fillSeconds),
       draw_us_per_draw: { empty: empty.draw_us_per_draw, full: full.draw_us_per_draw },
+      rollup_us_per_debit: { empty: empty.rollup_us_per_debit, full: full.rollup_us_per_debit },
       usage_route_ms: { d30: full.routes_ms.usage_d30, d365: full.routes_ms.usage_d365 },
       // Between the two readings: the history and the first reading's timed draws.
       bytes_per_million_requests: Math.round(((bytes(full) - bytes(empty)) / (options.rows + empty.draws_written)) * 1e6),

@@ -31,6 +31,11 @@ export interface LedgerFigures {
   /** Median over the repeats of a Draw batch's time per draw (20 batches of 100 a repeat). */
   draw_us_per_draw: number;
   draw_us_repeats: number[];
+  /**
+   * The roll-up of the timed draws' debits (gateway_roll_up_pending, as the sweeper and every read run it), µs
+   * per debit moved; null when the sweeper had moved them first.
+   */
+  rollup_us_per_debit: number | null;
   /** Ledger rows the timed draws wrote (after the bytes were read). */
   draws_written: number;
   /** Medians at the route, ms (after one untimed call each). */
@@ -65,6 +70,7 @@ export async function ledgerFigures(context: FiguresContext): Promise<LedgerFigu
   // The bytes first: the timed draws below add rows of their own (draws_written).
   const tables = { ledger_entries: await tableBytes(context.client, "ledger_entries"), holds: await tableBytes(context.client, "holds") };
   const draws = await drawRepeats(context);
+  const rollUp = await rollUpMicros(context.client);
   const { api, projects, keys, today, repeats } = context;
   const busy = projects[0]!;
   const key = keys.get(busy)![0]!;
@@ -96,6 +102,7 @@ export async function ledgerFigures(context: FiguresContext): Promise<LedgerFigu
       balance: await timed(`/admin/projects/${busy}/balance`),
     },
     draws_written: (context.repeats * BATCHES_PER_REPEAT + 1) * DRAWS_PER_BATCH,
+    rollup_us_per_debit: rollUp,
     tables,
   };
 }
@@ -159,6 +166,18 @@ async function drawRepeats(context: FiguresContext): Promise<number[]> {
     leases.map(({ projectId, leaseId }) => ({ op: "release", request_id: leaseId, project_id: projectId })),
   );
   return repeats;
+}
+
+/** Rolls up what is pending now (the timed draws, unless the sweeper was quicker): µs per debit moved. */
+async function rollUpMicros(client: pg.Client): Promise<number | null> {
+  let moved = 0;
+  const started = performance.now();
+  for (;;) {
+    const { rows } = await client.query<{ moved: number }>("SELECT gateway_roll_up_pending(10000) AS moved");
+    moved += rows[0]!.moved;
+    if (rows[0]!.moved < 10_000) break;
+  }
+  return moved === 0 ? null : round(((performance.now() - started) * 1000) / moved);
 }
 
 async function applyBatch(client: pg.Client, ops: object[]): Promise<void> {

@@ -1,6 +1,7 @@
 // Periodically voids holds whose TTL passed (a data plane crashed or lost its
 // settle), so their amount returns to the balance. Counts what it voided. Also
-// revokes keys whose expiry passed (docs/keys.md), so the data planes drop them.
+// revokes keys whose expiry passed (docs/keys.md), so the data planes drop them, and rolls up the debits
+// written since its last round (docs/money.md, "Rollups").
 import type { DrawJournalReconciler } from "./draw-journal-reconciler";
 import type { LedgerService } from "./ledger-service";
 
@@ -44,6 +45,7 @@ export class HoldSweeper {
     const at = this.ledger.clock.now();
     await this.journal?.beforeExpiry(at);
     await this.keys?.revokeExpired(at);
+    await this.ledger.rollUpPending();
     let total = 0;
     for (;;) {
       const count = await this.ledger.expireHolds(100, at);

@@ -5,7 +5,7 @@ import { utcDay, type Clock } from "../clock";
 import type { Database } from "../database/connect";
 import { invalidRequest, notFound } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
-import { USAGE_PARTS_SQL, USAGE_ROWS_SQL } from "./usage-sql";
+import { rollUpPending, USAGE_PARTS_SQL, USAGE_ROWS_SQL } from "./usage-rollups";
 
 export interface UsageRow {
   day: string;
@@ -119,7 +119,8 @@ export class LedgerQueries {
     const today = utcDay(this.clock.now());
     const fromDay = from ?? `${today.slice(0, 8)}01`; // default: this month so far
     const toDay = to ?? today;
-    // From the rollups (usage_daily, kept with the debits): rows per day, model and access path, whatever the requests.
+    // From the rollups (usage_daily): rows per day, model and access path, whatever the requests.
+    await rollUpPending(this.prisma);
     const window = [projectId, keyId ?? "*", fromDay, toDay];
     const rows = await this.prisma.$queryRawUnsafe<
       { day: Date; model: string; requests: bigint; input_tokens: bigint; output_tokens: bigint; cost: bigint }[]
@@ -145,6 +146,11 @@ export class LedgerQueries {
       components: split.get(key(row.day, row.model)) ?? {},
     }));
     return { from: fromDay, to: toDay, rows: usage };
+  }
+
+  /** Moves the debits written since the last roll-up into the rollups (the sweeper's round). */
+  rollUpPending(): Promise<number> {
+    return rollUpPending(this.prisma);
   }
 
   /** A project's entries, newest first, narrowed by the filter; `before` (an entry id) pages back. */

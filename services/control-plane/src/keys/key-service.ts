@@ -10,7 +10,7 @@ import { recordAction, recordChange } from "../changes/record-change";
 import { sqlStateOf } from "../database/sql-state";
 import type { ApiKey, PrismaClient } from "../generated/prisma/client";
 import { conflict, invalidRequest, notFound } from "../errors";
-import { KEY_SPEND_SQL } from "../billing/usage-sql";
+import { KEY_SPEND_SQL, rollUpPending } from "../billing/usage-rollups";
 import { type Clock, utcDay } from "../clock";
 import { hashApiKey, newApiKey, parseApiKey, randomBase62 } from "./api-key-format";
 
@@ -178,6 +178,7 @@ export class KeyService {
   /** Spend per key of a project, from the rollups kept with its debits (keys without debits are absent). */
   async spend(projectId: string, keyId?: string): Promise<Map<string, KeySpend>> {
     const today = utcDay(this.clock.now());
+    await rollUpPending(this.prisma);
     const rows = await this.prisma.$queryRawUnsafe<
       { key_id: string; total: bigint; today: bigint | null; requests: bigint; last_used: Date }[]
     >(KEY_SPEND_SQL, projectId, today, keyId ?? null);

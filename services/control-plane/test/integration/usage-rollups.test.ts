@@ -10,7 +10,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LedgerService } from "../../src/billing/ledger-service";
 import { ROLLUP_DRIFT_SQL, rollupDrift } from "../../src/billing/rollup-check";
-import { KEY_SPEND_SQL, USAGE_PARTS_SQL, USAGE_ROWS_SQL } from "../../src/billing/usage-sql";
+import { KEY_SPEND_SQL, USAGE_PARTS_SQL, USAGE_ROWS_SQL } from "../../src/billing/usage-rollups";
 import { ADMIN_TOKEN } from "../../src/changes/audit-log";
 import { type Database, openDatabase, withPostgresRunner } from "../../src/database/connect";
 import { applyMigrations, migrationsDir } from "../../src/database/migrations";
@@ -144,7 +144,13 @@ describe("usage from rollups", () => {
       clockMs = Date.parse(iso);
     });
 
+    // Written debits wait in the queue until a read (or the sweeper) rolls them up.
+    const queued = await client.query<{ pending: number; rolled: number }>(
+      "SELECT (SELECT count(*)::int FROM usage_pending) AS pending, (SELECT count(*)::int FROM usage_daily) AS rolled",
+    );
+    expect(queued.rows[0]).toEqual({ pending: 37, rolled: 0 });
     expect(await rollupDrift(database)).toEqual([]);
+    expect((await client.query("SELECT count(*)::int AS n FROM usage_pending")).rows[0].n).toBe(0);
     const usage = (keyId?: string) => ledger.usage("rollups", "2026-11-01", "2026-11-30", keyId);
     for (const keyId of [undefined, "rollups-key0", "rollups-key1"]) {
       const reference = await usageFromLedger(client, "rollups", "2026-11-01", "2026-11-30", keyId ?? null);

@@ -1,6 +1,22 @@
-// The rollup reads of the usage routes and key spend (docs/money.md, "Rollups"), as SQL of their own so that
-// the tests run EXPLAIN on exactly what the routes run (usage-rollups.test.ts): each reads index ranges of
-// usage_daily (project, key or "*", days) and usage_key_totals, bounded by days, models and keys, never by requests.
+// The rollups' reads for the usage routes and key spend (docs/money.md, "Rollups"), as SQL of their own so
+// that the tests run EXPLAIN on exactly what the routes run (usage-rollups.test.ts): each reads index ranges
+// of usage_daily (project, key or "*", days) and usage_key_totals, bounded by days, models and keys, never by
+// requests. A read first rolls up the debits still pending, so it sees every debit committed before it.
+import type { PrismaClient } from "../generated/prisma/client";
+
+/** Pending debits rolled up per transaction: a second of a busy deployment's debits. */
+const ROLL_UP_LIMIT = 10_000;
+
+/** Moves every pending debit into the rollups; returns how many. Reads call it first, the sweeper every few seconds. */
+export async function rollUpPending(prisma: Pick<PrismaClient, "$queryRaw">): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await prisma.$queryRaw<{ moved: number }[]>`SELECT gateway_roll_up_pending(${ROLL_UP_LIMIT}::int) AS moved`;
+    const moved = rows[0]?.moved ?? 0;
+    total += moved;
+    if (moved < ROLL_UP_LIMIT) return total;
+  }
+}
 
 /** $1 project, $2 key id or "*" (all keys), $3 first day, $4 last day: per day and model, the sums. */
 export const USAGE_ROWS_SQL = `
