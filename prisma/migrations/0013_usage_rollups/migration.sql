@@ -51,6 +51,10 @@ ALTER TABLE "usage_key_totals" ADD CONSTRAINT "usage_key_totals_project_id_fkey"
 -- batch); from the queue, a second's debits share their rows. Everything else in the batch is as in 0010.
 -- gateway_update_key reads a key's spend from the rollups instead of summing its ledger.
 
+-- A queue: every row is deleted soon after it is written. The sweeper vacuums it after each round that
+-- moved rows; autovacuum, when it comes, by row count rather than by a share of a table that is ~empty.
+ALTER TABLE usage_pending SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000);
+
 -- Two cost splits ({component: {units, nano}}) added component by component.
 -- PL/pgSQL, as gateway_roll_up: a SQL function's statements are planned at every call, these once per session.
 CREATE FUNCTION gateway_add_parts(p_a jsonb, p_b jsonb) RETURNS jsonb

@@ -148,9 +148,16 @@ export class LedgerQueries {
     return { from: fromDay, to: toDay, rows: usage };
   }
 
-  /** Moves the debits written since the last roll-up into the rollups (the sweeper's round). */
-  rollUpPending(): Promise<number> {
-    return rollUpPending(this.prisma);
+  /**
+   * The sweeper's round of the rollups: moves the debits written since the last round, then vacuums the
+   * queue, whose every row is deleted soon after it is written: left to autovacuum (a minute apart at
+   * best), a busy minute's dead entries made every roll-up, and so every usage read, scan them first
+   * (40 ms at the ledger benchmark's 5 million debits).
+   */
+  async rollUpPending(): Promise<number> {
+    const moved = await rollUpPending(this.prisma);
+    if (moved > 0) await this.prisma.$executeRawUnsafe("VACUUM (SKIP_LOCKED) usage_pending");
+    return moved;
   }
 
   /** A project's entries, newest first, narrowed by the filter; `before` (an entry id) pages back. */

@@ -149,6 +149,10 @@ describe("usage from rollups", () => {
       "SELECT (SELECT count(*)::int FROM usage_pending) AS pending, (SELECT count(*)::int FROM usage_daily) AS rolled",
     );
     expect(queued.rows[0]).toEqual({ pending: 37, rolled: 0 });
+    // The sweeper's round moves them (replays wrote no debit) and vacuums the queue behind it.
+    expect(await ledger.rollUpPending()).toBe(37);
+    const vacuumed = await client.query("SELECT last_vacuum FROM pg_stat_user_tables WHERE relname = 'usage_pending'");
+    expect(vacuumed.rows[0].last_vacuum).not.toBeNull();
     expect(await rollupDrift(database)).toEqual([]);
     expect((await client.query("SELECT count(*)::int AS n FROM usage_pending")).rows[0].n).toBe(0);
     const usage = (keyId?: string) => ledger.usage("rollups", "2026-11-01", "2026-11-30", keyId);
