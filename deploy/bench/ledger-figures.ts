@@ -54,7 +54,7 @@ export interface LedgerFigures {
     settled_holds_page: number;
     balance: number;
   };
-  tables: { ledger_entries: TableBytes; holds: TableBytes };
+  tables: { ledger_entries: TableBytes; holds: TableBytes; usage_daily: TableBytes; usage_key_totals: TableBytes };
 }
 
 const DRAWS_PER_BATCH = 100;
@@ -68,7 +68,12 @@ const dayBefore = (day: string, days: number) => new Date(Date.parse(`${day}T00:
 
 export async function ledgerFigures(context: FiguresContext): Promise<LedgerFigures> {
   // The bytes first: the timed draws below add rows of their own (draws_written).
-  const tables = { ledger_entries: await tableBytes(context.client, "ledger_entries"), holds: await tableBytes(context.client, "holds") };
+  const tables = {
+    ledger_entries: await tableBytes(context.client, "ledger_entries"),
+    holds: await tableBytes(context.client, "holds"),
+    usage_daily: await tableBytes(context.client, "usage_daily"),
+    usage_key_totals: await tableBytes(context.client, "usage_key_totals"),
+  };
   const draws = await drawRepeats(context);
   const rollUp = await rollUpMicros(context.client);
   const { api, projects, keys, today, repeats } = context;

@@ -63,6 +63,14 @@ export function createMetrics(services: ControlPlaneServices): ControlPlaneMetri
       this.set(Number((await services.ledger.totals()).heldNano) / 1e9);
     },
   });
+  new Gauge({
+    name: "gateway_usage_pending_debits",
+    help: "Debits written and not yet rolled up into the usage rollups (all replicas): a few seconds' worth; growing, the sweeper is behind.",
+    registers: [registry],
+    async collect() {
+      this.set(await services.ledger.pendingRollUps());
+    },
+  });
   new Counter({
     name: "gateway_holds_total",
     help: "Money calls answered by outcome (this replica; a retried call's replay counts again): reserve reserved|insufficient_credits|spend_cap_exceeded|unknown_project, settle settled|already_released|unknown_request, release released|already_settled|unknown_request.",

@@ -5,7 +5,7 @@ import { utcDay, type Clock } from "../clock";
 import type { Database } from "../database/connect";
 import { invalidRequest, notFound } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
-import { rollUpPending, USAGE_PARTS_SQL, USAGE_ROWS_SQL } from "./usage-rollups";
+import { rollUpPending, USAGE_SQL } from "./usage-rollups";
 
 export interface UsageRow {
   day: string;
@@ -121,30 +121,36 @@ export class LedgerQueries {
     const toDay = to ?? today;
     // From the rollups (usage_daily): rows per day, model and access path, whatever the requests.
     await rollUpPending(this.prisma);
-    const window = [projectId, keyId ?? "*", fromDay, toDay];
     const rows = await this.prisma.$queryRawUnsafe<
-      { day: Date; model: string; requests: bigint; input_tokens: bigint; output_tokens: bigint; cost: bigint }[]
-    >(USAGE_ROWS_SQL, ...window);
-    const parts = await this.prisma.$queryRawUnsafe<{ day: Date; model: string; component: string; units: bigint; cost: bigint }[]>(
-      USAGE_PARTS_SQL,
-      ...window,
-    );
-    const key = (day: Date, model: string) => `${utcDay(day)}\u0000${model}`;
-    const split = new Map<string, UsageRow["components"]>();
-    for (const part of parts) {
-      const components = split.get(key(part.day, part.model)) ?? {};
-      components[part.component] = { units: Number(part.units), costNano: BigInt(part.cost) };
-      split.set(key(part.day, part.model), components);
+      {
+        day: Date;
+        model: string;
+        requests: bigint;
+        input_tokens: bigint;
+        output_tokens: bigint;
+        cost: bigint;
+        parts: Record<string, { units: number; nano: string }>;
+      }[]
+    >(USAGE_SQL, projectId, keyId ?? "*", fromDay, toDay);
+    // A day and model reached through several access paths: their rows added as they come (ordered by day and model).
+    const usage: UsageRow[] = [];
+    for (const row of rows) {
+      const day = utcDay(row.day);
+      let last = usage.at(-1);
+      if (!last || last.day !== day || last.model !== row.model) {
+        last = { day, model: row.model, requests: 0, inputTokens: 0, outputTokens: 0, costNano: 0n, components: {} };
+        usage.push(last);
+      }
+      last.requests += Number(row.requests);
+      last.inputTokens += Number(row.input_tokens);
+      last.outputTokens += Number(row.output_tokens);
+      last.costNano += BigInt(row.cost);
+      for (const [component, part] of Object.entries(row.parts)) {
+        const sum = (last.components[component] ??= { units: 0, costNano: 0n });
+        sum.units += Number(part.units);
+        sum.costNano += BigInt(part.nano);
+      }
     }
-    const usage = rows.map((row) => ({
-      day: utcDay(row.day),
-      model: row.model,
-      requests: Number(row.requests),
-      inputTokens: Number(row.input_tokens),
-      outputTokens: Number(row.output_tokens),
-      costNano: BigInt(row.cost),
-      components: split.get(key(row.day, row.model)) ?? {},
-    }));
     return { from: fromDay, to: toDay, rows: usage };
   }
 
@@ -158,6 +164,12 @@ export class LedgerQueries {
     const moved = await rollUpPending(this.prisma);
     if (moved > 0) await this.prisma.$executeRawUnsafe("VACUUM (SKIP_LOCKED) usage_pending");
     return moved;
+  }
+
+  /** Debits queued for the rollups (the sweeper's backlog, for metrics). */
+  async pendingRollUps(): Promise<number> {
+    const rows = await this.prisma.$queryRaw<{ pending: number }[]>`SELECT count(*)::int AS pending FROM usage_pending`;
+    return rows[0]?.pending ?? 0;
   }
 
   /** A project's entries, newest first, narrowed by the filter; `before` (an entry id) pages back. */

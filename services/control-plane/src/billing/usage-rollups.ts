@@ -18,23 +18,15 @@ export async function rollUpPending(prisma: Pick<PrismaClient, "$queryRaw">): Pr
   }
 }
 
-/** $1 project, $2 key id or "*" (all keys), $3 first day, $4 last day: per day and model, the sums. */
-export const USAGE_ROWS_SQL = `
-  SELECT day, model, sum(requests)::bigint AS requests, sum(input_tokens)::bigint AS input_tokens,
-         sum(output_tokens)::bigint AS output_tokens, sum(cost_nano)::bigint AS cost
+/**
+ * $1 project, $2 key id or "*" (all keys), $3 first day, $4 last day: the window's rollup rows (one per day,
+ * model and access path), ordered by day and model so that a reader adds a day and model's paths as they come.
+ */
+export const USAGE_SQL = `
+  SELECT day, model, requests, input_tokens, output_tokens, cost_nano AS cost, parts
     FROM usage_daily
    WHERE project_id = $1 AND key_id = $2 AND day BETWEEN $3::date AND $4::date
-   GROUP BY day, model
    ORDER BY day, model`;
-
-/** The same window's cost split, per day, model and component (debits written before splits existed have none). */
-export const USAGE_PARTS_SQL = `
-  SELECT day, model, part.key AS component, sum((part.value->>'units')::bigint)::bigint AS units,
-         sum((part.value->>'nano')::bigint)::bigint AS cost
-    FROM usage_daily, jsonb_each(parts) AS part
-   WHERE project_id = $1 AND key_id = $2 AND day BETWEEN $3::date AND $4::date
-   GROUP BY day, model, part.key
-   ORDER BY day, model, part.key`;
 
 /**
  * $1 project, $2 today, $3 one key id or null (every key): each key's totals and today's cost. Today's rows

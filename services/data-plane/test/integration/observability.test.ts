@@ -117,6 +117,7 @@ describe("observability", () => {
     expect(balance).toBeGreaterThan(0);
     expect(balance).toBeLessThan(2);
     expect(text).toMatch(/^gateway_ledger_held_usd 0$/m);
+    expect(text).toMatch(/^gateway_usage_pending_debits \d+$/m);
     expect(text).toMatch(/^gateway_grpc_server_seconds_count\{method="Reserve",outcome="ok"\} [1-9]/m);
     expect(text).toMatch(/^gateway_holds_expired_total 0$/m);
     for (const name of [
