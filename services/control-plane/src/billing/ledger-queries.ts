@@ -146,9 +146,10 @@ export class LedgerQueries {
       last.outputTokens += Number(row.output_tokens);
       last.costNano += BigInt(row.cost);
       for (const [component, part] of Object.entries(row.parts)) {
-        const sum = (last.components[component] ??= { units: 0, costNano: 0n });
+        const sum = last.components[component] ?? { units: 0, costNano: 0n };
         sum.units += Number(part.units);
         sum.costNano += BigInt(part.nano);
+        last.components[component] = sum;
       }
     }
     return { from: fromDay, to: toDay, rows: usage };
