@@ -17,7 +17,7 @@ import pg from "pg";
 import { repositoryRoot, startService } from "../local/service-process";
 import { BENCH_POSTGRES_URL } from "./bench-stack";
 import { historyPlan, type ModelPath, writeChunk } from "./ledger-fill";
-import { ledgerFigures, type LedgerFigures } from "./ledger-figures";
+import { adminApi, ledgerFigures, type LedgerFigures } from "./ledger-figures";
 import { writeResults } from "./results-file";
 
 export interface LedgerBenchOptions {
@@ -175,22 +175,6 @@ async function fill(
     }),
   );
 }
-
-type AdminApi = (method: string, route: string, body?: unknown) => Promise<unknown>;
-
-function adminApi(baseUrl: string, token: string): AdminApi {
-  return async (method, route, body) => {
-    const response = await fetch(`${baseUrl}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-    return response.json();
-  };
-}
-
-export type { AdminApi };
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const { values } = parseArgs({

@@ -2,7 +2,6 @@
 // sends them (100 draws, most from one busy lease, sorted by project) timed at the database, the admin
 // routes an operator and the console read timed at the route, and the ledger's and holds' bytes.
 import type pg from "pg";
-import type { AdminApi } from "./ledger-bench";
 import type { ModelPath } from "./ledger-fill";
 
 export interface FiguresContext {
@@ -207,5 +206,20 @@ async function tableBytes(client: pg.Client, table: string): Promise<TableBytes>
     heap_bytes: Number(row.heap),
     index_bytes: Number(row.indexes),
     total_bytes: Number(row.total),
+  };
+}
+
+/** The control plane's admin API: a JSON answer, or a thrown error naming the call. */
+export type AdminApi = (method: string, route: string, body?: unknown) => Promise<unknown>;
+
+export function adminApi(baseUrl: string, token: string): AdminApi {
+  return async (method, route, body) => {
+    const response = await fetch(`${baseUrl}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+    return response.json();
   };
 }

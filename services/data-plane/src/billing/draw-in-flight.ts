@@ -7,7 +7,7 @@ import type { DrawCall } from "../control-plane/control-plane-client";
 import type { BudgetLeases, Lease } from "./budget-leases";
 import type { DrawAnswer, DrawBatcher } from "./draw-batcher";
 import type { DrawJournal } from "./draw-journal";
-import type { BillingLog } from "./request-billing";
+import type { BillingLog } from "./billing-log";
 
 /** What a draw needs of the billing that made it (request-billing.ts). */
 export interface DrawOwner {

@@ -10,18 +10,13 @@ import { encodeDrawEntry } from "@gateway/proto";
 import { NO_SPAN, type TraceSpan } from "@gateway/proto/tracing";
 import type { ControlPlaneClientWrapper, DrawCall, ReserveCall, SettleCall } from "../control-plane/control-plane-client";
 import { GatewayError, isOutage } from "../errors";
+import type { BillingLog } from "./billing-log";
 import { BudgetLeases, type Lease, type LeaseSettings } from "./budget-leases";
 import { DrawBatcher } from "./draw-batcher";
 import { DrawInFlight, type DrawOwner } from "./draw-in-flight";
 import type { DrawJournal, DrawJournalStats } from "./draw-journal";
 import { HoldRenewal } from "./hold-renewal";
 import { refusalOf } from "./reserve-refusal";
-
-/** Where billing reports what it could not do at once. */
-export interface BillingLog {
-  warn(object: object, message: string): void;
-  error(object: object, message: string): void;
-}
 
 /** The control-plane calls billing makes. */
 export type BillingCalls = Pick<ControlPlaneClientWrapper, "reserve" | "checkSpend" | "settle" | "release" | "lease" | "draw" | "renew">;

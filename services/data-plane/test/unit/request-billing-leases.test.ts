@@ -12,7 +12,7 @@ import type {
   ReserveResponse__Output,
   SettleResponse__Output,
 } from "@gateway/proto";
-import type { BillingLog } from "../../src/billing/request-billing";
+import type { BillingLog } from "../../src/billing/billing-log";
 import type { DrawCall } from "../../src/control-plane/control-plane-client";
 import { controlPlaneUnavailable } from "../../src/errors";
 
