@@ -12,6 +12,7 @@ import {
   type ControlPlaneHandlers,
   type CostPart__Output,
   decodeDrawEntry,
+  INT64_MAX,
   wireTokens,
 } from "@gateway/proto";
 import { NO_SPAN, NO_TRACING, TRACE_LINKS_KEY, type TraceSpan, type Tracing } from "@gateway/proto/tracing";
@@ -109,11 +110,20 @@ function amount(value: string | undefined): bigint {
   return nano;
 }
 
-/** A settle's cost by component as the ledger stores it; none sent, none stored. */
+/**
+ * A settle's cost by component as the ledger stores it; none sent, none stored. Each part fits the
+ * rollups' bigint sums (docs/money.md, "Rollups"): a part beyond them is refused, not stored to fail every roll-up.
+ */
 function costParts(parts: CostPart__Output[]): CostParts | undefined {
   if (parts.length === 0) return undefined;
   const stored: CostParts = {};
-  for (const part of parts) stored[part.component] = { units: Number(part.units), nano: amount(part.nano).toString() };
+  for (const part of parts) {
+    const nano = amount(part.nano);
+    const units = Number(part.units);
+    if (nano > INT64_MAX || !Number.isSafeInteger(units) || units < 0)
+      throw invalidRequest("a cost part's units and nano must be whole numbers within int64");
+    stored[part.component] = { units, nano: nano.toString() };
+  }
   return stored;
 }
 

@@ -285,6 +285,21 @@ describe("control-plane gRPC contract", () => {
     expect(error.metadata.get(ERROR_CODE_METADATA_KEY)).toEqual(["invalid_request"]);
     const settleError = (await settle("r1", -5n).catch((caught: unknown) => caught)) as grpc.ServiceError;
     expect(settleError.code).toBe(grpc.status.INVALID_ARGUMENT);
+    // A cost part beyond int64 would fail every roll-up of the usage rollups: refused, nothing stored.
+    const part = (units: string, nano: string) =>
+      call<object, { outcome: string }>("settle", {
+        requestId: "r-part",
+        projectId,
+        amountNano: "5",
+        model: "m",
+        accessPath: "p",
+        inputTokens: 1,
+        outputTokens: 2,
+        costParts: [{ component: "input", units, nano }],
+      }).catch((caught: unknown) => caught as grpc.ServiceError);
+    expect(((await part("1", "9223372036854775808")) as grpc.ServiceError).code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(((await part("9223372036854775807", "1")) as grpc.ServiceError).code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(await controlPlane.services.ledger.ledger(projectId, 1, { requestId: "r-part" })).toEqual([]);
   });
 
   it("streams the catalogue first on Subscribe", async () => {

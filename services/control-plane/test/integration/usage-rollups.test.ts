@@ -182,6 +182,19 @@ describe("usage from rollups", () => {
     expect((await keys.spend("rollups", "rollups-key1")).size).toBe(1);
   });
 
+  it("queues a debit whichever writer inserts it (the trigger, not the money function)", async () => {
+    await client.query(
+      `INSERT INTO ledger_entries (project_id, kind, amount_nano, request_id, day, model, access_path, input_tokens, output_tokens, key_id)
+       VALUES ('rollups', 'debit', -123, 'rollups-direct', '2026-11-30', 'm9', 'openai', 3, 4, 'rollups-key0')`,
+    );
+    expect((await client.query("SELECT count(*)::int AS n FROM usage_pending")).rows[0].n).toBe(1);
+    expect(await rollupDrift(database)).toEqual([]);
+    const row = (await new LedgerService(database, clock, 60).usage("rollups", "2026-11-30", "2026-11-30", "rollups-key0")).rows.find(
+      (usage) => usage.model === "m9",
+    );
+    expect(row).toMatchObject({ requests: 1, inputTokens: 3, outputTokens: 4, costNano: 123n });
+  });
+
   it("finds a rollup that no longer equals its ledger", async () => {
     await client.query(
       "UPDATE usage_daily SET requests = requests + 1 WHERE ctid = (SELECT ctid FROM usage_daily WHERE key_id = '*' LIMIT 1)",
