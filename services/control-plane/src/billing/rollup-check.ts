@@ -11,7 +11,8 @@ export interface RollupDrift {
   row: string;
 }
 
-const DRIFT_SQL = `
+/** The comparison alone, over a plain connection too (nothing pending: after a migration, a restore). */
+export const ROLLUP_DRIFT_SQL = `
 WITH debits AS (
   SELECT l.project_id, l.day, k.key_id, COALESCE(l.model, '') AS model, COALESCE(l.access_path, '') AS access_path,
          l.input_tokens, l.output_tokens, -l.amount_nano AS cost_nano, l.cost_parts
@@ -47,8 +48,5 @@ UNION ALL SELECT 'rollup', row_to_json(x)::text FROM (SELECT * FROM rollup_keys 
 /** The rows where the rollups and the ledger disagree (none: they are equal to the nano), once the pending debits are rolled up as a read does. */
 export async function rollupDrift(database: Pick<Database, "prisma">): Promise<RollupDrift[]> {
   await rollUpPending(database.prisma);
-  return database.prisma.$queryRawUnsafe<RollupDrift[]>(DRIFT_SQL);
+  return database.prisma.$queryRawUnsafe<RollupDrift[]>(ROLLUP_DRIFT_SQL);
 }
-
-/** The comparison alone, over a plain connection (nothing pending: after a migration, a restore). */
-export const ROLLUP_DRIFT_SQL = DRIFT_SQL;

@@ -30,10 +30,7 @@ export function readMigrations(dir = migrationsDir): Migration[] {
     .filter((entry) => entry.isDirectory() && existsSync(path.join(dir, entry.name, "migration.sql")))
     .map((entry) => entry.name)
     .sort()
-    .map((name) => {
-      const sql = readFileSync(path.join(dir, name, "migration.sql"), "utf8");
-      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
-    });
+    .map((name) => sqlSource(name, readFileSync(path.join(dir, name, "migration.sql"), "utf8")));
 }
 
 /** The function sources, by file name, recorded as `function:<file>`. */
@@ -41,11 +38,10 @@ function readFunctions(dir: string): Migration[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith(".sql"))
     .sort()
-    .map((file) => {
-      const sql = readFileSync(path.join(dir, file), "utf8");
-      return { name: `function:${file}`, sql, checksum: createHash("sha256").update(sql).digest("hex") };
-    });
+    .map((file) => sqlSource(`function:${file}`, readFileSync(path.join(dir, file), "utf8")));
 }
+
+const sqlSource = (name: string, sql: string): Migration => ({ name, sql, checksum: createHash("sha256").update(sql).digest("hex") });
 
 /**
  * Returns the names of the migrations (and function sources) applied by this call. The function sources
